@@ -1,0 +1,93 @@
+/**
+ * Errors of the domain. Each carries the stable `id` integrations read; the HTTP layer maps ids to
+ * statuses in one table (`shared/http/error-status.ts`), so no rule here knows about HTTP.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly id: ErrorId,
+    message: string,
+    readonly extras: unknown = null,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export type ErrorId =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'business_not_enabled_for_api_access'
+  | 'forbidden_action'
+  | 'not_found'
+  | 'store_not_found'
+  | 'device_not_found'
+  | 'business_not_found'
+  | 'validation_error'
+  | 'conflict'
+  | 'internal_error';
+
+export class BadRequest extends DomainError {
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
+
+export class Unauthorized extends DomainError {
+  constructor() {
+    super('unauthorized', 'Invalid or missing API key');
+  }
+}
+
+export class BusinessNotEnabledForApiAccess extends DomainError {
+  constructor() {
+    super('business_not_enabled_for_api_access', 'The business account is not enabled for API access');
+  }
+}
+
+export class ForbiddenAction extends DomainError {
+  constructor(message = 'This API key is not allowed to perform this action') {
+    super('forbidden_action', message);
+  }
+}
+
+export class RouteNotFound extends DomainError {
+  constructor() {
+    super('not_found', 'Route not found');
+  }
+}
+
+export class StoreNotFound extends DomainError {
+  constructor() {
+    super('store_not_found', 'Store not found');
+  }
+}
+
+export class DeviceNotFound extends DomainError {
+  constructor() {
+    super('device_not_found', 'Device not found');
+  }
+}
+
+export class BusinessNotFound extends DomainError {
+  constructor() {
+    super('business_not_found', 'Business not found');
+  }
+}
+
+export interface FieldError {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+export class ValidationFailed extends DomainError {
+  constructor(readonly errors: FieldError[]) {
+    super('validation_error', 'The given data was invalid', { errors });
+  }
+}
+
+export class Conflict extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}

@@ -1,0 +1,14 @@
+/** Amounts are integers in the smallest unit of the currency: cents (1 XOF = 100). */
+export type Cents = number;
+
+export interface Money {
+  amount: Cents;
+  currency: string;
+}
+
+/** Every store of the service keeps its books in XOF. */
+export const defaultCurrency = 'XOF';
+
+export function isCents(value: number): boolean {
+  return Number.isSafeInteger(value);
+}

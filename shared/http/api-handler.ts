@@ -1,0 +1,142 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { ZodType } from 'zod';
+import type { Caller } from '#shared/domain/caller.ts';
+import { BadRequest, DomainError } from '#shared/domain/errors.ts';
+import { authenticate } from '#shared/http/authenticate.ts';
+import { statusByErrorId } from '#shared/http/error-status.ts';
+import { parseInput } from '#shared/http/validation.ts';
+import { logger } from '#shared/logger.ts';
+import type { Route } from '#shared/routes.ts';
+
+/** The event once the wrapper's middlewares have run. */
+export interface ApiEvent extends APIGatewayProxyEvent {
+  /** Header names lower-cased (API Gateway keeps the caller's spelling). */
+  normalizedHeaders?: Record<string, string | undefined>;
+  jsonBody?: unknown;
+  caller?: Caller;
+}
+
+type Request = middy.Request<ApiEvent, APIGatewayProxyResult, Error, Context>;
+
+export interface InputSchemas {
+  params?: ZodType;
+  query?: ZodType;
+  body?: ZodType;
+}
+
+type Parsed<S> = S extends ZodType ? S['_output'] : undefined;
+
+export interface ApiRequest<S extends InputSchemas, C> {
+  params: Parsed<S['params']>;
+  query: Parsed<S['query']>;
+  body: Parsed<S['body']>;
+  caller: C;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+}
+
+type CallerOf<R extends Route> = R['caller'] extends 'public' ? undefined : Caller;
+
+/**
+ * Wraps a domain operation into an API Gateway handler: JSON body (400), authentication and rights
+ * for the route's caller kind (401/403), input validation (422), then the operation, whose result
+ * is answered 200 as JSON. Errors become the interface's `{id, message, extras}` body here and only
+ * here; anything that is not a domain error is logged and answered 500 without internals.
+ */
+export function apiHandler<R extends Route, S extends InputSchemas, T>(
+  route: R,
+  schemas: S,
+  operation: (request: ApiRequest<S, CallerOf<R>>) => Promise<T>,
+) {
+  return middy<ApiEvent, APIGatewayProxyResult, Error, Context>()
+    .use(errorResponses())
+    .use(normalizeHeaders())
+    .use(jsonBody())
+    .use(authentication(route))
+    .handler(async (event, context) => {
+      const result = await operation({
+        params: (schemas.params
+          ? parseInput(schemas.params, event.pathParameters ?? {})
+          : undefined) as Parsed<S['params']>,
+        query: (schemas.query
+          ? parseInput(schemas.query, event.queryStringParameters ?? {})
+          : undefined) as Parsed<S['query']>,
+        body: (schemas.body ? parseInput(schemas.body, event.jsonBody) : undefined) as Parsed<S['body']>,
+        caller: event.caller as CallerOf<R>,
+        headers: event.normalizedHeaders ?? {},
+        requestId: event.requestContext?.requestId ?? context.awsRequestId,
+      });
+      return jsonResponse(200, result);
+    });
+}
+
+export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(body),
+  };
+}
+
+export function errorBody(error: DomainError): { id: string; message: string; extras: unknown } {
+  return { id: error.id, message: error.message, extras: error.extras };
+}
+
+export function normalizeHeaders(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(request.event.headers ?? {}))
+        headers[name.toLowerCase()] = value;
+      request.event.normalizedHeaders = headers;
+    },
+  };
+}
+
+/** A body that is present must be JSON; an empty body is "no body" (`undefined`). */
+export function jsonBody(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const { body, isBase64Encoded } = request.event;
+      if (body === null || body === undefined || body === '') return;
+      const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+      try {
+        request.event.jsonBody = JSON.parse(text);
+      } catch {
+        throw new BadRequest('The request body is not valid JSON');
+      }
+    },
+  };
+}
+
+export function authentication(route: Route): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
+  return {
+    before: async (request) => {
+      if (route.caller === 'public') return;
+      request.event.caller = await authenticate(request.event.normalizedHeaders ?? {}, route.caller);
+    },
+  };
+}
+
+export function errorResponses(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
+  return {
+    onError: (request: Request) => {
+      const { error } = request;
+      if (error instanceof DomainError) {
+        request.response = jsonResponse(statusByErrorId[error.id], errorBody(error));
+        return;
+      }
+      logger.error('unexpected error', {
+        error: error as Error,
+        requestId: request.event.requestContext?.requestId,
+        path: request.event.path,
+      });
+      request.response = jsonResponse(500, {
+        id: 'internal_error',
+        message: 'Internal server error',
+        extras: null,
+      });
+    },
+  };
+}

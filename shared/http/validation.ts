@@ -1,0 +1,68 @@
+import type { ZodType } from 'zod';
+import type { $ZodIssue } from 'zod/v4/core';
+import { type FieldError, ValidationFailed } from '#shared/domain/errors.ts';
+
+/**
+ * Parses input with a zod schema, or throws ValidationFailed with one `{field, rule, message}` per
+ * problem: the interface's 422 `validation_error` body. Rules are short stable words integrations
+ * can switch on (`required`, `in`, `uuid`, `min`, `max`, `type`, ...); messages are for people.
+ */
+export function parseInput<S extends ZodType>(schema: S, input: unknown): S['_output'] {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ValidationFailed(result.error.issues.map((issue) => toFieldError(issue, input)));
+}
+
+export function toFieldError(issue: $ZodIssue, input: unknown): FieldError {
+  const field = issue.path.map(String).join('.') || 'body';
+  switch (issue.code) {
+    case 'invalid_type':
+      if (valueAt(input, issue.path) === undefined)
+        return { field, rule: 'required', message: `The ${field} field is required.` };
+      return { field, rule: 'type', message: `The ${field} field must be of type ${issue.expected}.` };
+    case 'invalid_value':
+      return {
+        field,
+        rule: 'in',
+        message: `The ${field} field must be one of: ${issue.values.map(String).join(', ')}.`,
+      };
+    case 'invalid_format': {
+      if (issue.format === 'regex') {
+        // A schema may say what the pattern means ("must be +225 followed by 10 digits").
+        const custom = !issue.message.startsWith('Invalid');
+        return {
+          field,
+          rule: 'format',
+          message: custom ? `The ${field} field ${issue.message}.` : `The ${field} field format is invalid.`,
+        };
+      }
+      const described = issue.format === 'uuid' ? 'a valid UUID' : `a valid ${issue.format}`;
+      return { field, rule: issue.format, message: `The ${field} field must be ${described}.` };
+    }
+    case 'too_small': {
+      const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+      return { field, rule: 'min', message: `The ${field} field must be at least ${issue.minimum}${unit}.` };
+    }
+    case 'too_big': {
+      const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+      return {
+        field,
+        rule: 'max',
+        message: `The ${field} field must not be greater than ${issue.maximum}${unit}.`,
+      };
+    }
+    case 'custom':
+      return { field, rule: String(issue.params?.rule ?? 'invalid'), message: issue.message };
+    default:
+      return { field, rule: 'invalid', message: `The ${field} field is invalid.` };
+  }
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}

@@ -1,0 +1,30 @@
+import { listDevices } from '#shared/data/device.ts';
+import { listStores } from '#shared/data/store.ts';
+import { listStoreWallets } from '#shared/data/wallet.ts';
+import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
+import { StoreNotFound } from '#shared/domain/errors.ts';
+import type { Money } from '#shared/domain/money.ts';
+import { storeBalance } from '#shared/domain/wallet.ts';
+
+export async function storesOf(caller: Caller) {
+  const stores = await listStores(caller.businessId);
+  return stores.filter((store) => callerSeesStore(caller, store.id));
+}
+
+export async function devicesOf(caller: Caller) {
+  const devices = await listDevices(caller.businessId);
+  return devices.filter((device) => callerSeesStore(caller, device.storeId));
+}
+
+/**
+ * One query: the store's wallets under the caller's business. A store of another business (or
+ * outside a scoped key's store) has no wallets there, so it is not found. Wallets are created with
+ * their store in one transaction, so "no wallets" means "no such store".
+ */
+export async function balanceOf(caller: Caller, storeId: string): Promise<Money> {
+  if (!callerSeesStore(caller, storeId)) throw new StoreNotFound();
+  const wallets = await listStoreWallets(caller.businessId, storeId);
+  const [first] = wallets;
+  if (!first) throw new StoreNotFound();
+  return { amount: storeBalance(wallets), currency: first.currency };
+}
