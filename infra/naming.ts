@@ -1,0 +1,15 @@
+/**
+ * Names of a stage's resources. Deterministic, so the admin command can find a deployed stage's
+ * table from the stage name alone (`npm run admin -- --stage dev ...`).
+ */
+export const serviceName = 'partner-payments';
+
+export const stackName = (stage: string) => `${serviceName}-${stage}`;
+
+export const tableNameForStage = (stage: string) => `${serviceName}-${stage}`;
+
+/** Stages whose data must survive anything: retained, deletion-protected. */
+export const isProductionStage = (stage: string) => stage === 'prod';
+
+/** Stage names become parts of resource names: keep them short and plain. */
+export const stagePattern = /^[a-z][a-z0-9-]{0,19}$/;
