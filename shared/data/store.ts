@@ -11,15 +11,19 @@ import { walletKinds } from '#shared/domain/wallet.ts';
 /**
  * Store: a shop or an online outlet of a business, with its currency and its wallets.
  *
- * Key: pk = BIZ#<businessId>, sk = STORE#<storeId>.
+ * Keys:
+ * - pk = BIZ#<businessId>, sk = STORE#<storeId>: the store, in its business's partition.
+ * - pk = STORE#<storeId>, sk = STORE: which business a store id belongs to, for the few callers that
+ *   hold a store id without a business (the operator's tools, the hosted pages).
  *
  * Access patterns and cost:
  * - list a business's stores: Query pk, begins_with(sk, "STORE#"), eventually consistent;
  *   0.5 RCU per 4 KB of stores (a store item is ~200 bytes: ~20 stores per half unit).
  * - get one store of a business: GetItem, 0.5 RCU. A store of another business is not under the
  *   caller's partition and so is not found.
- * - create with its wallets: TransactWriteItems, a condition check on the business and 3 puts,
- *   8 WCU.
+ * - the business of a store id: GetItem on the pointer, 0.5 RCU.
+ * - create with its wallets: TransactWriteItems, a condition check on the business and 4 puts,
+ *   10 WCU.
  */
 export interface Store {
   id: string;
@@ -33,6 +37,13 @@ export const storeKey = (businessId: string, storeId: string) => ({
   pk: `BIZ#${businessId}`,
   sk: `STORE#${storeId}`,
 });
+
+const storePointerKey = (storeId: string) => ({ pk: `STORE#${storeId}`, sk: 'STORE' });
+
+export async function findStoreBusiness(storeId: string): Promise<string | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName(), Key: storePointerKey(storeId) }));
+  return Item?.businessId as string | undefined;
+}
 
 export async function listStores(businessId: string): Promise<Store[]> {
   const stores: Store[] = [];
@@ -84,6 +95,16 @@ export async function createStore(input: { businessId: string; name: string }): 
         Put: {
           TableName: table,
           Item: { ...storeKey(store.businessId, store.id), entity: 'store', ...store },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      onConditionFailed: () => new Conflict('Store already exists'),
+    },
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: { ...storePointerKey(store.id), entity: 'store_pointer', storeId: store.id, businessId: store.businessId },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

@@ -1,0 +1,168 @@
+/**
+ * `npm run admin -- <command> [options]`: the operator's provisioning tool (what the business
+ * dashboard does, which is outside this API). Acts on the local host's data (DATA_DIR) by default,
+ * or on a deployed stage's table with `--stage NAME` (AWS credentials from the environment).
+ */
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensureTable } from './local/create-table.ts';
+import { JavaMissing, type RunningDynamoDb, startDynamoDbLocal } from './local/dynamodb-local.ts';
+import { localDataDir, localTableName, readLocalConfig, useLocalAws } from './local/local-config.ts';
+import { stagePattern, tableNameForStage } from './naming.ts';
+
+const usage = `Usage: npm run admin -- <command> [options] [--json] [--stage NAME]
+
+Commands:
+  create-business --name N [--service-provider] [--no-api-access] [--verification-level N]
+  create-store    --business ID --name N
+  create-device   --store ID --device-id ID
+  create-key      --business ID [--kind merchant|platform] [--store ID] [--name N]
+
+Without --stage it acts on the local host's data (DATA_DIR, default .data/).`;
+
+class UsageError extends Error {}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    json: { type: 'boolean', default: false },
+    stage: { type: 'string' },
+    name: { type: 'string' },
+    business: { type: 'string' },
+    store: { type: 'string' },
+    'device-id': { type: 'string' },
+    kind: { type: 'string' },
+    'service-provider': { type: 'boolean', default: false },
+    'no-api-access': { type: 'boolean', default: false },
+    'verification-level': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+function required(name: keyof typeof values): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** Connects to the chosen data: a deployed stage, the running local host, or the local files. */
+async function connect(): Promise<RunningDynamoDb | undefined> {
+  if (values.stage) {
+    if (!stagePattern.test(values.stage)) throw new UsageError(`invalid stage name: ${values.stage}`);
+    process.env.TABLE_NAME = tableNameForStage(values.stage);
+    return undefined;
+  }
+  const dataDir = localDataDir();
+  const running = readLocalConfig(dataDir);
+  if (running && (await answers(running.endpoints.dynamodb))) {
+    useLocalAws(running.endpoints, running.tableName);
+    return undefined;
+  }
+  // The local host is not running: open its data files with a DynamoDB Local of our own.
+  const dynamodb = await startDynamoDbLocal({ dataDir: `${dataDir}/dynamodb` });
+  useLocalAws({ dynamodb: dynamodb.endpoint }, localTableName);
+  await ensureTable(new DynamoDBClient({}), localTableName);
+  return dynamodb;
+}
+
+async function answers(endpoint: string): Promise<boolean> {
+  try {
+    await fetch(endpoint, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function run(command: string | undefined): Promise<Record<string, unknown>> {
+  // Imported after connect(): these modules build their AWS clients from the environment.
+  const { getBusiness, createBusiness } = await import('#shared/data/business.ts');
+  const { createStore } = await import('#shared/data/store.ts');
+  const { deviceIdPattern, registerDevice } = await import('#shared/data/device.ts');
+  const { createApiKey } = await import('#shared/data/api-key.ts');
+  const { BusinessNotFound } = await import('#shared/domain/errors.ts');
+
+  switch (command) {
+    case 'create-business': {
+      const level = values['verification-level'];
+      const verificationLevel = level === undefined ? (values['no-api-access'] ? 0 : 1) : Number(level);
+      if (!Number.isInteger(verificationLevel) || verificationLevel < 0 || verificationLevel > 3) {
+        throw new UsageError('--verification-level must be an integer from 0 to 3');
+      }
+      const { business } = await createBusiness({
+        name: required('name'),
+        apiAccessEnabled: !values['no-api-access'],
+        isServiceProvider: values['service-provider'],
+        verificationLevel,
+      });
+      return { businessId: business.id };
+    }
+    case 'create-store': {
+      const store = await createStore({ businessId: required('business'), name: required('name') });
+      return { storeId: store.id };
+    }
+    case 'create-device': {
+      const deviceId = required('device-id');
+      if (!deviceIdPattern.test(deviceId)) {
+        throw new UsageError('--device-id must be 1 to 128 letters, digits, ":", "_" or "-"');
+      }
+      const storeId = required('store');
+      const businessId = await businessOfStore(storeId);
+      const device = await registerDevice({ businessId, storeId, deviceId });
+      return { deviceId: device.id };
+    }
+    case 'create-key': {
+      const kind = values.kind ?? 'merchant';
+      if (kind !== 'merchant' && kind !== 'platform') throw new UsageError('--kind must be merchant or platform');
+      if (values.store && kind !== 'platform') throw new UsageError('--store scopes a platform key: add --kind platform');
+      const business = await getBusiness(required('business'));
+      if (!business) throw new BusinessNotFound();
+      const { apiKey, secret } = await createApiKey({
+        businessId: business.id,
+        kind,
+        storeId: values.store,
+        memberId: business.ownerMemberId,
+        name: values.name ?? `${kind} key`,
+      });
+      return { keyId: apiKey.id, key: secret };
+    }
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  }
+}
+
+/** A store is addressed by id alone here; its business is found through the store index. */
+async function businessOfStore(storeId: string): Promise<string> {
+  const { findStoreBusiness } = await import('#shared/data/store.ts');
+  const { StoreNotFound } = await import('#shared/domain/errors.ts');
+  const businessId = await findStoreBusiness(storeId);
+  if (!businessId) throw new StoreNotFound();
+  return businessId;
+}
+
+function print(result: Record<string, unknown>) {
+  if (values.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  for (const [name, value] of Object.entries(result)) console.log(`${name}: ${value}`);
+}
+
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+let local: RunningDynamoDb | undefined;
+let exitCode = 0;
+try {
+  local = await connect();
+  print(await run(positionals[0]));
+} catch (error) {
+  exitCode = error instanceof UsageError ? 2 : 1;
+  const message = error instanceof Error ? error.message : String(error);
+  if (values.json) console.error(JSON.stringify({ error: message }));
+  else console.error(error instanceof UsageError ? `${message}\n\n${usage}` : error instanceof JavaMissing ? message : `error: ${message}`);
+} finally {
+  await local?.stop();
+}
+process.exit(exitCode);

@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Where the local host keeps its data (DynamoDB files, local.json): DATA_DIR, default `.data/`. */
+export function localDataDir(): string {
+  return resolve(process.env.DATA_DIR ?? join(projectRoot, '.data'));
+}
+
+export const localTableName = 'partner-payments-local';
+
+export interface DemoCredentials {
+  businessId: string;
+  storeId: string;
+  deviceId: string;
+  apiKeyId: string;
+  apiKey: string;
+}
+
+/** `DATA_DIR/local.json`: what a newcomer, a test or the admin command needs to reach the host. */
+export interface LocalConfig {
+  baseUrl: string;
+  demo: DemoCredentials;
+  /** The running host's DynamoDB Local, so the admin command acts on the same data. */
+  endpoints: { dynamodb: string };
+  tableName: string;
+}
+
+const configPath = (dataDir: string) => join(dataDir, 'local.json');
+
+export function readLocalConfig(dataDir: string): LocalConfig | undefined {
+  const path = configPath(dataDir);
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, 'utf8')) as LocalConfig;
+}
+
+export function writeLocalConfig(dataDir: string, config: LocalConfig): void {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(configPath(dataDir), `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+}
+
+/**
+ * Points the AWS SDK at the local stand-ins through the standard variables, so handlers run
+ * unchanged, and pins dummy credentials so nothing local can ever reach a real AWS account.
+ */
+export function useLocalAws(endpoints: { dynamodb: string }, tableName: string): void {
+  process.env.AWS_REGION = 'eu-west-1';
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  delete process.env.AWS_SESSION_TOKEN;
+  delete process.env.AWS_PROFILE;
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamodb;
+  process.env.TABLE_NAME = tableName;
+}

@@ -1,0 +1,86 @@
+/**
+ * `npm start`: the whole service on a laptop, with no AWS account, no Docker and no network.
+ * DynamoDB Local keeps its data under DATA_DIR; an HTTP server plays API Gateway for the handlers
+ * of the route table; the first start seeds a demo business and prints how to call it.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensureTable } from './create-table.ts';
+import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
+import {
+  type LocalConfig,
+  localDataDir,
+  localTableName,
+  projectRoot,
+  readLocalConfig,
+  useLocalAws,
+  writeLocalConfig,
+} from './local-config.ts';
+
+const startedAt = performance.now();
+const dataDir = localDataDir();
+const port = Number(process.env.PORT ?? 3000);
+
+let dynamodb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
+try {
+  dynamodb = await startDynamoDbLocal({ dataDir: `${dataDir}/dynamodb` });
+} catch (error) {
+  console.error(error instanceof JavaMissing ? `\n${error.message}\n` : error);
+  process.exit(1);
+}
+useLocalAws({ dynamodb: dynamodb.endpoint }, localTableName);
+await ensureTable(new DynamoDBClient({}), localTableName);
+
+// Imported only now: these modules build their AWS clients from the variables set above.
+const { createApiGateway } = await import('./api-gateway.ts');
+const { demoStillThere, seedDemo } = await import('./seed.ts');
+
+const previous = readLocalConfig(dataDir);
+const seeded = !(await demoStillThere(previous?.demo));
+const demo = previous && !seeded ? previous.demo : await seedDemo();
+
+const server = createServer(createApiGateway(projectRoot));
+await new Promise<void>((resolve, reject) => {
+  server.once('error', reject);
+  server.listen(port, resolve);
+});
+const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
+const config: LocalConfig = {
+  baseUrl,
+  demo,
+  endpoints: { dynamodb: dynamodb.endpoint },
+  tableName: localTableName,
+};
+writeLocalConfig(dataDir, config);
+
+console.log(`
+Partner Payments Service is running locally (ready in ${Math.round(performance.now() - startedAt)} ms)
+${seeded ? 'A demo business was created' : 'The demo business from the last run'}:
+  Base URL     ${baseUrl}
+  Key id       ${demo.apiKeyId}
+  Key          ${demo.apiKey}
+  Business id  ${demo.businessId}
+  Store id     ${demo.storeId}
+  Device id    ${demo.deviceId}
+  Data         ${dataDir} (kept across restarts; delete it to start afresh)
+
+Try:
+  curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'
+
+Ctrl-C stops the service and DynamoDB Local.
+`);
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping...`);
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await dynamodb.stop();
+  console.log('stopped.');
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
