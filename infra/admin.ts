@@ -113,8 +113,10 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
     }
     case 'create-key': {
       const kind = values.kind ?? 'merchant';
-      if (kind !== 'merchant' && kind !== 'platform') throw new UsageError('--kind must be merchant or platform');
-      if (values.store && kind !== 'platform') throw new UsageError('--store scopes a platform key: add --kind platform');
+      if (kind !== 'merchant' && kind !== 'platform')
+        throw new UsageError('--kind must be merchant or platform');
+      if (values.store && kind !== 'platform')
+        throw new UsageError('--store scopes a platform key: add --kind platform');
       const business = await getBusiness(required('business'));
       if (!business) throw new BusinessNotFound();
       const { apiKey, secret } = await createApiKey({
@@ -161,7 +163,14 @@ try {
   exitCode = error instanceof UsageError ? 2 : 1;
   const message = error instanceof Error ? error.message : String(error);
   if (values.json) console.error(JSON.stringify({ error: message }));
-  else console.error(error instanceof UsageError ? `${message}\n\n${usage}` : error instanceof JavaMissing ? message : `error: ${message}`);
+  else
+    console.error(
+      error instanceof UsageError
+        ? `${message}\n\n${usage}`
+        : error instanceof JavaMissing
+          ? message
+          : `error: ${message}`,
+    );
 } finally {
   await local?.stop();
 }

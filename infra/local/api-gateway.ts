@@ -30,7 +30,9 @@ export function createApiGateway(projectRoot: string, stage = 'local') {
   const loadHandler = (route: Route): Promise<Handler> => {
     let handler = handlers.get(route.handler);
     if (!handler) {
-      handler = import(pathToFileURL(join(projectRoot, route.handler)).href).then((module) => module.handler as Handler);
+      handler = import(pathToFileURL(join(projectRoot, route.handler)).href).then(
+        (module) => module.handler as Handler,
+      );
       handlers.set(route.handler, handler);
     }
     return handler;
@@ -43,7 +45,8 @@ export function createApiGateway(projectRoot: string, stage = 'local') {
     if (!match) return send(response, 404, errorJson('not_found', 'Route not found'));
 
     const body = await readBody(request);
-    if (body === undefined) return send(response, 413, errorJson('request_too_large', 'The request body is too large'));
+    if (body === undefined)
+      return send(response, 413, errorJson('request_too_large', 'The request body is too large'));
 
     const requestId = randomUUID();
     const event = toProxyEvent({ request, url, method, body, requestId, stage, match });

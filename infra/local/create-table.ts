@@ -19,7 +19,10 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...keyNames].map((name) => ({ AttributeName: name, AttributeType: keyAttributeType })),
+        AttributeDefinitions: [...keyNames].map((name) => ({
+          AttributeName: name,
+          AttributeType: keyAttributeType,
+        })),
         KeySchema: [
           { AttributeName: partitionKey, KeyType: 'HASH' },
           { AttributeName: sortKey, KeyType: 'RANGE' },

@@ -52,10 +52,15 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   };
 }
 
-async function waitUntilAnswering(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitUntilAnswering(
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`DynamoDB Local exited with code ${child.exitCode}:\n${output()}`);
     try {
       await fetch(endpoint, { method: 'GET', signal: AbortSignal.timeout(1000) });
       return;

@@ -14,14 +14,24 @@ export async function seedDemo(): Promise<DemoCredentials> {
     owner: { name: 'Awa Demo', phone: '+2250700000000' },
   });
   const store = await createStore({ businessId: business.id, name: 'Demo Boutique Plateau' });
-  const device = await registerDevice({ businessId: business.id, storeId: store.id, deviceId: 'SoundBox-Demo-01' });
+  const device = await registerDevice({
+    businessId: business.id,
+    storeId: store.id,
+    deviceId: 'SoundBox-Demo-01',
+  });
   const { apiKey, secret } = await createApiKey({
     businessId: business.id,
     kind: 'merchant',
     memberId: owner.id,
     name: 'Demo merchant key',
   });
-  return { businessId: business.id, storeId: store.id, deviceId: device.id, apiKeyId: apiKey.id, apiKey: secret };
+  return {
+    businessId: business.id,
+    storeId: store.id,
+    deviceId: device.id,
+    apiKeyId: apiKey.id,
+    apiKey: secret,
+  };
 }
 
 /** A restart keeps the data; the demo is seeded again only if its business is gone. */

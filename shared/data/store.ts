@@ -41,7 +41,9 @@ export const storeKey = (businessId: string, storeId: string) => ({
 const storePointerKey = (storeId: string) => ({ pk: `STORE#${storeId}`, sk: 'STORE' });
 
 export async function findStoreBusiness(storeId: string): Promise<string | undefined> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName(), Key: storePointerKey(storeId) }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: storePointerKey(storeId) }),
+  );
   return Item?.businessId as string | undefined;
 }
 
@@ -104,7 +106,12 @@ export async function createStore(input: { businessId: string; name: string }): 
       write: {
         Put: {
           TableName: table,
-          Item: { ...storePointerKey(store.id), entity: 'store_pointer', storeId: store.id, businessId: store.businessId },
+          Item: {
+            ...storePointerKey(store.id),
+            entity: 'store_pointer',
+            storeId: store.id,
+            businessId: store.businessId,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

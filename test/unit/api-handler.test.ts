@@ -1,0 +1,213 @@
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { object, uuid } from 'zod';
+import { hashApiKeySecret } from '#shared/domain/api-key-secret.ts';
+import { StoreNotFound } from '#shared/domain/errors.ts';
+import { apiHandler } from '#shared/http/api-handler.ts';
+import { clearAuthenticationCache } from '#shared/http/authenticate.ts';
+import type { Route } from '#shared/routes.ts';
+
+process.env.TABLE_NAME = 'unit';
+const documentClient = mockClient(DynamoDBDocumentClient);
+
+const keyId = '6f1c2a4e-1f7b-4a55-9d43-0c1f3c1d2e11';
+const secret = 'ppsk_unit-secret';
+const businessId = 'b0b0b0b0-0000-4000-8000-000000000001';
+
+function givenKey(
+  key: { kind?: string; storeId?: string } = {},
+  business: { apiAccessEnabled?: boolean; isServiceProvider?: boolean } = {},
+) {
+  documentClient.on(GetCommand).resolves({});
+  documentClient.on(GetCommand, { Key: { pk: `APIKEY#${keyId}`, sk: 'APIKEY' } }).resolves({
+    Item: {
+      id: keyId,
+      businessId,
+      kind: key.kind ?? 'merchant',
+      storeId: key.storeId,
+      memberId: 'm1',
+      name: 'k',
+      secretHash: hashApiKeySecret(secret),
+    },
+  });
+  documentClient.on(GetCommand, { Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' } }).resolves({
+    Item: {
+      id: businessId,
+      name: 'Biz',
+      apiAccessEnabled: business.apiAccessEnabled ?? true,
+      isServiceProvider: business.isServiceProvider ?? false,
+      verificationLevel: 1,
+    },
+  });
+}
+
+const route = (caller: Route['caller']): Route => ({
+  method: 'POST',
+  path: '/t/{storeId}',
+  handler: 'x.ts',
+  caller,
+  access: [],
+});
+
+function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
+  return {
+    httpMethod: 'POST',
+    path: '/t/x',
+    resource: '/t/{storeId}',
+    headers: { 'X-Api-Key-Id': keyId, 'X-API-KEY': secret },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { storeId: '0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11' },
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'req-1' } as APIGatewayProxyEvent['requestContext'],
+    ...overrides,
+  };
+}
+
+const context = { awsRequestId: 'aws-1', getRemainingTimeInMillis: () => 1000 } as Context;
+const params = object({ storeId: uuid() });
+
+async function call(handler: ReturnType<typeof apiHandler>, e = event()) {
+  const response = await handler(e, context);
+  return { status: response.statusCode, body: JSON.parse(response.body) };
+}
+
+beforeEach(() => {
+  documentClient.reset();
+  clearAuthenticationCache();
+});
+
+describe('the handler wrapper', () => {
+  const echo = apiHandler(route('api_key'), { params }, async ({ params, caller }) => ({
+    storeId: params.storeId,
+    businessId: caller.businessId,
+  }));
+
+  it('answers 200 with the operation result for a valid key and input', async () => {
+    givenKey();
+    expect(await call(echo)).toEqual({
+      status: 200,
+      body: { storeId: '0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11', businessId },
+    });
+  });
+
+  it('answers 401 unauthorized without reading anything when a header is missing or the key id is not a UUID', async () => {
+    for (const headers of [
+      {},
+      { 'x-api-key': secret },
+      { 'x-api-key-id': keyId },
+      { 'x-api-key-id': 'abc', 'x-api-key': secret },
+    ]) {
+      expect(await call(echo, event({ headers }))).toEqual({
+        status: 401,
+        body: { id: 'unauthorized', message: 'Invalid or missing API key', extras: null },
+      });
+    }
+    expect(documentClient.calls()).toHaveLength(0);
+  });
+
+  it('answers 401 for a wrong secret and for an unknown key id', async () => {
+    givenKey();
+    expect(
+      (await call(echo, event({ headers: { 'x-api-key-id': keyId, 'x-api-key': 'ppsk_wrong' } }))).status,
+    ).toBe(401);
+    const unknown = event({
+      headers: { 'x-api-key-id': '11111111-1111-4111-8111-111111111111', 'x-api-key': secret },
+    });
+    expect((await call(echo, unknown)).status).toBe(401);
+  });
+
+  it('answers 403 business_not_enabled_for_api_access when the business has no API access', async () => {
+    givenKey({}, { apiAccessEnabled: false });
+    expect(await call(echo)).toEqual({
+      status: 403,
+      body: {
+        id: 'business_not_enabled_for_api_access',
+        message: 'The business account is not enabled for API access',
+        extras: null,
+      },
+    });
+  });
+
+  it('answers 403 forbidden_action when the key lacks the right for the route', async () => {
+    const platformOnly = apiHandler(route('platform_key'), {}, async () => ({}));
+    const providersOnly = apiHandler(route('service_provider'), {}, async () => ({}));
+    givenKey({ kind: 'merchant' });
+    expect((await call(platformOnly)).body.id).toBe('forbidden_action');
+    expect((await call(providersOnly)).body.id).toBe('forbidden_action');
+    documentClient.reset();
+    clearAuthenticationCache();
+    givenKey({ kind: 'platform' }, { isServiceProvider: true });
+    expect((await call(platformOnly)).status).toBe(200);
+    expect((await call(providersOnly)).status).toBe(200);
+  });
+
+  it('checks the key before validating input, so a stranger learns nothing about the fields', async () => {
+    const result = await call(echo, event({ headers: {}, pathParameters: { storeId: 'nope' } }));
+    expect(result.status).toBe(401);
+  });
+
+  it('answers 422 validation_error naming the field', async () => {
+    givenKey();
+    expect(await call(echo, event({ pathParameters: { storeId: 'nope' } }))).toEqual({
+      status: 422,
+      body: {
+        id: 'validation_error',
+        message: 'The given data was invalid',
+        extras: {
+          errors: [{ field: 'storeId', rule: 'uuid', message: 'The storeId field must be a valid UUID.' }],
+        },
+      },
+    });
+  });
+
+  it('answers 400 for a body that is not JSON, before anything else', async () => {
+    expect(await call(echo, event({ headers: {}, body: '{"amountCents": 1' }))).toEqual({
+      status: 400,
+      body: { id: 'bad_request', message: 'The request body is not valid JSON', extras: null },
+    });
+  });
+
+  it('maps domain errors to their status', async () => {
+    givenKey();
+    const failing = apiHandler(route('api_key'), {}, async () => {
+      throw new StoreNotFound();
+    });
+    expect(await call(failing)).toEqual({
+      status: 404,
+      body: { id: 'store_not_found', message: 'Store not found', extras: null },
+    });
+  });
+
+  it('answers 500 internal_error without internals for anything unexpected', async () => {
+    const crashing = apiHandler(route('public'), {}, async () => {
+      throw new Error('connection string postgres://secret@db');
+    });
+    const result = await call(crashing);
+    expect(result).toEqual({
+      status: 500,
+      body: { id: 'internal_error', message: 'Internal server error', extras: null },
+    });
+  });
+
+  it('reads a key and its business once per container, then serves from the cache', async () => {
+    givenKey();
+    await call(echo);
+    await call(echo);
+    await call(echo);
+    expect(documentClient.commandCalls(GetCommand)).toHaveLength(2);
+  });
+
+  it('still checks the secret of a cached key', async () => {
+    givenKey();
+    await call(echo);
+    expect(
+      (await call(echo, event({ headers: { 'x-api-key-id': keyId, 'x-api-key': 'ppsk_wrong' } }))).status,
+    ).toBe(401);
+  });
+});

@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '#infra/local/local-config.ts';
+import { routeEntries } from '#shared/routes.ts';
+
+/**
+ * Every endpoint of the interface (spec §4 and the field contract), with whether it is built yet.
+ * Building one means adding it to the route table and flipping it here, so the two cannot diverge.
+ */
+const interfaceEndpoints: { method: string; path: string; built: boolean }[] = [
+  { method: 'GET', path: '/partner_api/stores', built: true },
+  { method: 'GET', path: '/partner_api/devices', built: true },
+  { method: 'GET', path: '/partner_api/stores/{storeId}/balance', built: true },
+  { method: 'POST', path: '/partner_api/payment_requests', built: false },
+  { method: 'GET', path: '/partner_api/payment_requests/{id}', built: false },
+  { method: 'POST', path: '/partner_api/payment_links', built: false },
+  { method: 'GET', path: '/partner_api/payment_links/{id}', built: false },
+  { method: 'GET', path: '/partner_api/transactions', built: false },
+  { method: 'POST', path: '/partner_api/transfers', built: false },
+  { method: 'GET', path: '/partner_api/transfers/{id}', built: false },
+  { method: 'GET', path: '/partner_api/contacts', built: false },
+  { method: 'POST', path: '/partner_api/contacts', built: false },
+  { method: 'DELETE', path: '/partner_api/contacts/{id}', built: false },
+  { method: 'GET', path: '/partner_api/escrows', built: false },
+  { method: 'POST', path: '/partner_api/escrows/{id}/release', built: false },
+  { method: 'POST', path: '/partner_api/messages', built: false },
+  { method: 'GET', path: '/partner_api/messages/account', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/business_api_keys', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/business_link_requests', built: false },
+  { method: 'GET', path: '/partner_api/service_providers/business_link_requests/{id}', built: false },
+  { method: 'GET', path: '/partner_api/service_providers/business_links', built: false },
+  {
+    method: 'DELETE',
+    path: '/partner_api/service_providers/business_links/{merchantBusinessId}',
+    built: false,
+  },
+  { method: 'POST', path: '/partner_api/service_providers/compliance_verifications', built: false },
+  { method: 'GET', path: '/partner_api/service_providers/business_webhook_subscriptions', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/business_webhook_subscriptions', built: false },
+  {
+    method: 'DELETE',
+    path: '/partner_api/service_providers/business_webhook_subscriptions/{subscriptionId}',
+    built: false,
+  },
+  { method: 'POST', path: '/partner_api/service_providers/business_onboarding', built: false },
+  { method: 'GET', path: '/partner_api/service_providers/activities', built: false },
+];
+
+const inTable = new Set(routeEntries.map(([, route]) => `${route.method} ${route.path}`));
+
+describe('the route table', () => {
+  it.each(interfaceEndpoints.filter((e) => e.built))(
+    'has the built endpoint $method $path',
+    ({ method, path }) => {
+      expect(inTable.has(`${method} ${path}`)).toBe(true);
+    },
+  );
+
+  it('has no interface endpoint that is not marked built here', () => {
+    const unbuilt = interfaceEndpoints.filter((e) => !e.built).map((e) => `${e.method} ${e.path}`);
+    expect(unbuilt.filter((endpoint) => inTable.has(endpoint))).toEqual([]);
+  });
+
+  it('lists each method and path once', () => {
+    expect(inTable.size).toBe(routeEntries.length);
+  });
+
+  it.each(routeEntries)('points %s at an entry file that exports a handler', async (_name, route) => {
+    const file = join(projectRoot, route.handler);
+    expect(existsSync(file)).toBe(true);
+    const module = await import(file);
+    expect(typeof module.handler).toBe('function');
+  });
+
+  it('lets every keyed route read the table, which authentication needs', () => {
+    for (const [name, route] of routeEntries) {
+      if (route.caller !== 'public') expect(route.access, name).toContain('table:read');
+    }
+  });
+});
