@@ -1,0 +1,269 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import { ApiFunction } from '#infra/api-function.ts';
+import { isProductionStage, stackName, tableNameForStage } from '#infra/naming.ts';
+import { tableDefinition } from '#shared/data/table-definition.ts';
+import { routeEntries } from '#shared/routes.ts';
+
+export interface PaymentsStackProps extends StackProps {
+  readonly stage: string;
+}
+
+/**
+ * Stage-wide throttling, a token bucket per stage. Partner traffic is expected in the tens of
+ * requests per second at peak; 100/s with bursts of 200 leaves it ample room while capping what a
+ * runaway client can cost: a 200-request burst at ~100 ms each keeps ~20 executions busy, far
+ * from the account's default 1,000 concurrent, and the stage stays well under the 10,000
+ * requests/s that every API of the account and region shares. Above it, callers get 429 in the
+ * spec's format and retry. Raise it from the 429 count in the access logs, not before.
+ */
+export const stageThrottling = { rateLimit: 100, burstLimit: 200 } as const;
+
+/**
+ * WAF rate limits over one-minute windows. Per API key id, so a single integrator cannot use the
+ * whole stage budget (20/s on average); per IP, a looser cap that also covers requests without a
+ * key id (public pages, scans of unknown routes), which the key rule does not count.
+ */
+export const wafRateLimits = { perApiKeyId: 1_200, perIp: 3_000, windowSeconds: 60 } as const;
+
+/** The spec's error body. `message` is a VTL expression that yields a JSON string. */
+const errorTemplate = (id: string, message: string) => `{"id":"${id}","message":${message},"extras":null}`;
+
+/** API Gateway's own answers, in the spec's error format instead of `{"message": ...}`. */
+export const gatewayResponses = [
+  // Unsupported media type, access denied...: the status is kept, the message says which.
+  { type: ResponseType.DEFAULT_4XX, id: 'bad_request', message: '$context.error.messageString' },
+  { type: ResponseType.DEFAULT_5XX, id: 'internal_error', message: '"Internal server error"' },
+  // A REST API answers an unknown route with 403 "Missing Authentication Token".
+  {
+    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    statusCode: '404',
+    id: 'not_found',
+    message: '"Route not found"',
+  },
+  { type: ResponseType.RESOURCE_NOT_FOUND, statusCode: '404', id: 'not_found', message: '"Route not found"' },
+  {
+    type: ResponseType.THROTTLED,
+    statusCode: '429',
+    id: 'too_many_requests',
+    message: '"Too many requests"',
+  },
+  {
+    type: ResponseType.REQUEST_TOO_LARGE,
+    statusCode: '413',
+    id: 'request_too_large',
+    message: '"Request body too large"',
+  },
+  { type: ResponseType.WAF_FILTERED, statusCode: '403', id: 'forbidden', message: '"Forbidden"' },
+  // Clients retry on 5xx, which is right for a timeout; the id is the spec's for server errors.
+  {
+    type: ResponseType.INTEGRATION_TIMEOUT,
+    statusCode: '504',
+    id: 'internal_error',
+    message: '"The request timed out"',
+  },
+] as const;
+
+const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** One stage of the service: the table, the REST API, and one function per route. */
+export class PaymentsStack extends Stack {
+  readonly table: Table;
+  readonly api: RestApi;
+  readonly functions: ReadonlyMap<string, ApiFunction>;
+
+  constructor(scope: Construct, id: string, props: PaymentsStackProps) {
+    super(scope, id, props);
+    const { stage } = props;
+    const production = isProductionStage(stage);
+    const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.table = new Table(this, 'Table', {
+      tableName: tableNameForStage(stage),
+      partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
+      timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      encryption: TableEncryption.AWS_MANAGED,
+      // On every stage: a bad migration on staging is also worth undoing.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: production,
+      removalPolicy,
+    });
+    for (const index of tableDefinition.globalSecondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      });
+    }
+
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      // Who called what and when, for disputes with integrators: kept longer on production.
+      retention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
+      removalPolicy,
+    });
+
+    this.api = new RestApi(this, 'Api', {
+      restApiName: stackName(stage),
+      description: `Partner Payments API (${stage})`,
+      // Regional, so WAF's IP rule sees callers' addresses rather than CloudFront edges'.
+      endpointTypes: [EndpointType.REGIONAL],
+      // Needed for execution logging; it is an account-wide setting that every stage re-asserts.
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: stage,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            extendedRequestId: AccessLogField.contextExtendedRequestId(),
+            requestTimeEpoch: AccessLogField.contextRequestTimeEpoch(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            userAgent: AccessLogField.contextIdentityUserAgent(),
+            httpMethod: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            path: AccessLogField.contextPath(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            responseLatency: AccessLogField.contextResponseLatency(),
+            integrationLatency: AccessLogField.contextIntegrationLatency(),
+            integrationStatus: AccessLogField.contextIntegrationStatus(),
+            errorMessage: AccessLogField.contextErrorMessage(),
+            errorType: AccessLogField.contextErrorResponseType(),
+            wafStatus: AccessLogField.contextWafStatus(),
+            xrayTraceId: AccessLogField.contextXrayTraceId(),
+          }),
+        ),
+        tracingEnabled: true,
+        // ERROR only: INFO logs every request's full execution trace, and the access log above and
+        // the functions' own logs already cover normal traffic.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        // Request and response bodies carry phone numbers and keys: never logged by the gateway.
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        throttlingRateLimit: stageThrottling.rateLimit,
+        throttlingBurstLimit: stageThrottling.burstLimit,
+      },
+    });
+    for (const response of gatewayResponses) {
+      this.api.addGatewayResponse(response.type.responseType, {
+        type: response.type,
+        ...('statusCode' in response ? { statusCode: response.statusCode } : {}),
+        templates: { 'application/json': errorTemplate(response.id, response.message) },
+      });
+    }
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason: "Handlers validate with zod to answer the spec's 422 validation_error body.",
+    });
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason: "API Gateway's account-wide logging role needs to create log groups it names itself.",
+      });
+    }
+
+    const functions = new Map<string, ApiFunction>();
+    for (const [routeName, route] of routeEntries) {
+      const fn = new ApiFunction(this, pascalCase(routeName), {
+        route,
+        functionName: `${stackName(stage)}-${routeName}`,
+        resources: { table: this.table },
+        logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
+        logRemovalPolicy: removalPolicy,
+      });
+      functions.set(routeName, fn);
+      const method = this.api.root.resourceForPath(route.path).addMethod(
+        route.method,
+        // The console's test-invoke is not used; each function may be invoked by its method only.
+        new LambdaIntegration(fn, { allowTestInvoke: false }),
+      );
+      // Authentication and key rights are checked in the handler wrapper, because it must answer
+      // the spec's exact 401 and 403 bodies (an authorizer's denials come out as gateway errors).
+      Validations.of(method).acknowledge(
+        { id: 'AwsSolutions-APIG4', reason: 'API keys are checked by the handler wrapper (DESIGN §3).' },
+        { id: 'AwsSolutions-COG4', reason: 'Integrators authenticate with API keys, not Cognito users.' },
+      );
+    }
+    this.functions = functions;
+
+    this.addWebAcl(stage);
+
+    // Replaces RestApi's own output, whose name carries a hash that scripts would have to guess.
+    this.api.node.tryRemoveChild('Endpoint');
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+  }
+
+  private addWebAcl(stage: string): void {
+    const rateLimitedBody = 'RateLimited';
+    const rateRule = (
+      name: string,
+      priority: number,
+      limit: number,
+      key: Pick<CfnWebACL.RateBasedStatementProperty, 'aggregateKeyType' | 'customKeys'>,
+    ): CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      statement: {
+        rateBasedStatement: { limit, evaluationWindowSec: wafRateLimits.windowSeconds, ...key },
+      },
+      // 429 with the spec's body, not WAF's 403: clients back off and retry on 429.
+      action: {
+        block: { customResponse: { responseCode: 429, customResponseBodyKey: rateLimitedBody } },
+      },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name },
+    });
+
+    const webAcl = new CfnWebACL(this, 'WebAcl', {
+      name: stackName(stage),
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      customResponseBodies: {
+        [rateLimitedBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorTemplate('too_many_requests', '"Too many requests"'),
+        },
+      },
+      rules: [
+        rateRule('RatePerApiKeyId', 0, wafRateLimits.perApiKeyId, {
+          aggregateKeyType: 'CUSTOM_KEYS',
+          customKeys: [
+            {
+              header: {
+                name: 'x-api-key-id',
+                // Key ids are UUIDs that clients may send in either case.
+                textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+              },
+            },
+          ],
+        }),
+        rateRule('RatePerIp', 1, wafRateLimits.perIp, { aggregateKeyType: 'IP' }),
+      ],
+      visibilityConfig: {
+        cloudWatchMetricsEnabled: true,
+        sampledRequestsEnabled: true,
+        metricName: stackName(stage),
+      },
+    });
+    new CfnWebACLAssociation(this, 'WebAclAssociation', {
+      resourceArn: this.api.deploymentStage.stageArn,
+      webAclArn: webAcl.attrArn,
+    });
+  }
+}

@@ -1,0 +1,375 @@
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { ApiFunction } from '#infra/api-function.ts';
+import { stackName, tableNameForStage } from '#infra/naming.ts';
+import { buildPaymentsApp } from '#infra/payments-app.ts';
+import { stageThrottling } from '#infra/stack.ts';
+import { tableDefinition } from '#shared/data/table-definition.ts';
+import { type AwsAccess, type Route, routeEntries, routes } from '#shared/routes.ts';
+
+// Bundling is skipped: these tests are about the template, and esbuild would add seconds per function.
+const appFor = (context: Record<string, unknown>) =>
+  new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+
+/**
+ * Each stage is built and synthesized once. Its cdk-nag findings do not fail this synth: the
+ * cdk-nag tests below list them by name, and the other tests stay about the template.
+ */
+function build(stage: string) {
+  const app = appFor({ stage, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false });
+  const stack = buildPaymentsApp(app);
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+const dev = build('dev');
+const prod = build('prod');
+
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped.
+type Json = any;
+const resourcesOf = (template: Template, type: string): [string, Json][] =>
+  Object.entries(template.findResources(type));
+const resourceOf = (template: Template, type: string, logicalId: string): Json =>
+  template.findResources(type)[logicalId];
+
+function functionOf(template: Template, stage: string, routeName: string): [string, Json] {
+  const found = resourcesOf(template, 'AWS::Lambda::Function').filter(
+    ([, fn]) => fn.Properties.FunctionName === `${stackName(stage)}-${routeName}`,
+  );
+  expect(found, `function of route ${routeName}`).toHaveLength(1);
+  return found[0] as [string, Json];
+}
+
+/** Every IAM statement attached to the function's role. */
+function statementsOf(template: Template, fn: Json): Json[] {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return resourcesOf(template, 'AWS::IAM::Policy')
+    .filter(([, policy]) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+}
+
+const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+function tableActionsOf(template: Template, fn: Json): Set<string> {
+  return new Set(
+    statementsOf(template, fn)
+      .flatMap((statement) => asArray<string>(statement.Action))
+      .filter((action) => action.startsWith('dynamodb:')),
+  );
+}
+
+const writeActions = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+const readActions = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+
+/** The full path of an API Gateway resource, rebuilt from its PathPart and ParentId chain. */
+function pathOf(template: Template, resourceRef: Json): string {
+  const parts: string[] = [];
+  let ref = resourceRef;
+  while (ref?.Ref) {
+    const resource = resourceOf(template, 'AWS::ApiGateway::Resource', ref.Ref);
+    parts.unshift(resource.Properties.PathPart);
+    ref = resource.Properties.ParentId;
+  }
+  return `/${parts.join('/')}`;
+}
+
+describe('the table', () => {
+  it('is built from the shared table definition: keys, every GSI, TTL', () => {
+    const [, table] = resourcesOf(dev.template, 'AWS::DynamoDB::Table')[0] as [string, Json];
+    const props = table.Properties;
+    expect(props.TableName).toBe(tableNameForStage('dev'));
+    expect(props.KeySchema).toEqual([
+      { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+      { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(props.GlobalSecondaryIndexes).toEqual(
+      tableDefinition.globalSecondaryIndexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    expect(props.TimeToLiveSpecification).toEqual({
+      AttributeName: tableDefinition.timeToLiveAttribute,
+      Enabled: true,
+    });
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(props.SSESpecification).toEqual({ SSEEnabled: true });
+  });
+
+  it('has point-in-time recovery on every stage', () => {
+    for (const { template } of [dev, prod]) {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      });
+    }
+  });
+
+  it('survives stack deletion on prod and is deletion-protected', () => {
+    prod.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { DeletionProtectionEnabled: true, TableName: tableNameForStage('prod') },
+    });
+  });
+
+  it('is deleted with the stack on a non-production stage', () => {
+    dev.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      Properties: { DeletionProtectionEnabled: false },
+    });
+  });
+});
+
+describe('the functions', () => {
+  it('are one arm64 nodejs22.x function per route, and nothing else', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', routeEntries.length);
+    for (const [routeName] of routeEntries) {
+      const [, fn] = functionOf(dev.template, 'dev', routeName);
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 512,
+        TracingConfig: { Mode: 'Active' },
+        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
+      });
+      expect(fn.Properties.Timeout).toBeLessThan(29);
+    }
+  });
+
+  it('log to their own log group with a retention, and may write to no other', () => {
+    for (const [routeName] of routeEntries) {
+      const [, fn] = functionOf(dev.template, 'dev', routeName);
+      const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref;
+      expect(
+        resourceOf(dev.template, 'AWS::Logs::LogGroup', logGroupId).Properties.RetentionInDays,
+      ).toBeGreaterThan(0);
+      const logStatements = statementsOf(dev.template, fn).filter((statement) =>
+        asArray<string>(statement.Action).some((action) => action.startsWith('logs:')),
+      );
+      expect(logStatements.map((statement) => statement.Resource)).toEqual([
+        { 'Fn::GetAtt': [logGroupId, 'Arn'] },
+      ]);
+      const role = resourceOf(dev.template, 'AWS::IAM::Role', fn.Properties.Role['Fn::GetAtt'][0]);
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+
+  it("may use exactly the table actions of their route's access, on the stage's table only", () => {
+    const [tableId] = resourcesOf(dev.template, 'AWS::DynamoDB::Table')[0] as [string, Json];
+    const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+    for (const [routeName, route] of routeEntries) {
+      const [, fn] = functionOf(dev.template, 'dev', routeName);
+      const actions = tableActionsOf(dev.template, fn);
+      for (const statement of statementsOf(dev.template, fn)) {
+        if (!asArray<string>(statement.Action).some((action) => action.startsWith('dynamodb:'))) continue;
+        expect(asArray(statement.Resource), routeName).toEqual([
+          tableArn,
+          { 'Fn::Join': ['', [tableArn, '/index/*']] },
+        ]);
+      }
+      const canWrite = route.access.includes('table:write');
+      const canRead = canWrite || route.access.includes('table:read');
+      for (const action of readActions) expect(actions.has(action), `${routeName} ${action}`).toBe(canRead);
+      for (const action of writeActions) expect(actions.has(action), `${routeName} ${action}`).toBe(canWrite);
+      expect(fn.Properties.Environment.Variables.TABLE_NAME !== undefined, `${routeName} TABLE_NAME`).toBe(
+        canRead,
+      );
+    }
+  });
+
+  it('of authenticated routes can read the table that holds the API keys', () => {
+    for (const [routeName] of routeEntries.filter(([, route]) => route.caller !== 'public')) {
+      const [, fn] = functionOf(dev.template, 'dev', routeName);
+      expect(tableActionsOf(dev.template, fn).has('dynamodb:GetItem'), routeName).toBe(true);
+      expect(fn.Properties.Environment.Variables.TABLE_NAME, routeName).toBeDefined();
+    }
+  });
+
+  // The route table has only readers today, so the write grant is checked on stand-alone functions.
+  it('given table:write may put, update and delete items; given table:read may not', () => {
+    const stack = new Stack(appFor({}), 'Grants');
+    const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+    const withAccess = (id: string, access: AwsAccess[]) =>
+      new ApiFunction(stack, id, {
+        route: { ...(routes.listStores as Route), access },
+        functionName: `grants-${id}`,
+        resources: { table },
+        logRetention: RetentionDays.ONE_DAY,
+        logRemovalPolicy: RemovalPolicy.DESTROY,
+      });
+    const writer = withAccess('Writer', ['table:write']);
+    const reader = withAccess('Reader', ['table:read']);
+    const template = Template.fromStack(stack);
+    const fnOf = (fn: ApiFunction) =>
+      resourceOf(template, 'AWS::Lambda::Function', stack.getLogicalId(fn.node.defaultChild as CfnFunction));
+
+    const writerActions = tableActionsOf(template, fnOf(writer));
+    for (const action of [...readActions, ...writeActions])
+      expect(writerActions.has(action), action).toBe(true);
+    const readerActions = tableActionsOf(template, fnOf(reader));
+    for (const action of readActions) expect(readerActions.has(action), action).toBe(true);
+    for (const action of writeActions) expect(readerActions.has(action), action).toBe(false);
+  });
+});
+
+describe('the REST API', () => {
+  it('has a method for every route of the route table, and no other, each calling its own function', () => {
+    const methods = resourcesOf(dev.template, 'AWS::ApiGateway::Method');
+    const found = methods.map(([, method]) => {
+      const props = method.Properties;
+      expect(props.AuthorizationType).toBe('NONE');
+      expect(props.Integration.Type).toBe('AWS_PROXY');
+      const uriParts: Json[] = props.Integration.Uri['Fn::Join'][1];
+      const functionId = uriParts.find((part) => part?.['Fn::GetAtt']?.[1] === 'Arn')['Fn::GetAtt'][0];
+      return {
+        route: `${props.HttpMethod} ${pathOf(dev.template, props.ResourceId)}`,
+        functionName: resourceOf(dev.template, 'AWS::Lambda::Function', functionId).Properties.FunctionName,
+      };
+    });
+    expect(found.sort((a, b) => a.route.localeCompare(b.route))).toEqual(
+      routeEntries
+        .map(([name, route]) => ({
+          route: `${route.method} ${route.path}`,
+          functionName: `${stackName('dev')}-${name}`,
+        }))
+        .sort((a, b) => a.route.localeCompare(b.route)),
+    );
+  });
+
+  it('throttles the whole stage, logs errors only and never bodies', () => {
+    dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      MethodSettings: [
+        {
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: stageThrottling.rateLimit,
+          ThrottlingBurstLimit: stageThrottling.burstLimit,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        },
+      ],
+    });
+  });
+
+  it('writes JSON access logs to a log group with a retention, and traces with X-Ray', () => {
+    const [, stage] = resourcesOf(dev.template, 'AWS::ApiGateway::Stage')[0] as [string, Json];
+    expect(stage.Properties.TracingEnabled).toBe(true);
+    const fields = JSON.parse(stage.Properties.AccessLogSetting.Format);
+    expect(fields).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    const logGroupId = stage.Properties.AccessLogSetting.DestinationArn['Fn::GetAtt'][0];
+    expect(
+      resourceOf(dev.template, 'AWS::Logs::LogGroup', logGroupId).Properties.RetentionInDays,
+    ).toBeGreaterThan(0);
+  });
+
+  const expectedGatewayResponses = [
+    { type: 'DEFAULT_4XX', status: undefined, id: 'bad_request' },
+    { type: 'DEFAULT_5XX', status: undefined, id: 'internal_error' },
+    { type: 'MISSING_AUTHENTICATION_TOKEN', status: '404', id: 'not_found', message: 'Route not found' },
+    { type: 'RESOURCE_NOT_FOUND', status: '404', id: 'not_found', message: 'Route not found' },
+    { type: 'THROTTLED', status: '429', id: 'too_many_requests' },
+    { type: 'REQUEST_TOO_LARGE', status: '413', id: 'request_too_large' },
+    { type: 'WAF_FILTERED', status: '403', id: 'forbidden' },
+    { type: 'INTEGRATION_TIMEOUT', status: '504' },
+  ];
+
+  it.each(expectedGatewayResponses)(
+    'answers $type with status $status in the spec error format',
+    (expected) => {
+      const found = resourcesOf(dev.template, 'AWS::ApiGateway::GatewayResponse').filter(
+        ([, response]) => response.Properties.ResponseType === expected.type,
+      );
+      expect(found).toHaveLength(1);
+      const props = (found[0] as [string, Json])[1].Properties;
+      expect(props.StatusCode).toBe(expected.status);
+      expect(Object.keys(props.ResponseTemplates)).toEqual(['application/json']);
+      // The gateway fills $context.error.messageString with a quoted JSON string.
+      const body = JSON.parse(
+        props.ResponseTemplates['application/json'].replaceAll('$context.error.messageString', '"a message"'),
+      );
+      expect(Object.keys(body).sort()).toEqual(['extras', 'id', 'message']);
+      expect(body.extras).toBeNull();
+      expect(typeof body.message).toBe('string');
+      if (expected.id) expect(body.id).toBe(expected.id);
+      if (expected.message) expect(body.message).toBe(expected.message);
+    },
+  );
+
+  it('is behind a WAF web ACL that rate-limits per API key id and per IP', () => {
+    const [aclId, acl] = resourcesOf(dev.template, 'AWS::WAFv2::WebACL')[0] as [string, Json];
+    const [stageId] = resourcesOf(dev.template, 'AWS::ApiGateway::Stage')[0] as [string, Json];
+    const [, association] = resourcesOf(dev.template, 'AWS::WAFv2::WebACLAssociation')[0] as [string, Json];
+    expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    expect(JSON.stringify(association.Properties.ResourceArn)).toContain(`{"Ref":"${stageId}"}`);
+
+    const statements = acl.Properties.Rules.map((rule: Json) => rule.Statement.RateBasedStatement);
+    expect(acl.Properties.Scope).toBe('REGIONAL');
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        AggregateKeyType: 'CUSTOM_KEYS',
+        CustomKeys: [{ Header: expect.objectContaining({ Name: 'x-api-key-id' }) }],
+      }),
+    );
+    expect(statements).toContainEqual(expect.objectContaining({ AggregateKeyType: 'IP' }));
+    for (const rule of acl.Properties.Rules) {
+      expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
+    }
+  });
+
+  it('outputs the API URL and the table name', () => {
+    expect(Object.keys(dev.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'TableName']);
+  });
+});
+
+describe('cdk-nag AWS Solutions checks', () => {
+  it.each([
+    ['dev', dev],
+    ['prod', prod],
+  ])('report no unacknowledged finding on %s', (_stage, { app }) => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(
+      report.violations.map(
+        (violation) =>
+          `${violation.severity} ${violation.ruleName} at ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('fail the synth on an unacknowledged finding', () => {
+    const app = appFor({ stage: 'dev' });
+    const stack = buildPaymentsApp(app);
+    new Bucket(stack, 'UnloggedBucket');
+    expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+});
+
+describe('the stage', () => {
+  it('is required', () => {
+    expect(() => buildPaymentsApp(appFor({}))).toThrow(/-c stage=NAME/);
+  });
+
+  it('must be a plain short name, since it becomes part of resource names', () => {
+    expect(() => buildPaymentsApp(appFor({ stage: 'Prod_1' }))).toThrow(/Invalid stage "Prod_1"/);
+  });
+
+  it('names the stack', () => {
+    expect(prod.stack.stackName).toBe(stackName('prod'));
+  });
+});
