@@ -1,10 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { capacity } from '#test/bench/capacity.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
+import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
 
 /** Every benchmark of `npm run bench`, run one after the other so they do not compete for CPU. */
-export const benches: Bench[] = [coldStart];
+export const benches: Bench[] = [coldStart, capacity, localHost];
 
 const reports = [];
 for (const bench of benches) {

@@ -1,12 +1,13 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { object, uuid } from 'zod';
 import { hashApiKeySecret } from '#shared/domain/api-key-secret.ts';
 import { StoreNotFound } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { clearAuthenticationCache } from '#shared/http/authenticate.ts';
+import { logger } from '#shared/logger.ts';
 import type { Route } from '#shared/routes.ts';
 
 process.env.TABLE_NAME = 'unit';
@@ -184,7 +185,8 @@ describe('the handler wrapper', () => {
     });
   });
 
-  it('answers 500 internal_error without internals for anything unexpected', async () => {
+  it('answers 500 internal_error without internals for anything unexpected, and logs it with the request id', async () => {
+    const logged = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const crashing = apiHandler(route('public'), {}, async () => {
       throw new Error('connection string postgres://secret@db');
     });
@@ -193,6 +195,8 @@ describe('the handler wrapper', () => {
       status: 500,
       body: { id: 'internal_error', message: 'Internal server error', extras: null },
     });
+    expect(logged).toHaveBeenCalledWith('unexpected error', expect.objectContaining({ requestId: 'req-1' }));
+    logged.mockRestore();
   });
 
   it('reads a key and its business once per container, then serves from the cache', async () => {
