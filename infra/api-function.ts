@@ -8,9 +8,8 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
 import { serviceName } from '#infra/naming.ts';
+import { projectRoot } from '#infra/paths.ts';
 import type { AwsAccess, Route } from '#shared/routes.ts';
-
-export const projectRoot = path.resolve(import.meta.dirname, '..');
 
 /** The AWS resources a route's `access` list can name. */
 export interface RouteResources {

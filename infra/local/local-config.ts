@@ -1,8 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { join, resolve } from 'node:path';
+import { projectRoot } from '#infra/paths.ts';
 
 /** Where the local host keeps its data (DynamoDB files, local.json): DATA_DIR, default `.data/`. */
 export function localDataDir(): string {

@@ -6,13 +6,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { projectRoot } from '#infra/paths.ts';
 import { ensureTable } from './create-table.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   type LocalConfig,
   localDataDir,
   localTableName,
-  projectRoot,
   readLocalConfig,
   useLocalAws,
   writeLocalConfig,

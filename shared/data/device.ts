@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { tableName } from '#shared/aws/dynamodb.ts';
+import { queryPrefix } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { Conflict, StoreNotFound } from '#shared/domain/errors.ts';
@@ -40,21 +40,7 @@ const deviceClaimKey = (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'D
 export const deviceIdPattern = /^[a-zA-Z0-9:_-]{1,128}$/;
 
 export async function listDevices(businessId: string): Promise<Device[]> {
-  const devices: Device[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':prefix': 'DEVICE#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) devices.push(toDevice(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return devices;
+  return (await queryPrefix(`BIZ#${businessId}`, 'DEVICE#')).map(toDevice);
 }
 
 export async function registerDevice(input: {

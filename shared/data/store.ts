@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { businessKey } from '#shared/data/business.ts';
+import { queryPrefix } from '#shared/data/query.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { walletItem } from '#shared/data/wallet.ts';
 import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
@@ -48,21 +49,7 @@ export async function findStoreBusiness(storeId: string): Promise<string | undef
 }
 
 export async function listStores(businessId: string): Promise<Store[]> {
-  const stores: Store[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':prefix': 'STORE#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) stores.push(toStore(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return stores;
+  return (await queryPrefix(`BIZ#${businessId}`, 'STORE#')).map(toStore);
 }
 
 export async function getStore(businessId: string, storeId: string): Promise<Store | undefined> {

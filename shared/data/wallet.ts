@@ -1,5 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { queryPrefix } from '#shared/data/query.ts';
 import type { WalletBalance, WalletKind } from '#shared/domain/wallet.ts';
 
 /**
@@ -37,14 +36,8 @@ export function walletItem(input: {
 }
 
 export async function listStoreWallets(businessId: string, storeId: string): Promise<Wallet[]> {
-  const { Items = [] } = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':prefix': `WALLET#${storeId}#` },
-    }),
-  );
-  return Items.map((item) => ({
+  const items = await queryPrefix(`BIZ#${businessId}`, `WALLET#${storeId}#`);
+  return items.map((item) => ({
     businessId: item.businessId as string,
     storeId: item.storeId as string,
     kind: item.kind as WalletKind,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { projectRoot } from '#infra/api-function.ts';
 import { bundleFileName, esbuildOptions, nodeOptions } from '#infra/bundling.ts';
+import { projectRoot } from '#infra/paths.ts';
 import { routeEntries } from '#shared/routes.ts';
 import type { BenchReport } from '#test/bench/report.ts';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '#infra/local/local-config.ts';
+import { projectRoot } from '#infra/paths.ts';
 import { admin, newDataDir, startLocalHost } from '#test/support/local-host.ts';
 
 const execFileAsync = promisify(execFile);

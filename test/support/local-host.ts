@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type LocalConfig, projectRoot, readLocalConfig } from '#infra/local/local-config.ts';
+import { type LocalConfig, readLocalConfig } from '#infra/local/local-config.ts';
+import { projectRoot } from '#infra/paths.ts';
 
 export interface LocalHost {
   config: LocalConfig;

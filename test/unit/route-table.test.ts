@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '#infra/local/local-config.ts';
+import { projectRoot } from '#infra/paths.ts';
 import { routeEntries } from '#shared/routes.ts';
 
 /**
