@@ -8,7 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from './local/create-table.ts';
 import { JavaMissing, type RunningDynamoDb, startDynamoDbLocal } from './local/dynamodb-local.ts';
 import { localDataDir, localTableName, readLocalConfig, useLocalAws } from './local/local-config.ts';
-import { stagePattern, tableNameForStage } from './naming.ts';
+import { isProductionStage, stagePattern, tableNameForStage } from './naming.ts';
 
 const usage = `Usage: npm run admin -- <command> [options] [--json] [--stage NAME]
 
@@ -17,6 +17,8 @@ Commands:
   create-store    --business ID --name N
   create-device   --store ID --device-id ID
   create-key      --business ID [--kind merchant|platform] [--store ID] [--name N]
+  credit          --store ID --amount CENTS [--entry-id ID]   (sandbox stages only)
+  audit           recompute the books; exits 1 on any break
 
 Without --stage it acts on the local host's data (DATA_DIR, default .data/).`;
 
@@ -32,6 +34,8 @@ const { values, positionals } = parseArgs({
     store: { type: 'string' },
     'device-id': { type: 'string' },
     kind: { type: 'string' },
+    amount: { type: 'string' },
+    'entry-id': { type: 'string' },
     'service-provider': { type: 'boolean', default: false },
     'no-api-access': { type: 'boolean', default: false },
     'verification-level': { type: 'string' },
@@ -128,6 +132,21 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
       });
       return { keyId: apiKey.id, key: secret };
     }
+    case 'credit': {
+      if (values.stage && isProductionStage(values.stage))
+        throw new UsageError('credit adds test money: not on production');
+      const amount = Number(required('amount'));
+      if (!Number.isSafeInteger(amount) || amount <= 0)
+        throw new UsageError('--amount must be a positive whole number of cents');
+      const { creditStore } = await import('#shared/operations/credit.ts');
+      return creditStore(required('store'), amount, values['entry-id']);
+    }
+    case 'audit': {
+      const { auditLedger } = await import('#shared/operations/audit.ts');
+      const report = await auditLedger();
+      if (!report.ok) process.exitCode = 1;
+      return report as unknown as Record<string, unknown>;
+    }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
@@ -147,7 +166,9 @@ function print(result: Record<string, unknown>) {
     console.log(JSON.stringify(result));
     return;
   }
-  for (const [name, value] of Object.entries(result)) console.log(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(result)) {
+    console.log(`${name}: ${typeof value === 'object' ? JSON.stringify(value, null, 2) : value}`);
+  }
 }
 
 if (values.help) {
@@ -159,6 +180,7 @@ let exitCode = 0;
 try {
   local = await connect();
   print(await run(positionals[0]));
+  exitCode = Number(process.exitCode ?? 0);
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   const message = error instanceof Error ? error.message : String(error);

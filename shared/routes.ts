@@ -16,8 +16,32 @@ export type CallerKind =
   /** No API key: hosted pages, provider callbacks. */
   | 'public';
 
-/** What a route's function may touch in AWS; the stack grants exactly this. */
-export type AwsAccess = 'table:read' | 'table:write';
+/**
+ * The service's queues. Each gets a dead-letter queue that receives a message after
+ * `maxReceiveCount` failed receives; the stack and the local host's SQS stand-in both build them
+ * from here.
+ */
+export interface QueueDefinition {
+  /** How long a received message stays invisible: longer than its worker's timeout. */
+  readonly visibilityTimeoutSeconds: number;
+  readonly maxReceiveCount: number;
+  /** Exists only on sandbox stages (every stage but production) and on the local host. */
+  readonly sandboxOnly?: boolean;
+}
+
+export const queues = {
+  /** Callbacks the sandbox provider sends later, as a real provider does after the payer acts. */
+  sandboxCallbacks: { visibilityTimeoutSeconds: 30, maxReceiveCount: 4, sandboxOnly: true },
+} as const satisfies Record<string, QueueDefinition>;
+
+export type QueueName = keyof typeof queues;
+
+/** The environment variable that gives a function the URL of a queue it may send to. */
+export const queueUrlVariable = (queue: QueueName) =>
+  `QUEUE_URL_${queue.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+
+/** What a function may touch in AWS; the stack grants exactly this. */
+export type AwsAccess = 'table:read' | 'table:write' | `queue:send:${QueueName}`;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -29,6 +53,17 @@ export interface Route {
   readonly handler: string;
   readonly caller: CallerKind;
   readonly access: readonly AwsAccess[];
+  /** Test helpers and the sandbox provider: on sandbox stages and the local host only. */
+  readonly sandboxOnly?: boolean;
+}
+
+/** A function fed by a queue, in batches, reporting partial batch failures. */
+export interface Worker {
+  readonly handler: string;
+  readonly queue: QueueName;
+  readonly batchSize: number;
+  readonly access: readonly AwsAccess[];
+  readonly sandboxOnly?: boolean;
 }
 
 export const routes = {
@@ -53,8 +88,96 @@ export const routes = {
     caller: 'api_key',
     access: ['table:read'],
   },
+  createPaymentRequest: {
+    method: 'POST',
+    path: '/partner_api/payment_requests',
+    handler: 'functions/payment-requests/create-payment-request.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:sandboxCallbacks'],
+  },
+  getPaymentRequest: {
+    method: 'GET',
+    path: '/partner_api/payment_requests/{id}',
+    handler: 'functions/payment-requests/get-payment-request.ts',
+    caller: 'api_key',
+    access: ['table:read'],
+  },
+  receiveProviderCallback: {
+    method: 'POST',
+    path: '/provider_callbacks/{provider}',
+    handler: 'functions/provider-callbacks/receive-provider-callback.ts',
+    caller: 'public',
+    access: ['table:write'],
+  },
+  approveSandboxPaymentRequest: {
+    method: 'POST',
+    path: '/sandbox/payment_requests/{id}/approve',
+    handler: 'functions/sandbox/approve-payment-request.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    sandboxOnly: true,
+  },
+  declineSandboxPaymentRequest: {
+    method: 'POST',
+    path: '/sandbox/payment_requests/{id}/decline',
+    handler: 'functions/sandbox/decline-payment-request.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    sandboxOnly: true,
+  },
+  paymentPage: {
+    method: 'GET',
+    path: '/payment/{id}',
+    handler: 'functions/pages/payment-page.ts',
+    caller: 'public',
+    access: ['table:read'],
+  },
+  submitPaymentPage: {
+    method: 'POST',
+    path: '/payment/{id}',
+    handler: 'functions/pages/submit-payment-page.ts',
+    caller: 'public',
+    access: ['table:write', 'queue:send:sandboxCallbacks'],
+  },
+  paymentReturnPage: {
+    method: 'GET',
+    path: '/payment/{id}/return',
+    handler: 'functions/pages/payment-return-page.ts',
+    caller: 'public',
+    access: ['table:read'],
+  },
+  sandboxCheckoutPage: {
+    method: 'GET',
+    path: '/sandbox/provider/checkout/{providerReference}',
+    handler: 'functions/sandbox/checkout-page.ts',
+    caller: 'public',
+    access: ['table:read'],
+    sandboxOnly: true,
+  },
+  sandboxCheckoutAction: {
+    method: 'POST',
+    path: '/sandbox/provider/checkout/{providerReference}',
+    handler: 'functions/sandbox/checkout-action.ts',
+    caller: 'public',
+    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    sandboxOnly: true,
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;
 
 export const routeEntries = Object.entries(routes) as [RouteName, Route][];
+
+export const workers = {
+  sendSandboxCallbacks: {
+    handler: 'functions/workers/send-sandbox-callbacks.ts',
+    queue: 'sandboxCallbacks',
+    batchSize: 10,
+    access: ['table:read'],
+    sandboxOnly: true,
+  },
+} as const satisfies Record<string, Worker>;
+
+export type WorkerName = keyof typeof workers;
+
+export const workerEntries = Object.entries(workers) as [WorkerName, Worker][];

@@ -11,21 +11,31 @@ export interface GuardedWrite {
   readonly onConditionFailed?: () => DomainError;
 }
 
+/** Transactions on a hot item (a busy wallet) collide; they are retried this many times. */
+const maxAttempts = 8;
+
 /**
  * Writes all items in one TransactWriteItems (all or nothing). When a condition fails, the
  * cancellation reasons say which item's condition it was, and that item's domain error is thrown;
- * a failed condition with no error attached is a bug and rethrown as is.
+ * a failed condition with no error attached is rethrown as is. A transaction cancelled only
+ * because another one was touching the same items is retried with jittered backoff.
  */
 export async function transactWrite(writes: readonly GuardedWrite[]): Promise<void> {
-  try {
-    await documentClient.send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.write) }));
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documentClient.send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.write) }));
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       const failed = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      const domainError = failed >= 0 ? writes[failed]?.onConditionFailed?.() : undefined;
-      if (domainError) throw domainError;
+      if (failed >= 0) {
+        const domainError = writes[failed]?.onConditionFailed?.();
+        throw domainError ?? error;
+      }
+      const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (!conflict || attempt >= maxAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
     }
-    throw error;
   }
 }

@@ -2,8 +2,11 @@ import { queryPrefix } from '#shared/data/query.ts';
 import type { WalletBalance, WalletKind } from '#shared/domain/wallet.ts';
 
 /**
- * Wallet: one per store and kind, holding `total` and `blocked` in cents. Balances change only
- * through ledger entries (never edited directly); a new wallet starts at zero.
+ * Wallet: one per store and kind, holding `total` and `blocked` in cents, and `available`
+ * (total − blocked) kept beside them in the same updates, because a DynamoDB condition cannot do
+ * arithmetic: "available >= amount" is how a debit is refused rather than overdrawing. Balances
+ * change only through ledger entries (shared/data/ledger.ts), never directly; a new wallet starts
+ * at zero.
  *
  * Key: pk = BIZ#<businessId>, sk = WALLET#<storeId>#<kind>. Under the business partition, so a
  * store of another business has no wallets here: its balance is "not found".
@@ -18,6 +21,7 @@ export interface Wallet extends WalletBalance {
   storeId: string;
   kind: WalletKind;
   currency: string;
+  available: number;
 }
 
 export const walletKey = (businessId: string, storeId: string, kind: WalletKind) => ({
@@ -31,7 +35,7 @@ export function walletItem(input: {
   kind: WalletKind;
   currency: string;
 }) {
-  const wallet: Wallet = { ...input, total: 0, blocked: 0 };
+  const wallet: Wallet = { ...input, total: 0, blocked: 0, available: 0 };
   return { ...walletKey(input.businessId, input.storeId, input.kind), entity: 'wallet', ...wallet };
 }
 
@@ -44,5 +48,6 @@ export async function listStoreWallets(businessId: string, storeId: string): Pro
     currency: item.currency as string,
     total: Number(item.total),
     blocked: Number(item.blocked),
+    available: Number(item.available ?? Number(item.total) - Number(item.blocked)),
   }));
 }

@@ -24,6 +24,13 @@ export type ErrorId =
   | 'business_not_found'
   | 'validation_error'
   | 'conflict'
+  | 'insufficient_balance'
+  | 'payment_request_not_found'
+  | 'payment_request_exists_with_reference'
+  | 'third_party_payment_provider_error'
+  | 'collection_ceiling_exceeded'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_progress'
   | 'internal_error';
 
 export class BadRequest extends DomainError {

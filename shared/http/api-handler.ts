@@ -33,7 +33,12 @@ export interface ApiRequest<S extends InputSchemas, C> {
   body: Parsed<S['body']>;
   caller: C;
   headers: Record<string, string | undefined>;
+  /** The body exactly as received, for signatures computed over its bytes. */
+  rawBody: string;
+  /** Where this service is reached from outside, for links it hands out (hosted pages, callbacks). */
+  baseUrl: string;
   requestId: string;
+  context: Context;
 }
 
 type CallerOf<R extends Route> = R['caller'] extends 'public' ? undefined : Caller;
@@ -65,10 +70,29 @@ export function apiHandler<R extends Route, S extends InputSchemas, T>(
         body: (schemas.body ? parseInput(schemas.body, event.jsonBody) : undefined) as Parsed<S['body']>,
         caller: event.caller as CallerOf<R>,
         headers: event.normalizedHeaders ?? {},
+        rawBody: rawBody(event),
+        baseUrl: publicBaseUrl(event),
         requestId: event.requestContext?.requestId ?? context.awsRequestId,
+        context,
       });
       return jsonResponse(200, result);
     });
+}
+
+export function rawBody(event: APIGatewayProxyEvent): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/**
+ * PUBLIC_BASE_URL when the stage has its own domain (and on the local host); otherwise the
+ * address API Gateway was reached at, stage included.
+ */
+export function publicBaseUrl(event: APIGatewayProxyEvent): string {
+  const configured = process.env.PUBLIC_BASE_URL;
+  if (configured) return configured.replace(/\/$/, '');
+  const { domainName, stage } = event.requestContext ?? {};
+  return `https://${domainName ?? event.headers?.Host ?? 'localhost'}/${stage ?? ''}`.replace(/\/$/, '');
 }
 
 export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxyResult {
@@ -98,9 +122,8 @@ export function normalizeHeaders(): MiddlewareObj<ApiEvent, APIGatewayProxyResul
 export function jsonBody(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
-      const { body, isBase64Encoded } = request.event;
-      if (body === null || body === undefined || body === '') return;
-      const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+      const text = rawBody(request.event);
+      if (text === '') return;
       try {
         request.event.jsonBody = JSON.parse(text);
       } catch {

@@ -12,5 +12,14 @@ export const statusByErrorId: Record<ErrorId, number> = {
   business_not_found: 404,
   validation_error: 422,
   conflict: 409,
+  insufficient_balance: 422,
+  payment_request_not_found: 404,
+  payment_request_exists_with_reference: 409,
+  // The provider refused the payer at once (e.g. the phone is not on that provider): the request
+  // as sent cannot succeed, and the field contract says 400.
+  third_party_payment_provider_error: 400,
+  collection_ceiling_exceeded: 422,
+  idempotency_key_reused: 422,
+  idempotency_key_in_progress: 409,
   internal_error: 500,
 };

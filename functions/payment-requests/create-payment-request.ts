@@ -1,0 +1,21 @@
+import { apiHandler } from '#shared/http/api-handler.ts';
+import { idempotent } from '#shared/http/idempotency.ts';
+import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
+import { routes } from '#shared/routes.ts';
+import { createPaymentRequestBody, paymentRequestResponse } from '#shared/schemas/payment-requests.ts';
+
+export const handler = apiHandler(
+  routes.createPaymentRequest,
+  { body: createPaymentRequestBody },
+  ({ caller, body, baseUrl, headers, context }) =>
+    idempotent(
+      {
+        operation: 'createPaymentRequest',
+        businessId: caller.businessId,
+        key: headers['idempotency-key'],
+        payload: body,
+        context,
+      },
+      async () => paymentRequestResponse(await createPaymentRequestFor(caller, body, baseUrl)),
+    ),
+);

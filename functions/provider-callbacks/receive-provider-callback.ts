@@ -1,0 +1,31 @@
+import { enum as enumOf, object } from 'zod';
+import { Unauthorized } from '#shared/domain/errors.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+import { apiHandler } from '#shared/http/api-handler.ts';
+import { logger } from '#shared/logger.ts';
+import { completePayment } from '#shared/operations/complete-payment.ts';
+import { providerFor } from '#shared/providers/sandbox.ts';
+import { routes } from '#shared/routes.ts';
+
+/** A provider tells the service how a collection ended. Only a verified callback changes anything. */
+export const handler = apiHandler(
+  routes.receiveProviderCallback,
+  { params: object({ provider: enumOf(providerCodes) }) },
+  async ({ params, headers, rawBody, requestId }) => {
+    const callback = providerFor(params.provider).verifyCallback(headers, rawBody);
+    if (!callback) {
+      logger.warn('provider callback refused: bad or missing signature', {
+        provider: params.provider,
+        requestId,
+      });
+      throw new Unauthorized();
+    }
+    const result = await completePayment(callback);
+    logger.info('provider callback', {
+      result,
+      callbackId: callback.callbackId,
+      paymentRequestId: callback.paymentRequestId,
+    });
+    return { received: true, result };
+  },
+);

@@ -1,0 +1,317 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { deviceKey } from '#shared/data/device.ts';
+import { storeKey } from '#shared/data/store.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
+import { DeviceNotFound, DomainError, StoreNotFound } from '#shared/domain/errors.ts';
+import type { Money } from '#shared/domain/money.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+
+/**
+ * Payment request: one attempt to collect an amount for a store, by redirect (hosted page, then
+ * the provider) or soundbox (a QR on a terminal). `pending` until a verified provider callback
+ * moves it, once, to `success` or `error`.
+ *
+ * Keys:
+ * - pk = BIZ#<businessId>, sk = PAYREQ#<id>: the request, read by id under the caller's business
+ *   (another business's id is simply not there).
+ * - pk = PAYREQ#<id>, sk = PAYREQ: which business a request id belongs to, for the callers that
+ *   hold only the id (the hosted page, provider callbacks).
+ * - pk = BIZ#<businessId>, sk = PAYREF#<reference>: the reference's claim; references are unique
+ *   per business.
+ *
+ * Access patterns and cost (items under 1 KB, under 4 KB once completed):
+ * - get by id for the business (integrations poll it): GetItem, eventually consistent, 0.5 RCU.
+ * - find by id alone: 2 GetItem, 1 RCU.
+ * - create: TransactWriteItems: checks on the store (and device), 3 puts: 8-10 WCU.
+ * - record the provider's start: UpdateItem, 1 WCU.
+ * - complete: part of the completion transaction (shared/operations/complete-payment.ts).
+ */
+export type PaymentRequestType = 'redirect' | 'soundbox';
+export type PaymentRequestStatus = 'pending' | 'success' | 'error';
+
+export interface CompletedTransaction {
+  id: string;
+  amount: Money;
+  fees: Money;
+  status: 'success' | 'error';
+  counterpartLabel: string;
+  counterpartIdentifier: string;
+  description: string;
+  /** `YYYY-MM-DD HH:mm:ss`, UTC: the format integrations parse. */
+  executedAt: string;
+}
+
+export interface PaymentRequest {
+  id: string;
+  businessId: string;
+  storeId: string;
+  storeName: string;
+  reference: string;
+  type: PaymentRequestType;
+  paymentMethod: ProviderCode;
+  amountCents: number;
+  currency: string;
+  successUrl: string;
+  errorUrl: string;
+  deviceId?: string | undefined;
+  forceProviderDirect: boolean;
+  payerPhone?: string | undefined;
+  paymentLinkId?: string | undefined;
+  /** The hosted payment page of this request, answered to integrations for every type. */
+  redirectUrl: string;
+  status: PaymentRequestStatus;
+  errorReason: string | null;
+  /**
+   * The provider the payer actually uses: the requested one, unless the payer chose another on
+   * the hosted page. `paymentMethod` stays as the integrator sent it, since integrations compare it.
+   */
+  collectionMethod?: ProviderCode | undefined;
+  /** The provider's id for the collection, once started; callbacks must carry it. */
+  providerReference?: string | undefined;
+  /** Where the payer approves, for a redirect; the string a soundbox encodes as QR. */
+  checkoutUrl?: string | undefined;
+  qrPayload?: string | undefined;
+  transaction: CompletedTransaction | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export class PaymentRequestNotFound extends DomainError {
+  constructor() {
+    super('payment_request_not_found', 'Payment request not found');
+  }
+}
+
+export class PaymentRequestExistsWithReference extends DomainError {
+  constructor(reference: string) {
+    super(
+      'payment_request_exists_with_reference',
+      `A payment request with reference ${reference} already exists`,
+    );
+  }
+}
+
+export const paymentRequestKey = (businessId: string, id: string) => ({
+  pk: `BIZ#${businessId}`,
+  sk: `PAYREQ#${id}`,
+});
+const pointerKey = (id: string) => ({ pk: `PAYREQ#${id}`, sk: 'PAYREQ' });
+const referenceKey = (businessId: string, reference: string) => ({
+  pk: `BIZ#${businessId}`,
+  sk: `PAYREF#${reference}`,
+});
+
+export async function createPaymentRequest(request: PaymentRequest): Promise<void> {
+  const table = tableName();
+  const writes: GuardedWrite[] = [
+    {
+      write: {
+        ConditionCheck: {
+          TableName: table,
+          Key: storeKey(request.businessId, request.storeId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      onConditionFailed: () => new StoreNotFound(),
+    },
+  ];
+  if (request.deviceId !== undefined) {
+    writes.push({
+      write: {
+        ConditionCheck: {
+          TableName: table,
+          Key: deviceKey(request.businessId, request.deviceId),
+          ConditionExpression: 'storeId = :storeId',
+          ExpressionAttributeValues: { ':storeId': request.storeId },
+        },
+      },
+      onConditionFailed: () => new DeviceNotFound(),
+    });
+  }
+  writes.push(
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...referenceKey(request.businessId, request.reference),
+            entity: 'payment_reference',
+            paymentRequestId: request.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      onConditionFailed: () => new PaymentRequestExistsWithReference(request.reference),
+    },
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...paymentRequestKey(request.businessId, request.id),
+            entity: 'payment_request',
+            ...request,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...pointerKey(request.id),
+            entity: 'payment_request_pointer',
+            businessId: request.businessId,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+  );
+  await transactWrite(writes);
+}
+
+export async function getPaymentRequest(
+  businessId: string,
+  id: string,
+  consistent = false,
+): Promise<PaymentRequest | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: paymentRequestKey(businessId, id),
+      ConsistentRead: consistent,
+    }),
+  );
+  return Item ? toPaymentRequest(Item) : undefined;
+}
+
+/** For callers that hold only the id: the hosted page and provider callbacks. */
+export async function findPaymentRequest(
+  id: string,
+  consistent = false,
+): Promise<PaymentRequest | undefined> {
+  const { Item: pointer } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: pointerKey(id) }),
+  );
+  if (!pointer) return undefined;
+  return getPaymentRequest(pointer.businessId as string, id, consistent);
+}
+
+/** Records where the provider's flow starts; only a pending request can start a collection. */
+export async function recordCollectionStarted(
+  request: PaymentRequest,
+  started: {
+    providerReference: string;
+    paymentMethod: ProviderCode;
+    checkoutUrl?: string | undefined;
+    qrPayload?: string | undefined;
+    payerPhone?: string | undefined;
+  },
+): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: paymentRequestKey(request.businessId, request.id),
+        UpdateExpression:
+          'SET providerReference = :ref, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':ref': started.providerReference,
+          ':method': started.paymentMethod,
+          ':checkout': started.checkoutUrl ?? null,
+          ':qr': started.qrPayload ?? null,
+          ':phone': started.payerPhone ?? request.payerPhone ?? null,
+          ':now': new Date().toISOString(),
+          ':pending': 'pending',
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * The provider refused the collection at once (before any money moved): the request ends in
+ * error and its reference is released, so the integrator can retry with the same reference.
+ */
+export async function failAtOnce(request: PaymentRequest, errorReason: string): Promise<void> {
+  const table = tableName();
+  await transactWrite([
+    {
+      write: {
+        Update: {
+          TableName: table,
+          Key: paymentRequestKey(request.businessId, request.id),
+          UpdateExpression: 'SET #status = :error, errorReason = :reason, updatedAt = :now',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':error': 'error',
+            ':reason': errorReason,
+            ':now': new Date().toISOString(),
+            ':pending': 'pending',
+          },
+        },
+      },
+    },
+    { write: { Delete: { TableName: table, Key: referenceKey(request.businessId, request.reference) } } },
+  ]);
+}
+
+/** The write that completes a request, for the completion transaction; only from pending. */
+export function completionWrite(
+  request: PaymentRequest,
+  outcome: {
+    status: 'success' | 'error';
+    errorReason: string | null;
+    transaction: CompletedTransaction;
+    payerPhone?: string | undefined;
+  },
+  onAlreadyCompleted: () => DomainError,
+): GuardedWrite {
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: paymentRequestKey(request.businessId, request.id),
+        UpdateExpression:
+          'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :now',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status', '#transaction': 'transaction' },
+        ExpressionAttributeValues: {
+          ':status': outcome.status,
+          ':reason': outcome.errorReason,
+          ':transaction': outcome.transaction,
+          ':phone': outcome.payerPhone ?? request.payerPhone ?? null,
+          ':now': new Date().toISOString(),
+          ':pending': 'pending',
+        },
+      },
+    },
+    onConditionFailed: onAlreadyCompleted,
+  };
+}
+
+function toPaymentRequest(item: Record<string, unknown>): PaymentRequest {
+  const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
+  const request = rest as unknown as PaymentRequest;
+  return {
+    ...request,
+    deviceId: request.deviceId ?? undefined,
+    payerPhone: request.payerPhone ?? undefined,
+    checkoutUrl: request.checkoutUrl ?? undefined,
+    qrPayload: request.qrPayload ?? undefined,
+    errorReason: request.errorReason ?? null,
+    transaction: request.transaction ?? null,
+  };
+}

@@ -1,0 +1,2 @@
+/** `YYYY-MM-DD HH:mm:ss` in UTC: the webhook and transaction `executedAt` format integrations parse. */
+export const executedAtFormat = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');

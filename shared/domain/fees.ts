@@ -1,0 +1,61 @@
+import type { Cents } from '#shared/domain/money.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+
+/**
+ * What the service keeps from a collection: a percentage (in basis points, 1/100 of a percent)
+ * plus a fixed part, per payment method.
+ */
+export interface FeeRule {
+  percentBasisPoints: number;
+  fixedCents: Cents;
+}
+
+export type FeeSchedule = Record<ProviderCode, FeeRule>;
+
+/** Defaults; FEE_SCHEDULE (JSON, same shape, any subset of methods) overrides them per stage. */
+export const defaultFeeSchedule: FeeSchedule = {
+  orange: { percentBasisPoints: 150, fixedCents: 0 },
+  wave: { percentBasisPoints: 100, fixedCents: 0 },
+  mtn: { percentBasisPoints: 150, fixedCents: 0 },
+  moov: { percentBasisPoints: 150, fixedCents: 0 },
+  djamo: { percentBasisPoints: 120, fixedCents: 0 },
+};
+
+export function feeScheduleFromEnvironment(value = process.env.FEE_SCHEDULE): FeeSchedule {
+  if (!value) return defaultFeeSchedule;
+  const overrides = JSON.parse(value) as Partial<FeeSchedule>;
+  const schedule = { ...defaultFeeSchedule };
+  for (const [method, rule] of Object.entries(overrides) as [ProviderCode, FeeRule][]) {
+    if (!(method in schedule)) throw new Error(`FEE_SCHEDULE names an unknown payment method: ${method}`);
+    if (
+      !Number.isInteger(rule.percentBasisPoints) ||
+      rule.percentBasisPoints < 0 ||
+      rule.percentBasisPoints > 10_000
+    ) {
+      throw new Error(`FEE_SCHEDULE.${method}.percentBasisPoints must be an integer from 0 to 10000`);
+    }
+    if (!Number.isInteger(rule.fixedCents) || rule.fixedCents < 0) {
+      throw new Error(`FEE_SCHEDULE.${method}.fixedCents must be a non-negative integer`);
+    }
+    schedule[method] = rule;
+  }
+  return schedule;
+}
+
+export interface FeeSplit {
+  fee: Cents;
+  net: Cents;
+}
+
+/**
+ * The fee on `amount`: the percentage part rounded half up to a whole cent, plus the fixed part,
+ * never more than the amount itself. The merchant gets the rest, so amount = net + fee exactly.
+ * Computed in BigInt: amount × basis points overflows 2^53 from about 9 × 10^11 XOF.
+ */
+export function splitFee(amount: Cents, rule: FeeRule): FeeSplit {
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new RangeError(`amount must be whole cents: ${amount}`);
+  const percentPart = (BigInt(amount) * BigInt(rule.percentBasisPoints) + 5_000n) / 10_000n;
+  const fee = Math.min(amount, Number(percentPart) + rule.fixedCents);
+  return { fee, net: amount - fee };
+}

@@ -1,0 +1,92 @@
+import type { Cents } from '#shared/domain/money.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { WalletKind } from '#shared/domain/wallet.ts';
+
+/**
+ * Double-entry bookkeeping. Every movement of money is one journal entry whose postings sum to
+ * zero. A positive posting increases the account's total, a negative one decreases it.
+ *
+ * Accounts:
+ * - `wallet:<businessId>:<storeId>:<kind>`: a store's operating or escrow wallet; its available
+ *   balance (total − blocked) can never go below zero.
+ * - `platform:fees`: the service's fee revenue.
+ * - `clearing:<provider>`: what a mobile-money provider owes the service for collections (goes
+ *   negative as payments come in, back up as the provider settles).
+ * - `sandbox:funding`: the source of test money credited by the operator on sandbox stages.
+ */
+export type AccountId = string;
+
+export interface Posting {
+  account: AccountId;
+  amount: Cents;
+}
+
+export interface JournalEntry {
+  /** Derived from the business event that causes it, so a replay cannot post twice. */
+  id: string;
+  kind: 'payment' | 'credit';
+  postings: Posting[];
+  createdAt: string;
+  /** What caused it, for people reading the books (payment request id, operator, ...). */
+  cause: string;
+}
+
+export const accounts = {
+  wallet: (businessId: string, storeId: string, kind: WalletKind): AccountId =>
+    `wallet:${businessId}:${storeId}:${kind}`,
+  platformFees: 'platform:fees' as AccountId,
+  providerClearing: (provider: ProviderCode): AccountId => `clearing:${provider}`,
+  sandboxFunding: 'sandbox:funding' as AccountId,
+};
+
+export interface WalletAccount {
+  businessId: string;
+  storeId: string;
+  kind: WalletKind;
+}
+
+export function parseWalletAccount(account: AccountId): WalletAccount | undefined {
+  const [type, businessId, storeId, kind] = account.split(':');
+  if (type !== 'wallet' || !businessId || !storeId || (kind !== 'operating' && kind !== 'escrow'))
+    return undefined;
+  return { businessId, storeId, kind };
+}
+
+export class UnbalancedEntry extends Error {}
+
+/** An entry is valid when its postings are whole cents, none is zero, and they sum to zero. */
+export function assertBalanced(postings: readonly Posting[]): void {
+  if (postings.length < 2) throw new UnbalancedEntry('an entry needs at least two postings');
+  let sum = 0;
+  for (const posting of postings) {
+    if (!Number.isSafeInteger(posting.amount) || posting.amount === 0) {
+      throw new UnbalancedEntry(`posting to ${posting.account} must be a non-zero whole number of cents`);
+    }
+    sum += posting.amount;
+  }
+  if (sum !== 0) throw new UnbalancedEntry(`postings sum to ${sum}, not zero`);
+  if (new Set(postings.map((p) => p.account)).size !== postings.length) {
+    throw new UnbalancedEntry('an account appears twice in one entry');
+  }
+}
+
+/** A collection: the provider owes the amount, the store gets it less the fee, the service the fee. */
+export function paymentPostings(input: {
+  businessId: string;
+  storeId: string;
+  provider: ProviderCode;
+  amount: Cents;
+  fee: Cents;
+  wallet: WalletKind;
+}): Posting[] {
+  const postings: Posting[] = [
+    { account: accounts.providerClearing(input.provider), amount: -input.amount },
+    {
+      account: accounts.wallet(input.businessId, input.storeId, input.wallet),
+      amount: input.amount - input.fee,
+    },
+    { account: accounts.platformFees, amount: input.fee },
+  ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}

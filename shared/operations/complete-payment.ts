@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { getBusiness } from '#shared/data/business.ts';
+import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
+import { ledgerWrites } from '#shared/data/ledger.ts';
+import { outboxWrite } from '#shared/data/outbox.ts';
+import {
+  type CompletedTransaction,
+  completionWrite,
+  findPaymentRequest,
+  type PaymentRequest,
+} from '#shared/data/payment-request.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
+import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
+import { collectionCeiling } from '#shared/domain/ceilings.ts';
+import { executedAtFormat } from '#shared/domain/dates.ts';
+import { Conflict } from '#shared/domain/errors.ts';
+import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
+import { paymentPostings } from '#shared/domain/ledger.ts';
+import { logger } from '#shared/logger.ts';
+import type { VerifiedCallback } from '#shared/providers/port.ts';
+
+export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';
+
+class AlreadyCompleted extends Conflict {
+  constructor() {
+    super('The payment request is no longer pending');
+  }
+}
+
+const feeSchedule = feeScheduleFromEnvironment();
+
+/**
+ * Completes a payment request from a verified provider callback, exactly once: the request moves
+ * from `pending` to `success` or `error` in one transaction with the ledger entry (store credited
+ * amount − fee, fee account credited, provider clearing debited), the collection ceiling count,
+ * the transaction-list record and the TRANSACTION_COMPLETED outbox event. A duplicate or late
+ * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
+ * both pass the `pending` condition.
+ */
+export async function completePayment(callback: VerifiedCallback): Promise<CompletionResult> {
+  const request = await findPaymentRequest(callback.paymentRequestId, true);
+  if (!request) return 'unknown_request';
+  if (request.providerReference !== callback.providerReference) {
+    logger.warn('callback for a collection that is not the request current one', {
+      paymentRequestId: request.id,
+      providerReference: callback.providerReference,
+    });
+    return 'wrong_collection';
+  }
+  if (request.status !== 'pending') return 'already_completed';
+  try {
+    if (callback.outcome === 'success') {
+      try {
+        await completeWith(request, callback, 'success', null);
+      } catch (error) {
+        if (!(error instanceof CollectionCeilingExceeded)) throw error;
+        // The provider collected, but the business may not receive more this month: the request
+        // fails and the provider reverses the collection.
+        await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
+      }
+    } else {
+      await completeWith(request, callback, 'error', callback.outcome);
+    }
+    return 'completed';
+  } catch (error) {
+    if (error instanceof AlreadyCompleted) return 'already_completed';
+    throw error;
+  }
+}
+
+async function completeWith(
+  request: PaymentRequest,
+  callback: VerifiedCallback,
+  status: 'success' | 'error',
+  errorReason: string | null,
+): Promise<void> {
+  const business = await getBusiness(request.businessId);
+  if (!business) throw new Error(`business ${request.businessId} of payment request ${request.id} is gone`);
+  const now = new Date();
+  const createdAt = now.toISOString();
+  const provider = request.collectionMethod ?? request.paymentMethod;
+  // A failed payment moved no money: no fee, no ledger entry.
+  const fee = status === 'success' ? splitFee(request.amountCents, feeSchedule[provider]).fee : 0;
+  const payerPhone = callback.payerPhone ?? request.payerPhone;
+  const transaction: CompletedTransaction = {
+    id: randomUUID(),
+    amount: { amount: request.amountCents, currency: request.currency },
+    fees: { amount: fee, currency: request.currency },
+    status,
+    counterpartLabel: callback.payerName ?? payerPhone ?? 'Client',
+    counterpartIdentifier: payerPhone ?? request.deviceId ?? '',
+    description: `Payment ${request.reference}`,
+    executedAt: executedAtFormat(now),
+  };
+  const transactionDetails = {
+    id: request.id,
+    reference: request.reference,
+    ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
+  };
+  const writes: GuardedWrite[] = [
+    completionWrite(request, { status, errorReason, transaction, payerPhone }, () => new AlreadyCompleted()),
+  ];
+  if (status === 'success') {
+    writes.push(
+      collectWrite(
+        request.businessId,
+        request.amountCents,
+        collectionCeiling(business.verificationLevel),
+        now,
+      ),
+    );
+    writes.push(
+      ...ledgerWrites({
+        id: `payment:${request.id}`,
+        kind: 'payment',
+        cause: `payment request ${request.id}`,
+        createdAt,
+        postings: paymentPostings({
+          businessId: request.businessId,
+          storeId: request.storeId,
+          provider,
+          amount: request.amountCents,
+          fee,
+          wallet: 'operating',
+        }),
+      }),
+    );
+  }
+  writes.push(
+    ...transactionRecordWrites({
+      id: transaction.id,
+      businessId: request.businessId,
+      storeId: request.storeId,
+      type: 'payment',
+      status,
+      amount: transaction.amount,
+      fees: transaction.fees,
+      currency: request.currency,
+      paymentMethod: provider,
+      counterpartLabel: transaction.counterpartLabel,
+      counterpartIdentifier: transaction.counterpartIdentifier,
+      description: transaction.description,
+      reference: request.reference,
+      createdAt,
+      transactionDetails,
+      paymentRequestId: request.id,
+    }),
+    outboxWrite({
+      id: `TRANSACTION_COMPLETED:${transaction.id}`,
+      name: 'TRANSACTION_COMPLETED',
+      businessId: request.businessId,
+      createdAt,
+      body: {
+        id: transaction.id,
+        amount: transaction.amount,
+        fees: transaction.fees,
+        status,
+        counterpartLabel: transaction.counterpartLabel,
+        counterpartIdentifier: transaction.counterpartIdentifier,
+        paymentMethod: provider,
+        transactionType: 'payment',
+        businessName: business.name,
+        storeName: request.storeName,
+        storeId: request.storeId,
+        description: transaction.description,
+        executedAt: transaction.executedAt,
+        transactionDetails,
+      },
+    }),
+  );
+  await transactWrite(writes);
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { getBusiness } from '#shared/data/business.ts';
+import { CollectionCeilingExceeded, collectedThisMonth } from '#shared/data/collection-ceiling.ts';
+import {
+  createPaymentRequest,
+  failAtOnce,
+  findPaymentRequest,
+  getPaymentRequest,
+  type PaymentRequest,
+  PaymentRequestNotFound,
+  recordCollectionStarted,
+} from '#shared/data/payment-request.ts';
+import { getStore } from '#shared/data/store.ts';
+import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
+import { collectionCeiling } from '#shared/domain/ceilings.ts';
+import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
+import { providerFor } from '#shared/providers/sandbox.ts';
+import type { CreatePaymentRequestBody } from '#shared/schemas/payment-requests.ts';
+
+/**
+ * Creates a payment request. Redirect requests wait on the hosted page for the payer to choose
+ * how to pay; direct requests prompt the payer's phone at once; soundbox requests get their QR.
+ * A provider that refuses at once fails the request (400 third_party_payment_provider_error) and
+ * frees its reference.
+ */
+export async function createPaymentRequestFor(
+  caller: Caller,
+  body: CreatePaymentRequestBody,
+  baseUrl: string,
+): Promise<PaymentRequest> {
+  if (!callerSeesStore(caller, body.storeId)) throw new StoreNotFound();
+  const store = await getStore(caller.businessId, body.storeId);
+  if (!store) throw new StoreNotFound();
+  if (body.currency !== store.currency) {
+    throw new ValidationFailed([
+      {
+        field: 'currency',
+        rule: 'in',
+        message: `The currency field must be the store's currency (${store.currency}).`,
+      },
+    ]);
+  }
+  const business = await getBusiness(caller.businessId);
+  const ceiling = collectionCeiling(business?.verificationLevel ?? caller.verificationLevel);
+  if (ceiling !== null && (await collectedThisMonth(caller.businessId)) + body.amountCents > ceiling) {
+    throw new CollectionCeilingExceeded();
+  }
+
+  const { type, data } = body.paymentDetails;
+  const now = new Date().toISOString();
+  const id = randomUUID();
+  const request: PaymentRequest = {
+    id,
+    businessId: caller.businessId,
+    storeId: store.id,
+    storeName: store.name,
+    reference: body.reference,
+    type,
+    paymentMethod: data.paymentMethod,
+    amountCents: body.amountCents,
+    currency: body.currency,
+    successUrl: data.successUrl,
+    errorUrl: data.errorUrl,
+    deviceId: type === 'soundbox' ? data.deviceId : undefined,
+    forceProviderDirect: data.forceProviderDirect === true,
+    payerPhone: data.payerPhone,
+    redirectUrl: `${baseUrl}/payment/${id}`,
+    status: 'pending',
+    errorReason: null,
+    transaction: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await createPaymentRequest(request);
+
+  const flow: CollectionFlow | undefined =
+    type === 'soundbox' ? 'qr' : request.forceProviderDirect ? 'direct' : undefined;
+  if (!flow) return request;
+  return startCollection(request, flow, data.paymentMethod, request.payerPhone, baseUrl);
+}
+
+/** Starts (or restarts, from the hosted page) the provider's flow for a pending request. */
+export async function startCollection(
+  request: PaymentRequest,
+  flow: CollectionFlow,
+  method: ProviderCode,
+  payerPhone: string | undefined,
+  baseUrl: string,
+): Promise<PaymentRequest> {
+  try {
+    const started = await providerFor(method).startCollection({
+      paymentRequestId: request.id,
+      provider: method,
+      amountCents: request.amountCents,
+      currency: request.currency,
+      flow,
+      payerPhone,
+      callbackUrl: `${baseUrl}/provider_callbacks/${method}`,
+      returnUrl: `${baseUrl}/payment/${request.id}/return`,
+      baseUrl,
+    });
+    await recordCollectionStarted(request, { ...started, paymentMethod: method, payerPhone });
+    return { ...request, ...started, collectionMethod: method, payerPhone: payerPhone ?? request.payerPhone };
+  } catch (error) {
+    if (error instanceof ProviderRefused) await failAtOnce(request, 'third_party_payment_provider_error');
+    throw error;
+  }
+}
+
+export async function paymentRequestOf(caller: Caller, id: string): Promise<PaymentRequest> {
+  const request = await getPaymentRequest(caller.businessId, id);
+  if (!request || !callerSeesStore(caller, request.storeId)) throw new PaymentRequestNotFound();
+  return request;
+}
+
+/** For pages and provider callbacks, which hold only the id. */
+export async function paymentRequestById(id: string): Promise<PaymentRequest> {
+  const request = await findPaymentRequest(id);
+  if (!request) throw new PaymentRequestNotFound();
+  return request;
+}

@@ -1,0 +1,29 @@
+import { getPaymentRequest } from '#shared/data/payment-request.ts';
+import type { Caller } from '#shared/domain/caller.ts';
+import { Conflict } from '#shared/domain/errors.ts';
+import { paymentRequestOf, startCollection } from '#shared/operations/payment-requests.ts';
+import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';
+
+/**
+ * Test helpers for automation: the payer approves or declines in their app. They act on the
+ * sandbox provider's side, so the outcome reaches the service through the provider callback like
+ * any other; a request nobody opened yet gets its collection started first, as the hosted page
+ * would. Answers the request as it is afterwards.
+ */
+export async function actAsSandboxPayer(
+  caller: Caller,
+  id: string,
+  action: 'approve' | 'decline',
+  payerPhone: string | undefined,
+  baseUrl: string,
+) {
+  let request = await paymentRequestOf(caller, id);
+  if (request.status !== 'pending') throw new Conflict(`The payment request is already ${request.status}`);
+  const phone = payerPhone ?? request.payerPhone;
+  if (!request.providerReference) {
+    request = await startCollection(request, 'redirect', request.paymentMethod, phone, baseUrl);
+  }
+  const acted = await actOnSandboxCollection(request.providerReference as string, action, phone);
+  if (!acted) throw new Conflict('The payer already answered this payment request');
+  return (await getPaymentRequest(caller.businessId, id, true)) ?? request;
+}

@@ -1,0 +1,64 @@
+import { DomainError } from '#shared/domain/errors.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+
+/**
+ * The one port behind which the mobile-money providers sit. A collection starts in one of three
+ * ways; it completes only through a callback that the provider signs and the service verifies
+ * (never because a browser says so).
+ */
+export type CollectionFlow =
+  /** The payer is sent to the provider's own approval page. */
+  | 'redirect'
+  /** The provider prompts the payer's phone directly. */
+  | 'direct'
+  /** A soundbox shows a QR code the payer scans with the provider's app. */
+  | 'qr';
+
+export interface CollectionRequest {
+  paymentRequestId: string;
+  provider: ProviderCode;
+  amountCents: number;
+  currency: string;
+  flow: CollectionFlow;
+  payerPhone?: string | undefined;
+  /** Where the provider posts its callback. */
+  callbackUrl: string;
+  /** Where the provider sends the payer's browser back after a redirect flow. */
+  returnUrl: string;
+  /** The service's public base URL (the sandbox provider serves its pages under it). */
+  baseUrl: string;
+}
+
+export interface CollectionStarted {
+  /** The provider's id for the collection; its callbacks carry it. */
+  providerReference: string;
+  checkoutUrl?: string;
+  qrPayload?: string;
+}
+
+export type CollectionOutcome = 'success' | 'declined' | 'insufficient_funds';
+
+/** A callback whose signature checked out. */
+export interface VerifiedCallback {
+  /** Unique per callback delivery attempt from the provider's side; logged for tracing. */
+  callbackId: string;
+  provider: ProviderCode;
+  providerReference: string;
+  paymentRequestId: string;
+  outcome: CollectionOutcome;
+  payerPhone?: string | undefined;
+  payerName?: string | undefined;
+}
+
+export interface PaymentProvider {
+  startCollection(request: CollectionRequest): Promise<CollectionStarted>;
+  /** Undefined when the signature or the body is not right: such a callback changes nothing. */
+  verifyCallback(headers: Record<string, string | undefined>, rawBody: string): VerifiedCallback | undefined;
+}
+
+/** The provider refused the collection at once (a phone not on that provider, say). */
+export class ProviderRefused extends DomainError {
+  constructor(message = 'The payment provider refused the payment') {
+    super('third_party_payment_provider_error', message);
+  }
+}

@@ -1,0 +1,258 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { sendToQueue } from '#shared/aws/sqs.ts';
+import { isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import { logger } from '#shared/logger.ts';
+import {
+  type CollectionOutcome,
+  type CollectionRequest,
+  type CollectionStarted,
+  type PaymentProvider,
+  ProviderRefused,
+  type VerifiedCallback,
+} from '#shared/providers/port.ts';
+
+/**
+ * The sandbox provider: behaves like a real mobile-money provider for all five codes, on sandbox
+ * stages and the local host. It keeps its own collections, serves its own approval page, and
+ * calls the service back over HTTP with a signed body, later, as a real provider does.
+ *
+ * Test phone numbers choose what happens:
+ * +2250700000001 success · +2250700000002 declined by the payer · +2250700000003 insufficient
+ * funds · +2250700000004 no callback ever (stays pending) · +2250700000005 refused at once ·
+ * +2250700000006 success with the callback delivered twice · any other valid number: success.
+ *
+ * Keys: pk = SANDBOX#<providerReference>, sk = COLLECTION.
+ */
+export type SandboxBehaviour = CollectionOutcome | 'no_callback' | 'refused' | 'duplicate_callback';
+
+export const sandboxPhones: Record<string, SandboxBehaviour> = {
+  '+2250700000001': 'success',
+  '+2250700000002': 'declined',
+  '+2250700000003': 'insufficient_funds',
+  '+2250700000004': 'no_callback',
+  '+2250700000005': 'refused',
+  '+2250700000006': 'duplicate_callback',
+};
+
+export const sandboxBehaviour = (phone: string | undefined): SandboxBehaviour =>
+  (phone && sandboxPhones[phone]) || 'success';
+
+/** How long after the prompt the simulated payer answers on their phone. */
+const directAnswerDelaySeconds = 2;
+
+export const signatureHeader = 'x-sandbox-signature';
+
+export interface SandboxCollection {
+  providerReference: string;
+  paymentRequestId: string;
+  provider: ProviderCode;
+  amountCents: number;
+  currency: string;
+  flow: CollectionRequest['flow'];
+  payerPhone?: string | undefined;
+  callbackUrl: string;
+  returnUrl: string;
+  state: 'open' | 'approved' | 'declined';
+  createdAt: string;
+}
+
+/** A callback to send, now or after a delay (the sandbox callbacks queue carries these). */
+export interface PendingCallback {
+  providerReference: string;
+  outcome: CollectionOutcome;
+  payerPhone?: string | undefined;
+  /** How many times to deliver it: twice for the duplicate-callback number. */
+  deliveries: number;
+}
+
+const collectionKey = (providerReference: string) => ({
+  pk: `SANDBOX#${providerReference}`,
+  sk: 'COLLECTION',
+});
+
+function secret(): string {
+  const value = process.env.SANDBOX_PROVIDER_SECRET;
+  if (!value) throw new Error('SANDBOX_PROVIDER_SECRET is not set');
+  return value;
+}
+
+export const signSandboxBody = (body: string, key = secret()) =>
+  createHmac('sha256', key).update(body).digest('hex');
+
+export async function getSandboxCollection(
+  providerReference: string,
+): Promise<SandboxCollection | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: collectionKey(providerReference), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  const { pk: _pk, sk: _sk, entity: _entity, ...collection } = Item;
+  return collection as SandboxCollection;
+}
+
+function callbackFor(
+  behaviour: SandboxBehaviour,
+  providerReference: string,
+  payerPhone: string | undefined,
+): PendingCallback | undefined {
+  switch (behaviour) {
+    case 'no_callback':
+    case 'refused':
+      return undefined;
+    case 'duplicate_callback':
+      return { providerReference, outcome: 'success', payerPhone, deliveries: 2 };
+    default:
+      return { providerReference, outcome: behaviour, payerPhone, deliveries: 1 };
+  }
+}
+
+export const sandboxProvider: PaymentProvider = {
+  async startCollection(request) {
+    const behaviour = request.flow === 'direct' ? sandboxBehaviour(request.payerPhone) : undefined;
+    if (behaviour === 'refused')
+      throw new ProviderRefused(`The ${request.provider} account of ${request.payerPhone} cannot pay`);
+    const providerReference = `sbx_${randomUUID()}`;
+    const collection: SandboxCollection = {
+      providerReference,
+      paymentRequestId: request.paymentRequestId,
+      provider: request.provider,
+      amountCents: request.amountCents,
+      currency: request.currency,
+      flow: request.flow,
+      payerPhone: request.payerPhone,
+      callbackUrl: request.callbackUrl,
+      returnUrl: request.returnUrl,
+      state: 'open',
+      createdAt: new Date().toISOString(),
+    };
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...collectionKey(providerReference), entity: 'sandbox_collection', ...collection },
+      }),
+    );
+    const started: CollectionStarted = { providerReference };
+    const checkoutUrl = `${request.baseUrl}/sandbox/provider/checkout/${providerReference}`;
+    if (request.flow === 'redirect') started.checkoutUrl = checkoutUrl;
+    if (request.flow === 'qr') started.qrPayload = checkoutUrl;
+    if (behaviour) {
+      const callback = callbackFor(behaviour, providerReference, request.payerPhone);
+      if (callback)
+        await sendToQueue('sandboxCallbacks', callback, { delaySeconds: directAnswerDelaySeconds });
+    }
+    return started;
+  },
+
+  verifyCallback(headers, rawBody) {
+    const presented = headers[signatureHeader];
+    if (!presented || !/^[0-9a-f]{64}$/.test(presented)) return undefined;
+    const expected = Buffer.from(signSandboxBody(rawBody), 'hex');
+    if (!timingSafeEqual(expected, Buffer.from(presented, 'hex'))) return undefined;
+    try {
+      const body = JSON.parse(rawBody) as Partial<VerifiedCallback>;
+      if (
+        typeof body.callbackId !== 'string' ||
+        typeof body.providerReference !== 'string' ||
+        typeof body.paymentRequestId !== 'string' ||
+        typeof body.provider !== 'string' ||
+        !isProviderCode(body.provider) ||
+        (body.outcome !== 'success' && body.outcome !== 'declined' && body.outcome !== 'insufficient_funds')
+      ) {
+        return undefined;
+      }
+      return body as VerifiedCallback;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/**
+ * The payer acts on the provider's side (its approval page, their phone, or a test helper that
+ * stands in for them): the collection is closed once, and the callback that follows is sent to
+ * the service. Answers undefined when the collection is unknown or was already acted on.
+ */
+export async function actOnSandboxCollection(
+  providerReference: string,
+  action: 'approve' | 'decline',
+  payerPhone?: string,
+): Promise<SandboxCollection | undefined> {
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: collectionKey(providerReference),
+        UpdateExpression: 'SET #state = :state, payerPhone = :phone',
+        ConditionExpression: '#state = :open',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':state': action === 'approve' ? 'approved' : 'declined',
+          ':open': 'open',
+          ':phone': payerPhone ?? null,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const collection = Attributes as SandboxCollection;
+    const callback =
+      action === 'decline'
+        ? { providerReference, outcome: 'declined' as const, payerPhone, deliveries: 1 }
+        : callbackFor(sandboxBehaviour(payerPhone), providerReference, payerPhone);
+    if (callback) {
+      try {
+        await deliverSandboxCallback(callback);
+      } catch (error) {
+        // The service did not take it now: the queue retries, as a real provider would.
+        logger.warn('sandbox callback not delivered, queued for retry', {
+          providerReference,
+          error: error as Error,
+        });
+        await sendToQueue('sandboxCallbacks', callback);
+      }
+    }
+    return collection;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** Sends a callback to the service, signed, as many times as it asks; throws if the service does not take it. */
+export async function deliverSandboxCallback(callback: PendingCallback): Promise<void> {
+  const collection = await getSandboxCollection(callback.providerReference);
+  if (!collection) {
+    logger.warn('sandbox callback for an unknown collection', {
+      providerReference: callback.providerReference,
+    });
+    return;
+  }
+  for (let delivery = 0; delivery < callback.deliveries; delivery++) {
+    const body = JSON.stringify({
+      callbackId: randomUUID(),
+      provider: collection.provider,
+      providerReference: collection.providerReference,
+      paymentRequestId: collection.paymentRequestId,
+      outcome: callback.outcome,
+      payerPhone: callback.payerPhone ?? collection.payerPhone,
+      payerName: 'Client Sandbox',
+    });
+    const response = await fetch(collection.callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [signatureHeader]: signSandboxBody(body) },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) throw new Error(`the service answered ${response.status} to a sandbox callback`);
+  }
+}
+
+/** The provider for a payment method. Only the sandbox exists yet: live adapters are not built. */
+export function providerFor(_method: ProviderCode): PaymentProvider {
+  if (process.env.SANDBOX !== 'true') {
+    throw new Error('No live payment provider adapter is configured on this stage');
+  }
+  return sandboxProvider;
+}

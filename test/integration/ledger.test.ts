@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AlreadyPosted, InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
+import { transactWrite } from '#shared/data/transact.ts';
+import { accounts } from '#shared/domain/ledger.ts';
+import { auditLedger } from '#shared/operations/audit.ts';
+import { creditStore } from '#shared/operations/credit.ts';
+import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+
+/** Moves money out of a store's operating wallet back to the funding account. */
+function debit(businessId: string, storeId: string, amount: number, id: string) {
+  return transactWrite(
+    ledgerWrites({
+      id,
+      kind: 'credit',
+      cause: 'test debit',
+      createdAt: new Date().toISOString(),
+      postings: [
+        { account: accounts.wallet(businessId, storeId, 'operating'), amount: -amount },
+        { account: accounts.sandboxFunding, amount },
+      ],
+    }),
+  );
+}
+
+describe('the ledger', () => {
+  it('credits a store through an entry from the funding account, and the books balance', async () => {
+    const { business, store } = await merchant();
+    await creditStore(store.id, 250_000);
+    expect(await operatingWallet(business.id, store.id)).toMatchObject({ total: 250_000, blocked: 0 });
+    const audit = await auditLedger();
+    expect(audit.breaks).toEqual([]);
+    expect(audit.sumOfAllPostings).toBe(0);
+  });
+
+  it('posts an entry once: replaying its id changes nothing', async () => {
+    const { business, store } = await merchant();
+    await creditStore(store.id, 10_000, `credit:replay-${store.id}`);
+    await expect(creditStore(store.id, 10_000, `credit:replay-${store.id}`)).rejects.toBeInstanceOf(
+      AlreadyPosted,
+    );
+    expect((await operatingWallet(business.id, store.id)).total).toBe(10_000);
+  });
+
+  it('refuses a debit beyond the available balance, writing nothing', async () => {
+    const { business, store } = await merchant();
+    await creditStore(store.id, 5_000);
+    await expect(debit(business.id, store.id, 5_001, `debit:${store.id}`)).rejects.toBeInstanceOf(
+      InsufficientBalance,
+    );
+    expect((await operatingWallet(business.id, store.id)).total).toBe(5_000);
+    expect((await auditLedger()).ok).toBe(true);
+  });
+
+  it('never overdraws under concurrent debits: exactly as many succeed as the balance allows', async () => {
+    const { business, store } = await merchant();
+    await creditStore(store.id, 1_000);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => debit(business.id, store.id, 100, `debit:${store.id}:${i}`)),
+    );
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    expect(refused.every((r) => (r as PromiseRejectedResult).reason instanceof InsufficientBalance)).toBe(
+      true,
+    );
+    expect(await operatingWallet(business.id, store.id)).toMatchObject({ total: 0, available: 0 });
+    expect((await auditLedger()).ok).toBe(true);
+  });
+
+  it('keeps every invariant through random credits, debits and replays (property)', async () => {
+    const { business, store } = await merchant();
+    const operation = fc.oneof(
+      fc.record({ type: fc.constant('credit' as const), amount: fc.integer({ min: 1, max: 50_000 }) }),
+      fc.record({ type: fc.constant('debit' as const), amount: fc.integer({ min: 1, max: 50_000 }) }),
+      fc.record({ type: fc.constant('replay' as const), index: fc.nat() }),
+    );
+    let model = (await operatingWallet(business.id, store.id)).total;
+    const posted: { id: string; amount: number; type: 'credit' | 'debit' }[] = [];
+    let counter = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), async (operations) => {
+        for (const op of operations) {
+          const id = `prop:${store.id}:${counter++}`;
+          if (op.type === 'credit') {
+            await creditStore(store.id, op.amount, id);
+            model += op.amount;
+            posted.push({ id, amount: op.amount, type: 'credit' });
+          } else if (op.type === 'debit') {
+            try {
+              await debit(business.id, store.id, op.amount, id);
+              model -= op.amount;
+              posted.push({ id, amount: op.amount, type: 'debit' });
+            } catch (error) {
+              expect(error).toBeInstanceOf(InsufficientBalance);
+              expect(op.amount).toBeGreaterThan(model);
+            }
+          } else if (posted.length > 0) {
+            const earlier = posted[op.index % posted.length];
+            if (!earlier) continue;
+            const replay =
+              earlier.type === 'credit'
+                ? creditStore(store.id, earlier.amount, earlier.id)
+                : debit(business.id, store.id, earlier.amount, earlier.id);
+            await expect(replay).rejects.toBeInstanceOf(AlreadyPosted);
+          }
+          const wallet = await operatingWallet(business.id, store.id);
+          expect(wallet.total).toBe(model);
+          expect(wallet.total).toBeGreaterThanOrEqual(0);
+        }
+        const audit = await auditLedger();
+        expect(audit.breaks).toEqual([]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
