@@ -1,0 +1,298 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { admin } from '#test/support/local-host.ts';
+import { readProviderReference } from '#test/support/provider-reference.ts';
+
+const { config, dataDir } = inject('localHost');
+const { baseUrl, demo } = config;
+const demoHeaders = { 'X-API-KEY-ID': demo.apiKeyId, 'X-API-KEY': demo.apiKey, 'content-type': 'application/json' };
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions themselves
+type Body = any;
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = demoHeaders) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Body };
+}
+
+function redirectRequest(overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
+  return {
+    storeId: demo.storeId,
+    amountCents: 150_000,
+    currency: 'XOF',
+    reference: `order-${randomUUID()}`,
+    paymentDetails: {
+      type: 'redirect',
+      data: { paymentMethod: 'wave', successUrl: 'myapp://paid?reference=42', errorUrl: 'https://shop.example/failed?x=1', ...data },
+    },
+    ...overrides,
+  };
+}
+
+const directRequest = (payerPhone: string) =>
+  redirectRequest({}, { paymentMethod: 'orange', forceProviderDirect: true, payerPhone });
+
+async function waitForStatus(id: string, until: (status: string) => boolean, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await call('GET', `/partner_api/payment_requests/${id}`);
+    if (until(body.status) || Date.now() > deadline) return body;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function balance() {
+  return (await call('GET', `/partner_api/stores/${demo.storeId}/balance`)).body.amount as number;
+}
+
+describe('POST /partner_api/payment_requests', () => {
+  it('answers the request with everything echoed exactly, pending, and a redirectUrl to its hosted page', async () => {
+    const sent = redirectRequest();
+    const { status, body } = await call('POST', '/partner_api/payment_requests', sent);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      storeId: sent.storeId,
+      reference: sent.reference,
+      type: 'redirect',
+      paymentMethod: 'wave',
+      status: 'pending',
+      errorReason: null,
+      transaction: null,
+    });
+    expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.redirectUrl).toBe(`${baseUrl}/payment/${body.id}`);
+  });
+
+  it.each([
+    ['storeId missing', { storeId: undefined }, {}, 'storeId', 'required'],
+    ['storeId not a UUID', { storeId: 'store-1' }, {}, 'storeId', 'uuid'],
+    ['amountCents below 100', { amountCents: 99 }, {}, 'amountCents', 'min'],
+    ['amountCents not whole', { amountCents: 100.5 }, {}, 'amountCents', 'type'],
+    ['reference missing', { reference: undefined }, {}, 'reference', 'required'],
+    ['reference too long', { reference: 'r'.repeat(101) }, {}, 'reference', 'max'],
+    ['currency missing', { currency: undefined }, {}, 'currency', 'required'],
+    ['paymentMethod outside the five', {}, { paymentMethod: 'paypal' }, 'paymentDetails.data.paymentMethod', 'in'],
+    ['successUrl missing', {}, { successUrl: undefined }, 'paymentDetails.data.successUrl', 'required'],
+    ['errorUrl missing', {}, { errorUrl: undefined }, 'paymentDetails.data.errorUrl', 'required'],
+    ['direct without payerPhone', {}, { forceProviderDirect: true }, 'paymentDetails.data.payerPhone', 'required'],
+    ['payerPhone not +225 and 10 digits', {}, { payerPhone: '0700000001' }, 'paymentDetails.data.payerPhone', 'format'],
+  ])('answers 422 validation_error when %s', async (_case, overrides, data, field, rule) => {
+    const { status, body } = await call('POST', '/partner_api/payment_requests', redirectRequest(overrides, data));
+    expect(status).toBe(422);
+    expect(body.id).toBe('validation_error');
+    expect(body.extras.errors).toContainEqual(expect.objectContaining({ field, rule }));
+  });
+
+  it('answers 422 naming currency when it is not the store currency', async () => {
+    const { status, body } = await call('POST', '/partner_api/payment_requests', redirectRequest({ currency: 'EUR' }));
+    expect(status).toBe(422);
+    expect(body.extras.errors).toEqual([expect.objectContaining({ field: 'currency', rule: 'in' })]);
+  });
+
+  it('answers 404 for an unknown store and for another business store', async () => {
+    const { businessId } = await admin(dataDir, 'create-business', '--name', 'Other shop');
+    const { storeId } = await admin(dataDir, 'create-store', '--business', businessId as string, '--name', 'Theirs');
+    for (const id of [storeId, randomUUID()]) {
+      const { status, body } = await call('POST', '/partner_api/payment_requests', redirectRequest({ storeId: id }));
+      expect(status).toBe(404);
+      expect(body.id).toBe('store_not_found');
+    }
+  });
+
+  it('answers 409 payment_request_exists_with_reference for a reference used before', async () => {
+    const sent = redirectRequest();
+    expect((await call('POST', '/partner_api/payment_requests', sent)).status).toBe(200);
+    const again = await call('POST', '/partner_api/payment_requests', { ...sent, amountCents: 200 });
+    expect(again.status).toBe(409);
+    expect(again.body.id).toBe('payment_request_exists_with_reference');
+  });
+
+  it('answers 400 to a body that is not JSON', async () => {
+    const { status, body } = await call('POST', '/partner_api/payment_requests', '{"storeId":');
+    expect(status).toBe(400);
+    expect(body.id).toBe('bad_request');
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('gives the first answer again for the same key and body, creating one request', async () => {
+    const key = randomUUID();
+    const sent = redirectRequest();
+    const headers = { ...demoHeaders, 'Idempotency-Key': key };
+    const first = await call('POST', '/partner_api/payment_requests', sent, headers);
+    const second = await call('POST', '/partner_api/payment_requests', sent, headers);
+    expect(first.status).toBe(200);
+    expect(second).toEqual(first);
+    // Without the key, the same reference is a duplicate: only one request exists.
+    expect((await call('POST', '/partner_api/payment_requests', sent)).status).toBe(409);
+  });
+
+  it('refuses the same key with another body: 422 idempotency_key_reused', async () => {
+    const headers = { ...demoHeaders, 'Idempotency-Key': randomUUID() };
+    expect((await call('POST', '/partner_api/payment_requests', redirectRequest(), headers)).status).toBe(200);
+    const reused = await call('POST', '/partner_api/payment_requests', redirectRequest(), headers);
+    expect(reused.status).toBe(422);
+    expect(reused.body.id).toBe('idempotency_key_reused');
+  });
+});
+
+describe('GET /partner_api/payment_requests/{id}', () => {
+  it("answers 404 for another business's request and for an unknown id, 422 for a malformed id", async () => {
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
+    const { businessId } = await admin(dataDir, 'create-business', '--name', 'Curious');
+    const { keyId, key } = await admin(dataDir, 'create-key', '--business', businessId as string);
+    const other = { 'X-API-KEY-ID': keyId as string, 'X-API-KEY': key as string };
+    expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`, undefined, other)).status).toBe(404);
+    expect((await call('GET', `/partner_api/payment_requests/${randomUUID()}`)).body.id).toBe('payment_request_not_found');
+    expect((await call('GET', '/partner_api/payment_requests/abc')).status).toBe(422);
+  });
+});
+
+describe('redirect payments through the sandbox', () => {
+  it('approved: success with the transaction, and the store is credited amount less fee', async () => {
+    const before = await balance();
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
+    const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, { payerPhone: '+2250700000001' });
+    expect(approved.status).toBe(200);
+    expect(approved.body.status).toBe('success');
+    const got = await call('GET', `/partner_api/payment_requests/${created.body.id}`);
+    expect(got.body.transaction).toMatchObject({
+      amount: { amount: 150_000, currency: 'XOF' },
+      fees: { amount: 1_500, currency: 'XOF' },
+      status: 'success',
+      counterpartIdentifier: '+2250700000001',
+    });
+    expect(got.body.transaction.executedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(await balance()).toBe(before + 148_500);
+  });
+
+  it('declined: error, nothing credited', async () => {
+    const before = await balance();
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
+    const declined = await call('POST', `/sandbox/payment_requests/${created.body.id}/decline`);
+    expect(declined.body).toMatchObject({ status: 'error', errorReason: 'declined' });
+    expect(await balance()).toBe(before);
+    expect((await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`)).status).toBe(409);
+  });
+});
+
+describe('direct payments: the sandbox phone numbers choose the outcome', () => {
+  it.each([
+    ['+2250700000001', 'success', null],
+    ['+2250700000002', 'error', 'declined'],
+    ['+2250700000003', 'error', 'insufficient_funds'],
+    ['+2250709999999', 'success', null],
+  ])('%s ends %s', async (phone, status, errorReason) => {
+    const created = await call('POST', '/partner_api/payment_requests', directRequest(phone));
+    expect(created.status).toBe(200);
+    expect(created.body.status).toBe('pending');
+    const final = await waitForStatus(created.body.id, (s) => s !== 'pending');
+    expect(final).toMatchObject({ status, errorReason });
+  });
+
+  it('+2250700000004 gets no callback and stays pending', async () => {
+    const created = await call('POST', '/partner_api/payment_requests', directRequest('+2250700000004'));
+    const later = await waitForStatus(created.body.id, () => false, 4_000);
+    expect(later.status).toBe('pending');
+  });
+
+  it('+2250700000005 is refused at once: 400 third_party_payment_provider_error, and the reference stays free', async () => {
+    const sent = directRequest('+2250700000005');
+    const refused = await call('POST', '/partner_api/payment_requests', sent);
+    expect(refused.status).toBe(400);
+    expect(refused.body.id).toBe('third_party_payment_provider_error');
+    const sameReference = { ...directRequest('+2250700000001'), reference: sent.reference };
+    expect((await call('POST', '/partner_api/payment_requests', sameReference)).status).toBe(200);
+  });
+
+  it('+2250700000006 delivers the callback twice and the store is credited once', async () => {
+    const before = await balance();
+    const created = await call('POST', '/partner_api/payment_requests', { ...directRequest('+2250700000006'), amountCents: 10_000 });
+    await waitForStatus(created.body.id, (s) => s !== 'pending');
+    // Give the second delivery time to arrive, then check it changed nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await balance()).toBe(before + 9_850);
+    const audit = await admin<{ ok: boolean }>(dataDir, 'audit');
+    expect(audit.ok).toBe(true);
+  });
+});
+
+describe('soundbox payments', () => {
+  let otherStoreDevice: string;
+  beforeAll(async () => {
+    const { storeId } = await admin(dataDir, 'create-store', '--business', demo.businessId, '--name', 'Annexe');
+    otherStoreDevice = `Annexe-${randomUUID().slice(0, 8)}`;
+    await admin(dataDir, 'create-device', '--store', storeId as string, '--device-id', otherStoreDevice);
+  });
+
+  it('are created for a device of the store, with a redirectUrl too', async () => {
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      redirectRequest({ paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', deviceId: demo.deviceId, successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' } } }),
+    );
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ type: 'soundbox', paymentMethod: 'mtn', status: 'pending', redirectUrl: `${baseUrl}/payment/${body.id}` });
+  });
+
+  it('answer 404 for a device of another store', async () => {
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      redirectRequest({ paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', deviceId: otherStoreDevice, successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' } } }),
+    );
+    expect(status).toBe(404);
+    expect(body.id).toBe('device_not_found');
+  });
+
+  it('answer 422 without a deviceId', async () => {
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      redirectRequest({ paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' } } }),
+    );
+    expect(status).toBe(422);
+    expect(body.extras.errors).toEqual([expect.objectContaining({ field: 'paymentDetails.data.deviceId', rule: 'required' })]);
+  });
+});
+
+describe('provider callbacks', () => {
+  const sign = (body: string) => createHmac('sha256', config.sandbox.providerSecret).update(body).digest('hex');
+
+  it('with a bad or missing signature change nothing', async () => {
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
+    const forged = JSON.stringify({ callbackId: randomUUID(), provider: 'wave', providerReference: 'x', paymentRequestId: created.body.id, outcome: 'success' });
+    for (const signature of [undefined, 'f'.repeat(64), sign(`${forged} `)]) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(signature ? { 'x-sandbox-signature': signature } : {}) };
+      const { status } = await call('POST', '/provider_callbacks/wave', forged, headers);
+      expect(status).toBe(401);
+    }
+    expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`)).body.status).toBe('pending');
+  });
+
+  it('arriving late, after a terminal state, change nothing', async () => {
+    const before = await balance();
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
+    const declined = await call('POST', `/sandbox/payment_requests/${created.body.id}/decline`);
+    expect(declined.body.status).toBe('error');
+    const late = JSON.stringify({
+      callbackId: randomUUID(),
+      provider: 'wave',
+      providerReference: await readProviderReference(config, created.body.id),
+      paymentRequestId: created.body.id,
+      outcome: 'success',
+    });
+    const { status, body } = await call('POST', '/provider_callbacks/wave', late, { 'content-type': 'application/json', 'x-sandbox-signature': sign(late) });
+    expect(status).toBe(200);
+    expect(body.result).toBe('already_completed');
+    expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`)).body.status).toBe('error');
+    expect(await balance()).toBe(before);
+  });
+});
+
