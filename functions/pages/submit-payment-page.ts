@@ -1,0 +1,18 @@
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { payOnHostedPage } from '#shared/operations/hosted-payment.ts';
+import { ownUrl, paymentPage, paymentPageUrl } from '#shared/pages/payment-page.ts';
+import { routes } from '#shared/routes.ts';
+
+export const handler = pageHandler(routes.submitPaymentPage, async (request) => {
+  const id = request.params.id ?? '';
+  const { paymentMethod, payerPhone } = request.form;
+  const submitted = await payOnHostedPage(id, { paymentMethod, payerPhone }, request.baseUrl);
+  switch (submitted.outcome) {
+    case 'checkout':
+      return redirectTo(submitted.checkoutUrl);
+    case 'closed':
+      return redirectTo(ownUrl(paymentPageUrl(request.baseUrl, id), request));
+    case 'retry':
+      return htmlPage(paymentPage(submitted.request, request, submitted), 400);
+  }
+});

@@ -1,0 +1,156 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import { BadRequest, DomainError } from '#shared/domain/errors.ts';
+import { type ApiEvent, normalizeHeaders, publicBaseUrl, rawBody } from '#shared/http/api-handler.ts';
+import { statusByErrorId } from '#shared/http/error-status.ts';
+import { logger } from '#shared/logger.ts';
+import { errorPage } from '#shared/pages/error-page.ts';
+import { type Language, negotiateLanguage } from '#shared/pages/language.ts';
+import { contentSecurityPolicy } from '#shared/pages/layout.ts';
+import type { Route } from '#shared/routes.ts';
+
+/** The event once the page wrapper's middlewares have run. */
+export interface PageEvent extends ApiEvent {
+  form?: Record<string, string>;
+  language?: Language;
+}
+
+export interface PageRequest {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** A posted form's fields, first value of each; empty for a GET. */
+  form: Record<string, string>;
+  language: Language;
+  /**
+   * The language was chosen on the page (`?lang=`) rather than from the browser's settings: links
+   * and forms to the service's own pages carry it on.
+   */
+  languagePinned: boolean;
+  headers: Record<string, string | undefined>;
+  baseUrl: string;
+  requestId: string;
+  context: Context;
+}
+
+export type PageResult = { statusCode: number; html: string } | { redirect: string };
+
+export const htmlPage = (html: string, statusCode = 200): PageResult => ({ statusCode, html });
+export const redirectTo = (location: string): PageResult => ({ redirect: location });
+
+type Request = middy.Request<PageEvent, APIGatewayProxyResult, Error, Context>;
+
+/**
+ * Headers of every page and every redirect: the page's policy (no scripts at all, only its own
+ * stylesheet), never framed (clickjacking a pay button), no Referer (page URLs carry the payment
+ * id, and the payer leaves for the provider's and the merchant's sites), never cached (a page
+ * shows a payment's live status).
+ */
+const pageHeaders = {
+  'content-security-policy': contentSecurityPolicy,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+export function htmlResponse(statusCode: number, html: string): APIGatewayProxyResult {
+  return { statusCode, headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders }, body: html };
+}
+
+/** 303 whatever the method: after a POST the browser must GET the next page, never post again. */
+export function redirectResponse(location: string): APIGatewayProxyResult {
+  return { statusCode: 303, headers: { location, ...pageHeaders }, body: '' };
+}
+
+/**
+ * Wraps a public HTML route: headers lower-cased, the page language, a posted form, then the page
+ * function, whose result is an HTML page or a 303. Errors become a page in the payer's language
+ * here and only here: a domain error with its status (404 for an unknown payment), anything else
+ * logged with the request id and answered 500 without internals.
+ */
+export function pageHandler<R extends Route & { caller: 'public' }>(
+  route: R,
+  render: (request: PageRequest) => Promise<PageResult>,
+) {
+  return middy<PageEvent, APIGatewayProxyResult, Error, Context>()
+    .use(errorPages(route))
+    .use(normalizeHeaders())
+    .use(pageLanguage())
+    .use(formBody())
+    .handler(async (event, context) => {
+      const query = (event.queryStringParameters ?? {}) as Record<string, string>;
+      const result = await render({
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        query,
+        form: event.form ?? {},
+        language: event.language ?? 'fr',
+        languagePinned: query.lang?.trim().toLowerCase() === event.language,
+        headers: event.normalizedHeaders ?? {},
+        baseUrl: publicBaseUrl(event),
+        requestId: requestIdOf(event, context),
+        context,
+      });
+      return 'redirect' in result
+        ? redirectResponse(result.redirect)
+        : htmlResponse(result.statusCode, result.html);
+    });
+}
+
+const requestIdOf = (event: PageEvent, context: Context | undefined) =>
+  event.requestContext?.requestId ?? context?.awsRequestId ?? '';
+
+function languageOf(event: PageEvent): Language {
+  return negotiateLanguage(
+    event.normalizedHeaders?.['accept-language'] ?? event.headers?.['Accept-Language'],
+    event.queryStringParameters?.lang,
+  );
+}
+
+export function pageLanguage(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      request.event.language = languageOf(request.event);
+    },
+  };
+}
+
+/** An HTML form's body; a body of any other type is not something these pages ever send. */
+export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const text = rawBody(request.event);
+      if (text === '') return;
+      const type = request.event.normalizedHeaders?.['content-type'] ?? '';
+      if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
+        throw new BadRequest('The request body is not a form');
+      }
+      const form: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(text)) if (!(name in form)) form[name] = value;
+      request.event.form = form;
+    },
+  };
+}
+
+export function errorPages(route: Route): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
+  return {
+    onError: (request: Request) => {
+      const { error, event } = request;
+      const language = event.language ?? languageOf(event);
+      const requestId = requestIdOf(event, request.context);
+      if (error instanceof DomainError) {
+        const status = statusByErrorId[error.id];
+        // A form that does not validate is the payer's doing, like any other bad request.
+        const statusCode = error.id === 'validation_error' ? 400 : status;
+        request.response = htmlResponse(statusCode, errorPage({ statusCode, language, requestId }));
+        return;
+      }
+      logger.error('unexpected error', {
+        error: error as Error,
+        requestId,
+        route: `${route.method} ${route.path}`,
+        path: event.path,
+      });
+      request.response = htmlResponse(500, errorPage({ statusCode: 500, language, requestId }));
+    },
+  };
+}

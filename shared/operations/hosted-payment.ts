@@ -1,0 +1,116 @@
+import {
+  findPaymentRequest,
+  type PaymentRequest,
+  PaymentRequestNotFound,
+} from '#shared/data/payment-request.ts';
+import { isProviderCode, type ProviderCode, payerPhonePattern } from '#shared/domain/payment-methods.ts';
+import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
+import { startCollection } from '#shared/operations/payment-requests.ts';
+import { ProviderRefused } from '#shared/providers/port.ts';
+
+/**
+ * What the hosted payment page does (`/payment/{id}`): the payer, who holds only the request's
+ * id, chooses a provider and a phone and is sent to the provider; the provider sends them back
+ * to the return page, which waits for the provider's callback and then sends them on to the
+ * merchant. Nothing here completes a payment: only a verified callback does.
+ */
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The request behind a page URL. Ids are random UUIDs, so holding one is what entitles a payer to
+ * see it; anything that is not a UUID cannot be one and is not looked up.
+ */
+export async function hostedPaymentRequest(id: string, consistent = false): Promise<PaymentRequest> {
+  const request = uuidPattern.test(id) ? await findPaymentRequest(id, consistent) : undefined;
+  if (!request) throw new PaymentRequestNotFound();
+  return request;
+}
+
+/**
+ * A phone as payers type it, in international form: spaces, dots, dashes and brackets dropped,
+ * `00225…` and `225…` read as `+225…`, and a bare 10-digit local number given the +225 prefix.
+ * Undefined when the result is still not an Ivorian mobile-money number.
+ */
+export function normalizePayerPhone(input: string | undefined): string | undefined {
+  const compact = (input ?? '').replace(/[\s.\-()]/g, '');
+  const international = compact.startsWith('00')
+    ? `+${compact.slice(2)}`
+    : /^(225)?\d{10}$/.test(compact)
+      ? `+${compact.length === 10 ? '225' : ''}${compact}`
+      : compact;
+  return payerPhonePattern.test(international) ? international : undefined;
+}
+
+export interface HostedPaymentForm {
+  paymentMethod?: string | undefined;
+  payerPhone?: string | undefined;
+}
+
+export interface HostedPaymentFormErrors {
+  paymentMethod?: 'required';
+  payerPhone?: 'format';
+  /** The provider turned the payer down at once. */
+  refusedBy?: ProviderCode;
+}
+
+export type HostedPaymentSubmission =
+  /** Started: the payer goes to the provider's page. */
+  | { outcome: 'checkout'; checkoutUrl: string }
+  /** The request is no longer pending: its page shows how it ended. */
+  | { outcome: 'closed' }
+  /** The form again, as the payer filled it, with what is wrong. */
+  | { outcome: 'retry'; request: PaymentRequest; form: HostedPaymentForm; errors: HostedPaymentFormErrors };
+
+/** The payer submitted the hosted page's form. */
+export async function payOnHostedPage(
+  id: string,
+  form: HostedPaymentForm,
+  baseUrl: string,
+): Promise<HostedPaymentSubmission> {
+  const request = await hostedPaymentRequest(id, true);
+  if (request.status !== 'pending') return { outcome: 'closed' };
+  const method = form.paymentMethod && isProviderCode(form.paymentMethod) ? form.paymentMethod : undefined;
+  const phone = normalizePayerPhone(form.payerPhone);
+  if (!method || !phone) {
+    const errors: HostedPaymentFormErrors = {};
+    if (!method) errors.paymentMethod = 'required';
+    if (!phone) errors.payerPhone = 'format';
+    return { outcome: 'retry', request, form, errors };
+  }
+  try {
+    const started = await startCollection(request, 'redirect', method, phone, baseUrl);
+    if (!started.checkoutUrl)
+      throw new Error(`provider ${method} started a redirect collection without a checkout URL`);
+    return { outcome: 'checkout', checkoutUrl: started.checkoutUrl };
+  } catch (error) {
+    if (!(error instanceof ProviderRefused)) throw error;
+    // A refusal may have ended the request; the page then shows that outcome with the reason.
+    return {
+      outcome: 'retry',
+      request: await hostedPaymentRequest(id, true),
+      form,
+      errors: { refusedBy: method },
+    };
+  }
+}
+
+export type ReturnDestination =
+  /** No callback yet: the return page waits and looks again. */
+  | { outcome: 'wait'; request: PaymentRequest }
+  /** The payer came back without having started at a provider: back to the form. */
+  | { outcome: 'form' }
+  /** Completed: on to the merchant's success or error URL. */
+  | { outcome: 'merchant'; url: string }
+  /** Completed, but the merchant's URL cannot be followed from a page: the outcome is shown here. */
+  | { outcome: 'outcome'; request: PaymentRequest };
+
+/** Where the payer goes on coming back from the provider; the provider's callback decides, never this. */
+export async function afterProvider(id: string): Promise<ReturnDestination> {
+  // A strongly consistent read: the callback usually lands just before the payer does.
+  const request = await hostedPaymentRequest(id, true);
+  if (request.status === 'pending')
+    return request.providerReference ? { outcome: 'wait', request } : { outcome: 'form' };
+  const url = request.status === 'success' ? request.successUrl : request.errorUrl;
+  return isFollowableReturnUrl(url) ? { outcome: 'merchant', url } : { outcome: 'outcome', request };
+}

@@ -1,0 +1,37 @@
+const whole = new Map<string, Intl.NumberFormat>();
+const fractional = new Map<string, Intl.NumberFormat>();
+
+function formatter(cache: Map<string, Intl.NumberFormat>, currency: string, digits: number | undefined) {
+  let format = cache.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('fr-FR', {
+      style: 'currency',
+      currency,
+      ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    });
+    cache.set(currency, format);
+  }
+  return format;
+}
+
+/**
+ * An amount as payers in Côte d'Ivoire write it, on French and English pages alike:
+ * 150000 cents → "1 500 F CFA" (Intl's narrow no-break space between thousands, a no-break space
+ * before the symbol). Amounts are integer cents, 100 to the franc; the franc has no subunit in
+ * use, so a whole amount shows no decimals, and an amount that is not whole shows exactly two
+ * (150 → "1,50 F CFA") rather than being rounded to a sum the payer would not be charged.
+ */
+export function formatAmount(amountCents: number, currency = 'XOF'): string {
+  const units = amountCents / 100;
+  return Number.isInteger(units)
+    ? formatter(whole, currency, 0).format(units)
+    : formatter(fractional, currency, 2).format(units);
+}
+
+/** +2250700000001 → "+225 07 00 00 00 01", the way the number is read aloud and printed locally. */
+export function formatPhone(phone: string): string {
+  const match = /^\+225(\d{10})$/.exec(phone);
+  if (!match?.[1]) return phone;
+  // No-break spaces: a number split over two lines is misread.
+  return `+225\u00a0${match[1].replace(/(\d{2})(?=\d)/g, '$1\u00a0')}`;
+}

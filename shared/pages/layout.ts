@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
+import { type Language, languages } from '#shared/pages/language.ts';
+import { messages } from '#shared/pages/messages.ts';
+
+/**
+ * One stylesheet for every hosted page, mobile first: the payer is usually on a phone of 360 px
+ * or so, on a slow network, so the page carries its own styles (no extra request, no font files)
+ * and touch targets are at least 48 px high. Text inputs use 18 px so phones do not zoom on focus.
+ */
+const stylesheet = `
+*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:16px;line-height:1.5;color:#1f2937;background:#eef1f5}
+a{color:#0f766e}
+.page{min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:16px 12px}
+.card{width:100%;max-width:440px;background:#fff;border-radius:16px;box-shadow:0 1px 3px rgba(15,23,42,.08),0 8px 24px rgba(15,23,42,.06);overflow:hidden}
+.summary{padding:24px 20px 20px;text-align:center;border-bottom:1px solid #e5e7eb}
+.eyebrow{margin:0;font-size:14px;color:#6b7280}
+.store{margin:2px 0 0;font-size:20px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
+.amount{margin:10px 0 0;font-size:34px;font-weight:700;line-height:1.2;white-space:nowrap}
+.reference{margin:8px 0 0;font-size:14px;color:#6b7280;overflow-wrap:anywhere}
+.content{padding:20px}
+fieldset{border:0;margin:0;padding:0;min-width:0}
+legend{font-weight:600;margin:0 0 12px;padding:0}
+.providers{display:grid;gap:10px}
+.provider{display:flex;align-items:center;gap:12px;min-height:60px;padding:8px 14px;border:2px solid #d1d5db;border-radius:12px;background:#fff;cursor:pointer}
+.provider:has(input:checked){border-color:#0f766e;background:#f0fdfa}
+.provider:focus-within{outline:3px solid #99f6e4;outline-offset:1px}
+.provider input{order:3;margin:0 0 0 auto;width:22px;height:22px;flex:none;accent-color:#0f766e}
+.provider-name{font-size:17px;font-weight:600}
+.badge{flex:none;width:44px;height:44px;border-radius:10px;display:grid;place-items:center;font-size:13px;font-weight:800;letter-spacing:-.02em}
+.brand-orange{background:#ff7900;color:#111}
+.brand-wave{background:#1dc8f2;color:#0b1f33}
+.brand-mtn{background:#ffcb05;color:#111}
+.brand-moov{background:#005ca9;color:#fff}
+.brand-djamo{background:#23184d;color:#fff}
+.field{display:block;font-weight:600;margin:20px 0 4px}
+.hint{margin:0 0 8px;font-size:14px;color:#6b7280}
+.input{display:block;width:100%;min-height:54px;padding:12px 14px;font:inherit;font-size:18px;color:inherit;border:2px solid #d1d5db;border-radius:12px;background:#fff}
+.input:focus{outline:none;border-color:#0f766e;box-shadow:0 0 0 3px #99f6e4}
+.input[aria-invalid=true]{border-color:#b91c1c}
+.alert{margin:0 0 16px;padding:12px 14px;border:1px solid #fecaca;border-radius:12px;background:#fef2f2;color:#991b1b}
+.field-error{margin:6px 0 0;font-size:14px;color:#b91c1c}
+.button{display:block;width:100%;min-height:56px;margin:20px 0 0;padding:14px 20px;border:0;border-radius:12px;font:inherit;font-size:18px;font-weight:700;line-height:1.5;text-align:center;text-decoration:none;cursor:pointer;background:#0f766e;color:#fff}
+.button:hover{background:#115e59}
+.button:focus-visible{outline:3px solid #99f6e4;outline-offset:2px}
+.button-approve{background:#15803d}
+.button-approve:hover{background:#166534}
+.button-decline{background:#fff;color:#b91c1c;border:2px solid #b91c1c}
+.button-decline:hover{background:#fef2f2}
+.note{margin:12px 0 0;font-size:14px;color:#6b7280;text-align:center}
+.status{padding:32px 20px 24px;text-align:center}
+.status h1{margin:0 0 8px;font-size:22px}
+.status p{margin:0 0 8px}
+.status-icon{width:64px;height:64px;margin:0 auto 16px;border-radius:50%;display:grid;place-items:center;font-size:32px;font-weight:700;line-height:1}
+.status-success .status-icon{background:#dcfce7;color:#15803d}
+.status-error .status-icon{background:#fee2e2;color:#b91c1c}
+.status-info .status-icon{background:#e0e7ff;color:#3730a3}
+.spinner{width:56px;height:56px;margin:0 auto 16px;border:6px solid #ccfbf1;border-top-color:#0f766e;border-radius:50%;animation:spin 1s linear infinite}
+@keyframes spin{to{transform:rotate(360deg)}}
+@media (prefers-reduced-motion:reduce){.spinner{animation-duration:4s}}
+.muted{color:#6b7280;font-size:14px}
+.footer{width:100%;max-width:440px;display:flex;justify-content:space-between;align-items:center;gap:12px;padding:12px 4px;font-size:14px;color:#6b7280}
+.footer a{display:inline-block;min-height:48px;padding:12px 8px;line-height:24px;font-weight:600}
+.sandbox-banner{width:100%;max-width:440px;margin:0 0 12px;padding:10px 12px;border-radius:12px;background:repeating-linear-gradient(135deg,#fde047 0 12px,#facc15 12px 24px);color:#422006;font-weight:800;text-align:center;letter-spacing:.03em;text-transform:uppercase}
+.provider-header{display:flex;align-items:center;gap:12px;padding:16px 20px;font-size:18px;font-weight:700}
+.provider-header .badge{background:rgba(255,255,255,.9);color:#111}
+.facts{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}
+.facts dt{color:#6b7280}
+.facts dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere}
+.tests{width:100%;margin:8px 0 0;border-collapse:collapse;font-size:14px}
+.tests th,.tests td{padding:6px 0;border-top:1px solid #e5e7eb;text-align:left;vertical-align:top}
+.tests td:first-child{padding-right:12px;white-space:nowrap;font-variant-numeric:tabular-nums}
+.tests-title{margin:20px 0 0;font-size:16px}
+.actions{display:grid;grid-template-columns:1fr 1fr;gap:12px;margin-top:20px}
+.actions .button{margin:0}
+@media (min-width:600px){.page{padding:48px 16px}.amount{font-size:40px}}
+`.trim();
+
+/**
+ * The policy every page is served with: nothing loads from anywhere, no script runs, and the one
+ * style element allowed is the stylesheet above, by its hash. `form-action` is left out on
+ * purpose: a form posted here is answered with a redirect to the provider's or the merchant's
+ * address, and Chromium applies `form-action` to every hop of that redirect.
+ */
+export const contentSecurityPolicy = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(stylesheet).digest('base64')}'`,
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** `url` with the page language pinned, for the language switch and the forms that follow it. */
+export function withLanguage(url: string, language: Language): string {
+  const target = new URL(url, 'http://base.invalid');
+  target.searchParams.set('lang', language);
+  return /^[a-z][a-z0-9+.-]*:/i.test(url) ? target.href : `${target.pathname}${target.search}`;
+}
+
+export interface LayoutOptions {
+  language: Language;
+  title: string;
+  content: SafeHtml;
+  /** The page's own URL, to offer it in the other language. */
+  pageUrl?: string | undefined;
+  /** Reloads the page (or goes to `url`) after some seconds, for pages that wait on a callback. */
+  refresh?: { seconds: number; url: string } | undefined;
+  /** Above the card: the sandbox provider's warning. */
+  banner?: SafeHtml | undefined;
+}
+
+export function layout({ language, title, content, pageUrl, refresh, banner }: LayoutOptions): string {
+  const other = languages.find((candidate) => candidate !== language) ?? 'fr';
+  return html`<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="color-scheme" content="light">
+${refresh && html`<meta http-equiv="refresh" content="${`${refresh.seconds}; url=${refresh.url}`}">`}
+<title>${title}</title>
+<style>${trustedHtml(stylesheet)}</style>
+</head>
+<body>
+<div class="page">
+${banner}
+<main class="card">
+${content}
+</main>
+<footer class="footer">
+<span>Partner Payments</span>
+${
+  pageUrl &&
+  html`<a href="${withLanguage(pageUrl, other)}" hreflang="${other}" lang="${other}" aria-label="${messages[other].switchTo}">${messages[other].languageName}</a>`
+}
+</footer>
+</div>
+</body>
+</html>
+`.value;
+}
