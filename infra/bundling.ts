@@ -2,7 +2,7 @@ import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodej
 import type { BuildOptions } from 'esbuild';
 
 /**
- * How every function is bundled, declared once. The stack (through `ApiFunction`) and the cold-start
+ * How every function is bundled, declared once. The stack (through `ServiceFunction`) and the cold-start
  * benchmark both derive their esbuild options from this object, so the numbers the benchmark
  * reports are those of the code that is deployed.
  */

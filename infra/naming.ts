@@ -13,3 +13,6 @@ export const isProductionStage = (stage: string) => stage === 'prod';
 
 /** Stage names become parts of resource names: keep them short and plain. */
 export const stagePattern = /^[a-z][a-z0-9-]{0,19}$/;
+
+/** A queue's dead-letter queue is named after it, on AWS and on the local host. */
+export const deadLetterQueueName = (queueName: string) => `${queueName}-dlq`;

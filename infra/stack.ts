@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -9,14 +9,30 @@ import {
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { ApiFunction } from '#infra/api-function.ts';
-import { isProductionStage, stackName, tableNameForStage } from '#infra/naming.ts';
+import { deadLetterQueueName, isProductionStage, stackName, tableNameForStage } from '#infra/naming.ts';
+import {
+  apiFunctionTimeout,
+  ServiceFunction,
+  type ServiceFunctionProps,
+  workerFunctionTimeout,
+} from '#infra/service-function.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
-import { routeEntries } from '#shared/routes.ts';
+import {
+  type QueueDefinition,
+  type QueueName,
+  queues,
+  type RouteName,
+  routeEntries,
+  type WorkerName,
+  workerEntries,
+} from '#shared/routes.ts';
 
 export interface PaymentsStackProps extends StackProps {
   readonly stage: string;
@@ -77,13 +93,29 @@ export const gatewayResponses = [
   },
 ] as const;
 
+/**
+ * How long a dead-letter queue keeps a message. SQS counts it from the message's first enqueue, so
+ * this must exceed the source queue's retention (4 days): a message then waits about ten days in
+ * the dead-letter queue for someone to look at it and redrive it.
+ */
+export const deadLetterRetention = Duration.days(14);
+
+/** SQS's own limit on queue names. */
+const maxQueueNameLength = 80;
+
 const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** One stage of the service: the table, the REST API, and one function per route. */
+/**
+ * One stage of the service: the table, the queues with their dead-letter queues, the REST API, one
+ * function per route and one per worker. Sandbox-only routes, queues and workers (the sandbox
+ * provider, test helpers) are left out of production.
+ */
 export class PaymentsStack extends Stack {
   readonly table: Table;
+  readonly queues: ReadonlyMap<QueueName, Queue>;
   readonly api: RestApi;
-  readonly functions: ReadonlyMap<string, ApiFunction>;
+  readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
+  readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
@@ -110,6 +142,21 @@ export class PaymentsStack extends Stack {
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       });
     }
+
+    const stageQueues = new Map<QueueName, Queue>();
+    for (const [queueName, definition] of Object.entries(queues) as [QueueName, QueueDefinition][]) {
+      if (production && definition.sandboxOnly) continue;
+      stageQueues.set(queueName, this.addQueue(stage, queueName, definition));
+    }
+    this.queues = stageQueues;
+
+    // What every function of the stage shares; each adds its entry, name, access and timeout.
+    const functionDefaults = {
+      resources: { table: this.table, queues: this.queues },
+      sandbox: !production,
+      logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
+      logRemovalPolicy: removalPolicy,
+    } satisfies Partial<ServiceFunctionProps>;
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       // Who called what and when, for disputes with integrators: kept longer on production.
@@ -178,14 +225,15 @@ export class PaymentsStack extends Stack {
       });
     }
 
-    const functions = new Map<string, ApiFunction>();
+    const functions = new Map<RouteName, ServiceFunction>();
     for (const [routeName, route] of routeEntries) {
-      const fn = new ApiFunction(this, pascalCase(routeName), {
-        route,
+      if (production && route.sandboxOnly) continue;
+      const fn = new ServiceFunction(this, pascalCase(routeName), {
+        ...functionDefaults,
+        entry: route.handler,
         functionName: `${stackName(stage)}-${routeName}`,
-        resources: { table: this.table },
-        logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
-        logRemovalPolicy: removalPolicy,
+        access: route.access,
+        timeout: apiFunctionTimeout,
       });
       functions.set(routeName, fn);
       const method = this.api.root.resourceForPath(route.path).addMethod(
@@ -202,12 +250,75 @@ export class PaymentsStack extends Stack {
     }
     this.functions = functions;
 
+    const workers = new Map<WorkerName, ServiceFunction>();
+    for (const [workerName, worker] of workerEntries) {
+      if (production && worker.sandboxOnly) continue;
+      const queue = this.queues.get(worker.queue);
+      if (!queue) {
+        throw new Error(
+          `Worker ${workerName} reads queue ${worker.queue}, which ${stage} does not have: a sandbox-only queue can feed sandbox-only workers only`,
+        );
+      }
+      const fn = new ServiceFunction(this, pascalCase(workerName), {
+        ...functionDefaults,
+        entry: worker.handler,
+        functionName: `${stackName(stage)}-${workerName}`,
+        access: worker.access,
+        timeout: workerFunctionTimeout(queues[worker.queue]),
+      });
+      // Failed records are reported one by one, so a batch's successes are not handled twice.
+      fn.addEventSource(
+        new SqsEventSource(queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }),
+      );
+      workers.set(workerName, fn);
+    }
+    this.workers = workers;
+
     this.addWebAcl(stage);
 
     // Replaces RestApi's own output, whose name carries a hash that scripts would have to guess.
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+  }
+
+  /**
+   * A queue, and the dead-letter queue that takes its messages after `maxReceiveCount` failed
+   * receives, with an alarm as soon as one lands there. Both are encrypted and refuse plain HTTP.
+   */
+  private addQueue(stage: string, queueName: QueueName, definition: QueueDefinition): Queue {
+    const id = pascalCase(queueName);
+    const physicalName = `${stackName(stage)}-${queueName}`;
+    if (deadLetterQueueName(physicalName).length > maxQueueNameLength) {
+      throw new Error(`Queue name ${physicalName} is too long: shorten the stage or queue name`);
+    }
+    const deadLetters = new Queue(this, `${id}DeadLetters`, {
+      queueName: deadLetterQueueName(physicalName),
+      retentionPeriod: deadLetterRetention,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const queue = new Queue(this, `${id}Queue`, {
+      queueName: physicalName,
+      visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
+    });
+    new Alarm(this, `${id}DeadLettersAlarm`, {
+      alarmName: `${physicalName}-dead-letters`,
+      alarmDescription: `Messages of ${queueName} failed ${definition.maxReceiveCount} times and wait in ${deadLetterQueueName(physicalName)}: find the cause in the worker's logs, fix it, then redrive them.`,
+      metric: deadLetters.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: Stats.MAXIMUM,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      // An idle queue sends no metric: that is an empty queue, not a problem.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    return queue;
   }
 
   private addWebAcl(stage: string): void {

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '#infra/paths.ts';
+import { type QueueName, queues, queueUrlVariable } from '#shared/routes.ts';
+import { localQueueUrl } from './sqs.ts';
 
 /** Where the local host keeps its data (DynamoDB files, local.json): DATA_DIR, default `.data/`. */
 export function localDataDir(): string {
@@ -21,8 +23,8 @@ export interface DemoCredentials {
 export interface LocalConfig {
   baseUrl: string;
   demo: DemoCredentials;
-  /** The running host's DynamoDB Local, so the admin command acts on the same data. */
-  endpoints: { dynamodb: string };
+  /** The running host's DynamoDB Local and SQS stand-in, so the admin command acts on the same data. */
+  endpoints: LocalEndpoints;
   tableName: string;
 }
 
@@ -39,11 +41,20 @@ export function writeLocalConfig(dataDir: string, config: LocalConfig): void {
   writeFileSync(configPath(dataDir), `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
 }
 
+export interface LocalEndpoints {
+  dynamodb: string;
+  sqs: string;
+}
+
 /**
  * Points the AWS SDK at the local stand-ins through the standard variables, so handlers run
  * unchanged, and pins dummy credentials so nothing local can ever reach a real AWS account.
+ * Without an SQS endpoint (tests that need DynamoDB only), queues are left unset.
  */
-export function useLocalAws(endpoints: { dynamodb: string }, tableName: string): void {
+export function useLocalAws(
+  endpoints: Pick<LocalEndpoints, 'dynamodb'> & Partial<LocalEndpoints>,
+  tableName: string,
+): void {
   process.env.AWS_REGION = 'eu-west-1';
   process.env.AWS_ACCESS_KEY_ID = 'local';
   process.env.AWS_SECRET_ACCESS_KEY = 'local';
@@ -51,4 +62,11 @@ export function useLocalAws(endpoints: { dynamodb: string }, tableName: string):
   delete process.env.AWS_PROFILE;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamodb;
   process.env.TABLE_NAME = tableName;
+  if (endpoints.sqs) {
+    process.env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
+    // Every function may send to every queue locally: the stand-in has no IAM to enforce grants.
+    for (const queue of Object.keys(queues) as QueueName[]) {
+      process.env[queueUrlVariable(queue)] = localQueueUrl(endpoints.sqs, queue);
+    }
+  }
 }

@@ -1,12 +1,15 @@
 /**
  * `npm start`: the whole service on a laptop, with no AWS account, no Docker and no network.
- * DynamoDB Local keeps its data under DATA_DIR; an HTTP server plays API Gateway for the handlers
- * of the route table; the first start seeds a demo business and prints how to call it.
+ * DynamoDB Local keeps its data under DATA_DIR; an in-memory SQS stand-in holds the queues and a
+ * poller feeds them to the workers; an HTTP server plays API Gateway for the handlers of the route
+ * table; the first start seeds a demo business and prints how to call it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
+import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
 import {
@@ -17,6 +20,8 @@ import {
   useLocalAws,
   writeLocalConfig,
 } from './local-config.ts';
+import { pollWorkerQueues } from './queue-poller.ts';
+import { startSqsStandIn } from './sqs.ts';
 
 const startedAt = performance.now();
 const dataDir = localDataDir();
@@ -29,8 +34,16 @@ try {
   console.error(error instanceof JavaMissing ? `\n${error.message}\n` : error);
   process.exit(1);
 }
-useLocalAws({ dynamodb: dynamodb.endpoint }, localTableName);
+// Queues live in memory and are empty after a restart. What must survive one is kept in the table:
+// events are written to its outbox first, and the outbox sweeper (DESIGN §7) sends them again.
+const sqs = await startSqsStandIn();
+const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint };
+useLocalAws(endpoints, localTableName);
+// The local host is a sandbox stage, like every deployed stage but production.
+process.env.SANDBOX = 'true';
 await ensureTable(new DynamoDBClient({}), localTableName);
+const sqsClient = new SQSClient({});
+const queueUrls = await ensureQueues(sqsClient);
 
 // Imported only now: these modules build their AWS clients from the variables set above.
 const { createApiGateway } = await import('./api-gateway.ts');
@@ -46,12 +59,8 @@ await new Promise<void>((resolve, reject) => {
   server.listen(port, resolve);
 });
 const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
-const config: LocalConfig = {
-  baseUrl,
-  demo,
-  endpoints: { dynamodb: dynamodb.endpoint },
-  tableName: localTableName,
-};
+const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
+const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName };
 writeLocalConfig(dataDir, config);
 
 console.log(`
@@ -76,8 +85,12 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`\n${signal}: stopping...`);
+  // Workers first, while the API they may call back is still up; one stuck on a slow call does
+  // not hold up the stop, since its messages would not outlive the process anyway.
+  await Promise.race([workers.stop(), new Promise((resolve) => setTimeout(resolve, 5000))]);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  await sqs.stop();
   await dynamodb.stop();
   console.log('stopped.');
   process.exit(0);

@@ -1,18 +1,28 @@
-import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { type CfnQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { ApiFunction } from '#infra/api-function.ts';
-import { stackName, tableNameForStage } from '#infra/naming.ts';
+import { deadLetterQueueName, stackName, tableNameForStage } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
+import { apiFunctionTimeout, ServiceFunction, type ServiceResources } from '#infra/service-function.ts';
 import { stageThrottling } from '#infra/stack.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
-import { type AwsAccess, type Route, routeEntries, routes } from '#shared/routes.ts';
+import {
+  type AwsAccess,
+  type QueueDefinition,
+  type QueueName,
+  queues,
+  queueUrlVariable,
+  routeEntries,
+  routes,
+  workerEntries,
+} from '#shared/routes.ts';
 
 // Bundling is skipped: these tests are about the template, and esbuild would add seconds per function.
 const appFor = (context: Record<string, unknown>) =>
@@ -38,13 +48,29 @@ const resourcesOf = (template: Template, type: string): [string, Json][] =>
 const resourceOf = (template: Template, type: string, logicalId: string): Json =>
   template.findResources(type)[logicalId];
 
-function functionOf(template: Template, stage: string, routeName: string): [string, Json] {
-  const found = resourcesOf(template, 'AWS::Lambda::Function').filter(
-    ([, fn]) => fn.Properties.FunctionName === `${stackName(stage)}-${routeName}`,
+const functionsNamed = (template: Template, stage: string, name: string): [string, Json][] =>
+  resourcesOf(template, 'AWS::Lambda::Function').filter(
+    ([, fn]) => fn.Properties.FunctionName === `${stackName(stage)}-${name}`,
   );
-  expect(found, `function of route ${routeName}`).toHaveLength(1);
+
+/** The function of a route or a worker. */
+function functionOf(template: Template, stage: string, name: string): [string, Json] {
+  const found = functionsNamed(template, stage, name);
+  expect(found, `function ${name}`).toHaveLength(1);
   return found[0] as [string, Json];
 }
+
+const queuesNamed = (template: Template, queueName: string): [string, Json][] =>
+  resourcesOf(template, 'AWS::SQS::Queue').filter(([, queue]) => queue.Properties.QueueName === queueName);
+
+function queueOf(template: Template, queueName: string): [string, Json] {
+  const found = queuesNamed(template, queueName);
+  expect(found, `queue ${queueName}`).toHaveLength(1);
+  return found[0] as [string, Json];
+}
+
+const queueEntries = Object.entries(queues) as [QueueName, QueueDefinition][];
+const sourceQueueName = (stage: string, queue: QueueName) => `${stackName(stage)}-${queue}`;
 
 /** Every IAM statement attached to the function's role. */
 function statementsOf(template: Template, fn: Json): Json[] {
@@ -71,6 +97,45 @@ const writeActions = [
   'dynamodb:BatchWriteItem',
 ];
 const readActions = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+
+/** The queues a function may send to, by the logical ids of their resources. */
+function queuesSentToBy(template: Template, fn: Json): Set<string> {
+  return new Set(
+    statementsOf(template, fn)
+      .filter((statement) => asArray<string>(statement.Action).includes('sqs:SendMessage'))
+      .flatMap((statement) => asArray<Json>(statement.Resource).map((resource) => resource['Fn::GetAtt'][0])),
+  );
+}
+
+/** The queue policy statement that refuses any request not made over TLS. */
+function expectRefusesPlainHttp(template: Template, queueId: string): void {
+  const statements = resourcesOf(template, 'AWS::SQS::QueuePolicy')
+    .filter(([, policy]) => policy.Properties.Queues.some((queue: Json) => queue.Ref === queueId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+  expect(statements, queueId).toContainEqual({
+    Action: 'sqs:*',
+    Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    Effect: 'Deny',
+    Principal: { AWS: '*' },
+    Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+  });
+}
+
+/** A function outside any stage, for grants that the route table does not exercise. */
+function standAloneFunction(stack: Stack, id: string, access: AwsAccess[], resources: ServiceResources) {
+  return new ServiceFunction(stack, id, {
+    entry: routes.listStores.handler,
+    functionName: `grants-${id}`,
+    access,
+    resources,
+    timeout: Duration.seconds(3),
+    sandbox: false,
+    logRetention: RetentionDays.ONE_DAY,
+    logRemovalPolicy: RemovalPolicy.DESTROY,
+  });
+}
+
+const logicalIdOf = (fn: ServiceFunction) => Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnFunction);
 
 /** The full path of an API Gateway resource, rebuilt from its PathPart and ParentId chain. */
 function pathOf(template: Template, resourceRef: Json): string {
@@ -136,10 +201,10 @@ describe('the table', () => {
 });
 
 describe('the functions', () => {
-  it('are one arm64 nodejs22.x function per route, and nothing else', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', routeEntries.length);
-    for (const [routeName] of routeEntries) {
-      const [, fn] = functionOf(dev.template, 'dev', routeName);
+  it('are one arm64 nodejs22.x function per route and per worker, and nothing else', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', routeEntries.length + workerEntries.length);
+    for (const [name] of [...routeEntries, ...workerEntries]) {
+      const [, fn] = functionOf(dev.template, 'dev', name);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
@@ -148,13 +213,20 @@ describe('the functions', () => {
         TracingConfig: { Mode: 'Active' },
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
       });
+    }
+  });
+
+  it("of routes time out before API Gateway's 29 s", () => {
+    for (const [routeName] of routeEntries) {
+      const [, fn] = functionOf(dev.template, 'dev', routeName);
+      expect(fn.Properties.Timeout, routeName).toBe(apiFunctionTimeout.toSeconds());
       expect(fn.Properties.Timeout).toBeLessThan(29);
     }
   });
 
   it('log to their own log group with a retention, and may write to no other', () => {
-    for (const [routeName] of routeEntries) {
-      const [, fn] = functionOf(dev.template, 'dev', routeName);
+    for (const [name] of [...routeEntries, ...workerEntries]) {
+      const [, fn] = functionOf(dev.template, 'dev', name);
       const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref;
       expect(
         resourceOf(dev.template, 'AWS::Logs::LogGroup', logGroupId).Properties.RetentionInDays,
@@ -206,18 +278,11 @@ describe('the functions', () => {
     const stack = new Stack(appFor({}), 'Grants');
     const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
     const withAccess = (id: string, access: AwsAccess[]) =>
-      new ApiFunction(stack, id, {
-        route: { ...(routes.listStores as Route), access },
-        functionName: `grants-${id}`,
-        resources: { table },
-        logRetention: RetentionDays.ONE_DAY,
-        logRemovalPolicy: RemovalPolicy.DESTROY,
-      });
+      standAloneFunction(stack, id, access, { table, queues: new Map() });
     const writer = withAccess('Writer', ['table:write']);
     const reader = withAccess('Reader', ['table:read']);
     const template = Template.fromStack(stack);
-    const fnOf = (fn: ApiFunction) =>
-      resourceOf(template, 'AWS::Lambda::Function', stack.getLogicalId(fn.node.defaultChild as CfnFunction));
+    const fnOf = (fn: ServiceFunction) => resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(fn));
 
     const writerActions = tableActionsOf(template, fnOf(writer));
     for (const action of [...readActions, ...writeActions])
@@ -229,28 +294,34 @@ describe('the functions', () => {
 });
 
 describe('the REST API', () => {
-  it('has a method for every route of the route table, and no other, each calling its own function', () => {
-    const methods = resourcesOf(dev.template, 'AWS::ApiGateway::Method');
-    const found = methods.map(([, method]) => {
-      const props = method.Properties;
-      expect(props.AuthorizationType).toBe('NONE');
-      expect(props.Integration.Type).toBe('AWS_PROXY');
-      const uriParts: Json[] = props.Integration.Uri['Fn::Join'][1];
-      const functionId = uriParts.find((part) => part?.['Fn::GetAtt']?.[1] === 'Arn')['Fn::GetAtt'][0];
-      return {
-        route: `${props.HttpMethod} ${pathOf(dev.template, props.ResourceId)}`,
-        functionName: resourceOf(dev.template, 'AWS::Lambda::Function', functionId).Properties.FunctionName,
-      };
-    });
-    expect(found.sort((a, b) => a.route.localeCompare(b.route))).toEqual(
-      routeEntries
-        .map(([name, route]) => ({
-          route: `${route.method} ${route.path}`,
-          functionName: `${stackName('dev')}-${name}`,
-        }))
-        .sort((a, b) => a.route.localeCompare(b.route)),
-    );
-  });
+  it.each([
+    ['dev', dev, routeEntries],
+    ['prod', prod, routeEntries.filter(([, route]) => !route.sandboxOnly)],
+  ])(
+    'on %s has a method for every route deployed there, and no other, each calling its own function',
+    (stage, { template }, deployed) => {
+      const methods = resourcesOf(template, 'AWS::ApiGateway::Method');
+      const found = methods.map(([, method]) => {
+        const props = method.Properties;
+        expect(props.AuthorizationType).toBe('NONE');
+        expect(props.Integration.Type).toBe('AWS_PROXY');
+        const uriParts: Json[] = props.Integration.Uri['Fn::Join'][1];
+        const functionId = uriParts.find((part) => part?.['Fn::GetAtt']?.[1] === 'Arn')['Fn::GetAtt'][0];
+        return {
+          route: `${props.HttpMethod} ${pathOf(template, props.ResourceId)}`,
+          functionName: resourceOf(template, 'AWS::Lambda::Function', functionId).Properties.FunctionName,
+        };
+      });
+      expect(found.sort((a, b) => a.route.localeCompare(b.route))).toEqual(
+        deployed
+          .map(([name, route]) => ({
+            route: `${route.method} ${route.path}`,
+            functionName: `${stackName(stage)}-${name}`,
+          }))
+          .sort((a, b) => a.route.localeCompare(b.route)),
+      );
+    },
+  );
 
   it('throttles the whole stage, logs errors only and never bodies', () => {
     dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
@@ -335,6 +406,198 @@ describe('the REST API', () => {
 
   it('outputs the API URL and the table name', () => {
     expect(Object.keys(dev.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'TableName']);
+  });
+});
+
+describe('the queues', () => {
+  it.each(queueEntries)(
+    '%s is encrypted, refuses plain HTTP and hides a received message for its visibility timeout',
+    (name, definition) => {
+      const [queueId, queue] = queueOf(dev.template, sourceQueueName('dev', name));
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+      expect(queue.Properties.VisibilityTimeout).toBe(definition.visibilityTimeoutSeconds);
+      expectRefusesPlainHttp(dev.template, queueId);
+    },
+  );
+
+  it.each(queueEntries)(
+    '%s moves a message to its own encrypted dead-letter queue after maxReceiveCount receives',
+    (name, definition) => {
+      const [, queue] = queueOf(dev.template, sourceQueueName('dev', name));
+      const [deadLettersId, deadLetters] = queueOf(
+        dev.template,
+        deadLetterQueueName(sourceQueueName('dev', name)),
+      );
+      expect(queue.Properties.RedrivePolicy).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId, 'Arn'] },
+        maxReceiveCount: definition.maxReceiveCount,
+      });
+      expect(deadLetters.Properties.SqsManagedSseEnabled).toBe(true);
+      expect(deadLetters.Properties.MessageRetentionPeriod).toBe(14 * 24 * 60 * 60);
+      expect(deadLetters.Properties.RedrivePolicy).toBeUndefined();
+      expectRefusesPlainHttp(dev.template, deadLettersId);
+    },
+  );
+
+  it.each(queueEntries)('%s raises an alarm as soon as its dead-letter queue holds a message', (name) => {
+    const [deadLettersId] = queueOf(dev.template, deadLetterQueueName(sourceQueueName('dev', name)));
+    const alarms = resourcesOf(dev.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) =>
+      (alarm.Properties.Dimensions ?? []).some(
+        (dimension: Json) => dimension.Value?.['Fn::GetAtt']?.[0] === deadLettersId,
+      ),
+    );
+    expect(alarms).toHaveLength(1);
+    expect((alarms[0] as [string, Json])[1].Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLettersId, 'QueueName'] } }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+});
+
+describe('the workers', () => {
+  it.each(workerEntries)(
+    '%s is fed by its queue in batches of its size, reporting failed records one by one',
+    (name, worker) => {
+      const [functionId] = functionOf(dev.template, 'dev', name);
+      const [queueId] = queueOf(dev.template, sourceQueueName('dev', worker.queue));
+      const mappings = resourcesOf(dev.template, 'AWS::Lambda::EventSourceMapping').filter(
+        ([, mapping]) => mapping.Properties.FunctionName.Ref === functionId,
+      );
+      expect(mappings).toHaveLength(1);
+      expect((mappings[0] as [string, Json])[1].Properties).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        BatchSize: worker.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    },
+  );
+
+  it.each(workerEntries)(
+    "%s times out within a sixth of its queue's visibility timeout, so a batch is not received twice",
+    (name, worker) => {
+      const [, fn] = functionOf(dev.template, 'dev', name);
+      const [, queue] = queueOf(dev.template, sourceQueueName('dev', worker.queue));
+      expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(1);
+      expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(queue.Properties.VisibilityTimeout);
+    },
+  );
+
+  it.each(workerEntries)('%s may delete messages from its own queue only', (name, worker) => {
+    const [, fn] = functionOf(dev.template, 'dev', name);
+    const [queueId] = queueOf(dev.template, sourceQueueName('dev', worker.queue));
+    const consuming = statementsOf(dev.template, fn).filter((statement) =>
+      asArray<string>(statement.Action).includes('sqs:DeleteMessage'),
+    );
+    expect(consuming.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+  });
+});
+
+describe('sandbox-only parts', () => {
+  it('are all deployed on dev, and left out of prod', () => {
+    for (const [name, entry] of [...routeEntries, ...workerEntries]) {
+      expect(functionsNamed(dev.template, 'dev', name), `${name} on dev`).toHaveLength(1);
+      expect(functionsNamed(prod.template, 'prod', name), `${name} on prod`).toHaveLength(
+        entry.sandboxOnly ? 0 : 1,
+      );
+    }
+    for (const [name, definition] of queueEntries) {
+      for (const stage of ['dev', 'prod'] as const) {
+        const { template } = stage === 'dev' ? dev : prod;
+        const expected = stage === 'prod' && definition.sandboxOnly ? 0 : 1;
+        expect(queuesNamed(template, sourceQueueName(stage, name)), `${name} on ${stage}`).toHaveLength(
+          expected,
+        );
+        expect(
+          queuesNamed(template, deadLetterQueueName(sourceQueueName(stage, name))),
+          `${name} dead letters on ${stage}`,
+        ).toHaveLength(expected);
+      }
+    }
+  });
+
+  it('are announced to every function of dev by SANDBOX=true, and to no function of prod', () => {
+    const functionsOf = (template: Template) => resourcesOf(template, 'AWS::Lambda::Function');
+    expect(functionsOf(dev.template).length).toBeGreaterThan(0);
+    for (const [, fn] of functionsOf(dev.template)) {
+      expect(fn.Properties.Environment.Variables.SANDBOX, fn.Properties.FunctionName).toBe('true');
+    }
+    for (const [, fn] of functionsOf(prod.template)) {
+      expect(fn.Properties.Environment.Variables, fn.Properties.FunctionName).not.toHaveProperty('SANDBOX');
+    }
+  });
+});
+
+describe('the queue:send access', () => {
+  it('allows sqs:SendMessage on exactly that queue and gives the function its URL', () => {
+    const stack = new Stack(appFor({}), 'QueueGrants');
+    const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+    const callbacks = new Queue(stack, 'Callbacks');
+    // A second queue the function could be given by mistake; the route table has one queue today.
+    const other = new Queue(stack, 'Other');
+    const resources = {
+      table,
+      queues: new Map([
+        ['sandboxCallbacks' as QueueName, callbacks],
+        ['other' as QueueName, other],
+      ]),
+    };
+    const sender = standAloneFunction(stack, 'Sender', ['queue:send:sandboxCallbacks'], resources);
+    const bystander = standAloneFunction(stack, 'Bystander', ['table:read'], resources);
+    const template = Template.fromStack(stack);
+    const callbacksId = stack.getLogicalId(callbacks.node.defaultChild as CfnQueue);
+
+    const senderFn = resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(sender));
+    expect(queuesSentToBy(template, senderFn)).toEqual(new Set([callbacksId]));
+    const sqsStatements = statementsOf(template, senderFn).filter((statement) =>
+      asArray<string>(statement.Action).some((action) => action.startsWith('sqs:')),
+    );
+    for (const statement of sqsStatements) {
+      expect(statement.Resource).toEqual({ 'Fn::GetAtt': [callbacksId, 'Arn'] });
+      expect(asArray<string>(statement.Action)).not.toContain('sqs:ReceiveMessage');
+      expect(asArray<string>(statement.Action)).not.toContain('sqs:DeleteMessage');
+    }
+    expect(senderFn.Properties.Environment.Variables[queueUrlVariable('sandboxCallbacks')]).toEqual({
+      Ref: callbacksId,
+    });
+
+    const bystanderFn = resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(bystander));
+    expect(queuesSentToBy(template, bystanderFn)).toEqual(new Set());
+    expect(bystanderFn.Properties.Environment.Variables).not.toHaveProperty(
+      queueUrlVariable('sandboxCallbacks'),
+    );
+  });
+
+  it.each([
+    ['dev', dev],
+    ['prod', prod],
+  ])("lets each function of %s send to the stage's queues its access names, and no other", (stage, built) => {
+    const queueIds = new Map(
+      queueEntries.flatMap(([name]) => {
+        const found = queuesNamed(built.template, sourceQueueName(stage, name));
+        return found.map(([id]) => [name, id] as const);
+      }),
+    );
+    for (const [name, entry] of [...routeEntries, ...workerEntries]) {
+      const found = functionsNamed(built.template, stage, name);
+      if (found.length === 0) continue;
+      const [, fn] = found[0] as [string, Json];
+      const named = entry.access.flatMap((access) =>
+        access.startsWith('queue:send:') ? [access.slice('queue:send:'.length) as QueueName] : [],
+      );
+      // A sandbox-only queue is missing on prod, and so is the grant of a route that uses it there.
+      const expected = named.flatMap((queue) => (queueIds.has(queue) ? [queueIds.get(queue)] : []));
+      expect(queuesSentToBy(built.template, fn), name).toEqual(new Set(expected));
+      for (const queue of named) {
+        expect(fn.Properties.Environment.Variables[queueUrlVariable(queue)], `${name} ${queue}`).toEqual(
+          queueIds.has(queue) ? { Ref: queueIds.get(queue) } : undefined,
+        );
+      }
+    }
   });
 });
 

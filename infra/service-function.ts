@@ -5,38 +5,74 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
-import type { AwsAccess, Route } from '#shared/routes.ts';
+import {
+  type AwsAccess,
+  type QueueDefinition,
+  type QueueName,
+  queues,
+  queueUrlVariable,
+} from '#shared/routes.ts';
 
-/** The AWS resources a route's `access` list can name. */
-export interface RouteResources {
+/** The AWS resources an `access` list can name. */
+export interface ServiceResources {
   readonly table: ITable;
+  /** The stage's queues; sandbox-only ones are missing on production. */
+  readonly queues: ReadonlyMap<QueueName, IQueue>;
 }
 
-export interface ApiFunctionProps {
-  readonly route: Route;
+export interface ServiceFunctionProps {
+  /** Entry file relative to the project root, exporting `handler` (a route's or a worker's). */
+  readonly entry: string;
   /** Physical function name; also names its log group. */
   readonly functionName: string;
-  readonly resources: RouteResources;
+  readonly access: readonly AwsAccess[];
+  readonly resources: ServiceResources;
+  readonly timeout: Duration;
+  /** Sandbox stages (every stage but production) tell the code so with SANDBOX=true. */
+  readonly sandbox: boolean;
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
+}
+
+/**
+ * Under API Gateway's 29 s integration limit, so a stuck call ends as a logged function timeout
+ * (with the request id) instead of the gateway giving up while the function runs on. Normal
+ * requests take tens of milliseconds; 10 s leaves room for the SDK's retries.
+ */
+export const apiFunctionTimeout = Duration.seconds(10);
+
+/**
+ * Lambda's guidance for SQS event sources: a visibility timeout of at least six times the
+ * function's timeout, so a batch whose invocation was throttled and retried is not received again
+ * by another poller while it is still being handled.
+ */
+export function workerFunctionTimeout(queue: QueueDefinition): Duration {
+  const seconds = Math.floor(queue.visibilityTimeoutSeconds / 6);
+  if (seconds < 1) {
+    throw new Error(
+      `A visibility timeout of ${queue.visibilityTimeoutSeconds} s leaves its worker no time: give the queue at least 6 s`,
+    );
+  }
+  return Duration.seconds(seconds);
 }
 
 /** Lambda's own limit on function names. */
 const maxFunctionNameLength = 64;
 
 /**
- * The function behind one route, with every default in one place. Its role starts empty and gets
- * exactly the route's `access`, its own log group, and X-Ray.
+ * A function of the service, behind a route or fed by a queue, with every default in one place.
+ * Its role starts empty and gets exactly the entry's `access`, its own log group, and X-Ray.
  */
-export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     if (props.functionName.length > maxFunctionNameLength) {
       throw new Error(
-        `Function name ${props.functionName} is longer than ${maxFunctionNameLength} characters: shorten the stage or route name`,
+        `Function name ${props.functionName} is longer than ${maxFunctionNameLength} characters: shorten the stage, route or worker name`,
       );
     }
     // Both are handed to the function at creation, so they are built beside it rather than inside.
@@ -53,7 +89,7 @@ export class ApiFunction extends NodejsFunction {
 
     super(scope, id, {
       functionName: props.functionName,
-      entry: path.join(projectRoot, props.route.handler),
+      entry: path.join(projectRoot, props.entry),
       handler: 'handler',
       projectRoot,
       depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
@@ -66,22 +102,20 @@ export class ApiFunction extends NodejsFunction {
       // although the functions use far less memory. Warm requests mostly wait on DynamoDB, so more
       // memory would cost more without answering much faster.
       memorySize: 512,
-      // Under API Gateway's 29 s integration limit, so a stuck call ends as a logged function
-      // timeout (with the request id) instead of the gateway giving up while the function runs on.
-      // Normal requests take tens of milliseconds; 10 s leaves room for the SDK's retries.
-      timeout: Duration.seconds(10),
+      timeout: props.timeout,
       tracing: Tracing.ACTIVE,
       role,
       logGroup,
       environment: {
         NODE_OPTIONS: nodeOptions,
         POWERTOOLS_SERVICE_NAME: serviceName,
+        ...(props.sandbox ? { SANDBOX: 'true' } : {}),
       },
       bundling: nodejsFunctionBundling(),
     });
 
     logGroup.grantWrite(role);
-    for (const access of new Set(props.route.access)) grantAccess(this, access, props.resources);
+    for (const access of new Set(props.access)) grantAccess(this, access, props.resources);
 
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -94,13 +128,31 @@ export class ApiFunction extends NodejsFunction {
   }
 }
 
+const queueSendPrefix = 'queue:send:';
+
+const isQueueSend = (access: AwsAccess): access is `queue:send:${QueueName}` =>
+  access.startsWith(queueSendPrefix);
+
 /**
- * Grants one kind of access and gives the function what it needs to use it (the table's name), so
- * a permission and its configuration cannot be added one without the other. The switch must
- * handle every `AwsAccess`: adding a kind to the route table fails type-checking here until it
+ * Grants one kind of access and gives the function what it needs to use it (the table's name, the
+ * queue's URL), so a permission and its configuration cannot be added one without the other. Every
+ * `AwsAccess` must be handled: adding a kind to the route table fails type-checking here until it
  * gets its grant.
  */
-export function grantAccess(fn: ApiFunction, access: AwsAccess, resources: RouteResources): void {
+export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceResources): void {
+  if (isQueueSend(access)) {
+    const queueName = access.slice(queueSendPrefix.length) as QueueName;
+    const queue = resources.queues.get(queueName);
+    if (!queue) {
+      // Production has no sandbox, so nothing there may send to a sandbox-only queue: the grant
+      // and the URL are left out, and a send would fail loudly for want of the URL.
+      if ((queues[queueName] as QueueDefinition).sandboxOnly) return;
+      throw new Error(`${fn.node.path} may send to queue ${queueName}, which the stage does not have`);
+    }
+    queue.grantSendMessages(fn);
+    fn.addEnvironment(queueUrlVariable(queueName), queue.queueUrl);
+    return;
+  }
   switch (access) {
     case 'table:read':
       resources.table.grantReadData(fn);
@@ -117,7 +169,7 @@ export function grantAccess(fn: ApiFunction, access: AwsAccess, resources: Route
   }
 }
 
-function bindTable(fn: ApiFunction, table: ITable): void {
+function bindTable(fn: ServiceFunction, table: ITable): void {
   fn.addEnvironment('TABLE_NAME', table.tableName);
   const tableLogicalId = Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement);
   if (fn.role) {

@@ -1,0 +1,376 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  ChangeMessageVisibilityCommand,
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ListQueuesCommand,
+  PurgeQueueCommand,
+  type QueueAttributeName,
+  QueueDoesNotExist,
+  ReceiptHandleIsInvalid,
+  ReceiveMessageCommand,
+  type ReceiveMessageCommandInput,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+  SQSServiceException,
+} from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSqs, startSqsStandIn } from '#infra/local/sqs.ts';
+
+let standIn: RunningSqs;
+let client: SQSClient;
+
+beforeAll(async () => {
+  standIn = await startSqsStandIn();
+  client = sqsClientFor(standIn.endpoint);
+});
+
+afterAll(async () => {
+  client.destroy();
+  await standIn.stop();
+});
+
+const sqsClientFor = (endpoint: string) =>
+  new SQSClient({
+    endpoint,
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+async function newQueue(attributes: Record<string, string> = {}): Promise<string> {
+  const { QueueUrl } = await client.send(
+    new CreateQueueCommand({ QueueName: `test-${randomUUID()}`, Attributes: attributes }),
+  );
+  return QueueUrl as string;
+}
+
+/** A queue whose messages go to a dead-letter queue after `maxReceiveCount` receives. */
+async function newQueueWithDeadLetters(maxReceiveCount: number) {
+  const deadLettersUrl = await newQueue();
+  const deadLettersArn = await attribute(deadLettersUrl, 'QueueArn');
+  const url = await newQueue({
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLettersArn, maxReceiveCount }),
+  });
+  return { url, deadLettersUrl, deadLettersArn };
+}
+
+async function attribute(queueUrl: string, name: QueueAttributeName): Promise<string | undefined> {
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [name] }),
+  );
+  return Attributes?.[name];
+}
+
+async function counts(queueUrl: string) {
+  const { Attributes = {} } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }),
+  );
+  return {
+    visible: Number(Attributes.ApproximateNumberOfMessages),
+    inFlight: Number(Attributes.ApproximateNumberOfMessagesNotVisible),
+    delayed: Number(Attributes.ApproximateNumberOfMessagesDelayed),
+  };
+}
+
+async function receive(queueUrl: string, input: Partial<ReceiveMessageCommandInput> = {}) {
+  const { Messages = [] } = await client.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      MessageSystemAttributeNames: ['All'],
+      MessageAttributeNames: ['All'],
+      ...input,
+    }),
+  );
+  return Messages;
+}
+
+const send = (queueUrl: string, body: string, delaySeconds?: number) =>
+  client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body, DelaySeconds: delaySeconds }));
+
+describe('the SQS stand-in', () => {
+  it('hands a sent message to one receiver, with its MD5, and forgets it once deleted', async () => {
+    const url = await newQueue();
+    const body = JSON.stringify({ paymentId: randomUUID(), amount: 1500 });
+    const sent = await send(url, body);
+    expect(sent.MD5OfMessageBody).toBe(md5(body));
+
+    const [message, ...others] = await receive(url);
+    expect(others).toEqual([]);
+    expect(message).toMatchObject({ MessageId: sent.MessageId, Body: body, MD5OfBody: md5(body) });
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 1, delayed: 0 });
+    expect(await receive(url)).toEqual([]);
+
+    await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message?.ReceiptHandle }));
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+  });
+
+  it('answers a long poll as soon as a message arrives, not at the end of its wait', async () => {
+    const url = await newQueue();
+    const started = Date.now();
+    const polling = receive(url, { WaitTimeSeconds: 10 });
+    setTimeout(() => void send(url, 'arrived'), 300);
+    const messages = await polling;
+    expect(messages.map((message) => message.Body)).toEqual(['arrived']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('holds an empty long poll for its whole wait', async () => {
+    const url = await newQueue();
+    const started = Date.now();
+    expect(await receive(url, { WaitTimeSeconds: 1 })).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('delivers an undeleted message again after its visibility timeout, with the receive count incremented', async () => {
+    const url = await newQueue({ VisibilityTimeout: '1' });
+    const sent = await send(url, 'retry me');
+    const [first] = await receive(url);
+    expect(first?.Attributes?.ApproximateReceiveCount).toBe('1');
+    expect(await receive(url)).toEqual([]);
+
+    const [second] = await receive(url, { WaitTimeSeconds: 3 });
+    expect(second?.MessageId).toBe(sent.MessageId);
+    expect(second?.Attributes?.ApproximateReceiveCount).toBe('2');
+    expect(second?.ReceiptHandle).not.toBe(first?.ReceiptHandle);
+    expect(second?.Attributes?.SentTimestamp).toBe(first?.Attributes?.SentTimestamp);
+    expect(second?.Attributes?.ApproximateFirstReceiveTimestamp).toBe(
+      first?.Attributes?.ApproximateFirstReceiveTimestamp,
+    );
+    expect(Number(first?.Attributes?.ApproximateFirstReceiveTimestamp)).toBeGreaterThanOrEqual(
+      Number(first?.Attributes?.SentTimestamp),
+    );
+  });
+
+  it('honours a VisibilityTimeout given with the receive over the queue default', async () => {
+    const url = await newQueue({ VisibilityTimeout: '60' });
+    await send(url, 'short');
+    await receive(url, { VisibilityTimeout: 0 });
+    const [again] = await receive(url);
+    expect(again?.Attributes?.ApproximateReceiveCount).toBe('2');
+  });
+
+  it('does not delete a message with the receipt handle of an earlier receive', async () => {
+    const url = await newQueue();
+    await send(url, 'received twice');
+    const [first] = await receive(url, { VisibilityTimeout: 0 });
+    const [second] = await receive(url);
+
+    // As on SQS, a stale handle is accepted but deletes nothing.
+    await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: first?.ReceiptHandle }));
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 1, delayed: 0 });
+    await expect(
+      client.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: url,
+          ReceiptHandle: first?.ReceiptHandle,
+          VisibilityTimeout: 0,
+        }),
+      ),
+    ).rejects.toBeInstanceOf(ReceiptHandleIsInvalid);
+
+    await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: second?.ReceiptHandle }));
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+  });
+
+  it('refuses a receipt handle it never issued', async () => {
+    const url = await newQueue();
+    await expect(
+      client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: 'not-a-handle' })),
+    ).rejects.toBeInstanceOf(ReceiptHandleIsInvalid);
+  });
+
+  it('makes a message visible again at once when its visibility timeout is changed to 0', async () => {
+    const url = await newQueue({ VisibilityTimeout: '60' });
+    await send(url, 'one');
+    await send(url, 'two');
+    const [one, two] = await receive(url);
+    await client.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: url,
+        ReceiptHandle: one?.ReceiptHandle,
+        VisibilityTimeout: 0,
+      }),
+    );
+    expect((await receive(url)).map((message) => message.Body)).toEqual(['one']);
+
+    const { Successful, Failed } = await client.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: url,
+        Entries: [
+          { Id: 'two', ReceiptHandle: two?.ReceiptHandle, VisibilityTimeout: 0 },
+          { Id: 'stale', ReceiptHandle: one?.ReceiptHandle, VisibilityTimeout: 0 },
+        ],
+      }),
+    );
+    expect(Successful?.map((entry) => entry.Id)).toEqual(['two']);
+    expect(Failed?.map((entry) => [entry.Id, entry.Code])).toEqual([['stale', 'ReceiptHandleIsInvalid']]);
+  });
+
+  it('moves a message to the dead-letter queue, intact, when it would be received more than maxReceiveCount times', async () => {
+    const { url, deadLettersUrl } = await newQueueWithDeadLetters(2);
+    const sourceArn = await attribute(url, 'QueueArn');
+    const body = JSON.stringify({ callback: 'always fails' });
+    const sent = await client.send(
+      new SendMessageCommand({
+        QueueUrl: url,
+        MessageBody: body,
+        MessageAttributes: { provider: { DataType: 'String', StringValue: 'wave' } },
+      }),
+    );
+    expect((await receive(url, { VisibilityTimeout: 0 }))[0]?.Attributes?.ApproximateReceiveCount).toBe('1');
+    expect((await receive(url, { VisibilityTimeout: 0 }))[0]?.Attributes?.ApproximateReceiveCount).toBe('2');
+    expect(await counts(deadLettersUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+
+    expect(await receive(url)).toEqual([]);
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+    const [dead] = await receive(deadLettersUrl);
+    expect(dead).toMatchObject({
+      MessageId: sent.MessageId,
+      Body: body,
+      MD5OfBody: md5(body),
+      MD5OfMessageAttributes: sent.MD5OfMessageAttributes,
+      MessageAttributes: { provider: { DataType: 'String', StringValue: 'wave' } },
+    });
+    expect(dead?.Attributes?.DeadLetterQueueSourceArn).toBe(sourceArn);
+  });
+
+  it('reports the redrive policy it was given', async () => {
+    const { url, deadLettersArn } = await newQueueWithDeadLetters(4);
+    expect(JSON.parse((await attribute(url, 'RedrivePolicy')) ?? '{}')).toEqual({
+      deadLetterTargetArn: deadLettersArn,
+      maxReceiveCount: 4,
+    });
+  });
+
+  it("hides a message for its DelaySeconds, or for the queue's", async () => {
+    const url = await newQueue();
+    const started = Date.now();
+    await send(url, 'later', 1);
+    expect(await receive(url)).toEqual([]);
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 0, delayed: 1 });
+    expect((await receive(url, { WaitTimeSeconds: 3 })).map((message) => message.Body)).toEqual(['later']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+
+    const delayedQueue = await newQueue({ DelaySeconds: '1' });
+    await send(delayedQueue, 'queue delay');
+    expect(await receive(delayedQueue)).toEqual([]);
+    await send(delayedQueue, 'not delayed', 0);
+    expect((await receive(delayedQueue)).map((message) => message.Body)).toEqual(['not delayed']);
+    expect((await receive(delayedQueue, { WaitTimeSeconds: 3 })).map((message) => message.Body)).toEqual([
+      'queue delay',
+    ]);
+  });
+
+  it('sends and deletes in batches, answering for each entry', async () => {
+    const url = await newQueue();
+    const sent = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: url,
+        Entries: [
+          { Id: 'a', MessageBody: 'first' },
+          { Id: 'b', MessageBody: 'bad \u0000 character' },
+          { Id: 'c', MessageBody: 'third' },
+        ],
+      }),
+    );
+    expect(sent.Successful?.map((entry) => [entry.Id, entry.MD5OfMessageBody])).toEqual([
+      ['a', md5('first')],
+      ['c', md5('third')],
+    ]);
+    expect(sent.Failed).toEqual([
+      expect.objectContaining({ Id: 'b', Code: 'InvalidMessageContents', SenderFault: true }),
+    ]);
+
+    const messages = await receive(url);
+    expect(messages.map((message) => message.Body).sort()).toEqual(['first', 'third']);
+    const deleted = await client.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: url,
+        Entries: [
+          ...messages.map((message, index) => ({ Id: `m${index}`, ReceiptHandle: message.ReceiptHandle })),
+          { Id: 'bogus', ReceiptHandle: 'bogus' },
+        ],
+      }),
+    );
+    expect(deleted.Successful?.map((entry) => entry.Id)).toEqual(['m0', 'm1']);
+    expect(deleted.Failed?.map((entry) => [entry.Id, entry.Code])).toEqual([
+      ['bogus', 'ReceiptHandleIsInvalid'],
+    ]);
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+  });
+
+  it('refuses a batch with repeated entry ids or more than ten entries', async () => {
+    const url = await newQueue();
+    const entries = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({ Id: `e${index}`, MessageBody: 'x' }));
+    await expect(
+      client.send(
+        new SendMessageBatchCommand({
+          QueueUrl: url,
+          Entries: [
+            { Id: 'same', MessageBody: 'x' },
+            { Id: 'same', MessageBody: 'y' },
+          ],
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'BatchEntryIdsNotDistinct' });
+    await expect(
+      client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries(11) })),
+    ).rejects.toMatchObject({ name: 'TooManyEntriesInBatchRequest' });
+    expect(await counts(url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+  });
+
+  it("answers the SDK's QueueDoesNotExist for a queue it does not have", async () => {
+    const missing = `${standIn.endpoint}/000000000000/no-such-queue`;
+    await expect(send(missing, 'lost')).rejects.toBeInstanceOf(QueueDoesNotExist);
+    await expect(receive(missing)).rejects.toBeInstanceOf(QueueDoesNotExist);
+    await expect(client.send(new GetQueueUrlCommand({ QueueName: 'no-such-queue' }))).rejects.toBeInstanceOf(
+      QueueDoesNotExist,
+    );
+  });
+
+  it('refuses an out-of-range parameter rather than clamping it', async () => {
+    const url = await newQueue();
+    const error = await receive(url, { MaxNumberOfMessages: 11 }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(SQSServiceException);
+    expect((error as SQSServiceException).name).toBe('InvalidParameterValue');
+  });
+
+  it('finds queues by name and by prefix, and empties one on purge', async () => {
+    const name = `listed-${randomUUID()}`;
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name }));
+    expect((await client.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl).toBe(QueueUrl);
+    expect((await client.send(new ListQueuesCommand({ QueueNamePrefix: name }))).QueueUrls).toEqual([
+      QueueUrl,
+    ]);
+    // Creating it again with the same attributes answers the same queue.
+    expect((await client.send(new CreateQueueCommand({ QueueName: name }))).QueueUrl).toBe(QueueUrl);
+
+    await send(QueueUrl as string, 'purged');
+    await client.send(new PurgeQueueCommand({ QueueUrl }));
+    expect(await counts(QueueUrl as string)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+  });
+
+  it('answers pending long polls when it stops, then refuses connections', async () => {
+    const own = await startSqsStandIn();
+    const ownClient = sqsClientFor(own.endpoint);
+    const { QueueUrl } = await ownClient.send(new CreateQueueCommand({ QueueName: 'stopping' }));
+    const started = Date.now();
+    const polling = ownClient.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20 }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await own.stop();
+    expect((await polling).Messages ?? []).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await expect(fetch(own.endpoint, { method: 'POST' })).rejects.toThrow();
+    ownClient.destroy();
+  });
+});
