@@ -112,6 +112,24 @@ describe('the SQS stand-in', () => {
     expect(await counts(url)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
   });
 
+  it('digests message attributes as SQS does', async () => {
+    const url = await newQueue();
+    const sent = await client.send(
+      new SendMessageCommand({
+        QueueUrl: url,
+        MessageBody: 'with attributes',
+        MessageAttributes: {
+          ordinal: { DataType: 'Number', StringValue: '1' },
+          category: { DataType: 'String', StringValue: 'test' },
+        },
+      }),
+    );
+    // The digest SQS answers for these attributes, as independent implementations check it.
+    expect(sent.MD5OfMessageAttributes).toBe('d21ae90c49061e927f57df5f5d72be1f');
+    const [received] = await receive(url);
+    expect(received?.MD5OfMessageAttributes).toBe('d21ae90c49061e927f57df5f5d72be1f');
+  });
+
   it('answers a long poll as soon as a message arrives, not at the end of its wait', async () => {
     const url = await newQueue();
     const started = Date.now();
