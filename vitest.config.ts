@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Tests are split by what they need: nothing (unit), DynamoDB Local (integration), the CDK
- * synthesizer (infra), the local host over HTTP (e2e). DynamoDB Local and the local host are each
- * started once per run by a global setup.
+ * synthesizer (infra), the local host over HTTP (e2e), the local host and a headless Chromium
+ * (browser). DynamoDB Local and the local host are started by a global setup, once per project run.
  */
 export default defineConfig({
   test: {
@@ -33,6 +33,15 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/local-host-global-setup.ts'],
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/support/local-host-global-setup.ts'],
+          testTimeout: 90_000,
           hookTimeout: 120_000,
         },
       },
