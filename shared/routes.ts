@@ -31,7 +31,9 @@ export interface QueueDefinition {
 
 export const queues = {
   /** Callbacks the sandbox provider sends later, as a real provider does after the payer acts. */
-  sandboxCallbacks: { visibilityTimeoutSeconds: 30, maxReceiveCount: 4, sandboxOnly: true },
+  // A batch delivers its callbacks in parallel, each waiting up to 10 s for the service: the worker
+  // gets 15 s, and the visibility timeout is six times that, as Lambda advises.
+  sandboxCallbacks: { visibilityTimeoutSeconds: 90, maxReceiveCount: 4, sandboxOnly: true },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;
@@ -89,6 +91,7 @@ export const routes = {
     access: ['table:read'],
   },
   createPaymentRequest: {
+    // The sandbox queue exists only on sandbox stages; production gets no grant for it.
     method: 'POST',
     path: '/partner_api/payment_requests',
     handler: 'functions/payment-requests/create-payment-request.ts',

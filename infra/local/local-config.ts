@@ -26,6 +26,8 @@ export interface LocalConfig {
   /** The running host's DynamoDB Local and SQS stand-in, so the admin command acts on the same data. */
   endpoints: LocalEndpoints;
   tableName: string;
+  /** The key the sandbox provider signs its callbacks with, kept so a restart keeps it too. */
+  sandbox: { providerSecret: string };
 }
 
 const configPath = (dataDir: string) => join(dataDir, 'local.json');

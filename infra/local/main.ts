@@ -4,6 +4,7 @@
  * poller feeds them to the workers; an HTTP server plays API Gateway for the handlers of the route
  * table; the first start seeds a demo business and prints how to call it.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -52,6 +53,8 @@ const { demoStillThere, seedDemo } = await import('./seed.ts');
 const previous = readLocalConfig(dataDir);
 const seeded = !(await demoStillThere(previous?.demo));
 const demo = previous && !seeded ? previous.demo : await seedDemo();
+const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
+process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
 const server = createServer(createApiGateway(projectRoot));
 await new Promise<void>((resolve, reject) => {
@@ -59,8 +62,10 @@ await new Promise<void>((resolve, reject) => {
   server.listen(port, resolve);
 });
 const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
+// Links the service hands out (hosted pages, provider callbacks) point here.
+process.env.PUBLIC_BASE_URL = baseUrl;
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
-const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName };
+const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName, sandbox };
 writeLocalConfig(dataDir, config);
 
 console.log(`

@@ -475,7 +475,9 @@ class SqsService {
       deadLetterSourceArn: undefined,
     };
     queue.messages.set(message.id, message);
-    if (delaySeconds === 0) queue.notify();
+    // Waiting receivers either take it now or recompute when the next message becomes visible;
+    // without this, a delayed message sent during a long poll waits out the whole poll.
+    queue.notify();
     return {
       MessageId: message.id,
       MD5OfMessageBody: message.md5OfBody,

@@ -13,7 +13,7 @@ import {
 import { getStore } from '#shared/data/store.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
-import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
+import { Conflict, StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/sandbox.ts';
@@ -101,7 +101,13 @@ export async function startCollection(
       returnUrl: `${baseUrl}/payment/${request.id}/return`,
       baseUrl,
     });
-    await recordCollectionStarted(request, { ...started, paymentMethod: method, payerPhone });
+    const recorded = await recordCollectionStarted(request, {
+      ...started,
+      paymentMethod: method,
+      payerPhone,
+    });
+    // Completed meanwhile (a callback of an earlier collection): this collection must not be used.
+    if (!recorded) throw new Conflict('The payment request is no longer pending');
     return { ...request, ...started, collectionMethod: method, payerPhone: payerPhone ?? request.payerPhone };
   } catch (error) {
     if (error instanceof ProviderRefused) await failAtOnce(request, 'third_party_payment_provider_error');

@@ -1,6 +1,7 @@
 import { boolean, enum as enumOf, int, object, string, uuid } from 'zod';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
+import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 
 /**
  * Return URLs may be web addresses or app deep links (`myapp://paid?reference=x`), with the
@@ -8,7 +9,11 @@ import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods
  */
 const returnUrl = string()
   .max(2048)
-  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, 'must be an absolute URL or app link (scheme:...)');
+  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, 'must be an absolute URL or app link (scheme:...)')
+  .refine(isFollowableReturnUrl, {
+    message: 'The URL scheme is not allowed: javascript, vbscript, data, file and blob URLs are refused.',
+    params: { rule: 'url' },
+  });
 
 /** Far above any ceiling, and far below 2^53: amounts stay exact in every computation. */
 export const maxAmountCents = 1_000_000_000_000;

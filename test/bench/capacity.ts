@@ -116,6 +116,56 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     await measure('GET /stores (1 store)', () => storesOf(caller));
     await measure('GET /devices (1 device)', () => devicesOf(caller));
     await measure('GET /stores/{id}/balance', () => balanceOf(caller, store.id));
+
+    process.env.SANDBOX = 'true';
+    const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
+      '#shared/operations/payment-requests.ts'
+    );
+    const { completePayment } = await import('#shared/operations/complete-payment.ts');
+    const baseUrl = 'http://localhost:0';
+    const created = await measure('POST /payment_requests (redirect)', () =>
+      createPaymentRequestFor(
+        caller,
+        {
+          storeId: store.id,
+          amountCents: 150_000,
+          currency: 'XOF',
+          reference: 'bench-1',
+          paymentDetails: {
+            type: 'redirect',
+            data: {
+              paymentMethod: 'wave',
+              successUrl: 'https://a.example/ok',
+              errorUrl: 'https://a.example/ko',
+            },
+          },
+        },
+        baseUrl,
+      ),
+    );
+    await measure('GET /payment_requests/{id}', () => paymentRequestOf(caller, created.id));
+    const started = await measure('start the provider flow (hosted page)', () =>
+      startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
+    );
+    await measure('complete a payment (verified callback)', () =>
+      completePayment({
+        callbackId: 'bench',
+        provider: 'wave',
+        providerReference: started.providerReference as string,
+        paymentRequestId: created.id,
+        outcome: 'success',
+        payerPhone: '+2250700000001',
+      }),
+    );
+    await measure('duplicate callback (no change)', () =>
+      completePayment({
+        callbackId: 'bench-2',
+        provider: 'wave',
+        providerReference: started.providerReference as string,
+        paymentRequestId: created.id,
+        outcome: 'success',
+      }),
+    );
     return rows;
   } finally {
     await dynamodbLocal.stop();

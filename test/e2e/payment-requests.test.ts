@@ -1,17 +1,57 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { admin } from '#test/support/local-host.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
 const { config, dataDir } = inject('localHost');
-const { baseUrl, demo } = config;
-const demoHeaders = { 'X-API-KEY-ID': demo.apiKeyId, 'X-API-KEY': demo.apiKey, 'content-type': 'application/json' };
+const { baseUrl } = config;
+
+/** A merchant of its own (store, soundbox, key), so these tests leave the demo business alone. */
+const demo = {
+  businessId: '',
+  storeId: '',
+  deviceId: `Till-${randomUUID().slice(0, 8)}`,
+  apiKeyId: '',
+  apiKey: '',
+};
+let demoHeaders: Record<string, string> = {};
+beforeAll(async () => {
+  ({ businessId: demo.businessId } = await admin(dataDir, 'create-business', '--name', 'Maquis Chez Awa'));
+  ({ storeId: demo.storeId } = await admin(
+    dataDir,
+    'create-store',
+    '--business',
+    demo.businessId,
+    '--name',
+    'Maquis Cocody',
+  ));
+  await admin(dataDir, 'create-device', '--store', demo.storeId, '--device-id', demo.deviceId);
+  ({ keyId: demo.apiKeyId, key: demo.apiKey } = (await admin(
+    dataDir,
+    'create-key',
+    '--business',
+    demo.businessId,
+  )) as {
+    keyId: string;
+    key: string;
+  });
+  demoHeaders = {
+    'X-API-KEY-ID': demo.apiKeyId,
+    'X-API-KEY': demo.apiKey,
+    'content-type': 'application/json',
+  };
+});
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions themselves
 type Body = any;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = demoHeaders) {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = demoHeaders,
+) {
+  // Defaults are evaluated at call time, after beforeAll has made the merchant.
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers,
@@ -29,7 +69,12 @@ function redirectRequest(overrides: Record<string, unknown> = {}, data: Record<s
     reference: `order-${randomUUID()}`,
     paymentDetails: {
       type: 'redirect',
-      data: { paymentMethod: 'wave', successUrl: 'myapp://paid?reference=42', errorUrl: 'https://shop.example/failed?x=1', ...data },
+      data: {
+        paymentMethod: 'wave',
+        successUrl: 'myapp://paid?reference=42',
+        errorUrl: 'https://shop.example/failed?x=1',
+        ...data,
+      },
     },
     ...overrides,
   };
@@ -77,29 +122,73 @@ describe('POST /partner_api/payment_requests', () => {
     ['reference missing', { reference: undefined }, {}, 'reference', 'required'],
     ['reference too long', { reference: 'r'.repeat(101) }, {}, 'reference', 'max'],
     ['currency missing', { currency: undefined }, {}, 'currency', 'required'],
-    ['paymentMethod outside the five', {}, { paymentMethod: 'paypal' }, 'paymentDetails.data.paymentMethod', 'in'],
+    [
+      'paymentMethod outside the five',
+      {},
+      { paymentMethod: 'paypal' },
+      'paymentDetails.data.paymentMethod',
+      'in',
+    ],
     ['successUrl missing', {}, { successUrl: undefined }, 'paymentDetails.data.successUrl', 'required'],
     ['errorUrl missing', {}, { errorUrl: undefined }, 'paymentDetails.data.errorUrl', 'required'],
-    ['direct without payerPhone', {}, { forceProviderDirect: true }, 'paymentDetails.data.payerPhone', 'required'],
-    ['payerPhone not +225 and 10 digits', {}, { payerPhone: '0700000001' }, 'paymentDetails.data.payerPhone', 'format'],
+    [
+      'successUrl runs script',
+      {},
+      { successUrl: 'javascript:alert(1)' },
+      'paymentDetails.data.successUrl',
+      'url',
+    ],
+    [
+      'direct without payerPhone',
+      {},
+      { forceProviderDirect: true },
+      'paymentDetails.data.payerPhone',
+      'required',
+    ],
+    [
+      'payerPhone not +225 and 10 digits',
+      {},
+      { payerPhone: '0700000001' },
+      'paymentDetails.data.payerPhone',
+      'format',
+    ],
   ])('answers 422 validation_error when %s', async (_case, overrides, data, field, rule) => {
-    const { status, body } = await call('POST', '/partner_api/payment_requests', redirectRequest(overrides, data));
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      redirectRequest(overrides, data),
+    );
     expect(status).toBe(422);
     expect(body.id).toBe('validation_error');
     expect(body.extras.errors).toContainEqual(expect.objectContaining({ field, rule }));
   });
 
   it('answers 422 naming currency when it is not the store currency', async () => {
-    const { status, body } = await call('POST', '/partner_api/payment_requests', redirectRequest({ currency: 'EUR' }));
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      redirectRequest({ currency: 'EUR' }),
+    );
     expect(status).toBe(422);
     expect(body.extras.errors).toEqual([expect.objectContaining({ field: 'currency', rule: 'in' })]);
   });
 
   it('answers 404 for an unknown store and for another business store', async () => {
     const { businessId } = await admin(dataDir, 'create-business', '--name', 'Other shop');
-    const { storeId } = await admin(dataDir, 'create-store', '--business', businessId as string, '--name', 'Theirs');
+    const { storeId } = await admin(
+      dataDir,
+      'create-store',
+      '--business',
+      businessId as string,
+      '--name',
+      'Theirs',
+    );
     for (const id of [storeId, randomUUID()]) {
-      const { status, body } = await call('POST', '/partner_api/payment_requests', redirectRequest({ storeId: id }));
+      const { status, body } = await call(
+        'POST',
+        '/partner_api/payment_requests',
+        redirectRequest({ storeId: id }),
+      );
       expect(status).toBe(404);
       expect(body.id).toBe('store_not_found');
     }
@@ -135,7 +224,9 @@ describe('Idempotency-Key', () => {
 
   it('refuses the same key with another body: 422 idempotency_key_reused', async () => {
     const headers = { ...demoHeaders, 'Idempotency-Key': randomUUID() };
-    expect((await call('POST', '/partner_api/payment_requests', redirectRequest(), headers)).status).toBe(200);
+    expect((await call('POST', '/partner_api/payment_requests', redirectRequest(), headers)).status).toBe(
+      200,
+    );
     const reused = await call('POST', '/partner_api/payment_requests', redirectRequest(), headers);
     expect(reused.status).toBe(422);
     expect(reused.body.id).toBe('idempotency_key_reused');
@@ -148,8 +239,12 @@ describe('GET /partner_api/payment_requests/{id}', () => {
     const { businessId } = await admin(dataDir, 'create-business', '--name', 'Curious');
     const { keyId, key } = await admin(dataDir, 'create-key', '--business', businessId as string);
     const other = { 'X-API-KEY-ID': keyId as string, 'X-API-KEY': key as string };
-    expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`, undefined, other)).status).toBe(404);
-    expect((await call('GET', `/partner_api/payment_requests/${randomUUID()}`)).body.id).toBe('payment_request_not_found');
+    expect(
+      (await call('GET', `/partner_api/payment_requests/${created.body.id}`, undefined, other)).status,
+    ).toBe(404);
+    expect((await call('GET', `/partner_api/payment_requests/${randomUUID()}`)).body.id).toBe(
+      'payment_request_not_found',
+    );
     expect((await call('GET', '/partner_api/payment_requests/abc')).status).toBe(422);
   });
 });
@@ -158,7 +253,9 @@ describe('redirect payments through the sandbox', () => {
   it('approved: success with the transaction, and the store is credited amount less fee', async () => {
     const before = await balance();
     const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
-    const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, { payerPhone: '+2250700000001' });
+    const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, {
+      payerPhone: '+2250700000001',
+    });
     expect(approved.status).toBe(200);
     expect(approved.body.status).toBe('success');
     const got = await call('GET', `/partner_api/payment_requests/${created.body.id}`);
@@ -208,12 +305,17 @@ describe('direct payments: the sandbox phone numbers choose the outcome', () => 
     expect(refused.status).toBe(400);
     expect(refused.body.id).toBe('third_party_payment_provider_error');
     const sameReference = { ...directRequest('+2250700000001'), reference: sent.reference };
-    expect((await call('POST', '/partner_api/payment_requests', sameReference)).status).toBe(200);
+    const retried = await call('POST', '/partner_api/payment_requests', sameReference);
+    expect(retried.status).toBe(200);
+    expect((await waitForStatus(retried.body.id, (s) => s !== 'pending')).status).toBe('success');
   });
 
   it('+2250700000006 delivers the callback twice and the store is credited once', async () => {
     const before = await balance();
-    const created = await call('POST', '/partner_api/payment_requests', { ...directRequest('+2250700000006'), amountCents: 10_000 });
+    const created = await call('POST', '/partner_api/payment_requests', {
+      ...directRequest('+2250700000006'),
+      amountCents: 10_000,
+    });
     await waitForStatus(created.body.id, (s) => s !== 'pending');
     // Give the second delivery time to arrive, then check it changed nothing.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -226,7 +328,14 @@ describe('direct payments: the sandbox phone numbers choose the outcome', () => 
 describe('soundbox payments', () => {
   let otherStoreDevice: string;
   beforeAll(async () => {
-    const { storeId } = await admin(dataDir, 'create-store', '--business', demo.businessId, '--name', 'Annexe');
+    const { storeId } = await admin(
+      dataDir,
+      'create-store',
+      '--business',
+      demo.businessId,
+      '--name',
+      'Annexe',
+    );
     otherStoreDevice = `Annexe-${randomUUID().slice(0, 8)}`;
     await admin(dataDir, 'create-device', '--store', storeId as string, '--device-id', otherStoreDevice);
   });
@@ -235,17 +344,42 @@ describe('soundbox payments', () => {
     const { status, body } = await call(
       'POST',
       '/partner_api/payment_requests',
-      redirectRequest({ paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', deviceId: demo.deviceId, successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' } } }),
+      redirectRequest({
+        paymentDetails: {
+          type: 'soundbox',
+          data: {
+            paymentMethod: 'mtn',
+            deviceId: demo.deviceId,
+            successUrl: 'https://a.example/ok',
+            errorUrl: 'https://a.example/ko',
+          },
+        },
+      }),
     );
     expect(status).toBe(200);
-    expect(body).toMatchObject({ type: 'soundbox', paymentMethod: 'mtn', status: 'pending', redirectUrl: `${baseUrl}/payment/${body.id}` });
+    expect(body).toMatchObject({
+      type: 'soundbox',
+      paymentMethod: 'mtn',
+      status: 'pending',
+      redirectUrl: `${baseUrl}/payment/${body.id}`,
+    });
   });
 
   it('answer 404 for a device of another store', async () => {
     const { status, body } = await call(
       'POST',
       '/partner_api/payment_requests',
-      redirectRequest({ paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', deviceId: otherStoreDevice, successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' } } }),
+      redirectRequest({
+        paymentDetails: {
+          type: 'soundbox',
+          data: {
+            paymentMethod: 'mtn',
+            deviceId: otherStoreDevice,
+            successUrl: 'https://a.example/ok',
+            errorUrl: 'https://a.example/ko',
+          },
+        },
+      }),
     );
     expect(status).toBe(404);
     expect(body.id).toBe('device_not_found');
@@ -255,25 +389,48 @@ describe('soundbox payments', () => {
     const { status, body } = await call(
       'POST',
       '/partner_api/payment_requests',
-      redirectRequest({ paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' } } }),
+      redirectRequest({
+        paymentDetails: {
+          type: 'soundbox',
+          data: {
+            paymentMethod: 'mtn',
+            successUrl: 'https://a.example/ok',
+            errorUrl: 'https://a.example/ko',
+          },
+        },
+      }),
     );
     expect(status).toBe(422);
-    expect(body.extras.errors).toEqual([expect.objectContaining({ field: 'paymentDetails.data.deviceId', rule: 'required' })]);
+    expect(body.extras.errors).toEqual([
+      expect.objectContaining({ field: 'paymentDetails.data.deviceId', rule: 'required' }),
+    ]);
   });
 });
 
 describe('provider callbacks', () => {
-  const sign = (body: string) => createHmac('sha256', config.sandbox.providerSecret).update(body).digest('hex');
+  const sign = (body: string) =>
+    createHmac('sha256', config.sandbox.providerSecret).update(body).digest('hex');
 
   it('with a bad or missing signature change nothing', async () => {
     const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
-    const forged = JSON.stringify({ callbackId: randomUUID(), provider: 'wave', providerReference: 'x', paymentRequestId: created.body.id, outcome: 'success' });
+    const forged = JSON.stringify({
+      callbackId: randomUUID(),
+      provider: 'wave',
+      providerReference: 'x',
+      paymentRequestId: created.body.id,
+      outcome: 'success',
+    });
     for (const signature of [undefined, 'f'.repeat(64), sign(`${forged} `)]) {
-      const headers: Record<string, string> = { 'content-type': 'application/json', ...(signature ? { 'x-sandbox-signature': signature } : {}) };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...(signature ? { 'x-sandbox-signature': signature } : {}),
+      };
       const { status } = await call('POST', '/provider_callbacks/wave', forged, headers);
       expect(status).toBe(401);
     }
-    expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`)).body.status).toBe('pending');
+    expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`)).body.status).toBe(
+      'pending',
+    );
   });
 
   it('arriving late, after a terminal state, change nothing', async () => {
@@ -288,11 +445,13 @@ describe('provider callbacks', () => {
       paymentRequestId: created.body.id,
       outcome: 'success',
     });
-    const { status, body } = await call('POST', '/provider_callbacks/wave', late, { 'content-type': 'application/json', 'x-sandbox-signature': sign(late) });
+    const { status, body } = await call('POST', '/provider_callbacks/wave', late, {
+      'content-type': 'application/json',
+      'x-sandbox-signature': sign(late),
+    });
     expect(status).toBe(200);
     expect(body.result).toBe('already_completed');
     expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`)).body.status).toBe('error');
     expect(await balance()).toBe(before);
   });
 });
-

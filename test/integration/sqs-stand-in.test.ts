@@ -141,6 +141,17 @@ describe('the SQS stand-in', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('answers a long poll when a message sent with a delay during the poll becomes visible', async () => {
+    const url = await newQueue();
+    const started = Date.now();
+    const polling = receive(url, { WaitTimeSeconds: 10 });
+    setTimeout(() => void send(url, 'later', 1), 200);
+    const messages = await polling;
+    expect(messages.map((message) => message.Body)).toEqual(['later']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1150);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
   it('holds an empty long poll for its whole wait', async () => {
     const url = await newQueue();
     const started = Date.now();

@@ -12,14 +12,20 @@ export async function readProviderReference(config: LocalConfig, paymentRequestI
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   const pointer = await client.send(
-    new GetItemCommand({ TableName: config.tableName, Key: { pk: { S: `PAYREQ#${paymentRequestId}` }, sk: { S: 'PAYREQ' } } }),
+    new GetItemCommand({
+      TableName: config.tableName,
+      Key: { pk: { S: `PAYREQ#${paymentRequestId}` }, sk: { S: 'PAYREQ' } },
+    }),
   );
   const businessId = pointer.Item?.businessId?.S;
   const { Items = [] } = await client.send(
     new QueryCommand({
       TableName: config.tableName,
       KeyConditionExpression: 'pk = :pk AND sk = :sk',
-      ExpressionAttributeValues: { ':pk': { S: `BIZ#${businessId}` }, ':sk': { S: `PAYREQ#${paymentRequestId}` } },
+      ExpressionAttributeValues: {
+        ':pk': { S: `BIZ#${businessId}` },
+        ':sk': { S: `PAYREQ#${paymentRequestId}` },
+      },
     }),
   );
   const reference = Items[0]?.providerReference?.S;
