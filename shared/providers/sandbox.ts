@@ -100,8 +100,11 @@ function callbackFor(
 ): PendingCallback | undefined {
   switch (behaviour) {
     case 'no_callback':
-    case 'refused':
       return undefined;
+    case 'refused':
+      // Refused at once only where the provider is asked directly; on its own page (or a QR) the
+      // payer's account is refused there, which reaches the service as a declined payment.
+      return { providerReference, outcome: 'declined', payerPhone, deliveries: 1 };
     case 'duplicate_callback':
       return { providerReference, outcome: 'success', payerPhone, deliveries: 2 };
     default:

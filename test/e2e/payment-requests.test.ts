@@ -269,6 +269,14 @@ describe('redirect payments through the sandbox', () => {
     expect(await balance()).toBe(before + 148_500);
   });
 
+  it('approved with the refused-account number: declined on the provider page, never left pending', async () => {
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
+    const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, {
+      payerPhone: '+2250700000005',
+    });
+    expect(approved.body).toMatchObject({ status: 'error', errorReason: 'declined' });
+  });
+
   it('declined: error, nothing credited', async () => {
     const before = await balance();
     const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
