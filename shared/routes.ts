@@ -43,7 +43,12 @@ export const queueUrlVariable = (queue: QueueName) =>
   `QUEUE_URL_${queue.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
 
 /** What a function may touch in AWS; the stack grants exactly this. */
-export type AwsAccess = 'table:read' | 'table:write' | `queue:send:${QueueName}`;
+export type AwsAccess =
+  | 'table:read'
+  | 'table:write'
+  | `queue:send:${QueueName}`
+  /** The key the sandbox provider signs callbacks with (sandbox stages only). */
+  | 'secret:sandboxProvider';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -110,14 +115,14 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write'],
+    access: ['table:write', 'secret:sandboxProvider'],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/approve',
     handler: 'functions/sandbox/approve-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
   declineSandboxPaymentRequest: {
@@ -125,7 +130,7 @@ export const routes = {
     path: '/sandbox/payment_requests/{id}/decline',
     handler: 'functions/sandbox/decline-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
   paymentPage: {
@@ -162,7 +167,7 @@ export const routes = {
     path: '/sandbox/provider/checkout/{providerReference}',
     handler: 'functions/sandbox/checkout-action.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
 } as const satisfies Record<string, Route>;
@@ -176,7 +181,7 @@ export const workers = {
     handler: 'functions/workers/send-sandbox-callbacks.ts',
     queue: 'sandboxCallbacks',
     batchSize: 10,
-    access: ['table:read'],
+    access: ['table:read', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
 } as const satisfies Record<string, Worker>;

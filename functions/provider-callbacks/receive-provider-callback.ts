@@ -12,7 +12,7 @@ export const handler = apiHandler(
   routes.receiveProviderCallback,
   { params: object({ provider: enumOf(providerCodes) }) },
   async ({ params, headers, rawBody, requestId }) => {
-    const callback = providerFor(params.provider).verifyCallback(headers, rawBody);
+    const callback = await providerFor(params.provider).verifyCallback(headers, rawBody);
     if (!callback) {
       logger.warn('provider callback refused: bad or missing signature', {
         provider: params.provider,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type Route, routeEntries } from '#shared/routes.ts';
+import { lambdaContext } from './lambda-context.ts';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -52,7 +53,7 @@ export function createApiGateway(projectRoot: string, stage = 'local') {
     const event = toProxyEvent({ request, url, method, body, requestId, stage, match });
     try {
       const handler = await loadHandler(match.route.route);
-      const result = await handler(event, lambdaContext(match.route.name, requestId));
+      const result = await handler(event, lambdaContext(match.route.name, 29_000, requestId));
       send(response, result.statusCode, result.body, result.headers);
     } catch (error) {
       console.error(`[api] ${method} ${url.pathname} failed:`, error);
@@ -172,24 +173,6 @@ function toProxyEvent(input: {
         userArn: null,
       },
     },
-  };
-}
-
-function lambdaContext(functionName: string, awsRequestId: string): Context {
-  const deadline = Date.now() + 29_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }
 

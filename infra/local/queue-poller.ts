@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -10,6 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import { type QueueName, workerEntries } from '#shared/routes.ts';
+import { lambdaContext } from './lambda-context.ts';
 
 /** A worker's handler: answers an `SQSBatchResponse`, or nothing when every record succeeded. */
 export type WorkerHandler = (event: SQSEvent, context: Context) => unknown;
@@ -91,7 +91,7 @@ export function pollQueue(options: PollQueueOptions): QueuePoller {
     let failed: ReadonlySet<string>;
     try {
       const handler = await loadHandler();
-      const answer = await handler({ Records: records }, lambdaContext(functionName));
+      const answer = await handler({ Records: records }, lambdaContext(functionName, 30_000));
       failed = failedMessageIds(answer, records);
     } catch (error) {
       console.error(`[${functionName}] failed; the batch will be received again:`, error);
@@ -235,24 +235,5 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
     awsRegion: queueArn.split(':')[3] ?? '',
-  };
-}
-
-function lambdaContext(functionName: string): Context {
-  // A worker's own timeout is set by the stack; locally it only sizes the remaining time.
-  const deadline = Date.now() + 30_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }

@@ -53,7 +53,10 @@ export interface VerifiedCallback {
 export interface PaymentProvider {
   startCollection(request: CollectionRequest): Promise<CollectionStarted>;
   /** Undefined when the signature or the body is not right: such a callback changes nothing. */
-  verifyCallback(headers: Record<string, string | undefined>, rawBody: string): VerifiedCallback | undefined;
+  verifyCallback(
+    headers: Record<string, string | undefined>,
+    rawBody: string,
+  ): Promise<VerifiedCallback | undefined>;
 }
 
 /** The provider refused the collection at once (a phone not on that provider, say). */

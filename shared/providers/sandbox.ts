@@ -2,6 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { secretValue } from '#shared/aws/secrets.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
 import { isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
@@ -73,14 +74,13 @@ const collectionKey = (providerReference: string) => ({
   sk: 'COLLECTION',
 });
 
-function secret(): string {
-  const value = process.env.SANDBOX_PROVIDER_SECRET;
-  if (!value) throw new Error('SANDBOX_PROVIDER_SECRET is not set');
-  return value;
-}
+/** The key the sandbox signs callbacks with and the service checks them with. */
+const secret = () => secretValue('SANDBOX_PROVIDER_SECRET');
 
-export const signSandboxBody = (body: string, key = secret()) =>
-  createHmac('sha256', key).update(body).digest('hex');
+export const signSandboxBody = async (body: string, key?: string) =>
+  createHmac('sha256', key ?? (await secret()))
+    .update(body)
+    .digest('hex');
 
 export async function getSandboxCollection(
   providerReference: string,
@@ -149,10 +149,10 @@ export const sandboxProvider: PaymentProvider = {
     return started;
   },
 
-  verifyCallback(headers, rawBody) {
+  async verifyCallback(headers, rawBody) {
     const presented = headers[signatureHeader];
     if (!presented || !/^[0-9a-f]{64}$/.test(presented)) return undefined;
-    const expected = Buffer.from(signSandboxBody(rawBody), 'hex');
+    const expected = Buffer.from(await signSandboxBody(rawBody), 'hex');
     if (!timingSafeEqual(expected, Buffer.from(presented, 'hex'))) return undefined;
     try {
       const body = JSON.parse(rawBody) as Partial<VerifiedCallback>;
@@ -244,7 +244,7 @@ export async function deliverSandboxCallback(callback: PendingCallback): Promise
     });
     const response = await fetch(collection.callbackUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [signatureHeader]: signSandboxBody(body) },
+      headers: { 'content-type': 'application/json', [signatureHeader]: await signSandboxBody(body) },
       body,
       signal: AbortSignal.timeout(10_000),
     });

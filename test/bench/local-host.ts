@@ -39,18 +39,58 @@ async function measureLocalHost(): Promise<LocalHostBench> {
 
   const { baseUrl, demo } = host.config;
   const headers = { 'X-API-KEY-ID': demo.apiKeyId, 'X-API-KEY': demo.apiKey };
-  const endpoints = [
-    '/partner_api/stores',
-    '/partner_api/devices',
-    `/partner_api/stores/${demo.storeId}/balance`,
+  let counter = 0;
+  const paymentRequest = () => ({
+    storeId: demo.storeId,
+    amountCents: 150_000,
+    currency: 'XOF',
+    reference: `bench-${process.pid}-${counter++}`,
+    paymentDetails: {
+      type: 'redirect',
+      data: {
+        paymentMethod: 'wave',
+        successUrl: 'https://shop.example/ok',
+        errorUrl: 'https://shop.example/ko',
+      },
+    },
+  });
+  const created = await fetch(`${baseUrl}/partner_api/payment_requests`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(paymentRequest()),
+  });
+  const { id: paymentRequestId } = (await created.json()) as { id: string };
+  const endpoints: { name: string; request: () => [string, RequestInit] }[] = [
+    { name: 'GET /partner_api/stores', request: () => ['/partner_api/stores', { headers }] },
+    { name: 'GET /partner_api/devices', request: () => ['/partner_api/devices', { headers }] },
+    {
+      name: 'GET /partner_api/stores/{storeId}/balance',
+      request: () => [`/partner_api/stores/${demo.storeId}/balance`, { headers }],
+    },
+    {
+      name: 'POST /partner_api/payment_requests',
+      request: () => [
+        '/partner_api/payment_requests',
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(paymentRequest()),
+        },
+      ],
+    },
+    {
+      name: 'GET /partner_api/payment_requests/{id}',
+      request: () => [`/partner_api/payment_requests/${paymentRequestId}`, { headers }],
+    },
   ];
   const latency: LocalHostBench['latency'] = [];
   try {
     for (const endpoint of endpoints) {
       const call = async () => {
-        const response = await fetch(`${baseUrl}${endpoint}`, { headers });
+        const [path, init] = endpoint.request();
+        const response = await fetch(`${baseUrl}${path}`, init);
         await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`${endpoint} answered ${response.status}`);
+        if (response.status !== 200) throw new Error(`${endpoint.name} answered ${response.status}`);
       };
       for (let i = 0; i < 20; i++) await call();
       const times: number[] = [];
@@ -71,7 +111,7 @@ async function measureLocalHost(): Promise<LocalHostBench> {
         }),
       );
       latency.push({
-        endpoint: endpoint.replace(demo.storeId, '{storeId}'),
+        endpoint: endpoint.name,
         p50: percentile(times, 50),
         p95: percentile(times, 95),
         p99: percentile(times, 99),

@@ -80,6 +80,19 @@ function redirectRequest(overrides: Record<string, unknown> = {}, data: Record<s
   };
 }
 
+const soundboxRequest = (deviceId: string | undefined) =>
+  redirectRequest({
+    paymentDetails: {
+      type: 'soundbox',
+      data: {
+        paymentMethod: 'mtn',
+        deviceId,
+        successUrl: 'https://a.example/ok',
+        errorUrl: 'https://a.example/ko',
+      },
+    },
+  });
+
 const directRequest = (payerPhone: string) =>
   redirectRequest({}, { paymentMethod: 'orange', forceProviderDirect: true, payerPhone });
 
@@ -352,17 +365,7 @@ describe('soundbox payments', () => {
     const { status, body } = await call(
       'POST',
       '/partner_api/payment_requests',
-      redirectRequest({
-        paymentDetails: {
-          type: 'soundbox',
-          data: {
-            paymentMethod: 'mtn',
-            deviceId: demo.deviceId,
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      }),
+      soundboxRequest(demo.deviceId),
     );
     expect(status).toBe(200);
     expect(body).toMatchObject({
@@ -377,37 +380,14 @@ describe('soundbox payments', () => {
     const { status, body } = await call(
       'POST',
       '/partner_api/payment_requests',
-      redirectRequest({
-        paymentDetails: {
-          type: 'soundbox',
-          data: {
-            paymentMethod: 'mtn',
-            deviceId: otherStoreDevice,
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      }),
+      soundboxRequest(otherStoreDevice),
     );
     expect(status).toBe(404);
     expect(body.id).toBe('device_not_found');
   });
 
   it('answer 422 without a deviceId', async () => {
-    const { status, body } = await call(
-      'POST',
-      '/partner_api/payment_requests',
-      redirectRequest({
-        paymentDetails: {
-          type: 'soundbox',
-          data: {
-            paymentMethod: 'mtn',
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      }),
-    );
+    const { status, body } = await call('POST', '/partner_api/payment_requests', soundboxRequest(undefined));
     expect(status).toBe(422);
     expect(body.extras.errors).toEqual([
       expect.objectContaining({ field: 'paymentDetails.data.deviceId', rule: 'required' }),
