@@ -8,6 +8,12 @@ export const stackName = (stage: string) => `${serviceName}-${stage}`;
 
 export const tableNameForStage = (stage: string) => `${serviceName}-${stage}`;
 
+/** The key the sandbox provider signs callbacks with; sandbox stages only. */
+export const sandboxProviderSecretName = (stage: string) => `${stackName(stage)}-sandbox-provider`;
+
+/** The topic every alarm of the stage notifies. */
+export const alarmTopicName = (stage: string) => `${stackName(stage)}-alarms`;
+
 /** Stages whose data must survive anything: retained, deletion-protected. */
 export const isProductionStage = (stage: string) => stage === 'prod';
 

@@ -2,6 +2,7 @@ import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { stackName, stagePattern } from '#infra/naming.ts';
 import { PaymentsStack } from '#infra/stack.ts';
+import { stageEnvironmentOf } from '#infra/stage-config.ts';
 
 /** The stage comes from `-c stage=NAME` only: deploying to a default stage by accident is worse than an error. */
 export function stageOf(app: App): string {
@@ -25,7 +26,10 @@ export function stageOf(app: App): string {
  */
 export function buildPaymentsApp(app: App): PaymentsStack {
   const stage = stageOf(app);
-  const stack = new PaymentsStack(app, stackName(stage), { stage });
+  const stack = new PaymentsStack(app, stackName(stage), {
+    stage,
+    stageEnvironment: stageEnvironmentOf(app.node),
+  });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return stack;
 }

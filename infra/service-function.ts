@@ -5,6 +5,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
@@ -23,7 +24,12 @@ export interface ServiceResources {
   readonly table: ITable;
   /** The stage's queues; sandbox-only ones are missing on production. */
   readonly queues: ReadonlyMap<QueueName, IQueue>;
+  /** The key the sandbox provider signs its callbacks with; missing on production. */
+  readonly sandboxProviderSecret?: ISecret;
 }
+
+/** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
+export const sandboxProviderSecretArnVariable = 'SANDBOX_PROVIDER_SECRET_ARN';
 
 export interface ServiceFunctionProps {
   /** Entry file relative to the project root, exporting `handler` (a route's or a worker's). */
@@ -37,6 +43,8 @@ export interface ServiceFunctionProps {
   readonly sandbox: boolean;
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
+  /** The stage's settings (fees, ceilings, public URL), the same for every function. */
+  readonly stageEnvironment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -69,6 +77,9 @@ const maxFunctionNameLength = 64;
  * Its role starts empty and gets exactly the entry's `access`, its own log group, and X-Ray.
  */
 export class ServiceFunction extends NodejsFunction {
+  /** Whether the function belongs to a sandbox stage, where every sandbox-only resource exists. */
+  readonly sandbox: boolean;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     if (props.functionName.length > maxFunctionNameLength) {
       throw new Error(
@@ -110,10 +121,12 @@ export class ServiceFunction extends NodejsFunction {
         NODE_OPTIONS: nodeOptions,
         POWERTOOLS_SERVICE_NAME: serviceName,
         ...(props.sandbox ? { SANDBOX: 'true' } : {}),
+        ...props.stageEnvironment,
       },
       bundling: nodejsFunctionBundling(),
     });
 
+    this.sandbox = props.sandbox;
     logGroup.grantWrite(role);
     for (const access of new Set(props.access)) grantAccess(this, access, props.resources);
 
@@ -134,21 +147,37 @@ const isQueueSend = (access: AwsAccess): access is `queue:send:${QueueName}` =>
   access.startsWith(queueSendPrefix);
 
 /**
+ * The resource an access names, or undefined when the function is to go without it. Production has
+ * no sandbox, so a sandbox-only resource is missing there and whatever names it gets neither the
+ * grant nor the variable: using it would fail loudly for want of the variable. Missing anywhere
+ * else, it is a mistake in the stack.
+ */
+function resourceFor<T>(
+  fn: ServiceFunction,
+  resource: T | undefined,
+  sandboxOnly: boolean,
+  description: string,
+): T | undefined {
+  if (resource !== undefined || (sandboxOnly && !fn.sandbox)) return resource;
+  throw new Error(`${fn.node.path} needs ${description}, which the stage does not have`);
+}
+
+/**
  * Grants one kind of access and gives the function what it needs to use it (the table's name, the
- * queue's URL), so a permission and its configuration cannot be added one without the other. Every
- * `AwsAccess` must be handled: adding a kind to the route table fails type-checking here until it
- * gets its grant.
+ * queue's URL, the secret's ARN), so a permission and its configuration cannot be added one without
+ * the other. Every `AwsAccess` must be handled: adding a kind to the route table fails
+ * type-checking here until it gets its grant.
  */
 export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceResources): void {
   if (isQueueSend(access)) {
     const queueName = access.slice(queueSendPrefix.length) as QueueName;
-    const queue = resources.queues.get(queueName);
-    if (!queue) {
-      // Production has no sandbox, so nothing there may send to a sandbox-only queue: the grant
-      // and the URL are left out, and a send would fail loudly for want of the URL.
-      if ((queues[queueName] as QueueDefinition).sandboxOnly) return;
-      throw new Error(`${fn.node.path} may send to queue ${queueName}, which the stage does not have`);
-    }
+    const queue = resourceFor(
+      fn,
+      resources.queues.get(queueName),
+      (queues[queueName] as QueueDefinition).sandboxOnly === true,
+      `queue ${queueName}`,
+    );
+    if (!queue) return;
     queue.grantSendMessages(fn);
     fn.addEnvironment(queueUrlVariable(queueName), queue.queueUrl);
     return;
@@ -162,6 +191,14 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
       resources.table.grantReadWriteData(fn);
       bindTable(fn, resources.table);
       return;
+    case 'secret:sandboxProvider': {
+      // The provider-callback route has this access on every stage, production included.
+      const secret = resourceFor(fn, resources.sandboxProviderSecret, true, 'the sandbox provider secret');
+      if (!secret) return;
+      secret.grantRead(fn);
+      fn.addEnvironment(sandboxProviderSecretArnVariable, secret.secretArn);
+      return;
+    }
     default: {
       const unhandled: never = access;
       throw new Error(`No grant is defined for access ${String(unhandled)}`);

@@ -1,4 +1,12 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  ArnFormat,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -9,14 +17,33 @@ import {
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  type Metric,
+  Stats,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { deadLetterQueueName, isProductionStage, stackName, tableNameForStage } from '#infra/naming.ts';
+import {
+  alarmTopicName,
+  deadLetterQueueName,
+  isProductionStage,
+  sandboxProviderSecretName,
+  stackName,
+  tableNameForStage,
+} from '#infra/naming.ts';
 import {
   apiFunctionTimeout,
   ServiceFunction,
@@ -36,6 +63,8 @@ import {
 
 export interface PaymentsStackProps extends StackProps {
   readonly stage: string;
+  /** Variables every function gets: the stage's checked `-c` settings (see stage-config.ts). */
+  readonly stageEnvironment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -100,6 +129,14 @@ export const gatewayResponses = [
  */
 export const deadLetterRetention = Duration.days(14);
 
+/**
+ * The API's 5xx alarm: the share of requests answered 5xx over one period, computed with metric
+ * math from the Sum of 5XXError and the Sum of Count. A rate rather than a count so the alarm means
+ * the same at night and at peak; no minimum volume, because on a payments API a single failed
+ * request among a handful is worth a look.
+ */
+export const serverErrorRateAlarm = { percent: 1, period: Duration.minutes(5) } as const;
+
 /** SQS's own limit on queue names. */
 const maxQueueNameLength = 80;
 
@@ -113,6 +150,10 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 export class PaymentsStack extends Stack {
   readonly table: Table;
   readonly queues: ReadonlyMap<QueueName, Queue>;
+  /** Sandbox stages only: the key the sandbox provider signs callbacks with, and the service checks. */
+  readonly sandboxProviderSecret: Secret | undefined;
+  /** Every alarm of the stage notifies it; operators subscribe to it. */
+  readonly alarmTopic: Topic;
   readonly api: RestApi;
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
@@ -150,9 +191,32 @@ export class PaymentsStack extends Stack {
     }
     this.queues = stageQueues;
 
+    this.sandboxProviderSecret = production
+      ? undefined
+      : new Secret(this, 'SandboxProviderSecret', {
+          secretName: sandboxProviderSecretName(stage),
+          description: `Signs the sandbox provider's callbacks to the service (${stage})`,
+          // Alphanumeric, so it passes unchanged through environment variables and shell quoting.
+          generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+          // Only sandbox stages have it, and a new one costs nothing but in-flight sandbox callbacks.
+          removalPolicy: RemovalPolicy.DESTROY,
+        });
+    if (this.sandboxProviderSecret) {
+      Validations.of(this.sandboxProviderSecret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'Sandbox-only signing key shared by our own functions alone: no third party holds a copy to rotate.',
+      });
+    }
+
     // What every function of the stage shares; each adds its entry, name, access and timeout.
     const functionDefaults = {
-      resources: { table: this.table, queues: this.queues },
+      resources: {
+        table: this.table,
+        queues: this.queues,
+        sandboxProviderSecret: this.sandboxProviderSecret,
+      },
+      stageEnvironment: props.stageEnvironment,
       sandbox: !production,
       logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
       logRemovalPolicy: removalPolicy,
@@ -228,13 +292,15 @@ export class PaymentsStack extends Stack {
     const functions = new Map<RouteName, ServiceFunction>();
     for (const [routeName, route] of routeEntries) {
       if (production && route.sandboxOnly) continue;
+      const functionName = `${stackName(stage)}-${routeName}`;
       const fn = new ServiceFunction(this, pascalCase(routeName), {
         ...functionDefaults,
         entry: route.handler,
-        functionName: `${stackName(stage)}-${routeName}`,
+        functionName,
         access: route.access,
         timeout: apiFunctionTimeout,
       });
+      this.addFunctionAlarms(fn, functionName);
       functions.set(routeName, fn);
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
@@ -259,13 +325,15 @@ export class PaymentsStack extends Stack {
           `Worker ${workerName} reads queue ${worker.queue}, which ${stage} does not have: a sandbox-only queue can feed sandbox-only workers only`,
         );
       }
+      const functionName = `${stackName(stage)}-${workerName}`;
       const fn = new ServiceFunction(this, pascalCase(workerName), {
         ...functionDefaults,
         entry: worker.handler,
-        functionName: `${stackName(stage)}-${workerName}`,
+        functionName,
         access: worker.access,
         timeout: workerFunctionTimeout(queues[worker.queue]),
       });
+      this.addFunctionAlarms(fn, functionName);
       // Failed records are reported one by one, so a batch's successes are not handled twice.
       fn.addEventSource(
         new SqsEventSource(queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }),
@@ -276,10 +344,121 @@ export class PaymentsStack extends Stack {
 
     this.addWebAcl(stage);
 
+    this.addServerErrorRateAlarm(stage);
+    this.alarmTopic = this.addAlarmTopic(stage);
+    // Found rather than listed, so an alarm added later cannot be left silent by mistake.
+    const notify = new SnsAction(this.alarmTopic);
+    for (const construct of this.node.findAll()) {
+      if (construct instanceof Alarm) {
+        construct.addAlarmAction(notify);
+        construct.addOkAction(notify);
+      }
+    }
+
     // Replaces RestApi's own output, whose name carries a hash that scripts would have to guess.
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarmTopic.topicArn,
+      description: 'Subscribe to this topic to be told of every alarm of the stage',
+    });
+  }
+
+  private addServerErrorRateAlarm(stage: string): void {
+    const { period, percent } = serverErrorRateAlarm;
+    const apiStage = this.api.deploymentStage;
+    new Alarm(this, 'ApiServerErrorRateAlarm', {
+      alarmName: `${stackName(stage)}-api-5xx-rate`,
+      alarmDescription: `More than ${percent}% of the API's requests were answered 5xx over ${period.toMinutes()} minutes: look for errors in the functions' logs and in the access log.`,
+      metric: new MathExpression({
+        // A period without requests counts as 0%, not as a division by zero.
+        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+        usingMetrics: {
+          errors: apiStage.metricServerError({ period, statistic: Stats.SUM }),
+          requests: apiStage.metricCount({ period, statistic: Stats.SUM }),
+        },
+        label: '5xx responses (% of requests)',
+        period,
+      }),
+      threshold: percent,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+
+  /**
+   * Errors (a handler that threw past the wrapper, a timeout, a crash) and throttles (concurrency
+   * exhausted) of one function: any is worth a look, and one alarm per function says which.
+   */
+  private addFunctionAlarms(fn: ServiceFunction, functionName: string): void {
+    const id = fn.node.id;
+    const anyIn = (metric: Metric, name: string, description: string) =>
+      new Alarm(this, `${id}${name}Alarm`, {
+        alarmName: `${functionName}-${name.toLowerCase()}`,
+        alarmDescription: description,
+        metric,
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        // A function that is not called sends no metric: that is quiet, not broken.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    const options = { period: Duration.minutes(1), statistic: Stats.SUM };
+    anyIn(
+      fn.metricErrors(options),
+      'Errors',
+      `${functionName} failed: an unhandled error, a timeout or a crash. Its log group has the request id and the stack trace.`,
+    );
+    anyIn(
+      fn.metricThrottles(options),
+      'Throttles',
+      `${functionName} was throttled: the account's concurrency ran out. API callers got an error; a queue's batch waits and is retried.`,
+    );
+  }
+
+  /**
+   * The stage's alarm topic. Encrypted with a key of its own, since CloudWatch cannot use the
+   * AWS-managed SNS key, and closed to plain HTTP. Only alarms named for this stack may publish.
+   */
+  private addAlarmTopic(stage: string): Topic {
+    const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
+    const key = new Key(this, 'AlarmTopicKey', {
+      description: `Encrypts the alarm notifications of ${stackName(stage)}`,
+      enableKeyRotation: true,
+      // It protects notifications in flight only: nothing to keep once the stage is gone.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // CloudWatch encrypts the message itself when it publishes to an encrypted topic. Who may
+    // publish is decided by the topic policy below; the key serves this topic alone.
+    key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    const topic = new Topic(this, 'AlarmTopic', {
+      topicName: alarmTopicName(stage),
+      displayName: `Partner Payments alarms (${stage})`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsOfThisStack',
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: {
+            'aws:SourceArn': this.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: `${stackName(stage)}-*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+          StringEquals: { 'aws:SourceAccount': this.account },
+        },
+      }),
+    );
+    return topic;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { App, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,11 +8,24 @@ import { type CfnQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { deadLetterQueueName, stackName, tableNameForStage } from '#infra/naming.ts';
+import {
+  alarmTopicName,
+  deadLetterQueueName,
+  sandboxProviderSecretName,
+  stackName,
+  tableNameForStage,
+} from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
-import { apiFunctionTimeout, ServiceFunction, type ServiceResources } from '#infra/service-function.ts';
-import { stageThrottling } from '#infra/stack.ts';
+import {
+  apiFunctionTimeout,
+  ServiceFunction,
+  type ServiceResources,
+  sandboxProviderSecretArnVariable,
+} from '#infra/service-function.ts';
+import { serverErrorRateAlarm, stageThrottling } from '#infra/stack.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
+import { collectionCeiling } from '#shared/domain/ceilings.ts';
+import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
 import {
   type AwsAccess,
   type QueueDefinition,
@@ -32,8 +45,8 @@ const appFor = (context: Record<string, unknown>) =>
  * Each stage is built and synthesized once. Its cdk-nag findings do not fail this synth: the
  * cdk-nag tests below list them by name, and the other tests stay about the template.
  */
-function build(stage: string) {
-  const app = appFor({ stage, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false });
+function build(stage: string, context: Record<string, unknown> = {}) {
+  const app = appFor({ stage, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false, ...context });
   const stack = buildPaymentsApp(app);
   return { app, stack, template: Template.fromStack(stack) };
 }
@@ -122,14 +135,20 @@ function expectRefusesPlainHttp(template: Template, queueId: string): void {
 }
 
 /** A function outside any stage, for grants that the route table does not exercise. */
-function standAloneFunction(stack: Stack, id: string, access: AwsAccess[], resources: ServiceResources) {
+function standAloneFunction(
+  stack: Stack,
+  id: string,
+  access: AwsAccess[],
+  resources: ServiceResources,
+  sandbox = false,
+) {
   return new ServiceFunction(stack, id, {
     entry: routes.listStores.handler,
     functionName: `grants-${id}`,
     access,
     resources,
     timeout: Duration.seconds(3),
-    sandbox: false,
+    sandbox,
     logRetention: RetentionDays.ONE_DAY,
     logRemovalPolicy: RemovalPolicy.DESTROY,
   });
@@ -404,8 +423,12 @@ describe('the REST API', () => {
     }
   });
 
-  it('outputs the API URL and the table name', () => {
-    expect(Object.keys(dev.template.toJSON().Outputs).sort()).toEqual(['ApiUrl', 'TableName']);
+  it('outputs the API URL, the table name and the alarm topic', () => {
+    expect(Object.keys(dev.template.toJSON().Outputs).sort()).toEqual([
+      'AlarmTopicArn',
+      'ApiUrl',
+      'TableName',
+    ]);
   });
 });
 
@@ -599,6 +622,304 @@ describe('the queue:send access', () => {
       }
     }
   });
+
+  it('is left out where the stage has no such sandbox-only queue, and refused on a sandbox stage', () => {
+    const stack = new Stack(appFor({}), 'MissingQueue');
+    const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+    const resources = { table, queues: new Map() };
+    const access: AwsAccess[] = ['queue:send:sandboxCallbacks'];
+    const production = standAloneFunction(stack, 'Production', access, resources, false);
+    const template = Template.fromStack(stack);
+    const fn = resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(production));
+    expect(queuesSentToBy(template, fn)).toEqual(new Set());
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty(queueUrlVariable('sandboxCallbacks'));
+
+    // Every sandbox stage has every sandbox-only queue: one missing there is a mistake in the stack.
+    expect(() => standAloneFunction(stack, 'Sandbox', access, resources, true)).toThrow(
+      /Sandbox needs queue sandboxCallbacks, which the stage does not have/,
+    );
+  });
+});
+
+describe('the sandbox provider secret', () => {
+  const secretsOf = (template: Template) => resourcesOf(template, 'AWS::SecretsManager::Secret');
+  const withSecretAccess = [...routeEntries, ...workerEntries].filter(([, entry]) =>
+    entry.access.includes('secret:sandboxProvider'),
+  );
+  const secretStatementsOf = (template: Template, fn: Json) =>
+    statementsOf(template, fn).filter((statement) =>
+      asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')),
+    );
+
+  it('exists on dev: 64 generated letters and digits, named after the stack, deleted with it', () => {
+    const secrets = secretsOf(dev.template);
+    expect(secrets).toHaveLength(1);
+    const [, secret] = secrets[0] as [string, Json];
+    expect(secret.Properties.Name).toBe(sandboxProviderSecretName('dev'));
+    expect(secret.Properties.Name.startsWith(`${stackName('dev')}-`)).toBe(true);
+    expect(secret.Properties.GenerateSecretString).toEqual({
+      PasswordLength: 64,
+      ExcludePunctuation: true,
+      IncludeSpace: false,
+    });
+    expect(secret.DeletionPolicy).toBe('Delete');
+  });
+
+  it('does not exist on prod', () => {
+    expect(secretsOf(prod.template)).toEqual([]);
+  });
+
+  it('may be read, with its ARN in the environment, by exactly the functions of dev whose access names it', () => {
+    const [secretId] = secretsOf(dev.template)[0] as [string, Json];
+    // Both kinds must be present, or the loop below would prove nothing for one of them.
+    expect(withSecretAccess.length).toBeGreaterThan(0);
+    expect(withSecretAccess.length).toBeLessThan(routeEntries.length + workerEntries.length);
+    for (const [name, entry] of [...routeEntries, ...workerEntries]) {
+      const [, fn] = functionOf(dev.template, 'dev', name);
+      const statements = secretStatementsOf(dev.template, fn);
+      const variable = fn.Properties.Environment.Variables[sandboxProviderSecretArnVariable];
+      if (entry.access.includes('secret:sandboxProvider')) {
+        expect(
+          statements.flatMap((statement) => asArray(statement.Action)),
+          name,
+        ).toContain('secretsmanager:GetSecretValue');
+        for (const statement of statements) expect(statement.Resource, name).toEqual({ Ref: secretId });
+        expect(variable, name).toEqual({ Ref: secretId });
+      } else {
+        expect(statements, name).toEqual([]);
+        expect(variable, name).toBeUndefined();
+      }
+    }
+  });
+
+  it('is granted to no function of prod, not even the provider callback that names it', () => {
+    const deployed = withSecretAccess.filter(([name]) => functionsNamed(prod.template, 'prod', name).length);
+    expect(deployed.map(([name]) => name)).toContain('receiveProviderCallback');
+    for (const [, fn] of resourcesOf(prod.template, 'AWS::Lambda::Function')) {
+      const name = fn.Properties.FunctionName;
+      expect(secretStatementsOf(prod.template, fn), name).toEqual([]);
+      expect(fn.Properties.Environment.Variables, name).not.toHaveProperty(sandboxProviderSecretArnVariable);
+    }
+  });
+
+  it('must exist on a sandbox stage: a sandbox function without it is a mistake in the stack', () => {
+    const stack = new Stack(appFor({}), 'MissingSecret');
+    const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+    const resources = { table, queues: new Map() };
+    expect(() =>
+      standAloneFunction(stack, 'SandboxReader', ['secret:sandboxProvider'], resources, true),
+    ).toThrow(/SandboxReader needs the sandbox provider secret/);
+    expect(() =>
+      standAloneFunction(stack, 'ProductionReader', ['secret:sandboxProvider'], resources, false),
+    ).not.toThrow();
+  });
+});
+
+describe('stage settings from the context', () => {
+  const feeSchedule = { wave: { percentBasisPoints: 80, fixedCents: 25 } };
+  const collectionCeilings = { '1': 500_000_000, '3': null };
+  // As `-c` gives them: strings, one with a trailing slash the stage must not double.
+  const configured = build('staging', {
+    feeSchedule: JSON.stringify(feeSchedule),
+    collectionCeilings: JSON.stringify(collectionCeilings),
+    publicBaseUrl: 'https://pay.example.com/',
+  });
+  const synthWith = (context: Record<string, unknown>) => () =>
+    buildPaymentsApp(appFor({ stage: 'dev', ...context }));
+
+  it('reach every function, in a form the functions read back as given', () => {
+    const functions = resourcesOf(configured.template, 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(routeEntries.length + workerEntries.length);
+    for (const [, fn] of functions) {
+      const variables = fn.Properties.Environment.Variables;
+      const name = fn.Properties.FunctionName;
+      expect(variables.PUBLIC_BASE_URL, name).toBe('https://pay.example.com');
+      expect(feeScheduleFromEnvironment(variables.FEE_SCHEDULE).wave, name).toEqual(feeSchedule.wave);
+      expect(feeScheduleFromEnvironment(variables.FEE_SCHEDULE).orange, name).toEqual(
+        feeScheduleFromEnvironment('').orange,
+      );
+      expect(collectionCeiling(1, variables.COLLECTION_CEILINGS), name).toBe(500_000_000);
+      expect(collectionCeiling(3, variables.COLLECTION_CEILINGS), name).toBeNull();
+    }
+  });
+
+  it('are not set when not given, so the functions keep their defaults', () => {
+    for (const [, fn] of resourcesOf(dev.template, 'AWS::Lambda::Function')) {
+      const variables = fn.Properties.Environment.Variables;
+      for (const variable of ['FEE_SCHEDULE', 'COLLECTION_CEILINGS', 'PUBLIC_BASE_URL']) {
+        expect(variables, `${fn.Properties.FunctionName} ${variable}`).not.toHaveProperty(variable);
+      }
+    }
+  });
+
+  it('may come already parsed, from cdk.json', () => {
+    const stack = synthWith({ collectionCeilings: { '2': 0 } })();
+    const [, fn] = functionOf(Template.fromStack(stack), 'dev', 'listStores');
+    expect(fn.Properties.Environment.Variables.COLLECTION_CEILINGS).toBe('{"2":0}');
+  });
+
+  it.each([
+    ['{"wave": {', /^Invalid -c feeSchedule=.*: not JSON/],
+    ['[]', /^Invalid -c feeSchedule=.*: must be a JSON object/],
+    ['{"visa": {"percentBasisPoints": 100, "fixedCents": 0}}', /feeSchedule.*unknown payment method: visa/],
+    ['{"wave": {"percentBasisPoints": 10001, "fixedCents": 0}}', /feeSchedule.*wave\.percentBasisPoints/],
+    ['{"wave": {"percentBasisPoints": 100, "fixedCents": -1}}', /feeSchedule.*wave\.fixedCents/],
+    ['{"wave": {"percentBasisPoints": 100}}', /feeSchedule.*wave\.fixedCents/],
+    ['{"wave": null}', /^Invalid -c feeSchedule=.*: wave must be an object/],
+  ])('refuse feeSchedule %s, naming it', (value, message) => {
+    expect(synthWith({ feeSchedule: value })).toThrow(message);
+  });
+
+  it.each([
+    ['{"1": 2000', /^Invalid -c collectionCeilings=.*: not JSON/],
+    ['null', /^Invalid -c collectionCeilings=.*: must be a JSON object/],
+    ['{"1": -1}', /collectionCeilings.*level 1 must be a non-negative integer/],
+    ['{"1": 1.5}', /collectionCeilings.*level 1 must be a non-negative integer/],
+    ['{"1": "200000000"}', /collectionCeilings.*level 1 must be a non-negative integer/],
+    ['{"gold": 100}', /collectionCeilings.*gold is not a verification level/],
+  ])('refuse collectionCeilings %s, naming it', (value, message) => {
+    expect(synthWith({ collectionCeilings: value })).toThrow(message);
+  });
+
+  it.each([
+    ['pay.example.com', /^Invalid -c publicBaseUrl=.*: not an absolute URL/],
+    ['http://pay.example.com', /^Invalid -c publicBaseUrl=.*: must be an https:\/\/ URL/],
+    ['https://pay.example.com/?stage=dev', /^Invalid -c publicBaseUrl=.*: must have no query/],
+  ])('refuse publicBaseUrl %s, naming it', (value, message) => {
+    expect(synthWith({ publicBaseUrl: value })).toThrow(message);
+  });
+});
+
+describe('the alarms', () => {
+  const alarmsOf = (template: Template) => resourcesOf(template, 'AWS::CloudWatch::Alarm');
+  const topicOf = (template: Template) => {
+    const topics = resourcesOf(template, 'AWS::SNS::Topic');
+    expect(topics).toHaveLength(1);
+    return topics[0] as [string, Json];
+  };
+
+  it("include the API's 5xx rate: over 1% of requests over 5 minutes", () => {
+    const [stageId] = resourcesOf(dev.template, 'AWS::ApiGateway::Stage')[0] as [string, Json];
+    const found = alarmsOf(dev.template).filter(([, alarm]) => alarm.Properties.Metrics);
+    expect(found).toHaveLength(1);
+    const props = (found[0] as [string, Json])[1].Properties;
+    expect(props).toMatchObject({
+      AlarmName: `${stackName('dev')}-api-5xx-rate`,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: serverErrorRateAlarm.percent,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    expect(serverErrorRateAlarm.percent).toBe(1);
+    const byId = Object.fromEntries(props.Metrics.map((metric: Json) => [metric.Id, metric]));
+    const expression = props.Metrics.find((metric: Json) => metric.Expression);
+    expect(expression.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
+    expect(expression.ReturnData ?? true).toBe(true);
+    const dimensions = [
+      { Name: 'ApiName', Value: stackName('dev') },
+      { Name: 'Stage', Value: { Ref: stageId } },
+    ];
+    for (const [id, metricName] of [
+      ['errors', '5XXError'],
+      ['requests', 'Count'],
+    ] as const) {
+      expect(byId[id].ReturnData).toBe(false);
+      expect(byId[id].MetricStat).toEqual({
+        Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName, Dimensions: dimensions },
+        Period: 300,
+        Stat: 'Sum',
+      });
+    }
+  });
+
+  it.each([
+    ['dev', dev],
+    ['prod', prod],
+  ])('on %s watch every function for any error and any throttle', (_stage, { template }) => {
+    const functions = resourcesOf(template, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(0);
+    for (const [functionId, fn] of functions) {
+      for (const metricName of ['Errors', 'Throttles']) {
+        const found = alarmsOf(template).filter(
+          ([, alarm]) =>
+            alarm.Properties.MetricName === metricName &&
+            alarm.Properties.Dimensions?.[0]?.Value?.Ref === functionId,
+        );
+        expect(found, `${fn.Properties.FunctionName} ${metricName}`).toHaveLength(1);
+        expect((found[0] as [string, Json])[1].Properties).toMatchObject({
+          Namespace: 'AWS/Lambda',
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId } }],
+          Statistic: 'Sum',
+          ComparisonOperator: 'GreaterThanThreshold',
+          Threshold: 0,
+          EvaluationPeriods: 1,
+          TreatMissingData: 'notBreaching',
+        });
+      }
+    }
+  });
+
+  it.each([
+    ['dev', dev],
+    ['prod', prod],
+  ])("on %s all notify the stage's topic, going into alarm and back", (stage, { template }) => {
+    const [topicId, topic] = topicOf(template);
+    expect(topic.Properties.TopicName).toBe(alarmTopicName(stage));
+    const alarms = alarmsOf(template);
+    // The API's, one per queue's dead letters, two per function.
+    expect(alarms.length).toBeGreaterThanOrEqual(
+      1 + 2 * resourcesOf(template, 'AWS::Lambda::Function').length,
+    );
+    for (const [, alarm] of alarms) {
+      const name = alarm.Properties.AlarmName;
+      expect(alarm.Properties.AlarmActions, name).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions, name).toEqual([{ Ref: topicId }]);
+      // The topic policy lets CloudWatch publish for alarms under this prefix only.
+      expect(name.startsWith(`${stackName(stage)}-`), name).toBe(true);
+    }
+  });
+
+  it('notify a topic encrypted with a rotated key of its own, refusing plain HTTP, open to CloudWatch alone', () => {
+    const [topicId, topic] = topicOf(dev.template);
+    const keyId = topic.Properties.KmsMasterKeyId['Fn::GetAtt'][0];
+    const key = resourceOf(dev.template, 'AWS::KMS::Key', keyId);
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    // CloudWatch cannot publish to a topic whose key does not let it encrypt.
+    expect(key.Properties.KeyPolicy.Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      }),
+    );
+
+    const statements = resourcesOf(dev.template, 'AWS::SNS::TopicPolicy')
+      .filter(([, policy]) => policy.Properties.Topics.some((ref: Json) => ref.Ref === topicId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 'sns:Publish',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
+    const allows = statements.filter((statement: Json) => statement.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    const allow = allows[0];
+    expect(allow).toMatchObject({
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+      Action: 'sns:Publish',
+    });
+    expect(allow.Condition.StringEquals).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
+    const sourceArn = allow.Condition.ArnLike['aws:SourceArn']['Fn::Join'][1];
+    expect(sourceArn.at(-1)).toBe(`:alarm:${stackName('dev')}-*`);
+  });
+
+  it('have their topic ARN in the outputs, for operators to subscribe', () => {
+    const [topicId] = topicOf(dev.template);
+    expect(dev.template.toJSON().Outputs.AlarmTopicArn.Value).toEqual({ Ref: topicId });
+  });
 });
 
 describe('cdk-nag AWS Solutions checks', () => {
@@ -613,6 +934,23 @@ describe('cdk-nag AWS Solutions checks', () => {
           `${violation.severity} ${violation.ruleName} at ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`,
       ),
     ).toEqual([]);
+  });
+
+  it.each([
+    ['dev', dev, [`${stackName('dev')}/SandboxProviderSecret`]],
+    ['prod', prod, []],
+  ])('acknowledge secret rotation (SMG4) on %s on the sandbox secret alone', (_stage, { app }, expected) => {
+    const acknowledgedAt = app.node.findAll().flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((entry) => Object.entries(entry.data as Record<string, string>))
+        .filter(([rule]) => rule.includes('AwsSolutions-SMG4'))
+        .map(([, reason]) => {
+          expect(reason.length).toBeGreaterThan(20);
+          return construct.node.path;
+        }),
+    );
+    expect(acknowledgedAt).toEqual(expected);
   });
 
   it('fail the synth on an unacknowledged finding', () => {
