@@ -110,6 +110,14 @@ export const routes = {
     caller: 'api_key',
     access: ['table:read'],
   },
+  listTransactions: {
+    method: 'GET',
+    path: '/partner_api/transactions',
+    handler: 'functions/transactions/list-transactions.ts',
+    caller: 'api_key',
+    // Writes only the listing's snapshot instant (shared/data/list-snapshot.ts).
+    access: ['table:write'],
+  },
   receiveProviderCallback: {
     method: 'POST',
     path: '/provider_callbacks/{provider}',

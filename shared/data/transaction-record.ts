@@ -9,8 +9,10 @@ import type { Money } from '#shared/domain/money.ts';
  * Keys, bucketed by day (UTC) so a listing seeks to its first day instead of reading history:
  * - pk = TXDAY#<businessId>#<YYYY-MM-DD>, sk = <createdAt>#<id>: a business's transactions of a day.
  * - gsi1pk = TXDAY#<storeId>#<YYYY-MM-DD>, gsi1sk = <createdAt>#<id>: a store's.
- * - pk = TXCOUNT#<businessId> or TXCOUNT#<storeId>, sk = <YYYY-MM-DD>: per-day counters, added to
- *   in the same transaction, so a list's `total` is one query over at most 91 small items.
+ * - pk = TXCOUNT#<businessId> or TXCOUNT#<storeId>, sk = <YYYY-MM-DD>: per-day counters with a
+ *   count per hour beside the day's (`h00`..`h23`), added to in the same transaction as the
+ *   record. A list's `total` is one query over at most 91 counters, and a page seeks through
+ *   days and then hours to the hour where it starts, reading only that hour's earlier items.
  *
  * Cost of recording one: 3 writes in a transaction (record + 2 counters), 2 WCU each, plus 1 for
  * the index: 7 WCU.
@@ -37,6 +39,9 @@ export interface TransactionRecord {
 
 export const transactionDay = (createdAt: string) => createdAt.slice(0, 10);
 
+/** The day counter's attribute for the hour of `createdAt` (UTC): `h00` to `h23`. */
+export const hourAttribute = (createdAt: string) => `h${createdAt.slice(11, 13)}`;
+
 export function transactionRecordWrites(record: TransactionRecord): GuardedWrite[] {
   const table = tableName();
   const day = transactionDay(record.createdAt);
@@ -46,8 +51,8 @@ export function transactionRecordWrites(record: TransactionRecord): GuardedWrite
       Update: {
         TableName: table,
         Key: { pk: `TXCOUNT#${owner}`, sk: day },
-        UpdateExpression: 'ADD #count :one SET entity = :entity',
-        ExpressionAttributeNames: { '#count': 'count' },
+        UpdateExpression: 'ADD #count :one, #hour :one SET entity = :entity',
+        ExpressionAttributeNames: { '#count': 'count', '#hour': hourAttribute(record.createdAt) },
         ExpressionAttributeValues: { ':one': 1, ':entity': 'transaction_counter' },
       },
     },

@@ -16,7 +16,7 @@ const interfaceEndpoints: { method: string; path: string; built: boolean }[] = [
   { method: 'GET', path: '/partner_api/payment_requests/{id}', built: true },
   { method: 'POST', path: '/partner_api/payment_links', built: false },
   { method: 'GET', path: '/partner_api/payment_links/{id}', built: false },
-  { method: 'GET', path: '/partner_api/transactions', built: false },
+  { method: 'GET', path: '/partner_api/transactions', built: true },
   { method: 'POST', path: '/partner_api/transfers', built: false },
   { method: 'GET', path: '/partner_api/transfers/{id}', built: false },
   { method: 'GET', path: '/partner_api/contacts', built: false },

@@ -1,0 +1,8 @@
+import { apiHandler } from '#shared/http/api-handler.ts';
+import { transactionsOf } from '#shared/operations/transactions.ts';
+import { routes } from '#shared/routes.ts';
+import { listTransactionsQuery } from '#shared/schemas/transactions.ts';
+
+export const handler = apiHandler(routes.listTransactions, { query: listTransactionsQuery }, ({ caller, query }) =>
+  transactionsOf(caller, query),
+);

@@ -1,0 +1,151 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { type TransactionRecord, transactionDay } from '#shared/data/transaction-record.ts';
+
+/**
+ * The transaction list: newest first, `page`/`limit`, `total`, over at most 91 days, at a cost
+ * that does not grow with the merchant's history (DESIGN §4).
+ *
+ * - `total` is the sum of the day counters of the range: one query over at most 91 items.
+ * - Page N starts at offset (N − 1) × limit from the newest item. The counters say which day, and
+ *   within it which hour, that offset falls in; the records are then read from that hour down,
+ *   skipping only the earlier items of that one hour.
+ * - Everything is as of an instant `asOf`: items created later are neither counted nor listed,
+ *   so pages read one after the other neither repeat nor miss an item while payments arrive.
+ *
+ * Cost (eventually consistent): counters ~0.5 RCU per 8 days of range; records ~0.5 RCU per
+ * 4 KB read (a page of 100 is ~10 RCU), plus the skipped items of the starting hour.
+ */
+export interface TransactionListQuery {
+  /** A business id, or a store id with `byStore`. */
+  owner: string;
+  byStore: boolean;
+  startDate: string;
+  endDate: string;
+  page: number;
+  limit: number;
+  /** ISO instant; only items created at or before it are listed. */
+  asOf: string;
+}
+
+export interface TransactionListPage {
+  total: number;
+  items: TransactionRecord[];
+}
+
+interface DayCount {
+  day: string;
+  count: number;
+  hours: number[];
+}
+
+const hours = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
+
+/** Sort keys are `<createdAt>#<id>`; `~` sorts after every id character. */
+const sortKeyBound = (instant: string) => `${instant}#~`;
+
+export async function listTransactions(query: TransactionListQuery): Promise<TransactionListPage> {
+  const asOfDay = transactionDay(query.asOf);
+  const lastDay = query.endDate < asOfDay ? query.endDate : asOfDay;
+  if (lastDay < query.startDate) return { total: 0, items: [] };
+
+  const days = await dayCounts(query.owner, query.startDate, lastDay);
+  // The counters include what was created after `asOf` on its day: read those few and take
+  // them off, hour by hour.
+  const asOfCount = days.find((d) => d.day === asOfDay);
+  if (asOfCount) {
+    for (const item of await readDay(query, asOfDay, { after: sortKeyBound(query.asOf) })) {
+      const hour = Number(item.createdAt.slice(11, 13));
+      asOfCount.count--;
+      asOfCount.hours[hour] = (asOfCount.hours[hour] ?? 0) - 1;
+    }
+  }
+  const total = days.reduce((sum, d) => sum + d.count, 0);
+
+  let skip = (query.page - 1) * query.limit;
+  if (skip >= total) return { total, items: [] };
+  const items: TransactionRecord[] = [];
+  for (const day of days.sort((a, b) => (a.day < b.day ? 1 : -1))) {
+    if (items.length === query.limit) break;
+    if (day.count === 0) continue;
+    if (skip >= day.count) {
+      skip -= day.count;
+      continue;
+    }
+    // Seek to the hour the page starts in; only that hour's newer items are read and dropped.
+    let upperHour = 23;
+    while (upperHour > 0 && skip >= (day.hours[upperHour] ?? 0)) {
+      skip -= day.hours[upperHour] ?? 0;
+      upperHour--;
+    }
+    const hourEnd = `${day.day}T${hours[upperHour]}:59:59.999Z`;
+    const upper = day.day === asOfDay && query.asOf < hourEnd ? query.asOf : hourEnd;
+    const read = await readDay(query, day.day, {
+      atOrBefore: sortKeyBound(upper),
+      take: skip + query.limit - items.length,
+    });
+    items.push(...read.slice(skip));
+    skip = 0;
+  }
+  return { total, items: items.slice(0, query.limit) };
+}
+
+async function dayCounts(owner: string, startDate: string, endDate: string): Promise<DayCount[]> {
+  const days: DayCount[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :start AND :end',
+        ExpressionAttributeValues: { ':pk': `TXCOUNT#${owner}`, ':start': startDate, ':end': endDate },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      days.push({
+        day: item.sk as string,
+        count: Number(item.count ?? 0),
+        hours: hours.map((hour) => Number(item[`h${hour}`] ?? 0)),
+      });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return days;
+}
+
+/** A day's records, newest first: those after a bound, or up to `take` at or before one. */
+async function readDay(
+  query: TransactionListQuery,
+  day: string,
+  range: { after: string } | { atOrBefore: string; take: number },
+): Promise<TransactionRecord[]> {
+  const [pkName, skName, index] = query.byStore ? ['gsi1pk', 'gsi1sk', 'gsi1'] : ['pk', 'sk', undefined];
+  const after = 'after' in range;
+  const items: TransactionRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const input: QueryCommandInput = {
+      TableName: tableName(),
+      IndexName: index,
+      KeyConditionExpression: after ? '#pk = :pk AND #sk > :bound' : '#pk = :pk AND #sk <= :bound',
+      ExpressionAttributeNames: { '#pk': pkName, '#sk': skName },
+      ExpressionAttributeValues: {
+        ':pk': `TXDAY#${query.owner}#${day}`,
+        ':bound': after ? range.after : range.atOrBefore,
+      },
+      ScanIndexForward: false,
+      ExclusiveStartKey: startKey,
+      ...(after ? {} : { Limit: range.take - items.length }),
+    };
+    const page = await documentClient.send(new QueryCommand(input));
+    for (const item of page.Items ?? []) items.push(toRecord(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && (after || items.length < (range as { take: number }).take));
+  return items;
+}
+
+function toRecord(item: Record<string, unknown>): TransactionRecord {
+  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...record } = item;
+  return record as unknown as TransactionRecord;
+}

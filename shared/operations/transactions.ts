@@ -1,0 +1,30 @@
+import { listingInstant } from '#shared/data/list-snapshot.ts';
+import { getStore } from '#shared/data/store.ts';
+import { listTransactions } from '#shared/data/transaction-list.ts';
+import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
+import { StoreNotFound } from '#shared/domain/errors.ts';
+import { type ListTransactionsQuery, transactionResponse } from '#shared/schemas/transactions.ts';
+
+/**
+ * The transaction list of the caller's business, or of one of its stores. A key scoped to a store
+ * lists that store whatever it asks for; another business's store is not found.
+ */
+export async function transactionsOf(caller: Caller, query: ListTransactionsQuery) {
+  const storeId = query.storeId ?? caller.storeId;
+  if (storeId !== undefined) {
+    if (!callerSeesStore(caller, storeId) || !(await getStore(caller.businessId, storeId)))
+      throw new StoreNotFound();
+  }
+  const { page, asOf: _given, ...rest } = query;
+  const asOf = query.asOf ?? (await listingInstant(caller.keyId, { ...rest, storeId }, page));
+  const { total, items } = await listTransactions({
+    owner: storeId ?? caller.businessId,
+    byStore: storeId !== undefined,
+    startDate: query.startDate,
+    endDate: query.endDate,
+    page,
+    limit: query.limit,
+    asOf,
+  });
+  return { total, perPage: query.limit, currentPage: page, data: items.map(transactionResponse), asOf };
+}
