@@ -59,6 +59,8 @@ export interface PaymentRequest {
   forceProviderDirect: boolean;
   payerPhone?: string | undefined;
   paymentLinkId?: string | undefined;
+  /** For a payment through a single-use link: its completion closes the link. */
+  paymentLinkSingleUse?: boolean | undefined;
   /** The hosted payment page of this request, answered to integrations for every type. */
   redirectUrl: string;
   status: PaymentRequestStatus;
@@ -103,7 +105,11 @@ const referenceKey = (businessId: string, reference: string) => ({
   sk: `PAYREF#${reference}`,
 });
 
-export async function createPaymentRequest(request: PaymentRequest): Promise<void> {
+/** `alongside`: writes that must hold together with the creation (a payment link's claim). */
+export async function createPaymentRequest(
+  request: PaymentRequest,
+  alongside: GuardedWrite[] = [],
+): Promise<void> {
   const table = tableName();
   const writes: GuardedWrite[] = [
     {
@@ -172,7 +178,7 @@ export async function createPaymentRequest(request: PaymentRequest): Promise<voi
       },
     },
   );
-  await transactWrite(writes);
+  await transactWrite([...writes, ...alongside]);
 }
 
 export async function getPaymentRequest(

@@ -31,6 +31,8 @@ export type ErrorId =
   | 'collection_ceiling_exceeded'
   | 'idempotency_key_reused'
   | 'idempotency_key_in_progress'
+  | 'payment_link_not_found'
+  | 'E_PAYMENT_LINK_IS_INVALID'
   | 'internal_error';
 
 export class BadRequest extends DomainError {

@@ -3,6 +3,7 @@ import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import { outboxWrite } from '#shared/data/outbox.ts';
+import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
 import {
   type CompletedTransaction,
   completionWrite,
@@ -53,10 +54,16 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
       try {
         await completeWith(request, callback, 'success', null);
       } catch (error) {
-        if (!(error instanceof CollectionCeilingExceeded)) throw error;
-        // The provider collected, but the business may not receive more this month: the request
-        // fails and the provider reverses the collection.
-        await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
+        // The provider collected, but the business may not receive more this month, or the
+        // single-use link was paid by someone else first: the request fails and the provider
+        // reverses the collection.
+        if (error instanceof CollectionCeilingExceeded) {
+          await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
+        } else if (error instanceof PaymentLinkIsInvalid) {
+          await completeWith(request, callback, 'error', 'E_PAYMENT_LINK_IS_INVALID');
+        } else {
+          throw error;
+        }
       }
     } else {
       await completeWith(request, callback, 'error', callback.outcome);
@@ -100,6 +107,16 @@ async function completeWith(
   const writes: GuardedWrite[] = [
     completionWrite(request, { status, errorReason, transaction, payerPhone }, () => new AlreadyCompleted()),
   ];
+  if (status === 'success' && request.paymentLinkId) {
+    writes.push(
+      linkPaidWrite(
+        request.businessId,
+        request.paymentLinkId,
+        request.id,
+        request.paymentLinkSingleUse === true,
+      ),
+    );
+  }
   if (status === 'success') {
     writes.push(
       collectWrite(
@@ -169,4 +186,8 @@ async function completeWith(
     }),
   );
   await transactWrite(writes);
+  // A failed attempt leaves its single-use link open for the next payer.
+  if (status === 'error' && request.paymentLinkId && request.paymentLinkSingleUse) {
+    await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
+  }
 }

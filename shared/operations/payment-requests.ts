@@ -10,10 +10,11 @@ import {
   PaymentRequestNotFound,
   recordCollectionStarted,
 } from '#shared/data/payment-request.ts';
-import { getStore } from '#shared/data/store.ts';
+import { getStore, type Store } from '#shared/data/store.ts';
+import type { GuardedWrite } from '#shared/data/transact.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
-import { Conflict, StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
+import { BusinessNotFound, Conflict, StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/sandbox.ts';
@@ -42,30 +43,69 @@ export async function createPaymentRequestFor(
       },
     ]);
   }
-  const business = await getBusiness(caller.businessId);
-  const ceiling = collectionCeiling(business?.verificationLevel ?? caller.verificationLevel);
-  if (ceiling !== null && (await collectedThisMonth(caller.businessId)) + body.amountCents > ceiling) {
+  const { type, data } = body.paymentDetails;
+  const request = await openPaymentRequest(
+    {
+      businessId: caller.businessId,
+      store,
+      reference: body.reference,
+      type,
+      paymentMethod: data.paymentMethod,
+      amountCents: body.amountCents,
+      successUrl: data.successUrl,
+      errorUrl: data.errorUrl,
+      deviceId: type === 'soundbox' ? data.deviceId : undefined,
+      forceProviderDirect: data.forceProviderDirect === true,
+      payerPhone: data.payerPhone,
+    },
+    baseUrl,
+  );
+
+  const flow: CollectionFlow | undefined =
+    type === 'soundbox' ? 'qr' : request.forceProviderDirect ? 'direct' : undefined;
+  if (!flow) return request;
+  return startCollection(request, flow, data.paymentMethod, request.payerPhone, baseUrl);
+}
+
+export type NewPaymentRequest = Pick<
+  PaymentRequest,
+  | 'businessId'
+  | 'reference'
+  | 'type'
+  | 'paymentMethod'
+  | 'amountCents'
+  | 'successUrl'
+  | 'errorUrl'
+  | 'deviceId'
+  | 'forceProviderDirect'
+  | 'payerPhone'
+  | 'paymentLinkId'
+  | 'paymentLinkSingleUse'
+> & { store: Store; id?: string };
+
+/**
+ * Checks the business's collection ceiling, then records a pending request (with `alongside`,
+ * writes that must hold together with it). Shared by the API and payment links.
+ */
+export async function openPaymentRequest(
+  input: NewPaymentRequest,
+  baseUrl: string,
+  alongside: GuardedWrite[] = [],
+): Promise<PaymentRequest> {
+  const business = await getBusiness(input.businessId);
+  if (!business) throw new BusinessNotFound();
+  const ceiling = collectionCeiling(business.verificationLevel);
+  if (ceiling !== null && (await collectedThisMonth(input.businessId)) + input.amountCents > ceiling) {
     throw new CollectionCeilingExceeded();
   }
-
-  const { type, data } = body.paymentDetails;
+  const { store, id = randomUUID(), ...fields } = input;
   const now = new Date().toISOString();
-  const id = randomUUID();
   const request: PaymentRequest = {
+    ...fields,
     id,
-    businessId: caller.businessId,
     storeId: store.id,
     storeName: store.name,
-    reference: body.reference,
-    type,
-    paymentMethod: data.paymentMethod,
-    amountCents: body.amountCents,
-    currency: body.currency,
-    successUrl: data.successUrl,
-    errorUrl: data.errorUrl,
-    deviceId: type === 'soundbox' ? data.deviceId : undefined,
-    forceProviderDirect: data.forceProviderDirect === true,
-    payerPhone: data.payerPhone,
+    currency: store.currency,
     redirectUrl: `${baseUrl}/payment/${id}`,
     status: 'pending',
     errorReason: null,
@@ -73,12 +113,8 @@ export async function createPaymentRequestFor(
     createdAt: now,
     updatedAt: now,
   };
-  await createPaymentRequest(request);
-
-  const flow: CollectionFlow | undefined =
-    type === 'soundbox' ? 'qr' : request.forceProviderDirect ? 'direct' : undefined;
-  if (!flow) return request;
-  return startCollection(request, flow, data.paymentMethod, request.payerPhone, baseUrl);
+  await createPaymentRequest(request, alongside);
+  return request;
 }
 
 /** Starts (or restarts, from the hosted page) the provider's flow for a pending request. */

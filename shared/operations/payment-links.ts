@@ -1,0 +1,148 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  attemptWrite,
+  canReceivePayments,
+  createPaymentLink,
+  findPaymentLink,
+  getPaymentLink,
+  type PaymentLink,
+  PaymentLinkIsInvalid,
+  PaymentLinkNotFound,
+  releaseAttempt,
+} from '#shared/data/payment-link.ts';
+import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
+import { getStore } from '#shared/data/store.ts';
+import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
+import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
+import { ProviderRefused } from '#shared/providers/port.ts';
+import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';
+import type { CreatePaymentLinkBody } from '#shared/schemas/payment-links.ts';
+
+export async function createPaymentLinkFor(
+  caller: Caller,
+  body: CreatePaymentLinkBody,
+): Promise<PaymentLink> {
+  if (!callerSeesStore(caller, body.storeId)) throw new StoreNotFound();
+  const store = await getStore(caller.businessId, body.storeId);
+  if (!store) throw new StoreNotFound();
+  const currency = body.currency ?? store.currency;
+  if (currency !== store.currency) {
+    throw new ValidationFailed([
+      {
+        field: 'currency',
+        rule: 'in',
+        message: `The currency field must be the store's currency (${store.currency}).`,
+      },
+    ]);
+  }
+  const now = new Date().toISOString();
+  const link: PaymentLink = {
+    id: randomUUID(),
+    businessId: caller.businessId,
+    storeId: store.id,
+    storeName: store.name,
+    title: body.title,
+    amountCents: body.amountCents,
+    currency,
+    allowMultiplePayments: body.allowMultiplePayments ?? false,
+    paymentsCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await createPaymentLink(link);
+  return link;
+}
+
+export async function paymentLinkOf(caller: Caller, id: string): Promise<PaymentLink> {
+  const link = await getPaymentLink(caller.businessId, id);
+  if (!link || !callerSeesStore(caller, link.storeId)) throw new PaymentLinkNotFound();
+  return link;
+}
+
+/** For the public link page, which holds only the id. */
+export async function paymentLinkById(id: string): Promise<PaymentLink> {
+  const link = await findPaymentLink(id);
+  if (!link) throw new PaymentLinkNotFound();
+  return link;
+}
+
+export interface LinkPayment {
+  request: PaymentRequest;
+  /** Lets the same browser start over without waiting for its own attempt to lapse. */
+  attemptToken: string;
+}
+
+/**
+ * A customer pays through a link: a payment request carrying the link's id is created together
+ * with the link's claim (a single-use link lets one attempt through at a time, and none once
+ * paid), then the chosen provider's flow starts. The customer comes back to the link page.
+ */
+export async function payThroughLink(
+  linkId: string,
+  payment: {
+    paymentMethod: ProviderCode;
+    payerPhone?: string | undefined;
+    attemptToken?: string | undefined;
+  },
+  baseUrl: string,
+): Promise<LinkPayment> {
+  const link = await paymentLinkById(linkId);
+  if (!canReceivePayments(link)) throw new PaymentLinkIsInvalid();
+  const store = await getStore(link.businessId, link.storeId);
+  if (!store) throw new PaymentLinkNotFound();
+  const id = randomUUID();
+  const attemptToken = payment.attemptToken ?? randomBytes(16).toString('hex');
+  // The customer comes back to the link page, which shows this payment's outcome.
+  const linkPage = `${baseUrl}/pl/${link.id}?payment=${id}`;
+  const request = await openPaymentRequest(
+    {
+      id,
+      businessId: link.businessId,
+      store,
+      reference: `pl-${id}`,
+      type: 'redirect',
+      paymentMethod: payment.paymentMethod,
+      amountCents: link.amountCents,
+      successUrl: linkPage,
+      errorUrl: linkPage,
+      forceProviderDirect: false,
+      payerPhone: payment.payerPhone,
+      paymentLinkId: link.id,
+      paymentLinkSingleUse: !link.allowMultiplePayments,
+    },
+    baseUrl,
+    [attemptWrite(link, { paymentRequestId: id, token: attemptToken })],
+  );
+  try {
+    const started = await startCollection(
+      request,
+      'redirect',
+      payment.paymentMethod,
+      payment.payerPhone,
+      baseUrl,
+    );
+    return { request: started, attemptToken };
+  } catch (error) {
+    if (error instanceof ProviderRefused && !link.allowMultiplePayments)
+      await releaseAttempt(link.businessId, link.id, id);
+    throw error;
+  }
+}
+
+/**
+ * Sandbox helper: a customer pays the caller's link and answers in their app at once; the
+ * sandbox number chooses the outcome. Answers the payment request as it is afterwards.
+ */
+export async function payLinkAsSandboxCustomer(
+  caller: Caller,
+  linkId: string,
+  payment: { paymentMethod: ProviderCode; payerPhone: string },
+  baseUrl: string,
+): Promise<PaymentRequest> {
+  await paymentLinkOf(caller, linkId);
+  const { request } = await payThroughLink(linkId, payment, baseUrl);
+  await actOnSandboxCollection(request.providerReference as string, 'approve', payment.payerPhone);
+  return (await getPaymentRequest(caller.businessId, request.id, true)) ?? request;
+}
