@@ -7,6 +7,7 @@ import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-req
 import { defaultFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { auditLedger } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
+import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment-links.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import type { CollectionOutcome, VerifiedCallback } from '#shared/providers/port.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
@@ -117,6 +118,28 @@ describe('completing a payment', () => {
       reference: request.reference,
     });
     expect((await auditLedger()).breaks).toEqual([]);
+  });
+
+  it('names the payment link in the completion event of a payment made through one', async () => {
+    const m = await merchant();
+    const link = await createPaymentLinkFor(m.caller, {
+      storeId: m.store.id,
+      title: 'Panier du marché',
+      amountCents: 25_000,
+    });
+    const { request } = await payThroughLink(
+      link.id,
+      { paymentMethod: 'wave', payerPhone: '+2250700000001' },
+      baseUrl,
+    );
+    expect(await completePayment(callback(request, 'success'))).toBe('completed');
+    const completed = (await getPaymentRequest(m.business.id, request.id)) as PaymentRequest;
+    const event = await outboxEvents(completed.transaction?.id as string);
+    expect(event?.body.transactionDetails).toEqual({
+      id: request.id,
+      reference: request.reference,
+      paymentLinkId: link.id,
+    });
   });
 
   it('moves no money for a declined payment, but reports it', async () => {

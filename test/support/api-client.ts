@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { admin } from '#test/support/local-host.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the tests' assertions
+export type Body = any;
+
+export interface Merchant {
+  businessId: string;
+  storeId: string;
+  headers: Record<string, string>;
+}
+
+/** A merchant of its own on the local host (business, store, key), made with the admin command. */
+export async function newMerchant(dataDir: string, name = 'Boutique'): Promise<Merchant> {
+  const { businessId } = await admin(
+    dataDir,
+    'create-business',
+    '--name',
+    `${name} ${randomUUID().slice(0, 6)}`,
+  );
+  const { storeId } = await admin(
+    dataDir,
+    'create-store',
+    '--business',
+    businessId as string,
+    '--name',
+    `${name} Plateau`,
+  );
+  const { keyId, key } = await admin(dataDir, 'create-key', '--business', businessId as string);
+  return {
+    businessId: businessId as string,
+    storeId: storeId as string,
+    headers: {
+      'X-API-KEY-ID': keyId as string,
+      'X-API-KEY': key as string,
+      'content-type': 'application/json',
+    },
+  };
+}
+
+export function apiClient(baseUrl: string) {
+  return async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Body };
+  };
+}
