@@ -1,7 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ensureTable } from '#infra/local/create-table.ts';
-import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
-import { useLocalAws } from '#infra/local/local-config.ts';
+import { measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import type { Bench } from '#test/bench/report.ts';
 
 export interface CapacityRow {
@@ -15,161 +12,105 @@ export interface CapacityRow {
 }
 
 /**
- * DynamoDB Local reports 2 units for a TransactWriteItems of any size; AWS charges 2 write units
- * per item of up to 1 KB in a transaction (prepare and commit), condition checks included, and 1
- * more per global secondary index the item lands in. Reads are reported right (0.5 per eventually
- * consistent 4 KB), so reads come from the report and transactional writes from this model.
- */
-function modelledTransactionWriteUnits(input: {
-  TransactItems?: Record<string, { Item?: Record<string, unknown> }>[];
-}): number {
-  let units = 0;
-  for (const action of input.TransactItems ?? []) {
-    units += 2;
-    const item = action.Put?.Item;
-    if (item && 'gsi1pk' in item) units += 1;
-  }
-  return units;
-}
-
-/**
  * Read and write units of each data operation, as DynamoDB reports them (ReturnConsumedCapacity,
  * added to every request by a client middleware, so product code is measured unchanged).
  */
 async function measureCapacity(): Promise<CapacityRow[]> {
-  const dynamodbLocal = await startDynamoDbLocal();
-  useLocalAws({ dynamodb: dynamodbLocal.endpoint }, 'bench-capacity');
+  await useBenchTable('bench-capacity');
   process.env.AUTH_CACHE_TTL_SECONDS = '0';
-  try {
-    await ensureTable(new DynamoDBClient({}), 'bench-capacity');
-    const { dynamodb } = await import('#shared/aws/dynamodb.ts');
-    const { createBusiness } = await import('#shared/data/business.ts');
-    const { createStore } = await import('#shared/data/store.ts');
-    const { registerDevice } = await import('#shared/data/device.ts');
-    const { createApiKey } = await import('#shared/data/api-key.ts');
-    const { authenticate } = await import('#shared/http/authenticate.ts');
-    const { balanceOf, devicesOf, storesOf } = await import('#shared/operations/stores.ts');
+  const { createBusiness } = await import('#shared/data/business.ts');
+  const { createStore } = await import('#shared/data/store.ts');
+  const { registerDevice } = await import('#shared/data/device.ts');
+  const { createApiKey } = await import('#shared/data/api-key.ts');
+  const { authenticate } = await import('#shared/http/authenticate.ts');
+  const { balanceOf, devicesOf, storesOf } = await import('#shared/operations/stores.ts');
 
-    let reported = 0;
-    let awsRead = 0;
-    let awsWrite = 0;
-    let requests = 0;
-    dynamodb.middlewareStack.add(
-      (next, context) => async (args) => {
-        const input = args.input as Record<string, unknown>;
-        input.ReturnConsumedCapacity = 'TOTAL';
-        const result = await next(args);
-        const output = result.output as {
-          ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-        };
-        const units = [output.ConsumedCapacity ?? []]
-          .flat()
-          .reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-        reported += units;
-        if (context.commandName === 'TransactWriteItemsCommand')
-          awsWrite += modelledTransactionWriteUnits(input);
-        else if (/Put|Update|Delete/.test(context.commandName ?? '')) awsWrite += units;
-        else awsRead += units;
-        requests++;
-        return result;
-      },
-      { step: 'initialize', name: 'consumedCapacity' },
-    );
-    const rows: CapacityRow[] = [];
-    async function measure<T>(operation: string, run: () => Promise<T>): Promise<T> {
-      reported = 0;
-      awsRead = 0;
-      awsWrite = 0;
-      requests = 0;
-      const result = await run();
-      rows.push({
-        operation,
-        reportedUnits: reported,
-        awsReadUnits: awsRead,
-        awsWriteUnits: awsWrite,
-        requests,
-      });
-      return result;
-    }
+  const rows: CapacityRow[] = [];
+  async function measure<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    const { result, units } = await measureUnits(run);
+    rows.push({
+      operation,
+      reportedUnits: units.reported,
+      awsReadUnits: units.awsRead,
+      awsWriteUnits: units.awsWrite,
+      requests: units.requests,
+    });
+    return result;
+  }
 
-    const { business, owner } = await measure('create business (with owner)', () =>
-      createBusiness({
-        name: 'Bench',
-        apiAccessEnabled: true,
-        isServiceProvider: false,
-        verificationLevel: 1,
-      }),
-    );
-    const store = await measure('create store (with wallets)', () =>
-      createStore({ businessId: business.id, name: 'S' }),
-    );
-    await measure('register device', () =>
-      registerDevice({ businessId: business.id, storeId: store.id, deviceId: 'bench-1' }),
-    );
-    const { apiKey, secret } = await measure('create API key', () =>
-      createApiKey({ businessId: business.id, kind: 'merchant', memberId: owner.id, name: 'k' }),
-    );
-    const headers = { 'x-api-key-id': apiKey.id, 'x-api-key': secret };
-    const caller = await measure('authenticate, container cache cold', () =>
-      authenticate(headers, 'api_key'),
-    );
-    await measure('GET /stores (1 store)', () => storesOf(caller));
-    await measure('GET /devices (1 device)', () => devicesOf(caller));
-    await measure('GET /stores/{id}/balance', () => balanceOf(caller, store.id));
+  const { business, owner } = await measure('create business (with owner)', () =>
+    createBusiness({
+      name: 'Bench',
+      apiAccessEnabled: true,
+      isServiceProvider: false,
+      verificationLevel: 1,
+    }),
+  );
+  const store = await measure('create store (with wallets)', () =>
+    createStore({ businessId: business.id, name: 'S' }),
+  );
+  await measure('register device', () =>
+    registerDevice({ businessId: business.id, storeId: store.id, deviceId: 'bench-1' }),
+  );
+  const { apiKey, secret } = await measure('create API key', () =>
+    createApiKey({ businessId: business.id, kind: 'merchant', memberId: owner.id, name: 'k' }),
+  );
+  const headers = { 'x-api-key-id': apiKey.id, 'x-api-key': secret };
+  const caller = await measure('authenticate, container cache cold', () => authenticate(headers, 'api_key'));
+  await measure('GET /stores (1 store)', () => storesOf(caller));
+  await measure('GET /devices (1 device)', () => devicesOf(caller));
+  await measure('GET /stores/{id}/balance', () => balanceOf(caller, store.id));
 
-    process.env.SANDBOX = 'true';
-    const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
-      '#shared/operations/payment-requests.ts'
-    );
-    const { completePayment } = await import('#shared/operations/complete-payment.ts');
-    const baseUrl = 'http://localhost:0';
-    const created = await measure('POST /payment_requests (redirect)', () =>
-      createPaymentRequestFor(
-        caller,
-        {
-          storeId: store.id,
-          amountCents: 150_000,
-          currency: 'XOF',
-          reference: 'bench-1',
-          paymentDetails: {
-            type: 'redirect',
-            data: {
-              paymentMethod: 'wave',
-              successUrl: 'https://a.example/ok',
-              errorUrl: 'https://a.example/ko',
-            },
+  process.env.SANDBOX = 'true';
+  const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
+    '#shared/operations/payment-requests.ts'
+  );
+  const { completePayment } = await import('#shared/operations/complete-payment.ts');
+  const baseUrl = 'http://localhost:0';
+  const created = await measure('POST /payment_requests (redirect)', () =>
+    createPaymentRequestFor(
+      caller,
+      {
+        storeId: store.id,
+        amountCents: 150_000,
+        currency: 'XOF',
+        reference: 'bench-1',
+        paymentDetails: {
+          type: 'redirect',
+          data: {
+            paymentMethod: 'wave',
+            successUrl: 'https://a.example/ok',
+            errorUrl: 'https://a.example/ko',
           },
         },
-        baseUrl,
-      ),
-    );
-    await measure('GET /payment_requests/{id}', () => paymentRequestOf(caller, created.id));
-    const started = await measure('start the provider flow (hosted page)', () =>
-      startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
-    );
-    await measure('complete a payment (verified callback)', () =>
-      completePayment({
-        callbackId: 'bench',
-        provider: 'wave',
-        providerReference: started.providerReference as string,
-        paymentRequestId: created.id,
-        outcome: 'success',
-        payerPhone: '+2250700000001',
-      }),
-    );
-    await measure('duplicate callback (no change)', () =>
-      completePayment({
-        callbackId: 'bench-2',
-        provider: 'wave',
-        providerReference: started.providerReference as string,
-        paymentRequestId: created.id,
-        outcome: 'success',
-      }),
-    );
-    return rows;
-  } finally {
-    await dynamodbLocal.stop();
-  }
+      },
+      baseUrl,
+    ),
+  );
+  await measure('GET /payment_requests/{id}', () => paymentRequestOf(caller, created.id));
+  const started = await measure('start the provider flow (hosted page)', () =>
+    startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
+  );
+  await measure('complete a payment (verified callback)', () =>
+    completePayment({
+      callbackId: 'bench',
+      provider: 'wave',
+      providerReference: started.providerReference as string,
+      paymentRequestId: created.id,
+      outcome: 'success',
+      payerPhone: '+2250700000001',
+    }),
+  );
+  await measure('duplicate callback (no change)', () =>
+    completePayment({
+      callbackId: 'bench-2',
+      provider: 'wave',
+      providerReference: started.providerReference as string,
+      paymentRequestId: created.id,
+      outcome: 'success',
+    }),
+  );
+  return rows;
 }
 
 export const capacity: Bench = async () => {

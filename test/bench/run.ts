@@ -1,18 +1,27 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { stopBenchDynamoDb } from '#test/bench/bench-dynamodb.ts';
 import { capacity } from '#test/bench/capacity.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
 import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
+import { transactionList } from '#test/bench/transaction-list.ts';
 
 /** Every benchmark of `npm run bench`, run one after the other so they do not compete for CPU. */
-export const benches: Bench[] = [coldStart, capacity, localHost];
+export const benches: Bench[] = [coldStart, capacity, transactionList, localHost];
 
 const reports = [];
-for (const bench of benches) {
-  const report = await bench();
-  console.log(`${formatTable(report)}\n`);
-  reports.push(report);
+// A first argument runs only the benches whose result name contains it: `npm run bench -- transaction`.
+const only = process.argv[2];
+try {
+  for (const bench of benches) {
+    if (only && !bench.name.toLowerCase().includes(only.toLowerCase())) continue;
+    const report = await bench();
+    console.log(`${formatTable(report)}\n`);
+    reports.push(report);
+  }
+} finally {
+  await stopBenchDynamoDb();
 }
 
 await mkdir(benchDir, { recursive: true });
