@@ -3,6 +3,8 @@ import { transactionsOf } from '#shared/operations/transactions.ts';
 import { routes } from '#shared/routes.ts';
 import { listTransactionsQuery } from '#shared/schemas/transactions.ts';
 
-export const handler = apiHandler(routes.listTransactions, { query: listTransactionsQuery }, ({ caller, query }) =>
-  transactionsOf(caller, query),
+export const handler = apiHandler(
+  routes.listTransactions,
+  { query: listTransactionsQuery },
+  ({ caller, query }) => transactionsOf(caller, query),
 );
