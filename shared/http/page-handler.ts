@@ -32,10 +32,16 @@ export interface PageRequest {
   context: Context;
 }
 
-export type PageResult = { statusCode: number; html: string } | { redirect: string };
+export type PageResult =
+  | { statusCode: number; html: string }
+  | { redirect: string; setCookie?: string | undefined };
 
 export const htmlPage = (html: string, statusCode = 200): PageResult => ({ statusCode, html });
-export const redirectTo = (location: string): PageResult => ({ redirect: location });
+/** `setCookie`: one Set-Cookie value to send along, e.g. what the browser must present next time. */
+export const redirectTo = (location: string, setCookie?: string): PageResult => ({
+  redirect: location,
+  setCookie,
+});
 
 type Request = middy.Request<PageEvent, APIGatewayProxyResult, Error, Context>;
 
@@ -58,8 +64,12 @@ export function htmlResponse(statusCode: number, html: string): APIGatewayProxyR
 }
 
 /** 303 whatever the method: after a POST the browser must GET the next page, never post again. */
-export function redirectResponse(location: string): APIGatewayProxyResult {
-  return { statusCode: 303, headers: { location, ...pageHeaders }, body: '' };
+export function redirectResponse(location: string, setCookie?: string): APIGatewayProxyResult {
+  return {
+    statusCode: 303,
+    headers: { location, ...pageHeaders, ...(setCookie ? { 'set-cookie': setCookie } : {}) },
+    body: '',
+  };
 }
 
 /**
@@ -91,7 +101,7 @@ export function pageHandler<R extends Route & { caller: 'public' }>(
         context,
       });
       return 'redirect' in result
-        ? redirectResponse(result.redirect)
+        ? redirectResponse(result.redirect, result.setCookie)
         : htmlResponse(result.statusCode, result.html);
     });
 }

@@ -15,7 +15,7 @@ import { ProviderRefused } from '#shared/providers/port.ts';
  * merchant. Nothing here completes a payment: only a verified callback does.
  */
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The request behind a page URL. Ids are random UUIDs, so holding one is what entitles a payer to
@@ -62,6 +62,19 @@ export type HostedPaymentSubmission =
   /** The form again, as the payer filled it, with what is wrong. */
   | { outcome: 'retry'; request: PaymentRequest; form: HostedPaymentForm; errors: HostedPaymentFormErrors };
 
+/** The provider and the phone a payer posted, or what is wrong with them. */
+export function checkPayerForm(
+  form: HostedPaymentForm,
+): { method: ProviderCode; phone: string } | { errors: HostedPaymentFormErrors } {
+  const method = form.paymentMethod && isProviderCode(form.paymentMethod) ? form.paymentMethod : undefined;
+  const phone = normalizePayerPhone(form.payerPhone);
+  if (method && phone) return { method, phone };
+  const errors: HostedPaymentFormErrors = {};
+  if (!method) errors.paymentMethod = 'required';
+  if (!phone) errors.payerPhone = 'format';
+  return { errors };
+}
+
 /** The payer submitted the hosted page's form. */
 export async function payOnHostedPage(
   id: string,
@@ -70,14 +83,9 @@ export async function payOnHostedPage(
 ): Promise<HostedPaymentSubmission> {
   const request = await hostedPaymentRequest(id, true);
   if (request.status !== 'pending') return { outcome: 'closed' };
-  const method = form.paymentMethod && isProviderCode(form.paymentMethod) ? form.paymentMethod : undefined;
-  const phone = normalizePayerPhone(form.payerPhone);
-  if (!method || !phone) {
-    const errors: HostedPaymentFormErrors = {};
-    if (!method) errors.paymentMethod = 'required';
-    if (!phone) errors.payerPhone = 'format';
-    return { outcome: 'retry', request, form, errors };
-  }
+  const checked = checkPayerForm(form);
+  if ('errors' in checked) return { outcome: 'retry', request, form, errors: checked.errors };
+  const { method, phone } = checked;
   try {
     const started = await startCollection(request, 'redirect', method, phone, baseUrl);
     if (!started.checkoutUrl)

@@ -18,6 +18,7 @@ a{color:#0f766e}
 .summary{padding:24px 20px 20px;text-align:center;border-bottom:1px solid #e5e7eb}
 .eyebrow{margin:0;font-size:14px;color:#6b7280}
 .store{margin:2px 0 0;font-size:20px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
+.purpose{margin:6px 0 0;font-size:16px;color:#374151;overflow-wrap:anywhere}
 .amount{margin:10px 0 0;font-size:34px;font-weight:700;line-height:1.2;white-space:nowrap}
 .reference{margin:8px 0 0;font-size:14px;color:#6b7280;overflow-wrap:anywhere}
 .content{padding:20px}

@@ -3,7 +3,8 @@ import { formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { messages, providerNames } from '#shared/pages/messages.ts';
-import { ownUrl, type PageContext, providerMarks } from '#shared/pages/payment-page.ts';
+import { providerMarks } from '#shared/pages/payer-form.ts';
+import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
 import { sandboxPhones } from '#shared/providers/sandbox.ts';
 
 export const sandboxCheckoutUrl = (baseUrl: string, providerReference: string) =>

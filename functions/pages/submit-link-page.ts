@@ -1,0 +1,24 @@
+import { attemptCookie, attemptTokenFrom } from '#shared/http/link-attempt-cookie.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { payOnLinkPage } from '#shared/operations/link-page.ts';
+import { linkPage, linkUnavailablePage } from '#shared/pages/link-page.ts';
+import { routes } from '#shared/routes.ts';
+
+export const handler = pageHandler(routes.submitLinkPage, async (request) => {
+  const id = request.params.id ?? '';
+  const { paymentMethod, payerPhone } = request.form;
+  const submitted = await payOnLinkPage(
+    id,
+    { paymentMethod, payerPhone },
+    attemptTokenFrom(request.headers.cookie),
+    request.baseUrl,
+  );
+  switch (submitted.outcome) {
+    case 'checkout':
+      return redirectTo(submitted.checkoutUrl, attemptCookie(id, submitted.attemptToken, request.baseUrl));
+    case 'retry':
+      return htmlPage(linkPage({ link: submitted.link }, request, submitted), 400);
+    case 'unavailable':
+      return htmlPage(linkUnavailablePage(submitted.link, request), 409);
+  }
+});

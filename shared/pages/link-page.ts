@@ -1,0 +1,144 @@
+import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
+import type { PaymentRequest } from '#shared/data/payment-request.ts';
+import type { HostedPaymentForm, HostedPaymentFormErrors } from '#shared/operations/hosted-payment.ts';
+import type { LinkPageView } from '#shared/operations/link-page.ts';
+import { formatAmount } from '#shared/pages/format.ts';
+import { html, type SafeHtml } from '#shared/pages/html.ts';
+import { layout } from '#shared/pages/layout.ts';
+import { type Messages, messages } from '#shared/pages/messages.ts';
+import { payerForm, paymentSummary } from '#shared/pages/payer-form.ts';
+import { failureReason, ownUrl, type PageContext, waitingPage } from '#shared/pages/payment-page.ts';
+
+export const linkPageUrl = (baseUrl: string, id: string) => `${baseUrl}/pl/${encodeURIComponent(id)}`;
+
+/** Where the provider sends the customer back to: the link page, showing this payment. */
+const linkPaymentUrl = (baseUrl: string, link: PaymentLink, payment: PaymentRequest) => {
+  const url = new URL(linkPageUrl(baseUrl, link.id));
+  url.searchParams.set('payment', payment.id);
+  return url.href;
+};
+
+export interface LinkPageOptions {
+  form?: HostedPaymentForm | undefined;
+  errors?: HostedPaymentFormErrors | undefined;
+  /** How many times the page has reloaded itself waiting for a payment's callback. */
+  attempt?: number | undefined;
+}
+
+/**
+ * `/pl/{id}`: what the link asks for and the form to pay it, as long as the link can receive
+ * payments; once a single-use link is paid, only that. With `?payment=`, the outcome of the
+ * customer's payment first: confirmed, failed (with the form again while the link is open), or
+ * still waiting for the provider, reloading itself like the return page.
+ */
+export function linkPage(
+  { link, payment }: LinkPageView,
+  context: PageContext,
+  { form, errors, attempt = 0 }: LinkPageOptions = {},
+): string {
+  const { language, baseUrl } = context;
+  const t = messages[language];
+  if (payment?.status === 'pending')
+    return waitingPage(payment, context, attempt, linkPaymentUrl(baseUrl, link, payment));
+  const open = canReceivePayments(link);
+  let content: SafeHtml;
+  if (payment?.status === 'success') content = paidOutcome(link, payment, t);
+  else if (payment && !open) content = failedOutcome(link, payment, t);
+  else if (!open) content = closed(link, t);
+  else {
+    content = html`${paymentSummary(
+      {
+        storeName: link.storeName,
+        purpose: link.title,
+        amountCents: link.amountCents,
+        currency: link.currency,
+      },
+      t,
+    )}
+${payerForm(
+  {
+    action: ownUrl(linkPageUrl(baseUrl, link.id), context),
+    amountCents: link.amountCents,
+    currency: link.currency,
+    chosen: form?.paymentMethod ?? payment?.collectionMethod,
+    phone: form?.payerPhone ?? payment?.payerPhone,
+    errors,
+    notice: payment && failureNotice(payment, t),
+  },
+  t,
+)}`;
+  }
+  return layout({
+    language,
+    title: `${link.title} · ${link.storeName}`,
+    content,
+    pageUrl: payment ? linkPaymentUrl(baseUrl, link, payment) : linkPageUrl(baseUrl, link.id),
+  });
+}
+
+/**
+ * The answer (409) to a payment the link cannot take now: it is paid, or another customer's
+ * attempt holds it for a few minutes. The customer may look again later.
+ */
+export function linkUnavailablePage(link: PaymentLink, context: PageContext): string {
+  const { language, baseUrl } = context;
+  const t = messages[language];
+  const pageUrl = linkPageUrl(baseUrl, link.id);
+  const content = canReceivePayments(link)
+    ? status(
+        'info',
+        '!',
+        t.linkBusyTitle,
+        html`<p>${t.linkBusyText}</p>
+${whatLine(link)}
+<a class="button" href="${ownUrl(pageUrl, context)}">${t.tryAgain}</a>`,
+      )
+    : closed(link, t);
+  return layout({ language, title: `${link.title} · ${link.storeName}`, content, pageUrl });
+}
+
+function status(tone: 'success' | 'error' | 'info', icon: string, title: string, body: SafeHtml): SafeHtml {
+  return html`<section class="status status-${tone}">
+<div class="status-icon" aria-hidden="true">${icon}</div>
+<h1>${title}</h1>
+${body}
+</section>`;
+}
+
+const whatLine = (link: PaymentLink) =>
+  html`<p class="muted">${link.title} · ${formatAmount(link.amountCents, link.currency)} · ${link.storeName}</p>`;
+
+function closed(link: PaymentLink, t: Messages): SafeHtml {
+  return status('info', '✓', t.linkPaidTitle, html`<p>${t.linkPaidText}</p>\n${whatLine(link)}`);
+}
+
+function paidOutcome(link: PaymentLink, payment: PaymentRequest, t: Messages): SafeHtml {
+  const amount = formatAmount(payment.amountCents, payment.currency);
+  return status(
+    'success',
+    '✓',
+    t.paidTitle,
+    html`<p>${t.paidText(amount, payment.storeName)}</p>
+<p class="muted">${link.title}</p>
+${payment.transaction && html`<p class="muted">${t.transactionReference(payment.transaction.id)}</p>`}`,
+  );
+}
+
+/** A failed payment on a link that was paid meanwhile by someone else: nothing more to do here. */
+function failedOutcome(link: PaymentLink, payment: PaymentRequest, t: Messages): SafeHtml {
+  const amount = formatAmount(payment.amountCents, payment.currency);
+  return status(
+    'error',
+    '✕',
+    t.failedTitle,
+    html`<p>${t.failedText(amount, payment.storeName)}</p>
+<p>${failureReason(payment, t)} ${t.noMoneyTaken}</p>
+<p class="muted">${t.linkPaidTitle}. ${t.linkPaidText}</p>
+${whatLine(link)}`,
+  );
+}
+
+function failureNotice(payment: PaymentRequest, t: Messages): SafeHtml {
+  return html`<p class="alert" role="alert"><strong>${t.failedTitle}.</strong> ${failureReason(payment, t)} ${t.noMoneyTaken} ${t.tryAgainBelow}</p>
+`;
+}
