@@ -4,6 +4,7 @@ import { type Business, getBusiness } from '#shared/data/business.ts';
 import { apiKeySecretMatches } from '#shared/domain/api-key-secret.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotEnabledForApiAccess, ForbiddenAction, Unauthorized } from '#shared/domain/errors.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
 import type { CallerKind } from '#shared/routes.ts';
 
 /**
@@ -12,8 +13,6 @@ import type { CallerKind } from '#shared/routes.ts';
  */
 const cacheTtlMs = Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60) * 1000;
 const cache = new Map<string, { expiresAt: number; apiKey: ApiKey; business: Business }>();
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function loadKey(keyId: string): Promise<{ apiKey: ApiKey; business: Business } | undefined> {
   const cached = cache.get(keyId);

@@ -3,6 +3,7 @@ import {
   type PaymentRequest,
   PaymentRequestNotFound,
 } from '#shared/data/payment-request.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
 import { isProviderCode, type ProviderCode, payerPhonePattern } from '#shared/domain/payment-methods.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { startCollection } from '#shared/operations/payment-requests.ts';
@@ -14,8 +15,6 @@ import { ProviderRefused } from '#shared/providers/port.ts';
  * to the return page, which waits for the provider's callback and then sends them on to the
  * merchant. Nothing here completes a payment: only a verified callback does.
  */
-
-export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The request behind a page URL. Ids are random UUIDs, so holding one is what entitles a payer to

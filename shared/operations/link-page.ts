@@ -5,11 +5,11 @@ import {
   PaymentLinkNotFound,
 } from '#shared/data/payment-link.ts';
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
 import {
   checkPayerForm,
   type HostedPaymentForm,
   type HostedPaymentFormErrors,
-  uuidPattern,
 } from '#shared/operations/hosted-payment.ts';
 import { paymentLinkById, payThroughLink } from '#shared/operations/payment-links.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+
 import {
   attemptWrite,
   canReceivePayments,
@@ -14,9 +15,9 @@ import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-req
 import { getStore } from '#shared/data/store.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';
 import type { CreatePaymentLinkBody } from '#shared/schemas/payment-links.ts';
 
@@ -63,7 +64,7 @@ export async function paymentLinkOf(caller: Caller, id: string): Promise<Payment
 
 /** For the public link page, which holds only the id. */
 export async function paymentLinkById(id: string): Promise<PaymentLink> {
-  const link = await findPaymentLink(id);
+  const link = uuidPattern.test(id) ? await findPaymentLink(id) : undefined;
   if (!link) throw new PaymentLinkNotFound();
   return link;
 }
@@ -125,8 +126,9 @@ export async function payThroughLink(
     );
     return { request: started, attemptToken };
   } catch (error) {
-    if (error instanceof ProviderRefused && !link.allowMultiplePayments)
-      await releaseAttempt(link.businessId, link.id, id);
+    // Whatever stopped the flow from starting, the link must not stay held by an attempt that
+    // cannot go anywhere.
+    if (!link.allowMultiplePayments) await releaseAttempt(link.businessId, link.id, id);
     throw error;
   }
 }
