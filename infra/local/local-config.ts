@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '#infra/paths.ts';
 import { type QueueName, queues, queueUrlVariable } from '#shared/routes.ts';
@@ -38,9 +38,12 @@ export function readLocalConfig(dataDir: string): LocalConfig | undefined {
   return JSON.parse(readFileSync(path, 'utf8')) as LocalConfig;
 }
 
+/** Written whole or not at all (a temporary file renamed over it): readers never see half of it. */
 export function writeLocalConfig(dataDir: string, config: LocalConfig): void {
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(configPath(dataDir), `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  const temporary = `${configPath(dataDir)}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, configPath(dataDir));
 }
 
 export interface LocalEndpoints {
