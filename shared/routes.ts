@@ -34,6 +34,13 @@ export const queues = {
   // A batch delivers its callbacks in parallel, each waiting up to 10 s for the service: the worker
   // gets 15 s, and the visibility timeout is six times that, as Lambda advises.
   sandboxCallbacks: { visibilityTimeoutSeconds: 90, maxReceiveCount: 4, sandboxOnly: true },
+  /**
+   * One message per (event, subscription). A failed delivery comes back after a backoff the
+   * sender sets per attempt; the 4th failure is the last (the redrive then parks the message).
+   * The sender may wait 30 s on a receiver, so its timeout is 40 s and the visibility timeout
+   * six times that, as Lambda advises.
+   */
+  webhooks: { visibilityTimeoutSeconds: 240, maxReceiveCount: 4 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

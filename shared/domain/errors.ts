@@ -33,6 +33,8 @@ export type ErrorId =
   | 'idempotency_key_in_progress'
   | 'payment_link_not_found'
   | 'E_PAYMENT_LINK_IS_INVALID'
+  | 'webhook_subscription_not_found'
+  | 'webhook_delivery_not_found'
   | 'internal_error';
 
 export class BadRequest extends DomainError {
