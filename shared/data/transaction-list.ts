@@ -64,30 +64,40 @@ export async function listTransactions(query: TransactionListQuery): Promise<Tra
 
   let skip = (query.page - 1) * query.limit;
   if (skip >= total) return { total, items: [] };
-  const items: TransactionRecord[] = [];
+  // The counters say exactly which days the page covers and how much of each, so those days are
+  // read at once rather than one after the other.
+  const reads: { day: string; upper: string; skip: number; take: number }[] = [];
+  let wanted = query.limit;
   for (const day of days.sort((a, b) => (a.day < b.day ? 1 : -1))) {
-    if (items.length === query.limit) break;
+    if (wanted === 0) break;
     if (day.count === 0) continue;
     if (skip >= day.count) {
       skip -= day.count;
       continue;
     }
     // Seek to the hour the page starts in; only that hour's newer items are read and dropped.
+    let remainingInDay = day.count;
     let upperHour = 23;
     while (upperHour > 0 && skip >= (day.hours[upperHour] ?? 0)) {
       skip -= day.hours[upperHour] ?? 0;
+      remainingInDay -= day.hours[upperHour] ?? 0;
       upperHour--;
     }
     const hourEnd = `${day.day}T${hours[upperHour]}:59:59.999Z`;
     const upper = day.day === asOfDay && query.asOf < hourEnd ? query.asOf : hourEnd;
-    const read = await readDay(query, day.day, {
-      atOrBefore: sortKeyBound(upper),
-      take: skip + query.limit - items.length,
-    });
-    items.push(...read.slice(skip));
+    const take = Math.min(wanted, remainingInDay - skip);
+    reads.push({ day: day.day, upper, skip, take });
+    wanted -= take;
     skip = 0;
   }
-  return { total, items: items.slice(0, query.limit) };
+  const pages = await Promise.all(
+    reads.map(async (read) =>
+      (
+        await readDay(query, read.day, { atOrBefore: sortKeyBound(read.upper), take: read.skip + read.take })
+      ).slice(read.skip),
+    ),
+  );
+  return { total, items: pages.flat().slice(0, query.limit) };
 }
 
 async function dayCounts(owner: string, startDate: string, endDate: string): Promise<DayCount[]> {
