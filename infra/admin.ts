@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { adminWebhookUrlPolicy, webhookSettings } from './admin-webhook.ts';
 import { ensureTable } from './local/create-table.ts';
 import { JavaMissing, type RunningDynamoDb, startDynamoDbLocal } from './local/dynamodb-local.ts';
 import { localDataDir, localTableName, readLocalConfig, useLocalAws } from './local/local-config.ts';
@@ -17,10 +18,14 @@ Commands:
   create-store    --business ID --name N
   create-device   --store ID --device-id ID
   create-key      --business ID [--kind merchant|platform] [--store ID] [--name N]
+  link            --provider ID --merchant ID   (the provider may then act for the merchant)
+  set-webhook     --business ID --url URL [--events E1,E2] [--name N]
+                  replaces the business's subscription; prints its secret, shown only here
   credit          --store ID --amount CENTS [--entry-id ID]   (sandbox stages only)
   audit           recompute the books; exits 1 on any break
 
-Without --stage it acts on the local host's data (DATA_DIR, default .data/).`;
+Without --stage it acts on the local host's data (DATA_DIR, default .data/), where webhooks may
+go to http://localhost; with --stage they must go to a public https address.`;
 
 class UsageError extends Error {}
 
@@ -36,6 +41,10 @@ const { values, positionals } = parseArgs({
     kind: { type: 'string' },
     amount: { type: 'string' },
     'entry-id': { type: 'string' },
+    provider: { type: 'string' },
+    merchant: { type: 'string' },
+    url: { type: 'string' },
+    events: { type: 'string' },
     'service-provider': { type: 'boolean', default: false },
     'no-api-access': { type: 'boolean', default: false },
     'verification-level': { type: 'string' },
@@ -131,6 +140,31 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
         name: values.name ?? `${kind} key`,
       });
       return { keyId: apiKey.id, key: secret };
+    }
+    case 'link': {
+      const { linkMerchant } = await import('#shared/data/service-provider-link.ts');
+      const link = await linkMerchant(required('provider'), required('merchant'));
+      return { linkId: link.id };
+    }
+    case 'set-webhook': {
+      const settings = webhookSettings(
+        { url: required('url'), events: values.events },
+        adminWebhookUrlPolicy(values.stage),
+      );
+      if ('refused' in settings) throw new UsageError(settings.refused);
+      const business = await getBusiness(required('business'));
+      if (!business) throw new BusinessNotFound();
+      const { saveSubscription } = await import('#shared/data/webhook-subscription.ts');
+      const subscription = await saveSubscription(
+        {
+          businessId: business.id,
+          url: settings.url,
+          name: values.name ?? 'Operator',
+          events: settings.events,
+        },
+        { replace: true },
+      );
+      return { subscriptionId: subscription.id, secret: subscription.secret };
     }
     case 'credit': {
       if (values.stage && isProductionStage(values.stage))

@@ -221,6 +221,27 @@ export const routes = {
     access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
+  listWebhookSubscriptions: {
+    method: 'GET',
+    path: '/partner_api/service_providers/business_webhook_subscriptions',
+    handler: 'functions/service-providers/list-webhook-subscriptions.ts',
+    caller: 'service_provider',
+    access: ['table:read'],
+  },
+  createWebhookSubscription: {
+    method: 'POST',
+    path: '/partner_api/service_providers/business_webhook_subscriptions',
+    handler: 'functions/service-providers/create-webhook-subscription.ts',
+    caller: 'service_provider',
+    access: ['table:write'],
+  },
+  deleteWebhookSubscription: {
+    method: 'DELETE',
+    path: '/partner_api/service_providers/business_webhook_subscriptions/{subscriptionId}',
+    handler: 'functions/service-providers/delete-webhook-subscription.ts',
+    caller: 'service_provider',
+    access: ['table:write'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

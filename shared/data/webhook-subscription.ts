@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
-import { Conflict, DomainError } from '#shared/domain/errors.ts';
+import { DomainError } from '#shared/domain/errors.ts';
 
 /**
  * Webhook subscription: where a business's events are sent, signed with the subscription's secret.
@@ -28,9 +28,18 @@ export interface WebhookSubscription {
   updatedAt: string;
 }
 
+/** The interface answers this one with `{"message"}` alone. */
 export class WebhookSubscriptionNotFound extends DomainError {
+  override readonly messageOnly = true;
+
   constructor() {
     super('webhook_subscription_not_found', 'Webhook subscription not found');
+  }
+}
+
+export class WebhookSubscriptionExists extends DomainError {
+  constructor() {
+    super('webhook_subscription_exists', 'This business already has a webhook subscription');
   }
 }
 
@@ -73,8 +82,7 @@ export async function saveSubscription(
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException)
-      throw new Conflict('This business already has a webhook subscription');
+    if (error instanceof ConditionalCheckFailedException) throw new WebhookSubscriptionExists();
     throw error;
   }
   return subscription;

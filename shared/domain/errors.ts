@@ -3,6 +3,12 @@
  * statuses in one table (`shared/http/error-status.ts`), so no rule here knows about HTTP.
  */
 export class DomainError extends Error {
+  /**
+   * The interface answers a few errors with `{"message"}` alone, and integrations compare that
+   * body: such an error sets this, and the HTTP layer leaves out `id` and `extras`.
+   */
+  readonly messageOnly: boolean = false;
+
   constructor(
     readonly id: ErrorId,
     message: string,
@@ -34,6 +40,8 @@ export type ErrorId =
   | 'payment_link_not_found'
   | 'E_PAYMENT_LINK_IS_INVALID'
   | 'webhook_subscription_not_found'
+  | 'webhook_subscription_exists'
+  | 'already_linked'
   | 'webhook_delivery_not_found'
   | 'internal_error';
 
@@ -80,8 +88,8 @@ export class DeviceNotFound extends DomainError {
 }
 
 export class BusinessNotFound extends DomainError {
-  constructor() {
-    super('business_not_found', 'Business not found');
+  constructor(message = 'Business not found') {
+    super('business_not_found', message);
   }
 }
 

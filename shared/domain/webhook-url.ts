@@ -33,9 +33,12 @@ for (const [network, prefix] of [
   internal.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
+  // The unspecified address and the deprecated IPv4-compatible form (::127.0.0.1 is ::7f00:1).
+  ['::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Deprecated site-local addresses.
+  ['fec0::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
 ] as const) {
@@ -70,7 +73,8 @@ export function refusedWebhookUrl(value: string, policy: WebhookUrlPolicy): stri
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && !policy.requireHttps))
     return 'must use https';
   if (url.username || url.password) return 'must not carry credentials';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A trailing dot names the same host ("localhost." is localhost).
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (isIP(host)) return refusedAddress(host, policy);
   if (host === 'localhost' || host.endsWith('.localhost'))
     return policy.allowLoopback ? undefined : 'must not point at localhost';

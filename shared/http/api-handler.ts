@@ -46,8 +46,9 @@ type CallerOf<R extends Route> = R['caller'] extends 'public' ? undefined : Call
 /**
  * Wraps a domain operation into an API Gateway handler: JSON body (400), authentication and rights
  * for the route's caller kind (401/403), input validation (422), then the operation, whose result
- * is answered 200 as JSON. Errors become the interface's `{id, message, extras}` body here and only
- * here; anything that is not a domain error is logged and answered 500 without internals.
+ * is answered 200 as JSON. Errors become the interface's `{id, message, extras}` body (or `{message}`
+ * alone, for the few the interface answers so) here and only here; anything that is not a domain
+ * error is logged and answered 500 without internals.
  */
 export function apiHandler<R extends Route, S extends InputSchemas, T>(
   route: R,
@@ -103,7 +104,10 @@ export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxy
   };
 }
 
-export function errorBody(error: DomainError): { id: string; message: string; extras: unknown } {
+export function errorBody(
+  error: DomainError,
+): { id: string; message: string; extras: unknown } | { message: string } {
+  if (error.messageOnly) return { message: error.message };
   return { id: error.id, message: error.message, extras: error.extras };
 }
 

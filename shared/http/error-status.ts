@@ -25,6 +25,8 @@ export const statusByErrorId: Record<ErrorId, number> = {
   // The link exists but cannot take this payment (paid, or being paid): a conflict with its state.
   E_PAYMENT_LINK_IS_INVALID: 409,
   webhook_subscription_not_found: 404,
+  webhook_subscription_exists: 409,
+  already_linked: 409,
   webhook_delivery_not_found: 404,
   internal_error: 500,
 };

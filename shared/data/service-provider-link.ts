@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { getBusiness } from '#shared/data/business.ts';
+import { BadRequest, BusinessNotFound, DomainError, ForbiddenAction } from '#shared/domain/errors.ts';
+
+/**
+ * Service-provider link: a service provider may act for a merchant business (manage its webhook
+ * subscription, make its keys, ...). Made by onboarding, by an approved link request, or by the
+ * operator; a detached link is kept for the record but grants nothing and is not listed.
+ *
+ * Keys, one item per (provider, merchant):
+ * - pk = BIZ#<providerId>, sk = MERCHANT#<merchantId>: in the provider's partition, so every check
+ *   a provider's request needs ("may I act for this merchant?") is one GetItem by key, and an
+ *   unlinked merchant cannot be told apart from an unknown one.
+ * - gsi1pk = BIZ#<merchantId>#PROVIDERS, gsi1sk = <linkedAt>#<providerId>, on live links only (a
+ *   sparse index: detaching removes them): the providers acting for a merchant, oldest first.
+ *
+ * Access patterns and cost (an item is ~300 bytes):
+ * - is this merchant linked to this provider: GetItem, strongly consistent, 1 RCU (a link just
+ *   made or detached counts at once).
+ * - a provider's merchants: Query pk, begins_with(sk, "MERCHANT#"), filtered on not detached;
+ *   0.5 RCU per 4 KB read, detached links included (~13 links per half unit).
+ * - a merchant's providers: Query gsi1, 0.5 RCU per 4 KB.
+ * - link: 2 GetItem of the businesses for their names and the provider check (1 RCU), then a
+ *   conditional PutItem, 1 WCU plus 1 WCU on gsi1.
+ * - detach: conditional UpdateItem, 1 WCU plus 1 WCU removing the gsi1 entry.
+ */
+export interface ServiceProviderLink {
+  id: string;
+  serviceProviderBusinessId: string;
+  serviceProviderBusinessName: string;
+  merchantBusinessId: string;
+  merchantBusinessName: string;
+  linkedAt: string;
+}
+
+/** The interface's `already_linked`: its `extras` is the merchant business id. */
+export class AlreadyLinked extends DomainError {
+  constructor(merchantBusinessId: string) {
+    super('already_linked', 'The service provider is already linked to this business', merchantBusinessId);
+  }
+}
+
+export const linkKey = (providerId: string, merchantId: string) => ({
+  pk: `BIZ#${providerId}`,
+  sk: `MERCHANT#${merchantId}`,
+});
+
+const merchantIndexKey = (merchantId: string) => `BIZ#${merchantId}#PROVIDERS`;
+
+/**
+ * Links a merchant to a service provider. The provider must be a service provider and the merchant
+ * exist; a live link already there answers 409 `already_linked`, while a detached one is replaced.
+ */
+export async function linkMerchant(providerId: string, merchantId: string): Promise<ServiceProviderLink> {
+  if (providerId === merchantId) throw new BadRequest('A business cannot be linked to itself');
+  const [provider, merchant] = await Promise.all([getBusiness(providerId), getBusiness(merchantId)]);
+  if (!provider) throw new BusinessNotFound(`Business ${providerId} not found`);
+  if (!merchant) throw new BusinessNotFound(`Business ${merchantId} not found`);
+  if (!provider.isServiceProvider)
+    throw new ForbiddenAction(`Business ${providerId} is not a service provider`);
+  const link: ServiceProviderLink = {
+    id: randomUUID(),
+    serviceProviderBusinessId: provider.id,
+    serviceProviderBusinessName: provider.name,
+    merchantBusinessId: merchant.id,
+    merchantBusinessName: merchant.name,
+    linkedAt: new Date().toISOString(),
+  };
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...linkKey(provider.id, merchant.id),
+          gsi1pk: merchantIndexKey(merchant.id),
+          gsi1sk: `${link.linkedAt}#${provider.id}`,
+          entity: 'service_provider_link',
+          ...link,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR attribute_exists(detachedAt)',
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new AlreadyLinked(merchant.id);
+    throw error;
+  }
+  return link;
+}
+
+/** The live link between a provider and a merchant, or undefined (none, or detached). */
+export async function getLink(
+  providerId: string,
+  merchantId: string,
+): Promise<ServiceProviderLink | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: linkKey(providerId, merchantId), ConsistentRead: true }),
+  );
+  return Item && Item.detachedAt === undefined ? toLink(Item) : undefined;
+}
+
+export async function isLinked(providerId: string, merchantId: string): Promise<boolean> {
+  return (await getLink(providerId, merchantId)) !== undefined;
+}
+
+/** The provider's live links, by merchant id. */
+export async function listMerchantLinks(providerId: string): Promise<ServiceProviderLink[]> {
+  const links: ServiceProviderLink[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'attribute_not_exists(detachedAt)',
+        ExpressionAttributeValues: { ':pk': `BIZ#${providerId}`, ':prefix': 'MERCHANT#' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    links.push(...(page.Items ?? []).map(toLink));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return links;
+}
+
+/** The providers acting for a merchant, by link date. */
+export async function listProviderLinks(merchantId: string): Promise<ServiceProviderLink[]> {
+  const links: ServiceProviderLink[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': merchantIndexKey(merchantId) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    links.push(...(page.Items ?? []).map(toLink));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return links;
+}
+
+/** Ends a live link; an unknown or already detached one is BusinessNotFound, as for the provider. */
+export async function detachMerchant(providerId: string, merchantId: string): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: linkKey(providerId, merchantId),
+        UpdateExpression: 'SET detachedAt = :now REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(detachedAt)',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new BusinessNotFound();
+    throw error;
+  }
+}
+
+function toLink(item: Record<string, unknown>): ServiceProviderLink {
+  return {
+    id: item.id as string,
+    serviceProviderBusinessId: item.serviceProviderBusinessId as string,
+    serviceProviderBusinessName: item.serviceProviderBusinessName as string,
+    merchantBusinessId: item.merchantBusinessId as string,
+    merchantBusinessName: item.merchantBusinessName as string,
+    linkedAt: item.linkedAt as string,
+  };
+}
