@@ -69,6 +69,12 @@ export function workerFunctionTimeout(queue: QueueDefinition): Duration {
   return Duration.seconds(seconds);
 }
 
+/**
+ * A scheduled run ends before the next is due (schedules run every minute at most often), so runs
+ * of one schedule do not pile up; each bounds its own work to fit.
+ */
+export const scheduledFunctionTimeout = Duration.seconds(50);
+
 /** Lambda's own limit on function names. */
 const maxFunctionNameLength = 64;
 

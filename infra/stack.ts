@@ -27,6 +27,8 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -48,6 +50,7 @@ import {
   apiFunctionTimeout,
   ServiceFunction,
   type ServiceFunctionProps,
+  scheduledFunctionTimeout,
   workerFunctionTimeout,
 } from '#infra/service-function.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
@@ -55,8 +58,11 @@ import {
   type QueueDefinition,
   type QueueName,
   queues,
+  queueUrlVariable,
   type RouteName,
   routeEntries,
+  type ScheduleName,
+  scheduleEntries,
   type WorkerName,
   workerEntries,
 } from '#shared/routes.ts';
@@ -144,8 +150,9 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 
 /**
  * One stage of the service: the table, the queues with their dead-letter queues, the REST API, one
- * function per route and one per worker. Sandbox-only routes, queues and workers (the sandbox
- * provider, test helpers) are left out of production.
+ * function per route, one per worker and one per schedule (with its EventBridge rule). Sandbox-only
+ * routes, queues, workers and schedules (the sandbox provider, test helpers) are left out of
+ * production.
  */
 export class PaymentsStack extends Stack {
   readonly table: Table;
@@ -157,6 +164,7 @@ export class PaymentsStack extends Stack {
   readonly api: RestApi;
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
+  readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
@@ -338,9 +346,34 @@ export class PaymentsStack extends Stack {
       fn.addEventSource(
         new SqsEventSource(queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }),
       );
+      // The event source lets the worker consume its queue, visibility changes included (how a
+      // worker sets when a failed message comes back); the URL is what those calls need.
+      fn.addEnvironment(queueUrlVariable(worker.queue), queue.queueUrl);
       workers.set(workerName, fn);
     }
     this.workers = workers;
+
+    const scheduled = new Map<ScheduleName, ServiceFunction>();
+    for (const [scheduleName, schedule] of scheduleEntries) {
+      if (production && schedule.sandboxOnly) continue;
+      const functionName = `${stackName(stage)}-${scheduleName}`;
+      const fn = new ServiceFunction(this, pascalCase(scheduleName), {
+        ...functionDefaults,
+        entry: schedule.handler,
+        functionName,
+        access: schedule.access,
+        timeout: scheduledFunctionTimeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+      new Rule(this, `${pascalCase(scheduleName)}Schedule`, {
+        ruleName: functionName,
+        description: `Runs ${scheduleName} on ${schedule.expression}`,
+        schedule: Schedule.expression(schedule.expression),
+        targets: [new LambdaFunction(fn)],
+      });
+      scheduled.set(scheduleName, fn);
+    }
+    this.scheduled = scheduled;
 
     this.addWebAcl(stage);
 

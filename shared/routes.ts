@@ -162,11 +162,12 @@ export const routes = {
     access: ['table:write'],
   },
   receiveProviderCallback: {
+    // Sends the webhooks of the payment it completes at once; the outbox sweeper is the fallback.
     method: 'POST',
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -242,6 +243,20 @@ export const routes = {
     caller: 'service_provider',
     access: ['table:write'],
   },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/partner_api/webhook_deliveries',
+    handler: 'functions/webhook-deliveries/list-webhook-deliveries.ts',
+    caller: 'api_key',
+    access: ['table:read'],
+  },
+  resendWebhookDelivery: {
+    method: 'POST',
+    path: '/partner_api/webhook_deliveries/{id}/resend',
+    handler: 'functions/webhook-deliveries/resend-webhook-delivery.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:webhooks'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;
@@ -256,8 +271,36 @@ export const workers = {
     access: ['table:read', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
+  sendWebhooks: {
+    handler: 'functions/workers/send-webhooks.ts',
+    queue: 'webhooks',
+    batchSize: 10,
+    access: ['table:write'],
+  },
 } as const satisfies Record<string, Worker>;
 
 export type WorkerName = keyof typeof workers;
 
 export const workerEntries = Object.entries(workers) as [WorkerName, Worker][];
+
+/** A function run on a timer (an EventBridge rule on AWS, a timer on the local host). */
+export interface Schedule {
+  readonly handler: string;
+  /** An EventBridge schedule expression: `rate(1 minute)`, `cron(...)`. */
+  readonly expression: string;
+  readonly access: readonly AwsAccess[];
+  readonly sandboxOnly?: boolean;
+}
+
+export const schedules = {
+  /** Sends the outbox events that did not reach the webhook queue right after their change. */
+  sweepOutbox: {
+    handler: 'functions/workers/sweep-outbox.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'queue:send:webhooks'],
+  },
+} as const satisfies Record<string, Schedule>;
+
+export type ScheduleName = keyof typeof schedules;
+
+export const scheduleEntries = Object.entries(schedules) as [ScheduleName, Schedule][];

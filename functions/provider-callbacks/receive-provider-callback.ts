@@ -4,6 +4,7 @@ import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
+import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/sandbox.ts';
 import { routes } from '#shared/routes.ts';
 
@@ -20,7 +21,8 @@ export const handler = apiHandler(
       });
       throw new Unauthorized();
     }
-    const result = await completePayment(callback);
+    const { result, events } = await completePayment(callback);
+    await dispatchPromptly(events);
     logger.info('provider callback', {
       result,
       callbackId: callback.callbackId,

@@ -1,4 +1,9 @@
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { type QueueName, queueUrlVariable } from '#shared/routes.ts';
 
 /**
@@ -15,13 +20,13 @@ export interface SendOptions {
 /** SQS takes at most 10 messages per batch request. */
 const maxBatchSize = 10;
 
-/** The URL of a queue this function was granted (`queue:send:<queue>` in the route table). */
+/** The URL of a queue this function was granted (`queue:send:<queue>` in the route table) or consumes. */
 export function queueUrl(queue: QueueName): string {
   const variable = queueUrlVariable(queue);
   const url = process.env[variable];
   if (!url) {
     throw new Error(
-      `${variable} is not set: the function needs the access queue:send:${queue} in the route table`,
+      `${variable} is not set: the function needs the access queue:send:${queue} in the route table, or to be the queue's worker`,
     );
   }
   return url;
@@ -77,4 +82,23 @@ export async function sendBatchToQueue(
     }
   }
   return ids;
+}
+
+/**
+ * Makes a received message visible again after `seconds`, instead of the queue's visibility
+ * timeout: how a worker chooses when a failed message is retried. A worker's own queue's URL is
+ * in its environment; its event source lets it change the visibility of what it received.
+ */
+export async function changeMessageVisibility(
+  queue: QueueName,
+  receiptHandle: string,
+  seconds: number,
+): Promise<void> {
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl(queue),
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    }),
+  );
 }

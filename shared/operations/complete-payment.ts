@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
-import { outboxWrite } from '#shared/data/outbox.ts';
+import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
 import {
   type CompletedTransaction,
@@ -22,6 +22,12 @@ import type { VerifiedCallback } from '#shared/providers/port.ts';
 
 export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';
 
+export interface Completion {
+  result: CompletionResult;
+  /** The outbox events written with the completion, for the caller to dispatch at once. */
+  events: OutboxEvent[];
+}
+
 class AlreadyCompleted extends Conflict {
   constructor() {
     super('The payment request is no longer pending');
@@ -38,39 +44,40 @@ const feeSchedule = feeScheduleFromEnvironment();
  * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
  * both pass the `pending` condition.
  */
-export async function completePayment(callback: VerifiedCallback): Promise<CompletionResult> {
+export async function completePayment(callback: VerifiedCallback): Promise<Completion> {
   const request = await findPaymentRequest(callback.paymentRequestId, true);
-  if (!request) return 'unknown_request';
+  if (!request) return { result: 'unknown_request', events: [] };
   if (request.providerReference !== callback.providerReference) {
     logger.warn('callback for a collection that is not the request current one', {
       paymentRequestId: request.id,
       providerReference: callback.providerReference,
     });
-    return 'wrong_collection';
+    return { result: 'wrong_collection', events: [] };
   }
-  if (request.status !== 'pending') return 'already_completed';
+  if (request.status !== 'pending') return { result: 'already_completed', events: [] };
   try {
+    let events: OutboxEvent[];
     if (callback.outcome === 'success') {
       try {
-        await completeWith(request, callback, 'success', null);
+        events = await completeWith(request, callback, 'success', null);
       } catch (error) {
         // The provider collected, but the business may not receive more this month, or the
         // single-use link was paid by someone else first: the request fails and the provider
         // reverses the collection.
         if (error instanceof CollectionCeilingExceeded) {
-          await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
+          events = await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
         } else if (error instanceof PaymentLinkIsInvalid) {
-          await completeWith(request, callback, 'error', 'E_PAYMENT_LINK_IS_INVALID');
+          events = await completeWith(request, callback, 'error', 'E_PAYMENT_LINK_IS_INVALID');
         } else {
           throw error;
         }
       }
     } else {
-      await completeWith(request, callback, 'error', callback.outcome);
+      events = await completeWith(request, callback, 'error', callback.outcome);
     }
-    return 'completed';
+    return { result: 'completed', events };
   } catch (error) {
-    if (error instanceof AlreadyCompleted) return 'already_completed';
+    if (error instanceof AlreadyCompleted) return { result: 'already_completed', events: [] };
     throw error;
   }
 }
@@ -80,7 +87,7 @@ async function completeWith(
   callback: VerifiedCallback,
   status: 'success' | 'error',
   errorReason: string | null,
-): Promise<void> {
+): Promise<OutboxEvent[]> {
   const business = await getBusiness(request.businessId);
   if (!business) throw new Error(`business ${request.businessId} of payment request ${request.id} is gone`);
   const now = new Date();
@@ -162,32 +169,34 @@ async function completeWith(
       transactionDetails,
       paymentRequestId: request.id,
     }),
-    outboxWrite({
-      id: `TRANSACTION_COMPLETED:${transaction.id}`,
-      name: 'TRANSACTION_COMPLETED',
-      businessId: request.businessId,
-      createdAt,
-      body: {
-        id: transaction.id,
-        amount: transaction.amount,
-        fees: transaction.fees,
-        status,
-        counterpartLabel: transaction.counterpartLabel,
-        counterpartIdentifier: transaction.counterpartIdentifier,
-        paymentMethod: provider,
-        transactionType: 'payment',
-        businessName: business.name,
-        storeName: request.storeName,
-        storeId: request.storeId,
-        description: transaction.description,
-        executedAt: transaction.executedAt,
-        transactionDetails,
-      },
-    }),
   );
+  const event: OutboxEvent = {
+    id: `TRANSACTION_COMPLETED:${transaction.id}`,
+    name: 'TRANSACTION_COMPLETED',
+    businessId: request.businessId,
+    createdAt,
+    body: {
+      id: transaction.id,
+      amount: transaction.amount,
+      fees: transaction.fees,
+      status,
+      counterpartLabel: transaction.counterpartLabel,
+      counterpartIdentifier: transaction.counterpartIdentifier,
+      paymentMethod: provider,
+      transactionType: 'payment',
+      businessName: business.name,
+      storeName: request.storeName,
+      storeId: request.storeId,
+      description: transaction.description,
+      executedAt: transaction.executedAt,
+      transactionDetails,
+    },
+  };
+  writes.push(outboxWrite(event));
   await transactWrite(writes);
   // A failed attempt leaves its single-use link open for the next payer.
   if (status === 'error' && request.paymentLinkId && request.paymentLinkSingleUse) {
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
   }
+  return [event];
 }

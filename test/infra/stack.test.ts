@@ -34,7 +34,10 @@ import {
   queueUrlVariable,
   routeEntries,
   routes,
+  scheduleEntries,
+  schedules,
   workerEntries,
+  workers,
 } from '#shared/routes.ts';
 
 // Bundling is skipped: these tests are about the template, and esbuild would add seconds per function.
@@ -50,6 +53,9 @@ function build(stage: string, context: Record<string, unknown> = {}) {
   const stack = buildPaymentsApp(app);
   return { app, stack, template: Template.fromStack(stack) };
 }
+
+/** Every function of the stage: one per route, per worker and per schedule. */
+const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries];
 
 const dev = build('dev');
 const prod = build('prod');
@@ -221,8 +227,8 @@ describe('the table', () => {
 
 describe('the functions', () => {
   it('are one arm64 nodejs22.x function per route and per worker, and nothing else', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', routeEntries.length + workerEntries.length);
-    for (const [name] of [...routeEntries, ...workerEntries]) {
+    dev.template.resourceCountIs('AWS::Lambda::Function', functionEntries.length);
+    for (const [name] of functionEntries) {
       const [, fn] = functionOf(dev.template, 'dev', name);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -244,7 +250,7 @@ describe('the functions', () => {
   });
 
   it('log to their own log group with a retention, and may write to no other', () => {
-    for (const [name] of [...routeEntries, ...workerEntries]) {
+    for (const [name] of functionEntries) {
       const [, fn] = functionOf(dev.template, 'dev', name);
       const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref;
       expect(
@@ -518,11 +524,144 @@ describe('the workers', () => {
     );
     expect(consuming.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
   });
+
+  it.each(workerEntries)(
+    '%s has its own queue URL, to change the visibility of the messages it received',
+    (name, worker) => {
+      const [, fn] = functionOf(dev.template, 'dev', name);
+      const [queueId] = queueOf(dev.template, sourceQueueName('dev', worker.queue));
+      expect(fn.Properties.Environment.Variables[queueUrlVariable(worker.queue)]).toEqual({ Ref: queueId });
+      const visibility = statementsOf(dev.template, fn).filter((statement) =>
+        asArray<string>(statement.Action).includes('sqs:ChangeMessageVisibility'),
+      );
+      expect(visibility.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+    },
+  );
+});
+
+describe('webhook delivery', () => {
+  const webhooksQueue = () => queueOf(dev.template, sourceQueueName('dev', 'webhooks'));
+
+  it('parks a message in the dead-letter queue after the 4th failed attempt, and raises the alarm', () => {
+    const [webhooksId, queue] = webhooksQueue();
+    const [deadLettersId, deadLetters] = queueOf(
+      dev.template,
+      deadLetterQueueName(sourceQueueName('dev', 'webhooks')),
+    );
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId, 'Arn'] },
+      maxReceiveCount: 4,
+    });
+    for (const [id, encrypted] of [
+      [webhooksId, queue],
+      [deadLettersId, deadLetters],
+    ]) {
+      expect(encrypted.Properties.SqsManagedSseEnabled).toBe(true);
+      expectRefusesPlainHttp(dev.template, id);
+    }
+    const alarms = resourcesOf(dev.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) =>
+      (alarm.Properties.Dimensions ?? []).some(
+        (dimension: Json) => dimension.Value?.['Fn::GetAtt']?.[0] === deadLettersId,
+      ),
+    );
+    expect(alarms.map(([, alarm]) => alarm.Properties.AlarmName)).toEqual([
+      `${sourceQueueName('dev', 'webhooks')}-dead-letters`,
+    ]);
+  });
+
+  it('is done by a sender fed ten messages at a time, reporting failed ones, within 40 s of a 240 s visibility', () => {
+    const [functionId, fn] = functionOf(dev.template, 'dev', 'sendWebhooks');
+    const [queueId, queue] = webhooksQueue();
+    const [, mapping] = resourcesOf(dev.template, 'AWS::Lambda::EventSourceMapping').find(
+      ([, candidate]) => candidate.Properties.FunctionName.Ref === functionId,
+    ) as [string, Json];
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(fn.Properties.Timeout).toBe(40);
+    expect(queue.Properties.VisibilityTimeout).toBe(240);
+    // The receiver gets 30 s; the sender must outlast it to record the attempt.
+    expect(fn.Properties.Timeout).toBeGreaterThan(30);
+  });
+
+  it('lets the sender change visibility on the webhook queue only, and send to no queue', () => {
+    const [, fn] = functionOf(dev.template, 'dev', 'sendWebhooks');
+    const [webhooksId] = webhooksQueue();
+    const sqsStatements = statementsOf(dev.template, fn).filter((statement) =>
+      asArray<string>(statement.Action).some((action) => action.startsWith('sqs:')),
+    );
+    expect(sqsStatements.flatMap((statement) => asArray(statement.Action))).toContain(
+      'sqs:ChangeMessageVisibility',
+    );
+    for (const statement of sqsStatements) {
+      expect(statement.Resource).toEqual({ 'Fn::GetAtt': [webhooksId, 'Arn'] });
+    }
+    expect(queuesSentToBy(dev.template, fn)).toEqual(new Set());
+    expect(workers.sendWebhooks.access).not.toContain('queue:send:webhooks');
+  });
+
+  it.each(['receiveProviderCallback', 'resendWebhookDelivery', 'sweepOutbox'] as const)(
+    'lets %s send to the webhook queue, on prod too',
+    (name) => {
+      for (const [stage, { template }] of [
+        ['dev', dev],
+        ['prod', prod],
+      ] as const) {
+        const [, fn] = functionOf(template, stage, name);
+        const [webhooksId] = queueOf(template, sourceQueueName(stage, 'webhooks'));
+        expect(queuesSentToBy(template, fn), `${name} on ${stage}`).toEqual(new Set([webhooksId]));
+      }
+    },
+  );
+});
+
+describe('the schedules', () => {
+  const rulesOf = (template: Template) => resourcesOf(template, 'AWS::Events::Rule');
+
+  it.each(scheduleEntries)('%s runs its function on its EventBridge rule, and nothing else does', (name) => {
+    const [functionId] = functionOf(dev.template, 'dev', name);
+    const rules = rulesOf(dev.template).filter(([, rule]) =>
+      rule.Properties.Targets.some((target: Json) => target.Arn?.['Fn::GetAtt']?.[0] === functionId),
+    );
+    expect(rules).toHaveLength(1);
+    const [, rule] = rules[0] as [string, Json];
+    expect(rule.Properties).toMatchObject({
+      Name: `${stackName('dev')}-${name}`,
+      ScheduleExpression: schedules[name].expression,
+      State: 'ENABLED',
+    });
+    expect(rule.Properties.Targets).toHaveLength(1);
+    const permissions = resourcesOf(dev.template, 'AWS::Lambda::Permission').filter(
+      ([, permission]) => permission.Properties.FunctionName?.['Fn::GetAtt']?.[0] === functionId,
+    );
+    expect(permissions.map(([, permission]) => permission.Properties)).toEqual([
+      expect.objectContaining({
+        Action: 'lambda:InvokeFunction',
+        Principal: 'events.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [(rules[0] as [string, Json])[0], 'Arn'] },
+      }),
+    ]);
+  });
+
+  it('sweep the outbox every minute, each run ending before the next is due', () => {
+    expect(schedules.sweepOutbox.expression).toBe('rate(1 minute)');
+    const [, fn] = functionOf(dev.template, 'dev', 'sweepOutbox');
+    expect(fn.Properties.Timeout).toBeLessThan(60);
+  });
+
+  it('are one rule per schedule on every stage, and no other', () => {
+    expect(rulesOf(dev.template)).toHaveLength(scheduleEntries.length);
+    expect(rulesOf(prod.template)).toHaveLength(
+      scheduleEntries.filter(([, schedule]) => !schedule.sandboxOnly).length,
+    );
+  });
 });
 
 describe('sandbox-only parts', () => {
   it('are all deployed on dev, and left out of prod', () => {
-    for (const [name, entry] of [...routeEntries, ...workerEntries]) {
+    for (const [name, entry] of functionEntries) {
       expect(functionsNamed(dev.template, 'dev', name), `${name} on dev`).toHaveLength(1);
       expect(functionsNamed(prod.template, 'prod', name), `${name} on prod`).toHaveLength(
         entry.sandboxOnly ? 0 : 1,
@@ -605,7 +744,7 @@ describe('the queue:send access', () => {
         return found.map(([id]) => [name, id] as const);
       }),
     );
-    for (const [name, entry] of [...routeEntries, ...workerEntries]) {
+    for (const [name, entry] of functionEntries) {
       const found = functionsNamed(built.template, stage, name);
       if (found.length === 0) continue;
       const [, fn] = found[0] as [string, Json];
@@ -643,7 +782,7 @@ describe('the queue:send access', () => {
 
 describe('the sandbox provider secret', () => {
   const secretsOf = (template: Template) => resourcesOf(template, 'AWS::SecretsManager::Secret');
-  const withSecretAccess = [...routeEntries, ...workerEntries].filter(([, entry]) =>
+  const withSecretAccess = functionEntries.filter(([, entry]) =>
     entry.access.includes('secret:sandboxProvider'),
   );
   const secretStatementsOf = (template: Template, fn: Json) =>
@@ -673,8 +812,8 @@ describe('the sandbox provider secret', () => {
     const [secretId] = secretsOf(dev.template)[0] as [string, Json];
     // Both kinds must be present, or the loop below would prove nothing for one of them.
     expect(withSecretAccess.length).toBeGreaterThan(0);
-    expect(withSecretAccess.length).toBeLessThan(routeEntries.length + workerEntries.length);
-    for (const [name, entry] of [...routeEntries, ...workerEntries]) {
+    expect(withSecretAccess.length).toBeLessThan(functionEntries.length);
+    for (const [name, entry] of functionEntries) {
       const [, fn] = functionOf(dev.template, 'dev', name);
       const statements = secretStatementsOf(dev.template, fn);
       const variable = fn.Properties.Environment.Variables[sandboxProviderSecretArnVariable];
@@ -729,7 +868,7 @@ describe('stage settings from the context', () => {
 
   it('reach every function, in a form the functions read back as given', () => {
     const functions = resourcesOf(configured.template, 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(routeEntries.length + workerEntries.length);
+    expect(functions).toHaveLength(functionEntries.length);
     for (const [, fn] of functions) {
       const variables = fn.Properties.Environment.Variables;
       const name = fn.Properties.FunctionName;

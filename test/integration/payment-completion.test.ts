@@ -65,7 +65,8 @@ describe('completing a payment', () => {
   it('credits the store amount less the fee, the fee account the fee, and reports it once', async () => {
     const m = await merchant();
     const request = await startedRequest(m, 150_000);
-    expect(await completePayment(callback(request, 'success'))).toBe('completed');
+    const completion = await completePayment(callback(request, 'success'));
+    expect(completion.result).toBe('completed');
 
     const { fee, net } = splitFee(150_000, defaultFeeSchedule.wave);
     expect(fee).toBe(1_500);
@@ -85,6 +86,16 @@ describe('completing a payment', () => {
 
     const event = await outboxEvents(completed.transaction?.id as string);
     expect(event?.name).toBe('TRANSACTION_COMPLETED');
+    // What the completion hands its caller to dispatch is what it wrote.
+    expect(completion.events).toEqual([
+      {
+        id: event?.id,
+        name: event?.name,
+        businessId: m.business.id,
+        createdAt: event?.createdAt,
+        body: event?.body,
+      },
+    ]);
     expect(event?.body).toEqual({
       id: completed.transaction?.id,
       amount: { amount: 150_000, currency: 'XOF' },
@@ -132,7 +143,7 @@ describe('completing a payment', () => {
       { paymentMethod: 'wave', payerPhone: '+2250700000001' },
       baseUrl,
     );
-    expect(await completePayment(callback(request, 'success'))).toBe('completed');
+    expect((await completePayment(callback(request, 'success'))).result).toBe('completed');
     const completed = (await getPaymentRequest(m.business.id, request.id)) as PaymentRequest;
     const event = await outboxEvents(completed.transaction?.id as string);
     expect(event?.body.transactionDetails).toEqual({
@@ -145,7 +156,7 @@ describe('completing a payment', () => {
   it('moves no money for a declined payment, but reports it', async () => {
     const m = await merchant();
     const request = await startedRequest(m);
-    expect(await completePayment(callback(request, 'declined'))).toBe('completed');
+    expect((await completePayment(callback(request, 'declined'))).result).toBe('completed');
     const completed = (await getPaymentRequest(m.business.id, request.id)) as PaymentRequest;
     expect(completed).toMatchObject({ status: 'error', errorReason: 'declined' });
     expect(completed.transaction).toMatchObject({ status: 'error', fees: { amount: 0, currency: 'XOF' } });
@@ -158,14 +169,15 @@ describe('completing a payment', () => {
   it('posts once when the callback is delivered twice, one after the other or at the same time', async () => {
     const m = await merchant();
     const first = await startedRequest(m, 10_000);
-    expect(await completePayment(callback(first, 'success'))).toBe('completed');
-    expect(await completePayment(callback(first, 'success'))).toBe('already_completed');
+    expect((await completePayment(callback(first, 'success'))).result).toBe('completed');
+    expect((await completePayment(callback(first, 'success'))).result).toBe('already_completed');
 
     const second = await startedRequest(m, 10_000);
     const results = await Promise.all(
       Array.from({ length: 5 }, () => completePayment(callback(second, 'success'))),
     );
-    expect(results.filter((r) => r === 'completed')).toHaveLength(1);
+    expect(results.filter((r) => r.result === 'completed')).toHaveLength(1);
+    expect(results.flatMap((r) => r.events)).toHaveLength(1);
     const { net } = splitFee(10_000, defaultFeeSchedule.wave);
     expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(2 * net);
     expect((await auditLedger()).breaks).toEqual([]);
@@ -175,7 +187,7 @@ describe('completing a payment', () => {
     const m = await merchant();
     const request = await startedRequest(m);
     await completePayment(callback(request, 'declined'));
-    expect(await completePayment(callback(request, 'success'))).toBe('already_completed');
+    expect((await completePayment(callback(request, 'success'))).result).toBe('already_completed');
     expect((await getPaymentRequest(m.business.id, request.id))?.status).toBe('error');
     expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(0);
   });
@@ -184,7 +196,7 @@ describe('completing a payment', () => {
     const m = await merchant();
     const request = await startedRequest(m);
     const stale = { ...callback(request, 'success'), providerReference: 'sbx_not-this-one' };
-    expect(await completePayment(stale)).toBe('wrong_collection');
+    expect((await completePayment(stale)).result).toBe('wrong_collection');
     expect((await getPaymentRequest(m.business.id, request.id))?.status).toBe('pending');
   });
 

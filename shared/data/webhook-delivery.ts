@@ -1,0 +1,247 @@
+import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { DomainError } from '#shared/domain/errors.ts';
+
+/**
+ * Webhook delivery: one event sent to one subscription, with the log of every attempt. The body is
+ * kept as the exact string that is signed and sent, so every attempt and every re-send carries the
+ * same bytes (and the same `id` receivers dedupe on).
+ *
+ * The id of a first delivery is derived from the event and the subscription, so dispatching the
+ * same event twice (the sweeper after a crash, two dispatchers racing) finds the delivery already
+ * there instead of making a second one. A re-send is a new delivery with an id of its own and
+ * `resendOf` pointing at the original.
+ *
+ * Keys:
+ * - pk = BIZ#<businessId>, sk = WHDELIVERY#<id>: read by id under the caller's business, so
+ *   another business's delivery is not found.
+ * - gsi1pk = BIZ#<businessId>#WHDELIVERY, gsi1sk = <createdAt>#<id>: the business's deliveries,
+ *   newest first.
+ * - ttl: the log is kept `retentionDays`, which bounds what a listing reads.
+ *
+ * Access patterns and cost (items are ~1 KB, plus ~1.2 KB per attempt with its answer's excerpt):
+ * - create: conditional PutItem, ~1 WCU + 1 for the index (when it exists already, 1 RCU more to
+ *   read it).
+ * - get by id (the sender, a re-send): GetItem, 0.5 RCU (1 consistent).
+ * - record an attempt: UpdateItem, one WCU per KB of the item, twice with the index: ~4 WCU for a
+ *   first attempt, up to ~12 for the fourth.
+ * - list: Query on gsi1, filtered by status (and store for scoped keys), reading every delivery
+ *   of the retention window once to count `total`: 0.5 RCU per 4 KB.
+ */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export const deliveryStatuses = [
+  'pending',
+  'delivered',
+  'failed',
+] as const satisfies readonly DeliveryStatus[];
+
+export interface DeliveryAttempt {
+  at: string;
+  /** The receiver's HTTP status; absent when no answer came (timeout, refused address, network). */
+  status?: number | undefined;
+  error?: string | undefined;
+  durationMs: number;
+  /** The first KB of the answer's body. */
+  responseExcerpt: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  businessId: string;
+  /** The store the event concerns, when it concerns one: keys scoped to a store see only theirs. */
+  storeId?: string | undefined;
+  subscriptionId: string;
+  eventId: string;
+  eventName: string;
+  url: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** Why a delivery ended `failed`. */
+  failureReason?: string | undefined;
+  createdAt: string;
+  updatedAt: string;
+  resendOf?: string | undefined;
+}
+
+export class WebhookDeliveryNotFound extends DomainError {
+  constructor() {
+    super('webhook_delivery_not_found', 'Webhook delivery not found');
+  }
+}
+
+const retentionDays = 30;
+export const responseExcerptBytes = 1024;
+
+export const deliveryKey = (businessId: string, id: string) => ({
+  pk: `BIZ#${businessId}`,
+  sk: `WHDELIVERY#${id}`,
+});
+
+const listPartition = (businessId: string) => `BIZ#${businessId}#WHDELIVERY`;
+
+/** A UUID (RFC 9562 version 8) made of the SHA-256 of the event and the subscription. */
+export function deliveryIdFor(eventId: string, subscriptionId: string): string {
+  const hex = createHash('sha256').update(`${eventId}\n${subscriptionId}`).digest('hex');
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function toDelivery(item: Record<string, unknown>): WebhookDelivery {
+  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ttl: _ttl, ...delivery } = item;
+  return delivery as unknown as WebhookDelivery;
+}
+
+/**
+ * Puts the delivery unless one with its id exists. Answers the delivery that is stored afterwards:
+ * this one if it was created, the existing one otherwise.
+ */
+export async function createDelivery(
+  delivery: WebhookDelivery,
+): Promise<{ created: boolean; delivery: WebhookDelivery }> {
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...deliveryKey(delivery.businessId, delivery.id),
+          gsi1pk: listPartition(delivery.businessId),
+          gsi1sk: `${delivery.createdAt}#${delivery.id}`,
+          entity: 'webhook_delivery',
+          ttl: Math.floor(Date.parse(delivery.createdAt) / 1000) + retentionDays * 24 * 60 * 60,
+          ...delivery,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return { created: true, delivery };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const existing = await getDelivery(delivery.businessId, delivery.id, true);
+    if (!existing) throw error;
+    return { created: false, delivery: existing };
+  }
+}
+
+export async function getDelivery(
+  businessId: string,
+  id: string,
+  consistent = false,
+): Promise<WebhookDelivery | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: deliveryKey(businessId, id), ConsistentRead: consistent }),
+  );
+  return Item ? toDelivery(Item) : undefined;
+}
+
+/**
+ * Appends an attempt and moves the delivery to `status`, if it is still pending: a duplicate
+ * message handled at the same time cannot turn a delivered delivery back. Answers whether it did.
+ */
+export async function recordAttempt(
+  delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
+  attempt: DeliveryAttempt,
+  status: DeliveryStatus,
+  failureReason?: string,
+): Promise<boolean> {
+  return updatePending(
+    delivery,
+    'SET attempts = list_append(attempts, :attempt), #status = :status, updatedAt = :now' +
+      (failureReason ? ', failureReason = :reason' : ''),
+    {
+      ':attempt': [attempt],
+      ':status': status,
+      ':now': attempt.at,
+      ...(failureReason ? { ':reason': failureReason } : {}),
+    },
+  );
+}
+
+/** Ends a pending delivery as failed without an attempt (its subscription is gone, say). */
+export async function failDelivery(
+  delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
+  reason: string,
+): Promise<boolean> {
+  return updatePending(delivery, 'SET #status = :status, failureReason = :reason, updatedAt = :now', {
+    ':status': 'failed',
+    ':reason': reason,
+    ':now': new Date().toISOString(),
+  });
+}
+
+async function updatePending(
+  delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
+  update: string,
+  values: Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: deliveryKey(delivery.businessId, delivery.id),
+        UpdateExpression: update,
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ...values, ':pending': 'pending' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export interface DeliveryListing {
+  total: number;
+  items: WebhookDelivery[];
+}
+
+/**
+ * A page of the business's deliveries, newest first, optionally of one status and one store.
+ * `total` counts every match, so the whole retention window is read once.
+ */
+export async function listDeliveries(
+  businessId: string,
+  query: { status?: DeliveryStatus | undefined; storeId?: string | undefined; page: number; limit: number },
+): Promise<DeliveryListing> {
+  const filters: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': listPartition(businessId) };
+  if (query.status) {
+    filters.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = query.status;
+  }
+  if (query.storeId) {
+    filters.push('storeId = :storeId');
+    values[':storeId'] = query.storeId;
+  }
+  const first = (query.page - 1) * query.limit;
+  const items: WebhookDelivery[] = [];
+  let total = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (total >= first && items.length < query.limit) items.push(toDelivery(item));
+      total++;
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return { total, items };
+}

@@ -1,0 +1,201 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import {
+  type DeliveryAttempt,
+  failDelivery,
+  getDelivery,
+  recordAttempt,
+  responseExcerptBytes,
+} from '#shared/data/webhook-delivery.ts';
+import { getSubscription } from '#shared/data/webhook-subscription.ts';
+import { retryBaseSeconds, retryDelaySeconds } from '#shared/domain/webhook-retry.ts';
+import {
+  refusedAddress,
+  refusedWebhookUrl,
+  type WebhookUrlPolicy,
+  webhookUrlPolicy,
+} from '#shared/domain/webhook-url.ts';
+import { logger } from '#shared/logger.ts';
+import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
+import { queues } from '#shared/routes.ts';
+import { signWebhookBody } from '#shared/webhooks/verify-signature.ts';
+
+export const webhookVersion = '1.0.0';
+/** The interface's acknowledgement time: a receiver that has not answered by then has failed. */
+const defaultTimeoutMs = 30_000;
+
+const timeoutMs = () => {
+  const value = Number(process.env.WEBHOOK_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? value : defaultTimeoutMs;
+};
+
+/** The redrive policy parks a message after this many receives: the last attempt is this one. */
+export const maxAttempts = queues.webhooks.maxReceiveCount;
+
+export type SendResult =
+  /** Nothing more to do with the message: delivered, or the delivery is over one way or another. */
+  | { done: true }
+  /** The message is to come back after this many seconds (0 after the last attempt, to be parked). */
+  | { done: false; retryInSeconds: number; reason: string };
+
+/**
+ * One attempt at a delivery, the `attempt`-th (the message's receive count). Every attempt is
+ * recorded. A delivery that is no longer pending (a duplicate message, a re-send already done) is
+ * left alone; one whose subscription was deleted or replaced ends failed without being sent.
+ */
+export async function attemptDelivery(message: DeliveryMessage, attempt: number): Promise<SendResult> {
+  const delivery = await getDelivery(message.businessId, message.deliveryId, true);
+  if (!delivery) {
+    logger.warn('webhook message for an unknown delivery', { ...message });
+    return { done: true };
+  }
+  if (delivery.status !== 'pending') return { done: true };
+  const subscription = await getSubscription(delivery.businessId);
+  if (!subscription || subscription.id !== delivery.subscriptionId) {
+    await failDelivery(delivery, 'The webhook subscription was deleted before the event could be delivered');
+    return { done: true };
+  }
+  const result = await postWebhook(
+    subscription.url,
+    delivery.body,
+    {
+      'Svc-Signature': signWebhookBody(delivery.body, subscription.secret),
+      'Svc-Event': delivery.eventName,
+      'Svc-Webhook-Version': webhookVersion,
+    },
+    { timeoutMs: timeoutMs(), policy: webhookUrlPolicy() },
+  );
+  const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
+  const last = attempt >= maxAttempts;
+  const reason = result.error ?? `the receiver answered ${result.status}`;
+  await recordAttempt(
+    delivery,
+    result,
+    delivered ? 'delivered' : last ? 'failed' : 'pending',
+    delivered || !last ? undefined : `No 2xx answer after ${attempt} attempts; the last: ${reason}`,
+  );
+  if (delivered) return { done: true };
+  return { done: false, retryInSeconds: last ? 0 : retryDelaySeconds(attempt, retryBaseSeconds()), reason };
+}
+
+/**
+ * POSTs `body` to `target` and says how it went. The host's addresses are checked against the URL
+ * policy after DNS, and the connection is made to those very addresses, so a name cannot be
+ * re-pointed at an internal address between the check and the request. Redirects are not
+ * followed. Whatever happens, the attempt is answered, never thrown.
+ */
+export async function postWebhook(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  options: {
+    timeoutMs: number;
+    policy: WebhookUrlPolicy;
+    /** The resolver: DNS by default. */
+    resolve?: (host: string) => Promise<LookupAddress[]>;
+  },
+): Promise<DeliveryAttempt> {
+  const at = new Date().toISOString();
+  const started = performance.now();
+  const attempt = (outcome: { status?: number; error?: string; excerpt?: string }): DeliveryAttempt => ({
+    at,
+    ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    durationMs: Math.round(performance.now() - started),
+    responseExcerpt: outcome.excerpt ?? '',
+  });
+  const refused = refusedWebhookUrl(target, options.policy);
+  if (refused) return attempt({ error: `URL refused: ${refused}` });
+
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const url = new URL(target);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: LookupAddress[];
+  try {
+    const family = isIP(host);
+    const resolve = options.resolve ?? ((name: string) => lookup(name, { all: true }));
+    addresses = family ? [{ address: host, family }] : await abortable(resolve(host), deadline);
+  } catch (error) {
+    return attempt({ error: failure(error, options.timeoutMs, 'DNS lookup failed') });
+  }
+  for (const { address } of addresses) {
+    const why = refusedAddress(address, options.policy);
+    if (why) return attempt({ error: `Address refused for ${host}: ${why}` });
+  }
+  try {
+    const answer = await send(url, body, headers, addresses, deadline);
+    return attempt(answer);
+  } catch (error) {
+    return attempt({ error: failure(error, options.timeoutMs, 'Request failed') });
+  }
+}
+
+function send(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  addresses: LookupAddress[],
+  deadline: AbortSignal,
+): Promise<{ status: number; excerpt: string }> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(body)),
+        'User-Agent': 'PartnerPayments-Webhooks/1.0',
+      },
+      signal: deadline,
+      // Only the addresses checked above; Node asks for all of them when it races IPv4 and IPv6.
+      lookup: (_hostname, lookupOptions, callback) => {
+        const [first] = addresses as [LookupAddress];
+        if (lookupOptions.all) (callback as (e: null, all: LookupAddress[]) => void)(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+    });
+    outgoing.on('error', reject);
+    outgoing.on('response', (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = () => {
+        resolve({
+          status,
+          excerpt: Buffer.concat(chunks).subarray(0, responseExcerptBytes).toString('utf8'),
+        });
+        response.destroy();
+      };
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= responseExcerptBytes) finish();
+      });
+      response.on('end', finish);
+      // The answer's status came in time: a body cut short by the deadline keeps what was read.
+      response.on('error', finish);
+      response.on('aborted', finish);
+    });
+    outgoing.end(body);
+  });
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function failure(error: unknown, timeoutMs: number, what: string): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `No answer within ${timeoutMs} ms`;
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${what}: ${typeof code === 'string' ? `${code} ` : ''}${message}`.slice(0, 300);
+}
