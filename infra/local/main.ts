@@ -1,8 +1,9 @@
 /**
  * `npm start`: the whole service on a laptop, with no AWS account, no Docker and no network.
  * DynamoDB Local keeps its data under DATA_DIR; an in-memory SQS stand-in holds the queues and a
- * poller feeds them to the workers; an HTTP server plays API Gateway for the handlers of the route
- * table; the first start seeds a demo business and prints how to call it.
+ * poller feeds them to the workers; timers run the schedules; an HTTP server plays API Gateway for
+ * the handlers of the route table and serves a demo webhook receiver; the first start seeds a demo
+ * business, subscribed to that receiver, and prints how to call it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -22,6 +23,7 @@ import {
   writeLocalConfig,
 } from './local-config.ts';
 import { pollWorkerQueues } from './queue-poller.ts';
+import { runSchedules } from './scheduler.ts';
 import { startSqsStandIn } from './sqs.ts';
 
 const startedAt = performance.now();
@@ -42,6 +44,8 @@ const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint };
 useLocalAws(endpoints, localTableName);
 // The local host is a sandbox stage, like every deployed stage but production.
 process.env.SANDBOX = 'true';
+// Webhooks may go to a receiver on the laptop (the demo receiver, a developer's own server).
+process.env.WEBHOOKS_ALLOW_LOOPBACK ??= 'true';
 await ensureTable(new DynamoDBClient({}), localTableName);
 const sqsClient = new SQSClient({});
 const queueUrls = await ensureQueues(sqsClient);
@@ -49,6 +53,7 @@ const queueUrls = await ensureQueues(sqsClient);
 // Imported only now: these modules build their AWS clients from the variables set above.
 const { createApiGateway } = await import('./api-gateway.ts');
 const { demoStillThere, seedDemo } = await import('./seed.ts');
+const { demoReceiver, demoReceiverPath, subscribeDemoReceiver } = await import('./demo-receiver.ts');
 
 const previous = readLocalConfig(dataDir);
 const seeded = !(await demoStillThere(previous?.demo));
@@ -56,7 +61,12 @@ const demo = previous && !seeded ? previous.demo : await seedDemo();
 const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
 process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
-const server = createServer(createApiGateway(projectRoot));
+const gateway = createApiGateway(projectRoot);
+const receiver = demoReceiver(demo.businessId);
+const server = createServer((request, response) => {
+  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
+});
 await new Promise<void>((resolve, reject) => {
   server.once('error', reject);
   server.listen(port, resolve);
@@ -64,7 +74,13 @@ await new Promise<void>((resolve, reject) => {
 const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
 // Links the service hands out (hosted pages, provider callbacks) point here.
 process.env.PUBLIC_BASE_URL = baseUrl;
+const webhooksTo = await subscribeDemoReceiver(demo.businessId, baseUrl, seeded);
+const webhooks =
+  webhooksTo === `${baseUrl}${demoReceiverPath}`
+    ? `${webhooksTo} (the demo receiver: it prints each event here)`
+    : (webhooksTo ?? 'no subscription');
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
+const schedules = runSchedules(projectRoot);
 const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName, sandbox };
 writeLocalConfig(dataDir, config);
 
@@ -78,6 +94,7 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Store id     ${demo.storeId}
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
+  Webhooks     ${webhooks}
 
 Try:
   curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'
@@ -90,9 +107,12 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`\n${signal}: stopping...`);
-  // Workers first, while the API they may call back is still up; one stuck on a slow call does
-  // not hold up the stop, since its messages would not outlive the process anyway.
-  await Promise.race([workers.stop(), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  // Schedules and workers first, while the API they may call back is still up; one stuck on a
+  // slow call does not hold up the stop, since its messages would not outlive the process anyway.
+  await Promise.race([
+    Promise.all([schedules.stop(), workers.stop()]),
+    new Promise((resolve) => setTimeout(resolve, 5000)),
+  ]);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await sqs.stop();

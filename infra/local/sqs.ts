@@ -7,7 +7,8 @@
  * Standard queues only, with the semantics the service relies on: visibility timeout, receive
  * count, redrive to a dead-letter queue, per-queue and per-message delay, retention, long polling,
  * and receipt handles that change on every receive. Not implemented: FIFO queues, tags,
- * permissions, message move tasks, KMS. Authentication is not checked.
+ * permissions, message move tasks, KMS. Authentication is not checked. It counts the requests
+ * each queue gets, by operation (`GET /__request-counts`), for the benchmarks: SQS bills per request.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -219,9 +220,14 @@ class Queue {
 
 type Input = Record<string, unknown>;
 
+/** `GET` on the endpoint at this path answers how many requests each queue got, by operation. */
+export const requestCountsPath = '/__request-counts';
+
 class SqsService {
   endpoint = '';
   private readonly queues = new Map<string, Queue>();
+  /** Queue name → operation → requests, failed ones included: SQS bills those too. */
+  private readonly requestCounts = new Map<string, Map<string, number>>();
   private closed = false;
 
   constructor(private readonly region: string) {}
@@ -236,11 +242,16 @@ class SqsService {
     const gone = new AbortController();
     response.once('close', () => gone.abort());
     try {
+      if (request.method === 'GET' && request.url === requestCountsPath) {
+        reply(response, 200, requestId, this.countsByQueue());
+        return;
+      }
       const target = request.headers['x-amz-target'];
       const operation = typeof target === 'string' ? target.replace(/^AmazonSQS\./, '') : '';
       if (request.method !== 'POST' || !target?.includes('AmazonSQS.'))
         throw new SqsError('UnsupportedOperation', 'Only AWS JSON 1.0 requests are understood.');
       const input = await readJson(request);
+      this.count(input, operation);
       const output = await this.dispatch(operation, input, gone.signal);
       if (gone.signal.aborted) return;
       reply(response, 200, requestId, output);
@@ -257,6 +268,24 @@ class SqsService {
         message: sqsError.message,
       });
     }
+  }
+
+  private count(input: Input, operation: string): void {
+    const queue =
+      typeof input.QueueUrl === 'string'
+        ? (input.QueueUrl.split('/').pop() ?? '')
+        : typeof input.QueueName === 'string'
+          ? input.QueueName
+          : '';
+    const counts = this.requestCounts.get(queue) ?? new Map<string, number>();
+    counts.set(operation, (counts.get(operation) ?? 0) + 1);
+    this.requestCounts.set(queue, counts);
+  }
+
+  private countsByQueue(): Record<string, Record<string, number>> {
+    return Object.fromEntries(
+      [...this.requestCounts].map(([queue, counts]) => [queue, Object.fromEntries(counts)]),
+    );
   }
 
   private dispatch(operation: string, input: Input, gone: AbortSignal): unknown {

@@ -2,10 +2,20 @@ import type { TestProject } from 'vitest/node';
 import type { LocalConfig } from '#infra/local/local-config.ts';
 import { newDataDir, startLocalHost } from './local-host.ts';
 
+/**
+ * Webhook timings shortened so the tests see retries, timeouts and the sweeper in seconds: a
+ * receiver is given 1.5 s instead of 30, retries wait 1 s, 5 s and 25 s instead of minutes.
+ */
+export const testHostEnv = {
+  WEBHOOK_TIMEOUT_MS: '1500',
+  WEBHOOK_RETRY_BASE_SECONDS: '1',
+  OUTBOX_SWEEP_SECONDS: '2',
+};
+
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */
 export default async function setup(project: TestProject) {
   const dataDir = newDataDir();
-  const host = await startLocalHost(dataDir);
+  const host = await startLocalHost(dataDir, testHostEnv);
   project.provide('localHost', { config: host.config, dataDir, output: host.output() });
   return async () => {
     await host.stop();

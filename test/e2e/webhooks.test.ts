@@ -1,0 +1,385 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { deadLetterQueueName } from '#infra/naming.ts';
+import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
+import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { admin } from '#test/support/local-host.ts';
+import {
+  type ReceiverBehaviour,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '#test/support/webhook-receiver.ts';
+
+// The host runs with the shortened timings of test/support/local-host-global-setup.ts: a receiver
+// has 1.5 s to answer, and retries come 1 s, 5 s and 25 s after the failures before them.
+const timeoutMs = 1_500;
+
+const { config, dataDir } = inject('localHost');
+const call = apiClient(config.baseUrl);
+const receivers: WebhookReceiver[] = [];
+
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+});
+
+interface Subscribed {
+  merchant: Merchant;
+  receiver: WebhookReceiver;
+  subscriptionId: string;
+  secret: string;
+}
+
+/** A merchant of its own whose webhooks go to a receiver of its own, subscribed by the operator. */
+async function subscribedMerchant(behaviour?: ReceiverBehaviour): Promise<Subscribed> {
+  const merchant = await newMerchant(dataDir, 'Boutique Webhooks');
+  const receiver = await startWebhookReceiver(behaviour);
+  receivers.push(receiver);
+  const { subscriptionId, secret } = await admin(
+    dataDir,
+    'set-webhook',
+    '--business',
+    merchant.businessId,
+    '--url',
+    receiver.url,
+  );
+  return { merchant, receiver, subscriptionId: subscriptionId as string, secret: secret as string };
+}
+
+/** A redirect payment, paid by the sandbox's success number: it completes before this answers. */
+async function completedPayment(merchant: Merchant): Promise<Body> {
+  const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
+    storeId: merchant.storeId,
+    amountCents: 150_000,
+    currency: 'XOF',
+    reference: `order-${randomUUID()}`,
+    paymentDetails: {
+      type: 'redirect',
+      data: { paymentMethod: 'wave', successUrl: 'myapp://paid', errorUrl: 'https://shop.example/failed' },
+    },
+  });
+  expect(created.status).toBe(200);
+  const approved = await call(
+    'POST',
+    `/sandbox/payment_requests/${created.body.id}/approve`,
+    merchant.headers,
+    { payerPhone: '+2250700000001' },
+  );
+  expect(approved.body.status).toBe('success');
+  return approved.body;
+}
+
+const deliveries = async (merchant: Merchant, query = '') => {
+  const answer = await call('GET', `/partner_api/webhook_deliveries${query}`, merchant.headers);
+  expect(answer.status).toBe(200);
+  return answer.body;
+};
+
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`not so after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The transaction body of the spec (§6), with the types it gives each field. */
+function expectSpecTransactionBody(body: Body) {
+  const money = { amount: expect.any(Number), currency: expect.any(String) };
+  expect(body).toEqual(
+    expect.objectContaining({
+      id: expect.any(String),
+      amount: money,
+      fees: money,
+      status: expect.stringMatching(/^(success|pending|error)$/),
+      counterpartLabel: expect.any(String),
+      counterpartIdentifier: expect.any(String),
+      paymentMethod: expect.any(String),
+      transactionType: expect.any(String),
+      businessName: expect.any(String),
+      storeName: expect.any(String),
+      description: expect.any(String),
+      executedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      transactionDetails: expect.any(Object),
+    }),
+  );
+  expect(Number.isInteger(body.amount.amount) && Number.isInteger(body.fees.amount)).toBe(true);
+}
+
+describe.concurrent('webhooks, delivered to a real receiver', () => {
+  it('deliver a completed payment once, signed, with the flat transaction body of the spec', async () => {
+    const { merchant, receiver, secret } = await subscribedMerchant();
+    const payment = await completedPayment(merchant);
+    const [webhook] = await receiver.waitFor(1, 10_000);
+    if (!webhook) throw new Error('no webhook');
+
+    expect(webhook.headers['content-type']).toBe('application/json');
+    expect(webhook.headers['svc-event']).toBe('TRANSACTION_COMPLETED');
+    expect(webhook.headers['svc-webhook-version']).toBe('1.0.0');
+    const signature = webhook.headers['svc-signature'] as string;
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(verifyWebhookSignature(webhook.body, signature, secret)).toBe(true);
+    expect(createHmac('sha256', secret).update(webhook.body).digest('hex')).toBe(signature);
+    expect(verifyWebhookSignature(webhook.body, signature, `${secret}x`)).toBe(false);
+
+    const text = webhook.body.toString('utf8');
+    const body = JSON.parse(text);
+    // Compact, so a receiver that encodes the parsed body again gets the same bytes.
+    expect(JSON.stringify(body)).toBe(text);
+    expectSpecTransactionBody(body);
+    expect(body).toMatchObject({
+      id: payment.transaction.id,
+      amount: { amount: 150_000, currency: 'XOF' },
+      fees: payment.transaction.fees,
+      status: 'success',
+      counterpartIdentifier: '+2250700000001',
+      paymentMethod: 'wave',
+      transactionType: 'payment',
+      businessName: expect.stringMatching(/^Boutique Webhooks /),
+      storeName: 'Boutique Webhooks Plateau',
+      executedAt: payment.transaction.executedAt,
+      transactionDetails: { id: payment.id, reference: payment.reference },
+    });
+
+    // Once: nothing more comes, and the log shows one delivered attempt.
+    await settle(2_000);
+    expect(receiver.received).toHaveLength(1);
+    const log = await deliveries(merchant, '?status=delivered');
+    expect(log).toMatchObject({ total: 1, perPage: 100, currentPage: 1 });
+    expect(log.data[0]).toEqual({
+      id: expect.any(String),
+      eventId: `TRANSACTION_COMPLETED:${payment.transaction.id}`,
+      eventName: 'TRANSACTION_COMPLETED',
+      url: receiver.url,
+      status: 'delivered',
+      attempts: [
+        {
+          at: expect.any(String),
+          status: 200,
+          error: null,
+          durationMs: expect.any(Number),
+          responseExcerpt: 'ok',
+        },
+      ],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(JSON.stringify(log)).not.toContain(secret);
+    expect((await deliveries(merchant, '?status=failed')).total).toBe(0);
+  });
+
+  it('retry a receiver that fails twice: exactly 3 attempts, further apart each time, the same body', async () => {
+    const { merchant, receiver } = await subscribedMerchant((attempt) => (attempt <= 2 ? 503 : 200));
+    await completedPayment(merchant);
+    const [first, second, third] = await receiver.waitFor(3, 20_000);
+    if (!first || !second || !third) throw new Error('missing attempts');
+    await settle(3_000);
+    expect(receiver.received).toHaveLength(3);
+
+    const firstGap = second.at - first.at;
+    const secondGap = third.at - second.at;
+    expect(firstGap).toBeGreaterThanOrEqual(900);
+    expect(secondGap).toBeGreaterThanOrEqual(4_900);
+    expect(secondGap).toBeGreaterThan(firstGap);
+    expect(second.body.equals(first.body) && third.body.equals(first.body)).toBe(true);
+    expect(third.headers['svc-signature']).toBe(first.headers['svc-signature']);
+
+    const [delivery] = (await deliveries(merchant)).data;
+    expect(delivery.status).toBe('delivered');
+    expect(delivery.attempts.map((attempt: Body) => attempt.status)).toEqual([503, 503, 200]);
+    expect(delivery.attempts[0].responseExcerpt).toBe('try again later');
+  });
+
+  it('give up on a receiver that always fails after 4 attempts: the message goes to the dead-letter queue, the delivery is failed', {
+    timeout: 90_000,
+  }, async () => {
+    const { merchant, receiver } = await subscribedMerchant(() => 500);
+    await completedPayment(merchant);
+    await receiver.waitFor(4, 45_000);
+
+    const failed = await eventually(async () => {
+      const log = await deliveries(merchant, '?status=failed');
+      return log.total === 1 ? log.data[0] : undefined;
+    }, 10_000);
+    expect(failed.attempts.map((attempt: Body) => attempt.status)).toEqual([500, 500, 500, 500]);
+    expect(failed.failureReason).toMatch(/^No 2xx answer after 4 attempts/);
+
+    const sqs = new SQSClient({
+      endpoint: config.endpoints.sqs,
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      const { QueueUrl } = await sqs.send(
+        new GetQueueUrlCommand({ QueueName: deadLetterQueueName('webhooks') }),
+      );
+      const parked = await eventually(async () => {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
+        );
+        return Messages.find((message) => JSON.parse(message.Body as string).deliveryId === failed.id);
+      }, 10_000);
+      expect(JSON.parse(parked.Body as string)).toEqual({
+        businessId: merchant.businessId,
+        deliveryId: failed.id,
+      });
+    } finally {
+      sqs.destroy();
+    }
+    await settle(2_000);
+    expect(receiver.received).toHaveLength(4);
+  });
+
+  it('cut a receiver that hangs at the timeout, and try it again', async () => {
+    const { merchant, receiver } = await subscribedMerchant((attempt) => (attempt === 1 ? 'hang' : 200));
+    await completedPayment(merchant);
+    await receiver.waitFor(2, 15_000);
+    const delivery = await eventually(async () => {
+      const [found] = (await deliveries(merchant, '?status=delivered')).data;
+      return found;
+    }, 5_000);
+    const [cut, retried] = delivery.attempts;
+    expect(cut).toMatchObject({ status: null, error: `No answer within ${timeoutMs} ms` });
+    expect(cut.durationMs).toBeGreaterThanOrEqual(timeoutMs - 50);
+    expect(cut.durationMs).toBeLessThan(timeoutMs + 1_000);
+    expect(retried.status).toBe(200);
+  });
+
+  it('re-send a delivery as a new one with a fresh log and the same body, to its own business only', async () => {
+    const { merchant, receiver } = await subscribedMerchant();
+    await completedPayment(merchant);
+    const [original] = await receiver.waitFor(1, 10_000);
+    const [delivered] = (
+      await eventually(async () => {
+        const log = await deliveries(merchant, '?status=delivered');
+        return log.total === 1 ? log : undefined;
+      }, 5_000)
+    ).data;
+
+    const other = await newMerchant(dataDir, 'Autre Boutique');
+    const foreign = await call(
+      'POST',
+      `/partner_api/webhook_deliveries/${delivered.id}/resend`,
+      other.headers,
+    );
+    expect(foreign).toEqual({
+      status: 404,
+      body: { id: 'webhook_delivery_not_found', message: 'Webhook delivery not found', extras: null },
+    });
+
+    const resent = await call(
+      'POST',
+      `/partner_api/webhook_deliveries/${delivered.id}/resend`,
+      merchant.headers,
+    );
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({
+      eventId: delivered.eventId,
+      eventName: 'TRANSACTION_COMPLETED',
+      url: receiver.url,
+      resendOf: delivered.id,
+      attempts: [],
+    });
+    expect(resent.body.id).not.toBe(delivered.id);
+
+    const [, again] = await receiver.waitFor(2, 10_000);
+    expect(again?.body.equals(original?.body as Buffer)).toBe(true);
+    const log = await eventually(async () => {
+      const found = await deliveries(merchant, '?status=delivered');
+      return found.total === 2 ? found : undefined;
+    }, 5_000);
+    // Newest first: the re-send, then the original with its log unchanged.
+    expect(log.data.map((delivery: Body) => delivery.id)).toEqual([resent.body.id, delivered.id]);
+    expect(log.data[0].attempts).toHaveLength(1);
+    expect(log.data[1].attempts).toEqual(delivered.attempts);
+  });
+
+  it('send an event that never reached the queue once the sweeper finds it', async () => {
+    const { merchant, receiver, secret } = await subscribedMerchant();
+    // What a function stopped right after committing a payment leaves: the event, pending.
+    const transactionId = randomUUID();
+    const createdAt = new Date(Date.now() - 2 * 60_000).toISOString();
+    const eventId = `TRANSACTION_COMPLETED:${transactionId}`;
+    const table = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: config.endpoints.dynamodb,
+        region: 'eu-west-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    );
+    try {
+      await table.send(
+        new PutCommand({
+          TableName: config.tableName,
+          Item: {
+            pk: `OUTBOX#${eventId}`,
+            sk: 'EVENT',
+            gsi1pk: 'OUTBOX#PENDING',
+            gsi1sk: `${createdAt}#${eventId}`,
+            entity: 'outbox_event',
+            status: 'pending',
+            id: eventId,
+            name: 'TRANSACTION_COMPLETED',
+            businessId: merchant.businessId,
+            createdAt,
+            body: { id: transactionId, status: 'success' },
+          },
+        }),
+      );
+    } finally {
+      table.destroy();
+    }
+    // The local host sweeps every 2 s in these tests.
+    const [webhook] = await receiver.waitFor(1, 10_000);
+    expect(JSON.parse(webhook?.body.toString('utf8') ?? '')).toEqual({
+      id: transactionId,
+      status: 'success',
+    });
+    expect(
+      verifyWebhookSignature(webhook?.body ?? '', webhook?.headers['svc-signature'] as string, secret),
+    ).toBe(true);
+    await settle(4_500);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('stop once the subscription is deleted: a delivery being retried ends failed, new events go nowhere', async () => {
+    const { merchant, receiver, subscriptionId } = await subscribedMerchant(() => 503);
+    // Deleted the way a merchant's service provider deletes it.
+    const { businessId: providerId } = await admin(
+      dataDir,
+      'create-business',
+      '--name',
+      `Intégrateur ${randomUUID().slice(0, 6)}`,
+      '--service-provider',
+    );
+    const { keyId, key } = await admin(dataDir, 'create-key', '--business', providerId as string);
+    await admin(dataDir, 'link', '--provider', providerId as string, '--merchant', merchant.businessId);
+
+    await completedPayment(merchant);
+    await receiver.waitFor(1, 10_000);
+    const deleted = await call(
+      'DELETE',
+      `/partner_api/service_providers/business_webhook_subscriptions/${subscriptionId}?merchantBusinessId=${merchant.businessId}`,
+      { 'X-API-KEY-ID': keyId as string, 'X-API-KEY': key as string },
+    );
+    expect(deleted.status).toBe(200);
+
+    const failed = await eventually(async () => {
+      const log = await deliveries(merchant, '?status=failed');
+      return log.total === 1 ? log.data[0] : undefined;
+    }, 10_000);
+    expect(failed.failureReason).toMatch(/subscription was deleted/);
+    expect(failed.attempts).toHaveLength(1);
+
+    await completedPayment(merchant);
+    await settle(3_000);
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries(merchant)).total).toBe(1);
+  });
+});
