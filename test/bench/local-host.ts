@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Bench } from '#test/bench/report.ts';
+import { type Bench, percentile } from '#test/bench/report.ts';
 import { newDataDir, startLocalHost } from '#test/support/local-host.ts';
 
 /** Bounded loops against loopback only; every figure is a median or a percentile of several runs. */
@@ -7,10 +7,6 @@ const startRuns = 3;
 const requestsPerEndpoint = 300;
 const throughputSeconds = 3;
 const concurrency = 8;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 const median = (values: number[]) =>
   percentile(

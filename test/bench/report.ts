@@ -10,6 +10,11 @@ export interface BenchReport {
 
 export type Bench = () => Promise<BenchReport>;
 
+/** The value at percentile `p` of values sorted in ascending order. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
 const formatCell = (value: string | number) =>
   typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 1 }) : value;
 

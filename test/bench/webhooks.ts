@@ -1,17 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { requestCountsPath } from '#infra/local/sqs.ts';
-import type { Bench } from '#test/bench/report.ts';
+import { type Bench, percentile } from '#test/bench/report.ts';
 import { apiClient, newMerchant } from '#test/support/api-client.ts';
 import { admin, newDataDir, startLocalHost } from '#test/support/local-host.ts';
 import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 /** Payments measured one after the other (latency), then all at once (batching). */
 const payments = 100;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 type Counts = Record<string, Record<string, number>>;
 
