@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
@@ -9,8 +10,10 @@ import type { GuardedWrite } from '#shared/data/transact.ts';
  *
  * Keys:
  * - pk = OUTBOX#<eventId>, sk = EVENT.
- * - gsi1pk = OUTBOX#PENDING, gsi1sk = <createdAt>#<eventId> while not yet handed to the queue:
- *   a sparse index the sweeper reads oldest first; the attributes are removed once queued.
+ * - gsi1pk = OUTBOX#PENDING#<shard>, gsi1sk = <createdAt>#<eventId> while not yet handed to the
+ *   queue: a sparse index the sweeper reads oldest first; the attributes are removed once queued.
+ *   Every completion writes there, so it is spread over a few shards (by event id) rather than
+ *   one partition key taking every write of the service.
  *
  * Cost: 1 put in the transaction (2 WCU) plus 1 for the index; handing it to the queue, 2 more.
  */
@@ -26,7 +29,12 @@ export interface OutboxEvent {
 
 export const outboxKey = (eventId: string) => ({ pk: `OUTBOX#${eventId}`, sk: 'EVENT' });
 
-const pendingPartition = 'OUTBOX#PENDING';
+const pendingShards = 8;
+
+export function pendingPartitionOf(eventId: string): string {
+  const shard = createHash('sha256').update(eventId).digest()[0] as number;
+  return `OUTBOX#PENDING#${shard % pendingShards}`;
+}
 
 export function outboxWrite(event: OutboxEvent): GuardedWrite {
   return {
@@ -35,7 +43,7 @@ export function outboxWrite(event: OutboxEvent): GuardedWrite {
         TableName: tableName(),
         Item: {
           ...outboxKey(event.id),
-          gsi1pk: pendingPartition,
+          gsi1pk: pendingPartitionOf(event.id),
           gsi1sk: `${event.createdAt}#${event.id}`,
           entity: 'outbox_event',
           status: 'pending',
@@ -59,19 +67,32 @@ function toOutboxEvent(item: Record<string, unknown>): OutboxEvent {
 
 /**
  * Events still waiting for the queue that were written before `before`, oldest first, at most
- * `limit`. Cost: 0.5 RCU per 4 KB read from the index (events are ~1 KB).
+ * `limit` (each shard is read from its oldest; a shard behind the others is caught up by the next
+ * sweeps). Cost: 8 queries, 0.5 RCU per 4 KB read from the index (events are ~1 KB).
  */
 export async function pendingOutboxEvents(before: Date, limit: number): Promise<OutboxEvent[]> {
-  const { Items = [] } = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pending AND gsi1sk < :before',
-      ExpressionAttributeValues: { ':pending': pendingPartition, ':before': before.toISOString() },
-      Limit: limit,
+  const perShard = Math.ceil(limit / pendingShards);
+  const shards = await Promise.all(
+    Array.from({ length: pendingShards }, async (_, shard) => {
+      const { Items = [] } = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pending AND gsi1sk < :before',
+          ExpressionAttributeValues: {
+            ':pending': `OUTBOX#PENDING#${shard}`,
+            ':before': before.toISOString(),
+          },
+          Limit: perShard,
+        }),
+      );
+      return Items.map(toOutboxEvent);
     }),
   );
-  return Items.map(toOutboxEvent);
+  return shards
+    .flat()
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1))
+    .slice(0, limit);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { getBusiness } from '#shared/data/business.ts';
+import { queryAll } from '#shared/data/query.ts';
 import { BadRequest, BusinessNotFound, DomainError, ForbiddenAction } from '#shared/domain/errors.ts';
 
 /**
@@ -107,42 +108,21 @@ export async function isLinked(providerId: string, merchantId: string): Promise<
 
 /** The provider's live links, by merchant id. */
 export async function listMerchantLinks(providerId: string): Promise<ServiceProviderLink[]> {
-  const links: ServiceProviderLink[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: 'attribute_not_exists(detachedAt)',
-        ExpressionAttributeValues: { ':pk': `BIZ#${providerId}`, ':prefix': 'MERCHANT#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    links.push(...(page.Items ?? []).map(toLink));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return links;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'attribute_not_exists(detachedAt)',
+    ExpressionAttributeValues: { ':pk': `BIZ#${providerId}`, ':prefix': 'MERCHANT#' },
+  });
+  return items.map(toLink);
 }
 
-/** The providers acting for a merchant, by link date. */
 export async function listProviderLinks(merchantId: string): Promise<ServiceProviderLink[]> {
-  const links: ServiceProviderLink[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': merchantIndexKey(merchantId) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    links.push(...(page.Items ?? []).map(toLink));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return links;
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': merchantIndexKey(merchantId) },
+  });
+  return items.map(toLink);
 }
 
 /** Ends a live link; an unknown or already detached one is BusinessNotFound, as for the provider. */

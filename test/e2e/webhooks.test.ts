@@ -4,6 +4,7 @@ import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/c
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { deadLetterQueueName } from '#infra/naming.ts';
+import { pendingPartitionOf } from '#shared/data/outbox.ts';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
@@ -320,7 +321,7 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
           Item: {
             pk: `OUTBOX#${eventId}`,
             sk: 'EVENT',
-            gsi1pk: 'OUTBOX#PENDING',
+            gsi1pk: pendingPartitionOf(eventId),
             gsi1sk: `${createdAt}#${eventId}`,
             entity: 'outbox_event',
             status: 'pending',
