@@ -41,6 +41,10 @@ for (const [network, prefix] of [
   ['fec0::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  // 6to4 and Teredo tunnel addresses carry an IPv4 address inside, private ones included;
+  // no legitimate webhook endpoint needs them.
+  ['2002::', 16],
+  ['2001::', 32],
 ] as const) {
   internal.addSubnet(network, prefix, 'ipv6');
 }

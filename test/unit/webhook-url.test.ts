@@ -49,6 +49,8 @@ describe('webhook URLs on a deployed stage', () => {
     ['https://[::ffff:169.254.169.254]/', 'link-local'],
     ['https://[64:ff9b::a9fe:a9fe]/', 'reserved'],
     ['https://[ff02::1]/', 'reserved'],
+    ['https://[2002:a00:1::1]/', 'reserved'],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', 'reserved'],
   ])('refuses %s (%s)', (url, kind) => {
     expect(refusedWebhookUrl(url, stage)).toContain(kind);
   });
