@@ -2,30 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot } from '#infra/paths.ts';
-import { openPhone, type PhoneBrowser } from '#test/support/browser.ts';
+import { demoApi } from '#test/support/api-client.ts';
+import { openPhone, type PhoneBrowser, screenshotDir } from '#test/support/browser.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
 const { config } = inject('localHost');
 const { baseUrl, demo } = config;
-const apiHeaders = {
-  'X-API-KEY-ID': demo.apiKeyId,
-  'X-API-KEY': demo.apiKey,
-  'content-type': 'application/json',
-};
-
-/** Screenshots for a person to look at; `.bench/` is kept out of git. */
-const screenshots = join(projectRoot, '.bench', 'screenshots');
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions themselves
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: apiHeaders,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const api = demoApi(config);
 
 interface Created {
   id: string;
@@ -59,7 +42,7 @@ let phone: PhoneBrowser | undefined;
 beforeAll(async () => {
   const { body } = await api('GET', '/partner_api/stores');
   storeName = body.find((store: { id: string }) => store.id === demo.storeId).name;
-  mkdirSync(screenshots, { recursive: true });
+  mkdirSync(screenshotDir, { recursive: true });
 });
 
 afterEach(async () => {
@@ -101,7 +84,7 @@ describe('the hosted payment page, in a phone browser', () => {
     expect(await page.locator('.provider-header').innerText()).toContain('Orange Money');
     expect(plain(await page.locator('.facts').innerText())).toContain('1 500 F CFA');
     expect(await page.getByLabel('Téléphone du payeur').inputValue()).toBe('+2250700000001');
-    await page.screenshot({ path: join(screenshots, 'sandbox-checkout-390.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'sandbox-checkout-390.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Approuver' }).click();
     await page.waitForURL((url) => url.href === created.successUrl);
@@ -137,7 +120,7 @@ describe('the hosted payment page, in a phone browser', () => {
     expect(await page.getByRole('link', { name: 'Retourner chez le marchand' }).getAttribute('href')).toBe(
       created.successUrl,
     );
-    await page.screenshot({ path: join(screenshots, 'payment-paid-390.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'payment-paid-390.png'), fullPage: true });
 
     // The provider's page of an answered collection sends the payer on too, never asking twice.
     await page.goto(checkoutUrl);
@@ -179,7 +162,7 @@ describe('the hosted payment page, in a phone browser', () => {
     expect(box?.x).toBeGreaterThanOrEqual(0);
     expect((box?.x ?? 0) + (box?.width ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(360);
     expect(box?.height).toBeGreaterThanOrEqual(48);
-    await page.screenshot({ path: join(screenshots, 'payment-page-360.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'payment-page-360.png'), fullPage: true });
   });
 
   it('shows a bad phone as an error in the page, answered 400, and starts nothing', async () => {
@@ -199,7 +182,7 @@ describe('the hosted payment page, in a phone browser', () => {
     expect(await page.getByLabel('Numéro de téléphone mobile money').getAttribute('aria-invalid')).toBe(
       'true',
     );
-    await page.screenshot({ path: join(screenshots, 'payment-bad-phone-390.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'payment-bad-phone-390.png'), fullPage: true });
 
     expect((await api('GET', `/partner_api/payment_requests/${created.id}`)).body.status).toBe('pending');
     await expect(readProviderReference(config, created.id)).rejects.toThrow(/has no collection/);

@@ -2,29 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot } from '#infra/paths.ts';
-import { openPhone, type PhoneBrowser, type PhoneOptions } from '#test/support/browser.ts';
+import { demoApi } from '#test/support/api-client.ts';
+import { openPhone, type PhoneBrowser, type PhoneOptions, screenshotDir } from '#test/support/browser.ts';
 
 const { config } = inject('localHost');
 const { baseUrl, demo } = config;
-const apiHeaders = {
-  'X-API-KEY-ID': demo.apiKeyId,
-  'X-API-KEY': demo.apiKey,
-  'content-type': 'application/json',
-};
-
-/** Screenshots for a person to look at; `.bench/` is kept out of git. */
-const screenshots = join(projectRoot, '.bench', 'screenshots');
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions themselves
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: apiHeaders,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const api = demoApi(config);
 
 interface Link {
   id: string;
@@ -63,7 +46,7 @@ async function phone(options?: PhoneOptions): Promise<Page> {
 beforeAll(async () => {
   const { body } = await api('GET', '/partner_api/stores');
   storeName = body.find((store: { id: string }) => store.id === demo.storeId).name;
-  mkdirSync(screenshots, { recursive: true });
+  mkdirSync(screenshotDir, { recursive: true });
 });
 
 afterEach(async () => {
@@ -95,7 +78,7 @@ describe('the payment-link page, in a phone browser', () => {
     expect(await page.locator('.purpose').innerText()).toBe('Deux pagnes wax, livraison à Cocody');
     expect(plain(await page.locator('.amount').innerText())).toBe('15 000 F CFA');
     expect(await page.getByRole('radio').count()).toBe(5);
-    await page.screenshot({ path: join(screenshots, 'link-page-390.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'link-page-390.png'), fullPage: true });
 
     await startPaying(page);
     const [cookie] = (await phones[0]?.context.cookies()) ?? [];
@@ -115,13 +98,13 @@ describe('the payment-link page, in a phone browser', () => {
     );
     expect(await page.getByText(/^Référence de la transaction\s*: [0-9a-f-]{36}$/).isVisible()).toBe(true);
     expect(await page.locator('form').count()).toBe(0);
-    await page.screenshot({ path: join(screenshots, 'link-paid-390.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'link-paid-390.png'), fullPage: true });
 
     await page.goto(link.link);
     expect(await page.locator('h1').innerText()).toBe('Ce lien de paiement a déjà été payé');
     expect(await page.locator('form').count()).toBe(0);
     expect(await page.getByRole('radio').count()).toBe(0);
-    await page.screenshot({ path: join(screenshots, 'link-closed-390.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'link-closed-390.png'), fullPage: true });
     expect(await canReceivePayments(link)).toBe(false);
   });
 
@@ -137,7 +120,7 @@ describe('the payment-link page, in a phone browser', () => {
     );
     expect(await page.getByRole('radio', { name: 'Wave' }).isChecked()).toBe(true);
     expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('+2250700000001');
-    await page.screenshot({ path: join(screenshots, 'link-declined-390.png'), fullPage: true });
+    await page.screenshot({ path: join(screenshotDir, 'link-declined-390.png'), fullPage: true });
     expect(await canReceivePayments(link)).toBe(true);
 
     // The same phone pays at once on its second try.
@@ -167,7 +150,7 @@ describe('the payment-link page, in a phone browser', () => {
     expect(await second.locator('h1').innerText()).toBe('Ce lien est indisponible pour le moment');
     expect(await second.getByText('Réessayez dans quelques minutes.').isVisible()).toBe(true);
     expect(await second.locator('form').count()).toBe(0);
-    await second.screenshot({ path: join(screenshots, 'link-busy-390.png'), fullPage: true });
+    await second.screenshot({ path: join(screenshotDir, 'link-busy-390.png'), fullPage: true });
 
     // The first customer steps back from the provider and starts over: their own hold lets them.
     await first.goto(link.link);

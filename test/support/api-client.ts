@@ -49,3 +49,14 @@ export function apiClient(baseUrl: string) {
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Body };
   };
 }
+
+/** Calls the API as the local host's demo business, as the hosted-page tests' merchant does. */
+export function demoApi(config: { baseUrl: string; demo: { apiKeyId: string; apiKey: string } }) {
+  const call = apiClient(config.baseUrl);
+  const headers = {
+    'X-API-KEY-ID': config.demo.apiKeyId,
+    'X-API-KEY': config.demo.apiKey,
+    'content-type': 'application/json',
+  };
+  return (method: string, path: string, body?: unknown) => call(method, path, headers, body);
+}

@@ -2,12 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { projectRoot } from '#infra/paths.ts';
 
 /**
  * Debian's Chromium, never a downloaded browser: CI installs the distribution package, so the
  * browser the tests drive is the one the machine already trusts and updates.
  */
 export const chromiumPath = '/usr/bin/chromium';
+
+/** Screenshots for a person to look at; `.bench/` is kept out of git. */
+export const screenshotDir = join(projectRoot, '.bench', 'screenshots');
 
 /** Headless and silent: no sandbox (CI runs as root), no GPU, and no traffic of Chromium's own. */
 const chromiumArgs = [
