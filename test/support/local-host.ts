@@ -34,24 +34,27 @@ export async function startLocalHost(dataDir: string, env: NodeJS.ProcessEnv = {
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    return exited;
+  };
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`local host exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`local host not ready after 60 s:\n${output}`);
-    const config = readLocalConfig(dataDir);
-    if (config && config.baseUrl !== before && output.includes('Ctrl-C')) {
-      return {
-        config,
-        dataDir,
-        output: () => output,
-        process: child,
-        stop: async () => {
-          if (child.exitCode === null) child.kill('SIGINT');
-          return exited;
-        },
-      };
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`local host exited with ${child.exitCode}:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`local host not ready after 60 s:\n${output}`);
+      if (output.includes('Ctrl-C')) {
+        const config = readLocalConfig(dataDir);
+        if (config && config.baseUrl !== before) {
+          return { config, dataDir, output: () => output, process: child, stop };
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  } catch (error) {
+    // A host that never became ready must not outlive the test run (it holds a Java process).
+    await stop();
+    throw error;
   }
 }
 
