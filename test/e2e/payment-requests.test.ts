@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiClient } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
@@ -42,24 +43,11 @@ beforeAll(async () => {
   };
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions themselves
-type Body = any;
+const send = apiClient(baseUrl);
 
-async function call(
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = demoHeaders,
-) {
-  // Defaults are evaluated at call time, after beforeAll has made the merchant.
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Body };
-}
+/** As the test's merchant unless told otherwise (read at call time, after beforeAll made it). */
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = demoHeaders) =>
+  send(method, path, headers, body);
 
 function redirectRequest(overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
   return {
