@@ -14,10 +14,10 @@ import {
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { getStore } from '#shared/data/store.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
+import { storeForCollection } from '#shared/operations/stores.ts';
 import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';
 import type { CreatePaymentLinkBody } from '#shared/schemas/payment-links.ts';
 
@@ -25,19 +25,7 @@ export async function createPaymentLinkFor(
   caller: Caller,
   body: CreatePaymentLinkBody,
 ): Promise<PaymentLink> {
-  if (!callerSeesStore(caller, body.storeId)) throw new StoreNotFound();
-  const store = await getStore(caller.businessId, body.storeId);
-  if (!store) throw new StoreNotFound();
-  const currency = body.currency ?? store.currency;
-  if (currency !== store.currency) {
-    throw new ValidationFailed([
-      {
-        field: 'currency',
-        rule: 'in',
-        message: `The currency field must be the store's currency (${store.currency}).`,
-      },
-    ]);
-  }
+  const store = await storeForCollection(caller, body.storeId, body.currency);
   const now = new Date().toISOString();
   const link: PaymentLink = {
     id: randomUUID(),
@@ -46,7 +34,7 @@ export async function createPaymentLinkFor(
     storeName: store.name,
     title: body.title,
     amountCents: body.amountCents,
-    currency,
+    currency: store.currency,
     allowMultiplePayments: body.allowMultiplePayments ?? false,
     paymentsCount: 0,
     createdAt: now,

@@ -10,12 +10,13 @@ import {
   PaymentRequestNotFound,
   recordCollectionStarted,
 } from '#shared/data/payment-request.ts';
-import { getStore, type Store } from '#shared/data/store.ts';
+import type { Store } from '#shared/data/store.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
-import { BusinessNotFound, Conflict, StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
+import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { storeForCollection } from '#shared/operations/stores.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/sandbox.ts';
 import type { CreatePaymentRequestBody } from '#shared/schemas/payment-requests.ts';
@@ -31,22 +32,12 @@ export async function createPaymentRequestFor(
   body: CreatePaymentRequestBody,
   baseUrl: string,
 ): Promise<PaymentRequest> {
-  if (!callerSeesStore(caller, body.storeId)) throw new StoreNotFound();
-  const store = await getStore(caller.businessId, body.storeId);
-  if (!store) throw new StoreNotFound();
-  if (body.currency !== store.currency) {
-    throw new ValidationFailed([
-      {
-        field: 'currency',
-        rule: 'in',
-        message: `The currency field must be the store's currency (${store.currency}).`,
-      },
-    ]);
-  }
+  const store = await storeForCollection(caller, body.storeId, body.currency);
   const { type, data } = body.paymentDetails;
   const request = await openPaymentRequest(
     {
       businessId: caller.businessId,
+      verificationLevel: caller.verificationLevel,
       store,
       reference: body.reference,
       type,
@@ -81,7 +72,12 @@ export type NewPaymentRequest = Pick<
   | 'payerPhone'
   | 'paymentLinkId'
   | 'paymentLinkSingleUse'
-> & { store: Store; id?: string };
+> & {
+  store: Store;
+  id?: string;
+  /** The business's verification level, when the caller already knows it (saves a read). */
+  verificationLevel?: number;
+};
 
 /**
  * Checks the business's collection ceiling, then records a pending request (with `alongside`,
@@ -92,13 +88,16 @@ export async function openPaymentRequest(
   baseUrl: string,
   alongside: GuardedWrite[] = [],
 ): Promise<PaymentRequest> {
-  const business = await getBusiness(input.businessId);
-  if (!business) throw new BusinessNotFound();
-  const ceiling = collectionCeiling(business.verificationLevel);
+  // The caller's key already carries the level (cached up to a minute): this check at creation is
+  // advisory, the completion re-reads it and counts atomically, so no read is spent here for it.
+  const verificationLevel =
+    input.verificationLevel ?? (await getBusiness(input.businessId))?.verificationLevel;
+  if (verificationLevel === undefined) throw new BusinessNotFound();
+  const ceiling = collectionCeiling(verificationLevel);
   if (ceiling !== null && (await collectedThisMonth(input.businessId)) + input.amountCents > ceiling) {
     throw new CollectionCeilingExceeded();
   }
-  const { store, id = randomUUID(), ...fields } = input;
+  const { store, id = randomUUID(), verificationLevel: _level, ...fields } = input;
   const now = new Date().toISOString();
   const request: PaymentRequest = {
     ...fields,

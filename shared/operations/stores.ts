@@ -1,8 +1,8 @@
 import { listDevices } from '#shared/data/device.ts';
-import { listStores } from '#shared/data/store.ts';
+import { getStore, listStores, type Store } from '#shared/data/store.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import type { Money } from '#shared/domain/money.ts';
 import { storeBalance } from '#shared/domain/wallet.ts';
 
@@ -27,4 +27,28 @@ export async function balanceOf(caller: Caller, storeId: string): Promise<Money>
   const [first] = wallets;
   if (!first) throw new StoreNotFound();
   return { amount: storeBalance(wallets), currency: first.currency };
+}
+
+/**
+ * A store of the caller that money may be asked for in `currency` (the store's own when none is
+ * given): another business's store, or one outside a scoped key's store, is not found.
+ */
+export async function storeForCollection(
+  caller: Caller,
+  storeId: string,
+  currency: string | undefined,
+): Promise<Store> {
+  if (!callerSeesStore(caller, storeId)) throw new StoreNotFound();
+  const store = await getStore(caller.businessId, storeId);
+  if (!store) throw new StoreNotFound();
+  if (currency !== undefined && currency !== store.currency) {
+    throw new ValidationFailed([
+      {
+        field: 'currency',
+        rule: 'in',
+        message: `The currency field must be the store's currency (${store.currency}).`,
+      },
+    ]);
+  }
+  return store;
 }

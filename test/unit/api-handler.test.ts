@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { object, uuid } from 'zod';
@@ -9,6 +9,7 @@ import { apiHandler } from '#shared/http/api-handler.ts';
 import { clearAuthenticationCache } from '#shared/http/authenticate.ts';
 import { logger } from '#shared/logger.ts';
 import type { Route } from '#shared/routes.ts';
+import { proxyEvent, testLambdaContext } from '#test/support/proxy-event.ts';
 
 process.env.TABLE_NAME = 'unit';
 const documentClient = mockClient(DynamoDBDocumentClient);
@@ -53,24 +54,17 @@ const route = (caller: Route['caller']): Route => ({
 });
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
-  return {
+  return proxyEvent({
     httpMethod: 'POST',
     path: '/t/x',
     resource: '/t/{storeId}',
     headers: { 'X-Api-Key-Id': keyId, 'X-API-KEY': secret },
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
     pathParameters: { storeId: '0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11' },
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: { requestId: 'req-1' } as APIGatewayProxyEvent['requestContext'],
     ...overrides,
-  };
+  });
 }
 
-const context = { awsRequestId: 'aws-1', getRemainingTimeInMillis: () => 1000 } as Context;
+const context = testLambdaContext;
 const params = object({ storeId: uuid() });
 
 async function call(handler: ReturnType<typeof apiHandler>, e = event()) {

@@ -10,6 +10,7 @@ import { attemptCookie, attemptTokenFrom } from '#shared/http/link-attempt-cooki
 import { payThroughLink } from '#shared/operations/payment-links.ts';
 import { linkPage, linkUnavailablePage } from '#shared/pages/link-page.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
+import { proxyEvent, testLambdaContext } from '#test/support/proxy-event.ts';
 
 // The provider's side of paying is the payment-link module's; here only what the page does with it.
 vi.mock(import('#shared/operations/payment-links.ts'), async (original) => ({
@@ -288,21 +289,12 @@ function givenLink(overrides: Partial<PaymentLink> = {}, payments: PaymentReques
 }
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
-  return {
-    httpMethod: 'GET',
+  return proxyEvent({
     path: `/pl/${linkId}`,
     resource: '/pl/{id}',
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
     pathParameters: { id: linkId },
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: { requestId: 'req-1' } as APIGatewayProxyEvent['requestContext'],
     ...overrides,
-  };
+  });
 }
 
 const post = (body: string, headers: Record<string, string> = {}) =>
@@ -312,7 +304,7 @@ const post = (body: string, headers: Record<string, string> = {}) =>
     body,
   });
 
-const lambdaContext = { awsRequestId: 'aws-1', getRemainingTimeInMillis: () => 1000 } as Context;
+const lambdaContext = testLambdaContext;
 type PageLambda = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 const call = (lambda: PageLambda, e: APIGatewayProxyEvent) => lambda(e, lambdaContext);
 

@@ -6,6 +6,7 @@ import { handler as paymentPage } from '#functions/pages/payment-page.ts';
 import { handler as returnPage } from '#functions/pages/payment-return-page.ts';
 import { handler as submitPaymentPage } from '#functions/pages/submit-payment-page.ts';
 import { logger } from '#shared/logger.ts';
+import { proxyEvent, testLambdaContext } from '#test/support/proxy-event.ts';
 
 process.env.TABLE_NAME = 'unit';
 process.env.PUBLIC_BASE_URL = 'https://pay.example';
@@ -45,21 +46,12 @@ function givenRequest(overrides: Record<string, unknown> = {}) {
 }
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
-  return {
-    httpMethod: 'GET',
+  return proxyEvent({
     path: `/payment/${id}`,
     resource: '/payment/{id}',
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
     pathParameters: { id },
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: { requestId: 'req-1' } as APIGatewayProxyEvent['requestContext'],
     ...overrides,
-  };
+  });
 }
 
 const post = (body: string, overrides: Partial<APIGatewayProxyEvent> = {}) =>
@@ -70,7 +62,7 @@ const post = (body: string, overrides: Partial<APIGatewayProxyEvent> = {}) =>
     ...overrides,
   });
 
-const context = { awsRequestId: 'aws-1', getRemainingTimeInMillis: () => 1000 } as Context;
+const context = testLambdaContext;
 
 type PageLambda = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 const call = (lambda: PageLambda, e: APIGatewayProxyEvent) => lambda(e, context);
