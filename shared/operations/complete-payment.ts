@@ -124,6 +124,24 @@ async function completeWith(
       ),
     );
   }
+  const [record, ...counters] = transactionRecordWrites({
+    id: transaction.id,
+    businessId: request.businessId,
+    storeId: request.storeId,
+    type: 'payment',
+    status,
+    amount: transaction.amount,
+    fees: transaction.fees,
+    currency: request.currency,
+    paymentMethod: provider,
+    counterpartLabel: transaction.counterpartLabel,
+    counterpartIdentifier: transaction.counterpartIdentifier,
+    description: transaction.description,
+    reference: request.reference,
+    createdAt,
+    transactionDetails,
+    paymentRequestId: request.id,
+  }) as [GuardedWrite, ...GuardedWrite[]];
   if (status === 'success') {
     writes.push(
       collectWrite(
@@ -133,43 +151,31 @@ async function completeWith(
         now,
       ),
     );
+    // The entry rides in the transaction record: the request's `pending` condition already makes
+    // the completion happen once, so it needs no item of its own.
     writes.push(
-      ...ledgerWrites({
-        id: `payment:${request.id}`,
-        kind: 'payment',
-        cause: `payment request ${request.id}`,
-        createdAt,
-        postings: paymentPostings({
-          businessId: request.businessId,
-          storeId: request.storeId,
-          provider,
-          amount: request.amountCents,
-          fee,
-          wallet: 'operating',
-        }),
-      }),
+      ...ledgerWrites(
+        {
+          id: `payment:${request.id}`,
+          kind: 'payment',
+          cause: `payment request ${request.id}`,
+          createdAt,
+          postings: paymentPostings({
+            businessId: request.businessId,
+            storeId: request.storeId,
+            provider,
+            amount: request.amountCents,
+            fee,
+            wallet: 'operating',
+          }),
+        },
+        { within: record },
+      ),
     );
+  } else {
+    writes.push(record);
   }
-  writes.push(
-    ...transactionRecordWrites({
-      id: transaction.id,
-      businessId: request.businessId,
-      storeId: request.storeId,
-      type: 'payment',
-      status,
-      amount: transaction.amount,
-      fees: transaction.fees,
-      currency: request.currency,
-      paymentMethod: provider,
-      counterpartLabel: transaction.counterpartLabel,
-      counterpartIdentifier: transaction.counterpartIdentifier,
-      description: transaction.description,
-      reference: request.reference,
-      createdAt,
-      transactionDetails,
-      paymentRequestId: request.id,
-    }),
-  );
+  writes.push(...counters);
   const event: OutboxEvent = {
     id: `TRANSACTION_COMPLETED:${transaction.id}`,
     name: 'TRANSACTION_COMPLETED',
