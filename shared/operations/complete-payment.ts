@@ -43,6 +43,12 @@ const feeSchedule = feeScheduleFromEnvironment();
  * the transaction-list record and the TRANSACTION_COMPLETED outbox event. A duplicate or late
  * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
  * both pass the `pending` condition.
+ *
+ * What it writes (7 items, none shared with another business's payments; a business's stores
+ * share only its ceiling month and its list counter), 16 WCU by the capacity bench:
+ * the request (2), the ceiling month (2), the store's wallet, carrying the store's shares of the
+ * fee and clearing accounts (2), the list record carrying the journal entry (2 + 1 for the store
+ * index), the business's and the store's day counters (2 + 2), the outbox event (2 + 1).
  */
 export async function completePayment(callback: VerifiedCallback): Promise<Completion> {
   const request = await findPaymentRequest(callback.paymentRequestId, true);
