@@ -153,8 +153,6 @@ export async function measureUnits<T>(run: () => Promise<T>): Promise<{ result: 
             itemBytes(after[i]),
           );
           totals.writtenKeys.push(`${w.key.pk?.S}|${w.key.sk?.S}`);
-          if (process.env.BENCH_ITEM_SIZES)
-            console.log(w.key.pk?.S, itemBytes(before[i]), itemBytes(after[i]));
         }
         const output = result.output as {
           ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
