@@ -6,22 +6,35 @@ import {
   type AccountId,
   assertBalanced,
   type JournalEntry,
+  type LedgerShard,
+  ledgerShardOf,
   parseWalletAccount,
+  type WalletAccount,
 } from '#shared/domain/ledger.ts';
 
 /**
  * The ledger writer: turns a journal entry into the writes of one transaction, so an entry, the
  * balance changes it causes and whatever reports it (transaction record, outbox event) land
- * together or not at all.
+ * together or not at all. Every movement of money is posted through `ledgerWrites`.
  *
  * Keys:
  * - pk = ENTRY#<entryId>, sk = ENTRY: the entry with its postings. Its id comes from the event
- *   that causes it, and it is put only if absent: a replayed event cannot post twice.
- * - wallets: their own items (shared/data/wallet.ts), updated in place.
- * - other accounts: pk = ACCOUNT#<accountId>, sk = ACCOUNT, created by their first posting.
+ *   that causes it, and it is put only if absent: a replayed event cannot post twice. An entry can
+ *   instead ride in a document the same transaction puts anyway (`within`: the transaction-list
+ *   record of a payment, whose own condition already makes the movement happen once), under the
+ *   `journal` attribute, compacted (`carriedJournal`) so the document stays under 1 KB.
+ * - wallets: their own items (shared/data/wallet.ts), updated in place, with a condition.
+ * - every other account (fees, provider clearing, sandbox funding, and any added later) is
+ *   sharded, never one item: the entry's postings to them are added, as `share#<account>`
+ *   attributes, to the entry's shard (shared/domain/ledger.ts `ledgerShardOf`): its first wallet's
+ *   item, which the entry updates anyway, or for an entry that moves no wallet, an item
+ *   pk = LEDGERSHARD#<n>, sk = SHARD. So no item on the money path is shared across stores, and
+ *   an account's balance is the sum of its shares (the audit adds them up).
  *
- * Cost: one write per posting plus one for the entry, each 2 WCU inside a transaction (items are
- * under 1 KB): a payment (3 postings) is 8 WCU of ledger writes.
+ * Cost, items under 1 KB, 2 WCU per item inside a transaction: one per wallet posting (the shares
+ * ride along), plus the entry's own item when it is not carried by another (2), plus a shard item
+ * for an entry without a wallet (2). A payment is 2 WCU of ledger writes (its wallet), the entry
+ * riding in its transaction record; a sandbox credit 4.
  */
 export class AlreadyPosted extends Conflict {
   constructor(entryId: string) {
@@ -36,66 +49,137 @@ export class InsufficientBalance extends DomainError {
 }
 
 export const entryKey = (entryId: string) => ({ pk: `ENTRY#${entryId}`, sk: 'ENTRY' });
-export const accountKey = (account: AccountId) => ({ pk: `ACCOUNT#${account}`, sk: 'ACCOUNT' });
+export const bucketShardKey = (bucket: number) => ({ pk: `LEDGERSHARD#${bucket}`, sk: 'SHARD' });
+export const shareAttribute = (account: AccountId) => `share#${account}`;
 
-export function ledgerWrites(entry: JournalEntry): GuardedWrite[] {
+const sameWallet = (a: WalletAccount, b: WalletAccount) =>
+  a.businessId === b.businessId && a.storeId === b.storeId && a.kind === b.kind;
+
+/** `SET` clauses adding each non-wallet posting to its share on the shard item. */
+function shareClauses(postings: { account: AccountId; amount: number }[]) {
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const clauses = postings.map((posting, i) => {
+    names[`#share${i}`] = shareAttribute(posting.account);
+    values[`:share${i}`] = posting.amount;
+    return `#share${i} = if_not_exists(#share${i}, :zero) + :share${i}`;
+  });
+  return { clauses, names, values };
+}
+
+export function ledgerWrites(entry: JournalEntry, options: { within?: GuardedWrite } = {}): GuardedWrite[] {
   assertBalanced(entry.postings);
   const table = tableName();
-  const writes: GuardedWrite[] = [
-    {
+  const shard: LedgerShard = ledgerShardOf(entry);
+  const shares = shareClauses(entry.postings.filter((p) => !parseWalletAccount(p.account)));
+  const writes: GuardedWrite[] = [entryWrite(entry, options.within)];
+  for (const posting of entry.postings) {
+    const wallet = parseWalletAccount(posting.account);
+    if (!wallet) continue;
+    const debit = posting.amount < 0;
+    const carriesShares = 'wallet' in shard && sameWallet(shard.wallet, wallet);
+    writes.push({
+      write: {
+        Update: {
+          TableName: table,
+          Key: walletKey(wallet.businessId, wallet.storeId, wallet.kind),
+          UpdateExpression: `SET ${[
+            '#total = #total + :amount',
+            '#available = if_not_exists(#available, :zero) + :amount',
+            ...(carriesShares ? shares.clauses : []),
+          ].join(', ')}`,
+          // The wallet must exist (a posting never creates one), and a debit must leave the
+          // available balance at zero or more.
+          ConditionExpression: debit
+            ? 'attribute_exists(pk) AND #available >= :needed'
+            : 'attribute_exists(pk)',
+          ExpressionAttributeNames: {
+            '#total': 'total',
+            '#available': 'available',
+            ...(carriesShares ? shares.names : {}),
+          },
+          ExpressionAttributeValues: {
+            ':amount': posting.amount,
+            ':zero': 0,
+            ...(debit ? { ':needed': -posting.amount } : {}),
+            ...(carriesShares ? shares.values : {}),
+          },
+        },
+      },
+      onConditionFailed: () => new InsufficientBalance(),
+    });
+  }
+  if ('bucket' in shard && shares.clauses.length > 0) {
+    writes.push({
+      write: {
+        Update: {
+          TableName: table,
+          Key: bucketShardKey(shard.bucket),
+          UpdateExpression: `SET ${[...shares.clauses, 'entity = :entity', '#bucket = :bucket'].join(', ')}`,
+          ExpressionAttributeNames: { ...shares.names, '#bucket': 'bucket' },
+          ExpressionAttributeValues: {
+            ...shares.values,
+            ':zero': 0,
+            ':entity': 'ledger_shard',
+            ':bucket': shard.bucket,
+          },
+        },
+      },
+    });
+  }
+  return writes;
+}
+
+/** The entry on its own item, put once; or carried by a document the transaction puts anyway. */
+function entryWrite(entry: JournalEntry, within: GuardedWrite | undefined): GuardedWrite {
+  if (!within) {
+    return {
       write: {
         Put: {
-          TableName: table,
+          TableName: tableName(),
           Item: { ...entryKey(entry.id), entity: 'journal_entry', ...entry },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       onConditionFailed: () => new AlreadyPosted(entry.id),
-    },
-  ];
-  for (const posting of entry.postings) {
-    const wallet = parseWalletAccount(posting.account);
-    if (wallet) {
-      const debit = posting.amount < 0;
-      writes.push({
-        write: {
-          Update: {
-            TableName: table,
-            Key: walletKey(wallet.businessId, wallet.storeId, wallet.kind),
-            UpdateExpression:
-              'SET #total = #total + :amount, #available = if_not_exists(#available, :zero) + :amount',
-            // The wallet must exist (a posting never creates one), and a debit must leave the
-            // available balance at zero or more.
-            ConditionExpression: debit
-              ? 'attribute_exists(pk) AND #available >= :needed'
-              : 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#total': 'total', '#available': 'available' },
-            ExpressionAttributeValues: {
-              ':amount': posting.amount,
-              ':zero': 0,
-              ...(debit ? { ':needed': -posting.amount } : {}),
-            },
-          },
-        },
-        onConditionFailed: () => new InsufficientBalance(),
-      });
-    } else {
-      writes.push({
-        write: {
-          Update: {
-            TableName: table,
-            Key: accountKey(posting.account),
-            UpdateExpression: 'ADD #total :amount SET entity = :entity, accountId = :account',
-            ExpressionAttributeNames: { '#total': 'total' },
-            ExpressionAttributeValues: {
-              ':amount': posting.amount,
-              ':entity': 'account',
-              ':account': posting.account,
-            },
-          },
-        },
-      });
-    }
+    };
   }
-  return writes;
+  const put = within.write.Put;
+  if (!put?.ConditionExpression) throw new Error('a journal entry rides only in a conditional put');
+  return {
+    ...within,
+    write: { ...within.write, Put: { ...put, Item: { ...put.Item, journal: carriedJournal(entry) } } },
+  };
+}
+
+/**
+ * An entry as a document carries it: the postings as one map from account to amount, without the
+ * cause and the date the document already holds. `journalOf` reads it back.
+ */
+export interface CarriedJournal {
+  id: string;
+  kind: JournalEntry['kind'];
+  postings: Record<AccountId, number>;
+}
+
+const carriedJournal = (entry: JournalEntry): CarriedJournal => ({
+  id: entry.id,
+  kind: entry.kind,
+  postings: Object.fromEntries(entry.postings.map((posting) => [posting.account, posting.amount])),
+});
+
+/** The entry of a journal item, or of a document carrying one. */
+export function journalOf(item: Record<string, unknown>): JournalEntry {
+  const carried = item.journal as CarriedJournal | undefined;
+  if (!carried) return item as unknown as JournalEntry;
+  return {
+    id: carried.id,
+    kind: carried.kind,
+    cause: `${item.entity} ${item.id}`,
+    createdAt: item.createdAt as string,
+    postings: Object.entries(carried.postings).map(([account, amount]) => ({
+      account,
+      amount: Number(amount),
+    })),
+  };
 }

@@ -2,9 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { deviceKey } from '#shared/data/device.ts';
-import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { DeviceNotFound, DomainError, StoreNotFound } from '#shared/domain/errors.ts';
+import { DeviceNotFound, DomainError } from '#shared/domain/errors.ts';
 import type { Money } from '#shared/domain/money.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 
@@ -14,19 +13,23 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
  * moves it, once, to `success` or `error`.
  *
  * Keys:
- * - pk = BIZ#<businessId>, sk = PAYREQ#<id>: the request, read by id under the caller's business
- *   (another business's id is simply not there).
- * - pk = PAYREQ#<id>, sk = PAYREQ: which business a request id belongs to, for the callers that
- *   hold only the id (the hosted page, provider callbacks).
+ * - pk = PAYREQ#<id>, sk = PAYREQ: the request. Callers holding only the id (the hosted page,
+ *   provider callbacks) read it directly; a business's read checks `businessId`, so another
+ *   business's id is not found.
  * - pk = BIZ#<businessId>, sk = PAYREF#<reference>: the reference's claim; references are unique
  *   per business.
  *
- * Access patterns and cost (items under 1 KB, under 4 KB once completed):
- * - get by id for the business (integrations poll it): GetItem, eventually consistent, 0.5 RCU.
- * - find by id alone: 2 GetItem, 1 RCU.
- * - create: TransactWriteItems: checks on the store (and device), 3 puts: 8-10 WCU.
+ * The store is not checked inside the creating transaction: it was read just before (the caller's
+ * store, in the request's currency), and stores are never deleted.
+ *
+ * Access patterns and cost (the item stays under 1 KB, completed included; the bench says how
+ * far under):
+ * - get by id, for the business or by id alone (integrations poll it): GetItem, eventually
+ *   consistent, 0.5 RCU.
+ * - create: TransactWriteItems of 2 puts (claim, request): 4 WCU; a soundbox request also checks
+ *   its device: 6 WCU.
  * - record the provider's start: UpdateItem, 1 WCU.
- * - complete: part of the completion transaction (shared/operations/complete-payment.ts).
+ * - complete: part of the completion transaction (shared/operations/complete-payment.ts), 2 WCU.
  */
 export type PaymentRequestType = 'redirect' | 'soundbox';
 export type PaymentRequestStatus = 'pending' | 'success' | 'error';
@@ -95,11 +98,7 @@ export class PaymentRequestExistsWithReference extends DomainError {
   }
 }
 
-export const paymentRequestKey = (businessId: string, id: string) => ({
-  pk: `BIZ#${businessId}`,
-  sk: `PAYREQ#${id}`,
-});
-const pointerKey = (id: string) => ({ pk: `PAYREQ#${id}`, sk: 'PAYREQ' });
+export const paymentRequestKey = (id: string) => ({ pk: `PAYREQ#${id}`, sk: 'PAYREQ' });
 const referenceKey = (businessId: string, reference: string) => ({
   pk: `BIZ#${businessId}`,
   sk: `PAYREF#${reference}`,
@@ -111,18 +110,7 @@ export async function createPaymentRequest(
   alongside: GuardedWrite[] = [],
 ): Promise<void> {
   const table = tableName();
-  const writes: GuardedWrite[] = [
-    {
-      write: {
-        ConditionCheck: {
-          TableName: table,
-          Key: storeKey(request.businessId, request.storeId),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      onConditionFailed: () => new StoreNotFound(),
-    },
-  ];
+  const writes: GuardedWrite[] = [];
   if (request.deviceId !== undefined) {
     writes.push({
       write: {
@@ -156,22 +144,9 @@ export async function createPaymentRequest(
         Put: {
           TableName: table,
           Item: {
-            ...paymentRequestKey(request.businessId, request.id),
+            ...paymentRequestKey(request.id),
             entity: 'payment_request',
             ...request,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    },
-    {
-      write: {
-        Put: {
-          TableName: table,
-          Item: {
-            ...pointerKey(request.id),
-            entity: 'payment_request_pointer',
-            businessId: request.businessId,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
@@ -186,14 +161,8 @@ export async function getPaymentRequest(
   id: string,
   consistent = false,
 ): Promise<PaymentRequest | undefined> {
-  const { Item } = await documentClient.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: paymentRequestKey(businessId, id),
-      ConsistentRead: consistent,
-    }),
-  );
-  return Item ? toPaymentRequest(Item) : undefined;
+  const request = await findPaymentRequest(id, consistent);
+  return request?.businessId === businessId ? request : undefined;
 }
 
 /** For callers that hold only the id: the hosted page and provider callbacks. */
@@ -201,11 +170,10 @@ export async function findPaymentRequest(
   id: string,
   consistent = false,
 ): Promise<PaymentRequest | undefined> {
-  const { Item: pointer } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: pointerKey(id) }),
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: paymentRequestKey(id), ConsistentRead: consistent }),
   );
-  if (!pointer) return undefined;
-  return getPaymentRequest(pointer.businessId as string, id, consistent);
+  return Item ? toPaymentRequest(Item) : undefined;
 }
 
 /** Records where the provider's flow starts; only a pending request can start a collection. */
@@ -223,7 +191,7 @@ export async function recordCollectionStarted(
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: paymentRequestKey(request.businessId, request.id),
+        Key: paymentRequestKey(request.id),
         UpdateExpression:
           'SET providerReference = :ref, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now',
         ConditionExpression: '#status = :pending',
@@ -257,7 +225,7 @@ export async function failAtOnce(request: PaymentRequest, errorReason: string): 
       write: {
         Update: {
           TableName: table,
-          Key: paymentRequestKey(request.businessId, request.id),
+          Key: paymentRequestKey(request.id),
           UpdateExpression: 'SET #status = :error, errorReason = :reason, updatedAt = :now',
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -289,7 +257,7 @@ export function completionWrite(
     write: {
       Update: {
         TableName: tableName(),
-        Key: paymentRequestKey(request.businessId, request.id),
+        Key: paymentRequestKey(request.id),
         UpdateExpression:
           'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :now',
         ConditionExpression: '#status = :pending',

@@ -15,7 +15,8 @@ import type { Money } from '#shared/domain/money.ts';
  *   days and then hours to the hour where it starts, reading only that hour's earlier items.
  *
  * Cost of recording one: 3 writes in a transaction (record + 2 counters), 2 WCU each, plus 1 for
- * the index: 7 WCU.
+ * the index: 7 WCU. A payment's record also carries its journal entry (shared/data/ledger.ts,
+ * `within`), which saves the entry an item of its own; with it, the record stays under 1 KB.
  */
 export interface TransactionRecord {
   id: string;

@@ -21,9 +21,10 @@ import { DomainError } from '#shared/domain/errors.ts';
  *   newest first.
  * - ttl: the log is kept `retentionDays`, which bounds what a listing reads.
  *
- * Access patterns and cost (items are ~1 KB, plus ~1.2 KB per attempt with its answer's excerpt):
- * - create: conditional PutItem, ~1 WCU + 1 for the index (when it exists already, 1 RCU more to
- *   read it).
+ * Access patterns and cost (a payment's delivery is ~1.2 KB, since it keeps the signed body, plus
+ * up to ~1.2 KB per attempt with its answer's excerpt):
+ * - create: conditional PutItem, 2 WCU + 2 for the index, as the capacity bench measures (when it
+ *   exists already, 1 RCU more to read it).
  * - get by id (the sender, a re-send): GetItem, 0.5 RCU (1 consistent).
  * - record an attempt: UpdateItem, one WCU per KB of the item, twice with the index: ~4 WCU for a
  *   first attempt, up to ~12 for the fourth.

@@ -13,6 +13,10 @@ import type { WalletKind } from '#shared/domain/wallet.ts';
  * - `clearing:<provider>`: what a mobile-money provider owes the service for collections (goes
  *   negative as payments come in, back up as the provider settles).
  * - `sandbox:funding`: the source of test money credited by the operator on sandbox stages.
+ *
+ * Only wallets carry a condition (never below zero); every other account is sharded: an entry's
+ * postings to them are booked on the entry's shard (`ledgerShardOf`), and an account's balance is
+ * the sum of its shares over all shards.
  */
 export type AccountId = string;
 
@@ -90,3 +94,29 @@ export function paymentPostings(input: {
   assertBalanced(postings);
   return postings;
 }
+
+/** Shards for the entries that move no wallet (a provider's settlement, say). */
+export const unwalletedShards = 16;
+
+/**
+ * Where an entry books its postings to non-wallet accounts: on its first wallet, whose item the
+ * entry writes anyway, so a store's movements touch only that store's items and no item is shared
+ * across stores; an entry without a wallet, on one of `unwalletedShards` chosen from its id.
+ */
+export type LedgerShard = { wallet: WalletAccount } | { bucket: number };
+
+export function ledgerShardOf(entry: Pick<JournalEntry, 'id' | 'postings'>): LedgerShard {
+  for (const posting of entry.postings) {
+    const wallet = parseWalletAccount(posting.account);
+    if (wallet) return { wallet };
+  }
+  let hash = 0;
+  for (const char of entry.id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return { bucket: hash % unwalletedShards };
+}
+
+/** A readable name for a shard, for the audit's reports. */
+export const shardName = (shard: LedgerShard): string =>
+  'wallet' in shard
+    ? accounts.wallet(shard.wallet.businessId, shard.wallet.storeId, shard.wallet.kind)
+    : `bucket:${shard.bucket}`;

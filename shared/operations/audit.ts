@@ -1,12 +1,20 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
-import { type AccountId, accounts, type JournalEntry, parseWalletAccount } from '#shared/domain/ledger.ts';
+import { journalOf, shareAttribute } from '#shared/data/ledger.ts';
+import {
+  type AccountId,
+  accounts,
+  ledgerShardOf,
+  parseWalletAccount,
+  shardName,
+} from '#shared/domain/ledger.ts';
 
 export interface AuditBreak {
   kind:
     | 'unbalanced_entry'
     | 'postings_do_not_sum_to_zero'
     | 'balance_differs_from_postings'
+    | 'share_differs_from_postings'
     | 'available_differs_from_total_minus_blocked'
     | 'negative_available_balance'
     | 'postings_to_a_missing_account';
@@ -19,48 +27,82 @@ export interface AuditReport {
   entries: number;
   postings: number;
   wallets: number;
+  /** Non-wallet accounts (fees, clearing, ...), each the sum of its shares. */
   accounts: number;
+  /** Items holding shares of non-wallet accounts: wallets and bucket shards. */
+  shards: number;
+  /** The balance of every non-wallet account: the sum of its shares over all shards. */
+  accountBalances: Record<AccountId, number>;
   /** The sum of every posting ever made: zero in balanced books. */
   sumOfAllPostings: number;
   breaks: AuditBreak[];
 }
 
+const sharePrefix = shareAttribute('');
+
 /**
  * Recomputes the books from the journal: every entry balances, all postings sum to zero, every
- * wallet and account holds exactly the sum of its postings, and no wallet's available balance is
- * negative. Reads the whole table (a Scan): an operator's check, not a request path.
+ * wallet holds exactly the sum of its postings, every share of a sharded account on every shard
+ * holds exactly the postings of the entries booked there (so an edited shard is found, not only
+ * an edited total), each sharded account's balance (the sum of its shares) equals the sum of its
+ * postings, and no wallet's available balance is negative. Reads the whole table (a Scan): an
+ * operator's check, not a request path.
  */
 export async function auditLedger(): Promise<AuditReport> {
   const postedTo = new Map<AccountId, number>();
-  const balances = new Map<
-    AccountId,
-    { total: number; blocked: number; available: number | undefined; wallet: boolean }
-  >();
+  /** shard name -> account -> sum of the postings booked there, from the journal. */
+  const expectedShares = new Map<string, Map<AccountId, number>>();
+  const foundShares = new Map<string, Map<AccountId, number>>();
+  const wallets = new Map<AccountId, { total: number; blocked: number; available: number | undefined }>();
   const breaks: AuditBreak[] = [];
   let entries = 0;
   let postings = 0;
   let sumOfAllPostings = 0;
+  const add = (
+    shares: Map<string, Map<AccountId, number>>,
+    shard: string,
+    account: AccountId,
+    amount: number,
+  ) => {
+    const accountsOfShard = shares.get(shard) ?? new Map<AccountId, number>();
+    accountsOfShard.set(account, (accountsOfShard.get(account) ?? 0) + amount);
+    shares.set(shard, accountsOfShard);
+  };
+  const readShares = (shard: string, item: Record<string, unknown>) => {
+    foundShares.set(shard, foundShares.get(shard) ?? new Map());
+    for (const [name, value] of Object.entries(item)) {
+      if (name.startsWith(sharePrefix))
+        add(foundShares, shard, name.slice(sharePrefix.length), Number(value));
+    }
+  };
 
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: 'entity IN (:entry, :wallet, :account)',
-        ExpressionAttributeValues: { ':entry': 'journal_entry', ':wallet': 'wallet', ':account': 'account' },
+        FilterExpression: 'entity IN (:entry, :wallet, :shard) OR attribute_exists(journal)',
+        ExpressionAttributeValues: {
+          ':entry': 'journal_entry',
+          ':wallet': 'wallet',
+          ':shard': 'ledger_shard',
+        },
         ExclusiveStartKey: startKey,
         ConsistentRead: true,
       }),
     );
     for (const item of page.Items ?? []) {
-      if (item.entity === 'journal_entry') {
-        const entry = item as unknown as JournalEntry;
+      if (item.entity === 'journal_entry' || item.journal) {
+        const entry = journalOf(item);
         entries++;
         let entrySum = 0;
+        const shard = shardName(ledgerShardOf(entry));
         for (const posting of entry.postings) {
           postings++;
           entrySum += posting.amount;
           postedTo.set(posting.account, (postedTo.get(posting.account) ?? 0) + posting.amount);
+          if (!parseWalletAccount(posting.account))
+            add(expectedShares, shard, posting.account, posting.amount);
         }
         sumOfAllPostings += entrySum;
         if (entrySum !== 0)
@@ -71,19 +113,14 @@ export async function auditLedger(): Promise<AuditReport> {
           item.storeId as string,
           item.kind as 'operating',
         );
-        balances.set(account, {
+        wallets.set(account, {
           total: Number(item.total),
           blocked: Number(item.blocked),
           available: item.available === undefined ? undefined : Number(item.available),
-          wallet: true,
         });
+        readShares(account, item);
       } else {
-        balances.set(item.accountId as string, {
-          total: Number(item.total),
-          blocked: 0,
-          available: undefined,
-          wallet: false,
-        });
+        readShares(shardName({ bucket: Number(item.bucket) }), item);
       }
     }
     startKey = page.LastEvaluatedKey;
@@ -96,7 +133,7 @@ export async function auditLedger(): Promise<AuditReport> {
       detail: `all postings sum to ${sumOfAllPostings}`,
     });
   }
-  for (const [account, balance] of balances) {
+  for (const [account, balance] of wallets) {
     const posted = postedTo.get(account) ?? 0;
     if (balance.total !== posted) {
       breaks.push({
@@ -105,7 +142,6 @@ export async function auditLedger(): Promise<AuditReport> {
         detail: `total ${balance.total}, postings ${posted}`,
       });
     }
-    if (!balance.wallet) continue;
     const available = balance.available ?? balance.total - balance.blocked;
     if (available !== balance.total - balance.blocked) {
       breaks.push({
@@ -117,23 +153,49 @@ export async function auditLedger(): Promise<AuditReport> {
     if (available < 0)
       breaks.push({ kind: 'negative_available_balance', subject: account, detail: `available ${available}` });
   }
-  for (const [account, posted] of postedTo) {
-    if (!balances.has(account)) {
-      const wallet = parseWalletAccount(account);
+  const accountBalances: Record<AccountId, number> = {};
+  for (const shard of new Set([...expectedShares.keys(), ...foundShares.keys()])) {
+    const expected = expectedShares.get(shard) ?? new Map<AccountId, number>();
+    const found = foundShares.get(shard) ?? new Map<AccountId, number>();
+    for (const account of new Set([...expected.keys(), ...found.keys()])) {
+      const share = found.get(account) ?? 0;
+      accountBalances[account] = (accountBalances[account] ?? 0) + share;
+      if (share !== (expected.get(account) ?? 0)) {
+        breaks.push({
+          kind: 'share_differs_from_postings',
+          subject: `${account} on ${shard}`,
+          detail: `share ${share}, postings booked there ${expected.get(account) ?? 0}`,
+        });
+      }
+    }
+  }
+  for (const [account, balance] of Object.entries(accountBalances)) {
+    const posted = postedTo.get(account) ?? 0;
+    if (balance !== posted) {
       breaks.push({
-        kind: 'postings_to_a_missing_account',
+        kind: 'balance_differs_from_postings',
         subject: account,
-        detail: `${posted} posted to ${wallet ? 'a wallet' : 'an account'} that does not exist`,
+        detail: `sum of shares ${balance}, postings ${posted}`,
       });
     }
   }
-  const walletCount = [...balances.values()].filter((b) => b.wallet).length;
+  for (const [account, posted] of postedTo) {
+    if (parseWalletAccount(account) && !wallets.has(account)) {
+      breaks.push({
+        kind: 'postings_to_a_missing_account',
+        subject: account,
+        detail: `${posted} posted to a wallet that does not exist`,
+      });
+    }
+  }
   return {
     ok: breaks.length === 0,
     entries,
     postings,
-    wallets: walletCount,
-    accounts: balances.size - walletCount,
+    wallets: wallets.size,
+    accounts: Object.keys(accountBalances).length,
+    shards: [...foundShares.values()].filter((shares) => shares.size > 0).length,
+    accountBalances,
     sumOfAllPostings,
     breaks,
   };

@@ -1,7 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '#infra/local/create-table.ts';
 import { type RunningDynamoDb, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { useLocalAws } from '#infra/local/local-config.ts';
+import { tableDefinition } from '#shared/data/table-definition.ts';
 
 let running: Promise<RunningDynamoDb> | undefined;
 
@@ -28,27 +29,104 @@ export interface CapacityTotals {
   awsRead: number;
   awsWrite: number;
   requests: number;
+  /** The largest item written, before or after the write. */
+  largestItemBytes: number;
+  /** `pk|sk` of every item written. */
+  writtenKeys: string[];
 }
 
 /**
- * DynamoDB Local reports 2 units for a TransactWriteItems of any size; AWS charges 2 write units
- * per item of up to 1 KB in a transaction (prepare and commit), condition checks included, and 1
- * more per global secondary index the item lands in. Reads are reported right (0.5 per eventually
- * consistent 4 KB), so reads come from the report and transactional writes from this model.
+ * DynamoDB Local reports 2 units for a TransactWriteItems of any size, and no units for the
+ * indexes. AWS charges a write 1 unit per KB of the item (the larger of its size before and after),
+ * twice inside a transaction (prepare and commit), condition checks included, plus 1 unit per KB
+ * in each global secondary index the item is, was or becomes part of. So writes are modelled from
+ * the items themselves, read before and after the request with a client of their own; reads are
+ * reported right (0.5 per eventually consistent 4 KB) and come from the report.
  */
-function modelledTransactionWriteUnits(input: {
-  TransactItems?: Record<string, { Item?: Record<string, unknown> }>[];
-}): number {
-  let units = 0;
-  for (const action of input.TransactItems ?? []) {
-    units += 2;
-    const item = action.Put?.Item;
-    if (item && 'gsi1pk' in item) units += 1;
+let inspector: DynamoDBClient | undefined;
+
+type KeyOf = Record<string, AttributeValue>;
+
+interface WrittenItem {
+  key: KeyOf;
+  transactional: boolean;
+}
+
+function writtenItems(command: string, input: Record<string, unknown>): WrittenItem[] {
+  const keyOf = (action: { Item?: KeyOf; Key?: KeyOf }): KeyOf => {
+    const source = (action.Key ?? action.Item) as Record<string, AttributeValue | string>;
+    // Document-client commands are not marshalled yet when this middleware runs.
+    const attribute = (value: AttributeValue | string | undefined): AttributeValue =>
+      typeof value === 'string' ? { S: value } : (value as AttributeValue);
+    return { pk: attribute(source.pk), sk: attribute(source.sk) };
+  };
+  if (command === 'TransactWriteItemsCommand') {
+    const actions = (input.TransactItems ?? []) as Record<string, { Item?: KeyOf; Key?: KeyOf }>[];
+    return actions.flatMap((action) =>
+      Object.values(action).map((inner) => ({ key: keyOf(inner), transactional: true })),
+    );
   }
+  if (/^(Put|Update|Delete)ItemCommand$/.test(command))
+    return [{ key: keyOf(input as { Item?: KeyOf; Key?: KeyOf }), transactional: false }];
+  return [];
+}
+
+async function readRaw(key: KeyOf): Promise<Record<string, AttributeValue> | undefined> {
+  inspector ??= new DynamoDBClient({});
+  const { Item } = await inspector.send(
+    new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: key, ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/** An item's size by DynamoDB's rules: names and values in UTF-8 bytes, numbers about 1 byte per 2 digits. */
+export function itemBytes(item: Record<string, AttributeValue> | undefined): number {
+  if (!item) return 0;
+  return Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value),
+    0,
+  );
+}
+
+function valueBytes(value: AttributeValue): number {
+  if (value.S !== undefined) return Buffer.byteLength(value.S);
+  if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\.|^0+/g, '').length / 2) + 1;
+  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  if (value.B !== undefined) return value.B.length;
+  if (value.M !== undefined)
+    return (
+      3 +
+      Object.entries(value.M).reduce((sum, [name, v]) => sum + Buffer.byteLength(name) + valueBytes(v) + 1, 0)
+    );
+  if (value.L !== undefined) return 3 + value.L.reduce((sum, v) => sum + valueBytes(v) + 1, 0);
+  if (value.SS !== undefined) return value.SS.reduce((sum, v) => sum + Buffer.byteLength(v), 0);
+  if (value.NS !== undefined) return value.NS.reduce((sum, v) => sum + v.length, 0);
+  return 0;
+}
+
+const kilobytes = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
+const indexes = tableDefinition.globalSecondaryIndexes.map((index) => index.partitionKey);
+
+function writeUnits(
+  before: Record<string, AttributeValue> | undefined,
+  after: Record<string, AttributeValue> | undefined,
+  transactional: boolean,
+): number {
+  const size = kilobytes(Math.max(itemBytes(before), itemBytes(after)));
+  let units = size * (transactional ? 2 : 1);
+  for (const index of indexes) if (before?.[index] || after?.[index]) units += size;
   return units;
 }
 
-let totals: CapacityTotals = { reported: 0, awsRead: 0, awsWrite: 0, requests: 0 };
+const zero = (): CapacityTotals => ({
+  reported: 0,
+  awsRead: 0,
+  awsWrite: 0,
+  requests: 0,
+  largestItemBytes: 0,
+  writtenKeys: [],
+});
+let totals = zero();
 let tracking = false;
 
 /**
@@ -62,7 +140,20 @@ export async function measureUnits<T>(run: () => Promise<T>): Promise<{ result: 
       (next, context) => async (args) => {
         const input = args.input as Record<string, unknown>;
         input.ReturnConsumedCapacity = 'TOTAL';
+        const command = context.commandName ?? '';
+        const written = writtenItems(command, input);
+        const before = await Promise.all(written.map((w) => readRaw(w.key)));
         const result = await next(args);
+        const after = await Promise.all(written.map((w) => readRaw(w.key)));
+        for (const [i, w] of written.entries()) {
+          totals.awsWrite += writeUnits(before[i], after[i], w.transactional);
+          totals.largestItemBytes = Math.max(
+            totals.largestItemBytes,
+            itemBytes(before[i]),
+            itemBytes(after[i]),
+          );
+          totals.writtenKeys.push(`${w.key.pk?.S}|${w.key.sk?.S}`);
+        }
         const output = result.output as {
           ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
         };
@@ -70,10 +161,7 @@ export async function measureUnits<T>(run: () => Promise<T>): Promise<{ result: 
           .flat()
           .reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
         totals.reported += units;
-        if (context.commandName === 'TransactWriteItemsCommand')
-          totals.awsWrite += modelledTransactionWriteUnits(input);
-        else if (/Put|Update|Delete|BatchWrite/.test(context.commandName ?? '')) totals.awsWrite += units;
-        else totals.awsRead += units;
+        if (written.length === 0) totals.awsRead += units;
         totals.requests++;
         return result;
       },
@@ -81,7 +169,7 @@ export async function measureUnits<T>(run: () => Promise<T>): Promise<{ result: 
     );
     tracking = true;
   }
-  totals = { reported: 0, awsRead: 0, awsWrite: 0, requests: 0 };
+  totals = zero();
   const result = await run();
   return { result, units: { ...totals } };
 }

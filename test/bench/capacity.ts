@@ -1,5 +1,12 @@
-import { measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Caller } from '#shared/domain/caller.ts';
+import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
+import { queueUrlVariable } from '#shared/routes.ts';
+import { type CapacityTotals, measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
+import { billOf } from '#test/bench/bill.ts';
 import type { Bench } from '#test/bench/report.ts';
+import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 export interface CapacityRow {
   operation: string;
@@ -9,6 +16,7 @@ export interface CapacityRow {
   awsReadUnits: number;
   awsWriteUnits: number;
   requests: number;
+  largestItemBytes: number;
 }
 
 /**
@@ -34,6 +42,7 @@ async function measureCapacity(): Promise<CapacityRow[]> {
       awsReadUnits: units.awsRead,
       awsWriteUnits: units.awsWrite,
       requests: units.requests,
+      largestItemBytes: units.largestItemBytes,
     });
     return result;
   }
@@ -110,7 +119,188 @@ async function measureCapacity(): Promise<CapacityRow[]> {
       outcome: 'success',
     }),
   );
+  paidPayment = await measurePaidPayments(caller, store.id, business.id, baseUrl);
+  for (const step of paidPayment.steps.filter((s) => !s.extra)) {
+    rows.push({
+      operation: `paid payment: ${step.step}`,
+      reportedUnits: 0,
+      awsReadUnits: step.readUnits,
+      awsWriteUnits: step.writeUnits,
+      requests: step.requests,
+      largestItemBytes: step.largestItemBytes,
+    });
+  }
+  rows.push({
+    operation: 'whole paid payment (the steps above)',
+    reportedUnits: 0,
+    awsReadUnits: paidPayment.readUnits,
+    awsWriteUnits: paidPayment.writeUnits,
+    requests: paidPayment.steps.reduce((sum, step) => sum + step.requests, 0),
+    largestItemBytes: Math.max(...paidPayment.steps.map((step) => step.largestItemBytes)),
+  });
+  const poll = paidPayment.steps.find((s) => s.extra);
+  rows.push({
+    operation: 'each extra status poll',
+    reportedUnits: 0,
+    awsReadUnits: poll?.readUnits ?? 0,
+    awsWriteUnits: 0,
+    requests: poll?.requests ?? 0,
+    largestItemBytes: 0,
+  });
   return rows;
+}
+
+export interface PaidPaymentStep {
+  step: string;
+  /** Median over the payments measured; units do not vary, durations do. */
+  readUnits: number;
+  writeUnits: number;
+  requests: number;
+  largestItemBytes: number;
+  medianMs: number;
+  /** The Lambda function the step runs in (the dispatch runs in the callback's). */
+  lambda: string;
+  /** API Gateway requests and SQS requests the step makes on AWS. */
+  apiRequests: number;
+  sqsRequests: number;
+  /** Not part of a paid payment: a status poll, billed per poll. */
+  extra?: boolean;
+}
+
+export interface PaidPayment {
+  payments: number;
+  steps: PaidPaymentStep[];
+  readUnits: number;
+  writeUnits: number;
+}
+
+let paidPayment: PaidPayment | undefined;
+const paidPayments = 15;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * Everything a paid payment writes and reads, end to end, `paidPayments` times: create (API), the
+ * provider flow started from the hosted page, the verified callback completing it, the dispatch of
+ * its TRANSACTION_COMPLETED event (in the callback's function, as in production) and one delivery
+ * to a receiver answering 200. SQS is not called: its requests are counted by a middleware that
+ * answers in its place, since what is measured here is DynamoDB and time.
+ */
+async function measurePaidPayments(
+  caller: Caller,
+  storeId: string,
+  businessId: string,
+  baseUrl: string,
+): Promise<PaidPayment> {
+  process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+  process.env[queueUrlVariable('webhooks')] = 'https://sqs.bench.invalid/000000000000/webhooks';
+  const { sqs } = await import('#shared/aws/sqs.ts');
+  let sent: DeliveryMessage[] = [];
+  sqs.middlewareStack.add(
+    () => async (args) => {
+      sent.push(JSON.parse((args.input as { MessageBody: string }).MessageBody) as DeliveryMessage);
+      return { output: { MessageId: randomUUID(), $metadata: {} }, response: {} } as never;
+    },
+    { step: 'initialize', name: 'benchSqsCounter' },
+  );
+  const receiver = await startWebhookReceiver();
+  const { saveSubscription } = await import('#shared/data/webhook-subscription.ts');
+  await saveSubscription({ businessId, url: receiver.url, name: 'bench', events: [] }, { replace: true });
+  const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
+    '#shared/operations/payment-requests.ts'
+  );
+  const { completePayment } = await import('#shared/operations/complete-payment.ts');
+  const { dispatchPromptly } = await import('#shared/operations/webhook-dispatch.ts');
+  const { attemptDelivery } = await import('#shared/operations/webhook-send.ts');
+
+  const samples = new Map<string, { units: CapacityTotals; ms: number }[]>();
+  async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const { result, units } = await measureUnits(run);
+    const ms = performance.now() - started;
+    samples.set(name, [...(samples.get(name) ?? []), { units, ms }]);
+    return result;
+  }
+  try {
+    for (let i = 0; i < paidPayments; i++) {
+      const created = await step('create (POST /payment_requests)', () =>
+        createPaymentRequestFor(
+          caller,
+          {
+            storeId,
+            amountCents: 150_000,
+            currency: 'XOF',
+            reference: `paid-${i}`,
+            paymentDetails: {
+              type: 'redirect',
+              data: {
+                paymentMethod: 'wave',
+                successUrl: 'https://a.example/ok',
+                errorUrl: 'https://a.example/ko',
+              },
+            },
+          },
+          baseUrl,
+        ),
+      );
+      const started = await step('provider start (hosted page)', () =>
+        startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
+      );
+      const completion = await step('completion (verified callback)', () =>
+        completePayment({
+          callbackId: `paid-${i}`,
+          provider: 'wave',
+          providerReference: started.providerReference as string,
+          paymentRequestId: created.id,
+          outcome: 'success',
+          payerPhone: '+2250700000001',
+        }),
+      );
+      await step('status poll (GET /payment_requests/{id})', () => paymentRequestOf(caller, created.id));
+      sent = [];
+      await step('webhook dispatch', () => dispatchPromptly(completion.events));
+      const [message] = sent;
+      if (!message) throw new Error('the dispatch queued nothing');
+      await step('one webhook delivery', () => attemptDelivery(message, 1));
+    }
+    await receiver.waitFor(paidPayments, 5_000);
+  } finally {
+    await receiver.close();
+  }
+  const shape: Record<string, Pick<PaidPaymentStep, 'lambda' | 'apiRequests' | 'sqsRequests' | 'extra'>> = {
+    'create (POST /payment_requests)': { lambda: 'create-payment-request', apiRequests: 1, sqsRequests: 0 },
+    'provider start (hosted page)': { lambda: 'submit-payment-page', apiRequests: 1, sqsRequests: 0 },
+    'completion (verified callback)': { lambda: 'receive-provider-callback', apiRequests: 1, sqsRequests: 0 },
+    // SendMessage in the callback's function.
+    'webhook dispatch': { lambda: 'receive-provider-callback', apiRequests: 0, sqsRequests: 1 },
+    // The event source mapping's ReceiveMessage (one per message at low volume, fewer in batches)
+    // and DeleteMessage.
+    'one webhook delivery': { lambda: 'send-webhooks', apiRequests: 0, sqsRequests: 2 },
+    'status poll (GET /payment_requests/{id})': {
+      lambda: 'get-payment-request',
+      apiRequests: 1,
+      sqsRequests: 0,
+      extra: true,
+    },
+  };
+  const steps = [...samples].map(
+    ([name, runs]): PaidPaymentStep => ({
+      step: name,
+      readUnits: median(runs.map((r) => r.units.awsRead)),
+      writeUnits: median(runs.map((r) => r.units.awsWrite)),
+      requests: median(runs.map((r) => r.units.requests)),
+      largestItemBytes: Math.max(...runs.map((r) => r.units.largestItemBytes)),
+      medianMs: median(runs.map((r) => r.ms)),
+      ...(shape[name] ?? { lambda: '?', apiRequests: 0, sqsRequests: 0 }),
+    }),
+  );
+  const paying = steps.filter((s) => !s.extra);
+  return {
+    payments: paidPayments,
+    steps,
+    readUnits: paying.reduce((sum, s) => sum + s.readUnits, 0),
+    writeUnits: paying.reduce((sum, s) => sum + s.writeUnits, 0),
+  };
 }
 
 export const capacity: Bench = async () => {
@@ -119,8 +309,26 @@ export const capacity: Bench = async () => {
     name: 'capacity',
     title:
       'DynamoDB units per operation (reads as reported by DynamoDB Local; transactional writes by AWS pricing rules)',
-    columns: ['operation', 'requests', 'read units', 'write units', 'units DynamoDB Local reported'],
-    rows: rows.map((r) => [r.operation, r.requests, r.awsReadUnits, r.awsWriteUnits, r.reportedUnits]),
+    columns: ['operation', 'requests', 'read units', 'write units', 'largest item (bytes)'],
+    rows: rows.map((r) => [r.operation, r.requests, r.awsReadUnits, r.awsWriteUnits, r.largestItemBytes]),
     data: rows,
+  };
+};
+
+/** The bill of a paid payment at AWS list prices, from the figures `capacity` measured. */
+export const capacityBill: Bench = async () => {
+  if (!paidPayment) await measureCapacity();
+  const bill = billOf(paidPayment as PaidPayment);
+  return {
+    name: 'capacity-bill',
+    title: `Cost of a paid payment on AWS at list price (${bill.region}), per million payments, by service`,
+    columns: [
+      'service',
+      'what a paid payment uses',
+      'USD per million payments',
+      'USD per million extra status polls',
+    ],
+    rows: bill.lines.map((line) => [line.service, line.usage, line.perMillionPayments, line.perMillionPolls]),
+    data: { ...bill, paidPayment },
   };
 };

@@ -1,15 +1,24 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stopBenchDynamoDb } from '#test/bench/bench-dynamodb.ts';
-import { capacity } from '#test/bench/capacity.ts';
+import { capacity, capacityBill } from '#test/bench/capacity.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
+import { hotStore } from '#test/bench/hot-store.ts';
 import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
 import { transactionList } from '#test/bench/transaction-list.ts';
 import { webhooks } from '#test/bench/webhooks.ts';
 
 /** Every benchmark of `npm run bench`, run one after the other so they do not compete for CPU. */
-export const benches: Bench[] = [coldStart, capacity, transactionList, localHost, webhooks];
+export const benches: Bench[] = [
+  coldStart,
+  capacity,
+  capacityBill,
+  hotStore,
+  transactionList,
+  localHost,
+  webhooks,
+];
 
 const reports = [];
 // A first argument runs only the benches whose result name contains it: `npm run bench -- transaction`.

@@ -1,11 +1,17 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
-import { AlreadyPosted, InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
+import {
+  AlreadyPosted,
+  bucketShardKey,
+  InsufficientBalance,
+  ledgerWrites,
+  shareAttribute,
+} from '#shared/data/ledger.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { walletKey } from '#shared/data/wallet.ts';
-import { accounts } from '#shared/domain/ledger.ts';
+import { accounts, ledgerShardOf } from '#shared/domain/ledger.ts';
 import { auditLedger } from '#shared/operations/audit.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
@@ -143,5 +149,69 @@ describe('the ledger', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  it('audit reports a shard of a sharded account edited outside the ledger, on a wallet or a bucket', async () => {
+    const { business, store } = await merchant();
+    await creditStore(store.id, 9_000);
+    // An entry that moves no wallet: a provider settling what it owes into fee revenue.
+    const settlement = `settlement:${store.id}`;
+    await transactWrite(
+      ledgerWrites({
+        id: settlement,
+        kind: 'credit',
+        cause: 'test settlement',
+        createdAt: new Date().toISOString(),
+        postings: [
+          { account: accounts.providerClearing('wave'), amount: 400 },
+          { account: accounts.platformFees, amount: -400 },
+        ],
+      }),
+    );
+    const bucket = ledgerShardOf({ id: settlement, postings: [] });
+    if (!('bucket' in bucket)) throw new Error('an entry without a wallet has a bucket');
+    const editShare = (key: Record<string, string>, account: string, amount: number) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET #share = #share + :amount',
+          ExpressionAttributeNames: { '#share': shareAttribute(account) },
+          ExpressionAttributeValues: { ':amount': amount },
+        }),
+      );
+    const wallet = accounts.wallet(business.id, store.id, 'operating');
+    for (const [key, account, shard] of [
+      [walletKey(business.id, store.id, 'operating'), accounts.sandboxFunding, wallet],
+      [bucketShardKey(bucket.bucket), accounts.platformFees, `bucket:${bucket.bucket}`],
+    ] as const) {
+      expect((await auditLedger()).breaks).toEqual([]);
+      await editShare(key, account, 1);
+      try {
+        const audit = await auditLedger();
+        expect(audit.ok).toBe(false);
+        expect(audit.breaks).toContainEqual(
+          expect.objectContaining({ kind: 'share_differs_from_postings', subject: `${account} on ${shard}` }),
+        );
+        expect(audit.breaks).toContainEqual(
+          expect.objectContaining({ kind: 'balance_differs_from_postings', subject: account }),
+        );
+      } finally {
+        await editShare(key, account, -1);
+      }
+    }
+    const audit = await auditLedger();
+    expect(audit.ok).toBe(true);
+    expect(audit.accountBalances[accounts.sandboxFunding]).toBeLessThanOrEqual(-9_000);
+  });
+
+  it("books non-wallet postings on the entry's first wallet, so a store's credit writes only its own items", async () => {
+    const { business, store } = await merchant();
+    await creditStore(store.id, 3_000);
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: walletKey(business.id, store.id, 'operating') }),
+    );
+    expect(Item?.[shareAttribute(accounts.sandboxFunding)]).toBe(-3_000);
+    expect(Item?.total).toBe(3_000);
   });
 });

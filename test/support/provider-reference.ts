@@ -1,4 +1,4 @@
-import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { LocalConfig } from '#infra/local/local-config.ts';
 
 /**
@@ -11,24 +11,14 @@ export async function readProviderReference(config: LocalConfig, paymentRequestI
     region: 'eu-west-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  const pointer = await client.send(
+  const { Item } = await client.send(
     new GetItemCommand({
       TableName: config.tableName,
       Key: { pk: { S: `PAYREQ#${paymentRequestId}` }, sk: { S: 'PAYREQ' } },
+      ConsistentRead: true,
     }),
   );
-  const businessId = pointer.Item?.businessId?.S;
-  const { Items = [] } = await client.send(
-    new QueryCommand({
-      TableName: config.tableName,
-      KeyConditionExpression: 'pk = :pk AND sk = :sk',
-      ExpressionAttributeValues: {
-        ':pk': { S: `BIZ#${businessId}` },
-        ':sk': { S: `PAYREQ#${paymentRequestId}` },
-      },
-    }),
-  );
-  const reference = Items[0]?.providerReference?.S;
+  const reference = Item?.providerReference?.S;
   if (!reference) throw new Error(`payment request ${paymentRequestId} has no collection`);
   return reference;
 }

@@ -281,9 +281,6 @@ function givenLink(overrides: Partial<PaymentLink> = {}, payments: PaymentReques
   for (const request of payments) {
     documentClient
       .on(GetCommand, { Key: { pk: `PAYREQ#${request.id}`, sk: 'PAYREQ' } })
-      .resolves({ Item: { businessId } });
-    documentClient
-      .on(GetCommand, { Key: { pk: `BIZ#${businessId}`, sk: `PAYREQ#${request.id}` } })
       .resolves({ Item: { ...request } });
   }
 }

@@ -17,10 +17,7 @@ const businessId = 'b0b0b0b0-0000-4000-8000-000000000001';
 
 function givenRequest(overrides: Record<string, unknown> = {}) {
   documentClient.on(GetCommand).resolves({});
-  documentClient
-    .on(GetCommand, { Key: { pk: `PAYREQ#${id}`, sk: 'PAYREQ' } })
-    .resolves({ Item: { businessId } });
-  documentClient.on(GetCommand, { Key: { pk: `BIZ#${businessId}`, sk: `PAYREQ#${id}` } }).resolves({
+  documentClient.on(GetCommand, { Key: { pk: `PAYREQ#${id}`, sk: 'PAYREQ' } }).resolves({
     Item: {
       id,
       businessId,
