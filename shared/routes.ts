@@ -257,6 +257,27 @@ export const routes = {
     caller: 'api_key',
     access: ['table:write', 'queue:send:webhooks'],
   },
+  listContacts: {
+    method: 'GET',
+    path: '/partner_api/contacts',
+    handler: 'functions/contacts/list-contacts.ts',
+    caller: 'api_key',
+    access: ['table:read'],
+  },
+  createContact: {
+    method: 'POST',
+    path: '/partner_api/contacts',
+    handler: 'functions/contacts/create-contact.ts',
+    caller: 'api_key',
+    access: ['table:write'],
+  },
+  deleteContact: {
+    method: 'DELETE',
+    path: '/partner_api/contacts/{id}',
+    handler: 'functions/contacts/delete-contact.ts',
+    caller: 'api_key',
+    access: ['table:write'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;
