@@ -128,9 +128,9 @@ export async function promoteContact(contact: Contact, name: string): Promise<Co
         Update: {
           TableName: tableName(),
           Key: contactKey(contact.businessId, contact.id),
-          UpdateExpression: 'SET hidden = :false, #name = :name, updatedAt = :now',
+          UpdateExpression: 'SET #hidden = :false, #name = :name, updatedAt = :now',
           ConditionExpression: 'attribute_exists(pk) AND deletedAt = :null',
-          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeNames: { '#name': 'name', '#hidden': 'hidden' },
           ExpressionAttributeValues: { ':false': false, ':name': name, ':now': updatedAt, ':null': null },
         },
       },

@@ -1,6 +1,6 @@
 import { tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
-import { walletKey } from '#shared/data/wallet.ts';
+import { settleReservationWrite, walletKey } from '#shared/data/wallet.ts';
 import { Conflict, DomainError } from '#shared/domain/errors.ts';
 import {
   type AccountId,
@@ -38,7 +38,21 @@ export class InsufficientBalance extends DomainError {
 export const entryKey = (entryId: string) => ({ pk: `ENTRY#${entryId}`, sk: 'ENTRY' });
 export const accountKey = (account: AccountId) => ({ pk: `ACCOUNT#${account}`, sk: 'ACCOUNT' });
 
-export function ledgerWrites(entry: JournalEntry): GuardedWrite[] {
+export class ReservationMissing extends Conflict {
+  constructor(account: AccountId) {
+    super(`No reservation on ${account} covers this entry`);
+  }
+}
+
+export interface LedgerWriteOptions {
+  /**
+   * The wallet whose debit in this entry settles an earlier reservation of the same amount (a
+   * transfer's): its blocked balance goes down with its total, and its available stays as it is.
+   */
+  settlesReservationOn?: AccountId;
+}
+
+export function ledgerWrites(entry: JournalEntry, options: LedgerWriteOptions = {}): GuardedWrite[] {
   assertBalanced(entry.postings);
   const table = tableName();
   const writes: GuardedWrite[] = [
@@ -55,7 +69,11 @@ export function ledgerWrites(entry: JournalEntry): GuardedWrite[] {
   ];
   for (const posting of entry.postings) {
     const wallet = parseWalletAccount(posting.account);
-    if (wallet) {
+    if (wallet && posting.account === options.settlesReservationOn && posting.amount < 0) {
+      writes.push(
+        settleReservationWrite(wallet, -posting.amount, () => new ReservationMissing(posting.account)),
+      );
+    } else if (wallet) {
       const debit = posting.amount < 0;
       writes.push({
         write: {

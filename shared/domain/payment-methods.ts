@@ -2,6 +2,9 @@
 export const providerCodes = ['orange', 'wave', 'mtn', 'moov', 'djamo'] as const;
 export type ProviderCode = (typeof providerCodes)[number];
 
+/** How a transfer leaves the service: through a mobile-money provider, or to a bank account. */
+export type PayoutMethod = ProviderCode | 'bank';
+
 export const isProviderCode = (value: string): value is ProviderCode =>
   (providerCodes as readonly string[]).includes(value);
 

@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { type AccountId, accounts, type JournalEntry, parseWalletAccount } from '#shared/domain/ledger.ts';
+import type { Reservation } from '#shared/domain/wallet.ts';
 
 export interface AuditBreak {
   kind:
@@ -9,6 +10,7 @@ export interface AuditBreak {
     | 'balance_differs_from_postings'
     | 'available_differs_from_total_minus_blocked'
     | 'negative_available_balance'
+    | 'blocked_differs_from_open_reservations'
     | 'postings_to_a_missing_account';
   subject: string;
   detail: string;
@@ -20,6 +22,8 @@ export interface AuditReport {
   postings: number;
   wallets: number;
   accounts: number;
+  /** Reservations still open (transfers waiting for their provider). */
+  openReservations: number;
   /** The sum of every posting ever made: zero in balanced books. */
   sumOfAllPostings: number;
   breaks: AuditBreak[];
@@ -27,8 +31,10 @@ export interface AuditReport {
 
 /**
  * Recomputes the books from the journal: every entry balances, all postings sum to zero, every
- * wallet and account holds exactly the sum of its postings, and no wallet's available balance is
- * negative. Reads the whole table (a Scan): an operator's check, not a request path.
+ * wallet and account holds exactly the sum of its postings, every wallet's blocked balance is the
+ * sum of its open reservations (items carrying a `reservation`: pending transfers), and no
+ * wallet's available balance is negative. Reads the whole table (a Scan): an operator's check, not
+ * a request path.
  */
 export async function auditLedger(): Promise<AuditReport> {
   const postedTo = new Map<AccountId, number>();
@@ -36,7 +42,9 @@ export async function auditLedger(): Promise<AuditReport> {
     AccountId,
     { total: number; blocked: number; available: number | undefined; wallet: boolean }
   >();
+  const reservedOn = new Map<AccountId, number>();
   const breaks: AuditBreak[] = [];
+  let openReservations = 0;
   let entries = 0;
   let postings = 0;
   let sumOfAllPostings = 0;
@@ -46,13 +54,24 @@ export async function auditLedger(): Promise<AuditReport> {
     const page = await documentClient.send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: 'entity IN (:entry, :wallet, :account)',
+        FilterExpression: 'entity IN (:entry, :wallet, :account) OR attribute_exists(reservation)',
         ExpressionAttributeValues: { ':entry': 'journal_entry', ':wallet': 'wallet', ':account': 'account' },
         ExclusiveStartKey: startKey,
         ConsistentRead: true,
       }),
     );
     for (const item of page.Items ?? []) {
+      const reservation = item.reservation as Reservation | undefined;
+      if (reservation) {
+        if (reservation.state === 'open') {
+          openReservations++;
+          reservedOn.set(
+            reservation.account,
+            (reservedOn.get(reservation.account) ?? 0) + Number(reservation.amount),
+          );
+        }
+        continue;
+      }
       if (item.entity === 'journal_entry') {
         const entry = item as unknown as JournalEntry;
         entries++;
@@ -106,6 +125,14 @@ export async function auditLedger(): Promise<AuditReport> {
       });
     }
     if (!balance.wallet) continue;
+    const reserved = reservedOn.get(account) ?? 0;
+    if (balance.blocked !== reserved) {
+      breaks.push({
+        kind: 'blocked_differs_from_open_reservations',
+        subject: account,
+        detail: `blocked ${balance.blocked}, open reservations ${reserved}`,
+      });
+    }
     const available = balance.available ?? balance.total - balance.blocked;
     if (available !== balance.total - balance.blocked) {
       breaks.push({
@@ -134,6 +161,7 @@ export async function auditLedger(): Promise<AuditReport> {
     postings,
     wallets: walletCount,
     accounts: balances.size - walletCount,
+    openReservations,
     sumOfAllPostings,
     breaks,
   };

@@ -32,3 +32,28 @@ export async function readProviderReference(config: LocalConfig, paymentRequestI
   if (!reference) throw new Error(`payment request ${paymentRequestId} has no collection`);
   return reference;
 }
+
+/** The provider's reference of a transfer's payout, as the provider would know it. */
+export async function readPayoutReference(config: LocalConfig, transferId: string): Promise<string> {
+  const client = new DynamoDBClient({
+    endpoint: config.endpoints.dynamodb,
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const pointer = await client.send(
+    new GetItemCommand({
+      TableName: config.tableName,
+      Key: { pk: { S: `TRANSFER#${transferId}` }, sk: { S: 'TRANSFER' } },
+    }),
+  );
+  const transfer = await client.send(
+    new GetItemCommand({
+      TableName: config.tableName,
+      Key: { pk: { S: `BIZ#${pointer.Item?.businessId?.S}` }, sk: { S: `TRANSFER#${transferId}` } },
+      ConsistentRead: true,
+    }),
+  );
+  const reference = transfer.Item?.providerReference?.S;
+  if (!reference) throw new Error(`transfer ${transferId} has no payout`);
+  return reference;
+}
