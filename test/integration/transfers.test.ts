@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { InsufficientBalance } from '#shared/data/ledger.ts';
 import { createStore } from '#shared/data/store.ts';
 import { getTransfer, type Transfer } from '#shared/data/transfer.ts';
+import { walletKey } from '#shared/data/wallet.ts';
 import { defaultFeeSchedule, defaultPayoutFeeSchedule, splitFee } from '#shared/domain/fees.ts';
+import { accounts } from '#shared/domain/ledger.ts';
 import { auditLedger } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
@@ -127,6 +131,34 @@ describe('transfers on the ledger', () => {
     // The callback arriving after all changes nothing.
     expect((await callback(transfer, 'success')).result).toBe('already_completed');
     expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(39_900);
+  });
+
+  it('audit reports a blocked balance that no open reservation explains', async () => {
+    const m = await merchant();
+    await creditStore(m.store.id, 20_000);
+    const key = walletKey(m.business.id, m.store.id, 'operating');
+    const block = (amount: number) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET blocked = blocked + :amount, available = available - :amount',
+          ExpressionAttributeValues: { ':amount': amount },
+        }),
+      );
+    await block(5_000);
+    try {
+      expect((await auditLedger()).breaks).toContainEqual({
+        kind: 'blocked_differs_from_open_reservations',
+        subject: accounts.wallet(m.business.id, m.store.id, 'operating'),
+        detail: 'blocked 5000, open reservations 0',
+      });
+    } finally {
+      await block(-5_000);
+    }
+    // A real reservation is explained by its transfer.
+    await payoutTo(m, 1_000);
+    expect((await auditLedger()).breaks).toEqual([]);
   });
 
   it('keeps every invariant through random payments, transfers and callbacks (property)', async () => {
