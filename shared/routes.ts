@@ -294,8 +294,10 @@ export const routes = {
     access: ['table:read'],
   },
   receivePayoutCallback: {
+    // API Gateway wants one name for the path variable under a resource: {provider}, as above,
+    // though a bank payout's is `bank`.
     method: 'POST',
-    path: '/provider_callbacks/{method}/payouts',
+    path: '/provider_callbacks/{provider}/payouts',
     handler: 'functions/provider-callbacks/receive-payout-callback.ts',
     caller: 'public',
     access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],

@@ -11,11 +11,14 @@ import { routes } from '#shared/routes.ts';
 /** A provider tells the service how a payout ended. Only a verified callback changes anything. */
 export const handler = apiHandler(
   routes.receivePayoutCallback,
-  { params: object({ method: enumOf([...providerCodes, 'bank']) }) },
+  { params: object({ provider: enumOf([...providerCodes, 'bank']) }) },
   async ({ params, headers, rawBody, requestId }) => {
-    const callback = await providerFor(params.method).verifyPayoutCallback(headers, rawBody);
+    const callback = await providerFor(params.provider).verifyPayoutCallback(headers, rawBody);
     if (!callback) {
-      logger.warn('payout callback refused: bad or missing signature', { method: params.method, requestId });
+      logger.warn('payout callback refused: bad or missing signature', {
+        method: params.provider,
+        requestId,
+      });
       throw new Unauthorized();
     }
     const { result, events } = await completeTransfer(callback);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { queryShardsBefore } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import type { BeneficiaryMethod, ContactIdentifier } from '#shared/domain/contacts.ts';
 import { DomainError } from '#shared/domain/errors.ts';
@@ -211,25 +212,7 @@ export async function findTransfer(id: string, consistent = false): Promise<Tran
 
 /** Transfers pending since before `before`, oldest of each shard first, at most about `limit`. */
 export async function pendingTransfers(before: Date, limit: number): Promise<Transfer[]> {
-  const perShard = Math.ceil(limit / pendingShards);
-  const shards = await Promise.all(
-    Array.from({ length: pendingShards }, async (_, shard) => {
-      const { Items = [] } = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pending AND gsi1sk < :before',
-          ExpressionAttributeValues: {
-            ':pending': `TRANSFER#PENDING#${shard}`,
-            ':before': before.toISOString(),
-          },
-          Limit: perShard,
-        }),
-      );
-      return Items.map(toTransfer);
-    }),
-  );
-  return shards.flat();
+  return (await queryShardsBefore('TRANSFER#PENDING#', pendingShards, before, limit)).map(toTransfer);
 }
 
 function toTransfer(item: Record<string, unknown>): Transfer {
