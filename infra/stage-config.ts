@@ -1,5 +1,5 @@
 import type { Node } from 'constructs';
-import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
+import { feeScheduleFromEnvironment, payoutFeeScheduleFromEnvironment } from '#shared/domain/fees.ts';
 
 /**
  * Per-stage settings given at synth with `-c NAME=VALUE`, checked there so that a typo fails
@@ -8,6 +8,7 @@ import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
  */
 const stageSettings = {
   feeSchedule: { variable: 'FEE_SCHEDULE', check: checkFeeSchedule },
+  payoutFeeSchedule: { variable: 'PAYOUT_FEE_SCHEDULE', check: checkPayoutFeeSchedule },
   collectionCeilings: { variable: 'COLLECTION_CEILINGS', check: checkCollectionCeilings },
   publicBaseUrl: { variable: 'PUBLIC_BASE_URL', check: checkPublicBaseUrl },
 } as const satisfies Record<string, { variable: string; check: (value: string) => string }>;
@@ -46,15 +47,23 @@ function parseObject(text: string): Record<string, unknown> {
 }
 
 /** The runtime's own check, so synth refuses exactly what the functions would. */
-function checkFeeSchedule(text: string): string {
+function checkSchedule(text: string, runtimeCheck: (text: string) => unknown): string {
   const overrides = parseObject(text);
   for (const [method, rule] of Object.entries(overrides)) {
     // The runtime reads fields of each rule without looking at it first: a null would fail there
     // with a TypeError rather than a message naming the method.
     if (typeof rule !== 'object' || rule === null) throw new Error(`${method} must be an object`);
   }
-  feeScheduleFromEnvironment(text);
+  runtimeCheck(text);
   return JSON.stringify(overrides);
+}
+
+function checkFeeSchedule(text: string): string {
+  return checkSchedule(text, feeScheduleFromEnvironment);
+}
+
+function checkPayoutFeeSchedule(text: string): string {
+  return checkSchedule(text, payoutFeeScheduleFromEnvironment);
 }
 
 /** From verification level to cents, or null for no ceiling, as `collectionCeiling` reads it. */

@@ -257,6 +257,67 @@ export const routes = {
     caller: 'api_key',
     access: ['table:write', 'queue:send:webhooks'],
   },
+  listContacts: {
+    method: 'GET',
+    path: '/partner_api/contacts',
+    handler: 'functions/contacts/list-contacts.ts',
+    caller: 'api_key',
+    access: ['table:read'],
+  },
+  createContact: {
+    method: 'POST',
+    path: '/partner_api/contacts',
+    handler: 'functions/contacts/create-contact.ts',
+    caller: 'api_key',
+    access: ['table:write'],
+  },
+  deleteContact: {
+    method: 'DELETE',
+    path: '/partner_api/contacts/{id}',
+    handler: 'functions/contacts/delete-contact.ts',
+    caller: 'api_key',
+    access: ['table:write'],
+  },
+  createTransfer: {
+    // Sends the webhook of a transfer between stores (or one refused at once) right away.
+    method: 'POST',
+    path: '/partner_api/transfers',
+    handler: 'functions/transfers/create-transfer.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks'],
+  },
+  getTransfer: {
+    method: 'GET',
+    path: '/partner_api/transfers/{id}',
+    handler: 'functions/transfers/get-transfer.ts',
+    caller: 'api_key',
+    access: ['table:read'],
+  },
+  receivePayoutCallback: {
+    // API Gateway wants one name for the path variable under a resource: {provider}, as above,
+    // though a bank payout's is `bank`.
+    method: 'POST',
+    path: '/provider_callbacks/{provider}/payouts',
+    handler: 'functions/provider-callbacks/receive-payout-callback.ts',
+    caller: 'public',
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+  },
+  completeSandboxTransfer: {
+    method: 'POST',
+    path: '/sandbox/transfers/{id}/complete',
+    handler: 'functions/sandbox/complete-transfer.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:sandboxProvider'],
+    sandboxOnly: true,
+  },
+  failSandboxTransfer: {
+    method: 'POST',
+    path: '/sandbox/transfers/{id}/fail',
+    handler: 'functions/sandbox/fail-transfer.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:sandboxProvider'],
+    sandboxOnly: true,
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;
@@ -296,6 +357,12 @@ export const schedules = {
   /** Sends the outbox events that did not reach the webhook queue right after their change. */
   sweepOutbox: {
     handler: 'functions/workers/sweep-outbox.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'queue:send:webhooks'],
+  },
+  /** Asks the provider about payouts whose callback never came, and settles those it has an answer for. */
+  sweepPendingTransfers: {
+    handler: 'functions/workers/sweep-pending-transfers.ts',
     expression: 'rate(1 minute)',
     access: ['table:write', 'queue:send:webhooks'],
   },

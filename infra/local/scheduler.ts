@@ -14,7 +14,10 @@ type ScheduledHandler = (event: ScheduledEvent, context: Context) => unknown;
  * seconds of becoming due, and tests can make it shorter still.
  */
 export function localIntervals(): Record<ScheduleName, number> {
-  return { sweepOutbox: seconds(process.env.OUTBOX_SWEEP_SECONDS, 10) };
+  return {
+    sweepOutbox: seconds(process.env.OUTBOX_SWEEP_SECONDS, 10),
+    sweepPendingTransfers: seconds(process.env.TRANSFER_SWEEP_SECONDS, 30),
+  };
 }
 
 const seconds = (value: string | undefined, fallback: number) => {

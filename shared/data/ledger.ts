@@ -1,6 +1,6 @@
 import { tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
-import { walletKey } from '#shared/data/wallet.ts';
+import { settleReservationWrite, walletKey } from '#shared/data/wallet.ts';
 import { Conflict, DomainError } from '#shared/domain/errors.ts';
 import {
   type AccountId,
@@ -52,6 +52,22 @@ export const entryKey = (entryId: string) => ({ pk: `ENTRY#${entryId}`, sk: 'ENT
 export const bucketShardKey = (bucket: number) => ({ pk: `LEDGERSHARD#${bucket}`, sk: 'SHARD' });
 export const shareAttribute = (account: AccountId) => `share#${account}`;
 
+export class ReservationMissing extends Conflict {
+  constructor(account: AccountId) {
+    super(`No reservation on ${account} covers this entry`);
+  }
+}
+
+export interface LedgerWriteOptions {
+  /** A document the transaction puts anyway that carries the entry instead of its own item. */
+  within?: GuardedWrite;
+  /**
+   * The wallet whose debit in this entry settles an earlier reservation of the same amount (a
+   * transfer's): its blocked balance goes down with its total, and its available stays as it is.
+   */
+  settlesReservationOn?: AccountId;
+}
+
 const sameWallet = (a: WalletAccount, b: WalletAccount) =>
   a.businessId === b.businessId && a.storeId === b.storeId && a.kind === b.kind;
 
@@ -67,7 +83,52 @@ function shareClauses(postings: { account: AccountId; amount: number }[]) {
   return { clauses, names, values };
 }
 
-export function ledgerWrites(entry: JournalEntry, options: { within?: GuardedWrite } = {}): GuardedWrite[] {
+type Shares = ReturnType<typeof shareClauses>;
+
+/** The same wallet update, also adding the entry's shares to the wallet item it writes anyway. */
+function carryingShares(write: GuardedWrite, shares: Shares): GuardedWrite {
+  const update = write.write.Update;
+  if (!update || shares.clauses.length === 0) return write;
+  return {
+    ...write,
+    write: {
+      Update: {
+        ...update,
+        UpdateExpression: `${update.UpdateExpression}, ${shares.clauses.join(', ')}`,
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...shares.names },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...shares.values, ':zero': 0 },
+      },
+    },
+  };
+}
+
+function walletPostingWrite(wallet: WalletAccount, amount: number): GuardedWrite {
+  const debit = amount < 0;
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: walletKey(wallet.businessId, wallet.storeId, wallet.kind),
+        UpdateExpression:
+          'SET #total = #total + :amount, #available = if_not_exists(#available, :zero) + :amount',
+        // The wallet must exist (a posting never creates one), and a debit must leave the
+        // available balance at zero or more.
+        ConditionExpression: debit
+          ? 'attribute_exists(pk) AND #available >= :needed'
+          : 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#total': 'total', '#available': 'available' },
+        ExpressionAttributeValues: {
+          ':amount': amount,
+          ':zero': 0,
+          ...(debit ? { ':needed': -amount } : {}),
+        },
+      },
+    },
+    onConditionFailed: () => new InsufficientBalance(),
+  };
+}
+
+export function ledgerWrites(entry: JournalEntry, options: LedgerWriteOptions = {}): GuardedWrite[] {
   assertBalanced(entry.postings);
   const table = tableName();
   const shard: LedgerShard = ledgerShardOf(entry);
@@ -76,38 +137,12 @@ export function ledgerWrites(entry: JournalEntry, options: { within?: GuardedWri
   for (const posting of entry.postings) {
     const wallet = parseWalletAccount(posting.account);
     if (!wallet) continue;
-    const debit = posting.amount < 0;
+    const write =
+      posting.account === options.settlesReservationOn && posting.amount < 0
+        ? settleReservationWrite(wallet, -posting.amount, () => new ReservationMissing(posting.account))
+        : walletPostingWrite(wallet, posting.amount);
     const carriesShares = 'wallet' in shard && sameWallet(shard.wallet, wallet);
-    writes.push({
-      write: {
-        Update: {
-          TableName: table,
-          Key: walletKey(wallet.businessId, wallet.storeId, wallet.kind),
-          UpdateExpression: `SET ${[
-            '#total = #total + :amount',
-            '#available = if_not_exists(#available, :zero) + :amount',
-            ...(carriesShares ? shares.clauses : []),
-          ].join(', ')}`,
-          // The wallet must exist (a posting never creates one), and a debit must leave the
-          // available balance at zero or more.
-          ConditionExpression: debit
-            ? 'attribute_exists(pk) AND #available >= :needed'
-            : 'attribute_exists(pk)',
-          ExpressionAttributeNames: {
-            '#total': 'total',
-            '#available': 'available',
-            ...(carriesShares ? shares.names : {}),
-          },
-          ExpressionAttributeValues: {
-            ':amount': posting.amount,
-            ':zero': 0,
-            ...(debit ? { ':needed': -posting.amount } : {}),
-            ...(carriesShares ? shares.values : {}),
-          },
-        },
-      },
-      onConditionFailed: () => new InsufficientBalance(),
-    });
+    writes.push(carriesShares ? carryingShares(write, shares) : write);
   }
   if ('bucket' in shard && shares.clauses.length > 0) {
     writes.push({

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { queryShardsBefore } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 
 /**
@@ -71,26 +72,9 @@ function toOutboxEvent(item: Record<string, unknown>): OutboxEvent {
  * sweeps). Cost: 8 queries, 0.5 RCU per 4 KB read from the index (events are ~1 KB).
  */
 export async function pendingOutboxEvents(before: Date, limit: number): Promise<OutboxEvent[]> {
-  const perShard = Math.ceil(limit / pendingShards);
-  const shards = await Promise.all(
-    Array.from({ length: pendingShards }, async (_, shard) => {
-      const { Items = [] } = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pending AND gsi1sk < :before',
-          ExpressionAttributeValues: {
-            ':pending': `OUTBOX#PENDING#${shard}`,
-            ':before': before.toISOString(),
-          },
-          Limit: perShard,
-        }),
-      );
-      return Items.map(toOutboxEvent);
-    }),
-  );
-  return shards
-    .flat()
+  const items = await queryShardsBefore('OUTBOX#PENDING#', pendingShards, before, limit);
+  return items
+    .map(toOutboxEvent)
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1))
     .slice(0, limit);
 }

@@ -27,3 +27,31 @@ export function queryPrefix(pk: string, prefix: string): Promise<Record<string, 
     ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
   });
 }
+
+/**
+ * The items of a sharded sparse index on gsi1 (`<prefix><shard>`, sort keys `<ISO time>#<id>`)
+ * written before `before`, each shard read from its oldest, about `limit` in all.
+ */
+export async function queryShardsBefore(
+  prefix: string,
+  shards: number,
+  before: Date,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const perShard = Math.ceil(limit / shards);
+  const pages = await Promise.all(
+    Array.from({ length: shards }, async (_, shard) => {
+      const { Items = [] } = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pending AND gsi1sk < :before',
+          ExpressionAttributeValues: { ':pending': `${prefix}${shard}`, ':before': before.toISOString() },
+          Limit: perShard,
+        }),
+      );
+      return Items;
+    }),
+  );
+  return pages.flat();
+}

@@ -79,3 +79,54 @@ export function transactionRecordWrites(record: TransactionRecord): GuardedWrite
     counter(record.storeId),
   ];
 }
+
+/**
+ * Several lines written in one transaction (a transfer between two stores: the sender's and the
+ * receiver's), which may share a counter: a transaction cannot touch one item twice, so counters
+ * of the same owner, day and hour are added to once, by the number of lines.
+ */
+export function transactionRecordsWrites(records: readonly TransactionRecord[]): GuardedWrite[] {
+  const writes: GuardedWrite[] = [];
+  const counters = new Map<string, GuardedWrite>();
+  for (const write of records.flatMap((record) => transactionRecordWrites(record))) {
+    const update = write.write.Update;
+    if (!update) {
+      writes.push(write);
+      continue;
+    }
+    const key = `${update.Key?.pk}|${update.Key?.sk}|${update.ExpressionAttributeNames?.['#hour']}`;
+    const seen = counters.get(key)?.write.Update;
+    if (seen?.ExpressionAttributeValues) {
+      seen.ExpressionAttributeValues[':one'] = Number(seen.ExpressionAttributeValues[':one']) + 1;
+    } else {
+      counters.set(key, write);
+      writes.push(write);
+    }
+  }
+  return writes;
+}
+
+/**
+ * A pending line's final status (a transfer's, when its provider answers), in the transaction that
+ * settles it: 2 WCU there, plus 1 for the store index.
+ */
+export function transactionStatusWrite(
+  record: Pick<TransactionRecord, 'id' | 'businessId' | 'createdAt'>,
+  status: 'success' | 'error',
+): GuardedWrite {
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: {
+          pk: `TXDAY#${record.businessId}#${transactionDay(record.createdAt)}`,
+          sk: `${record.createdAt}#${record.id}`,
+        },
+        UpdateExpression: 'SET #status = :status',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status },
+      },
+    },
+  };
+}

@@ -1,4 +1,8 @@
+import { tableName } from '#shared/aws/dynamodb.ts';
 import { queryPrefix } from '#shared/data/query.ts';
+import type { GuardedWrite } from '#shared/data/transact.ts';
+import type { DomainError } from '#shared/domain/errors.ts';
+import type { Cents } from '#shared/domain/money.ts';
 import type { WalletBalance, WalletKind } from '#shared/domain/wallet.ts';
 
 /**
@@ -15,6 +19,8 @@ import type { WalletBalance, WalletKind } from '#shared/domain/wallet.ts';
  * - the wallets of one store (store balance): Query pk, begins_with(sk, "WALLET#<storeId>#"),
  *   eventually consistent, 2 items of ~150 bytes: 0.5 RCU.
  * - created with the store (see store.ts).
+ * - reserve for a transfer, release a reservation, or settle one with its ledger entry: one
+ *   conditional update each, inside the transfer's transaction (2 WCU there).
  */
 export interface Wallet extends WalletBalance {
   businessId: string;
@@ -50,4 +56,66 @@ export async function listStoreWallets(businessId: string, storeId: string): Pro
     blocked: Number(item.blocked),
     available: Number(item.available ?? Number(item.total) - Number(item.blocked)),
   }));
+}
+
+type WalletRef = { businessId: string; storeId: string; kind: WalletKind };
+
+/**
+ * Sets `amount` aside for an outgoing transfer: blocked up, available down, total unchanged; only
+ * while the available balance covers it, so two transfers can never spend the same money.
+ */
+export function reserveWrite(wallet: WalletRef, amount: Cents, onShort: () => DomainError): GuardedWrite {
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: walletKey(wallet.businessId, wallet.storeId, wallet.kind),
+        UpdateExpression: 'SET blocked = blocked + :amount, available = available - :amount',
+        ConditionExpression: 'attribute_exists(pk) AND available >= :amount',
+        ExpressionAttributeValues: { ':amount': amount },
+      },
+    },
+    onConditionFailed: onShort,
+  };
+}
+
+/** Gives a reservation back: blocked down, available up. Paired with the transfer's own guard. */
+export function releaseWrite(wallet: WalletRef, amount: Cents, onMissing: () => DomainError): GuardedWrite {
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: walletKey(wallet.businessId, wallet.storeId, wallet.kind),
+        UpdateExpression: 'SET blocked = blocked - :amount, available = available + :amount',
+        ConditionExpression: 'attribute_exists(pk) AND blocked >= :amount',
+        ExpressionAttributeValues: { ':amount': amount },
+      },
+    },
+    onConditionFailed: onMissing,
+  };
+}
+
+/**
+ * A debit posted against a reservation: total and blocked both down by it, available unchanged
+ * (it already left available when the reservation was made). The ledger writer uses it for the
+ * wallet posting of an entry that settles a reservation.
+ */
+export function settleReservationWrite(
+  wallet: WalletRef,
+  amount: Cents,
+  onMissing: () => DomainError,
+): GuardedWrite {
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: walletKey(wallet.businessId, wallet.storeId, wallet.kind),
+        UpdateExpression: 'SET #total = #total - :amount, blocked = blocked - :amount',
+        ConditionExpression: 'attribute_exists(pk) AND blocked >= :amount',
+        ExpressionAttributeNames: { '#total': 'total' },
+        ExpressionAttributeValues: { ':amount': amount },
+      },
+    },
+    onConditionFailed: onMissing,
+  };
 }

@@ -43,6 +43,9 @@ export type ErrorId =
   | 'webhook_subscription_exists'
   | 'already_linked'
   | 'webhook_delivery_not_found'
+  | 'contact_not_found'
+  | 'transfer_not_found'
+  | 'transfer_exists_with_reference'
   | 'internal_error';
 
 export class BadRequest extends DomainError {

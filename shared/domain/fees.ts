@@ -22,22 +22,51 @@ export const defaultFeeSchedule: FeeSchedule = {
 };
 
 export function feeScheduleFromEnvironment(value = process.env.FEE_SCHEDULE): FeeSchedule {
-  if (!value) return defaultFeeSchedule;
-  const overrides = JSON.parse(value) as Partial<FeeSchedule>;
-  const schedule = { ...defaultFeeSchedule };
-  for (const [method, rule] of Object.entries(overrides) as [ProviderCode, FeeRule][]) {
-    if (!(method in schedule)) throw new Error(`FEE_SCHEDULE names an unknown payment method: ${method}`);
+  return withOverrides(defaultFeeSchedule, value, 'FEE_SCHEDULE');
+}
+
+/**
+ * What the service keeps from a transfer, per way of paying out: `svc` is a move between two
+ * stores of one business, free unless a stage says otherwise.
+ */
+export type PayoutFeeSchedule = Record<ProviderCode | 'bank' | 'svc', FeeRule>;
+
+export const defaultPayoutFeeSchedule: PayoutFeeSchedule = {
+  orange: { percentBasisPoints: 100, fixedCents: 0 },
+  wave: { percentBasisPoints: 100, fixedCents: 0 },
+  mtn: { percentBasisPoints: 100, fixedCents: 0 },
+  moov: { percentBasisPoints: 100, fixedCents: 0 },
+  djamo: { percentBasisPoints: 100, fixedCents: 0 },
+  bank: { percentBasisPoints: 100, fixedCents: 0 },
+  svc: { percentBasisPoints: 0, fixedCents: 0 },
+};
+
+/** PAYOUT_FEE_SCHEDULE (JSON, same shape, any subset of methods) overrides the payout defaults. */
+export function payoutFeeScheduleFromEnvironment(value = process.env.PAYOUT_FEE_SCHEDULE): PayoutFeeSchedule {
+  return withOverrides(defaultPayoutFeeSchedule, value, 'PAYOUT_FEE_SCHEDULE');
+}
+
+function withOverrides<S extends Record<string, FeeRule>>(
+  defaults: S,
+  value: string | undefined,
+  name: string,
+): S {
+  if (!value) return defaults;
+  const overrides = JSON.parse(value) as Partial<S>;
+  const schedule = { ...defaults };
+  for (const [method, rule] of Object.entries(overrides) as [keyof S & string, FeeRule][]) {
+    if (!(method in schedule)) throw new Error(`${name} names an unknown payment method: ${method}`);
     if (
       !Number.isInteger(rule.percentBasisPoints) ||
       rule.percentBasisPoints < 0 ||
       rule.percentBasisPoints > 10_000
     ) {
-      throw new Error(`FEE_SCHEDULE.${method}.percentBasisPoints must be an integer from 0 to 10000`);
+      throw new Error(`${name}.${method}.percentBasisPoints must be an integer from 0 to 10000`);
     }
     if (!Number.isInteger(rule.fixedCents) || rule.fixedCents < 0) {
-      throw new Error(`FEE_SCHEDULE.${method}.fixedCents must be a non-negative integer`);
+      throw new Error(`${name}.${method}.fixedCents must be a non-negative integer`);
     }
-    schedule[method] = rule;
+    schedule[method] = rule as S[keyof S & string];
   }
   return schedule;
 }

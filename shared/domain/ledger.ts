@@ -1,5 +1,5 @@
 import type { Cents } from '#shared/domain/money.ts';
-import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { WalletKind } from '#shared/domain/wallet.ts';
 
 /**
@@ -13,6 +13,8 @@ import type { WalletKind } from '#shared/domain/wallet.ts';
  * - `clearing:<provider>`: what a mobile-money provider owes the service for collections (goes
  *   negative as payments come in, back up as the provider settles).
  * - `sandbox:funding`: the source of test money credited by the operator on sandbox stages.
+ * - `payout:<method>`: what the service owes a provider (or the bank rail) for the transfers it
+ *   paid out on the service's behalf (goes up as payouts succeed, back down as the service settles).
  *
  * Only wallets carry a condition (never below zero); every other account is sharded: an entry's
  * postings to them are booked on the entry's shard (`ledgerShardOf`), and an account's balance is
@@ -28,7 +30,7 @@ export interface Posting {
 export interface JournalEntry {
   /** Derived from the business event that causes it, so a replay cannot post twice. */
   id: string;
-  kind: 'payment' | 'credit';
+  kind: 'payment' | 'credit' | 'transfer';
   postings: Posting[];
   createdAt: string;
   /** What caused it, for people reading the books (payment request id, operator, ...). */
@@ -41,6 +43,7 @@ export const accounts = {
   platformFees: 'platform:fees' as AccountId,
   providerClearing: (provider: ProviderCode): AccountId => `clearing:${provider}`,
   sandboxFunding: 'sandbox:funding' as AccountId,
+  payoutClearing: (method: PayoutMethod): AccountId => `payout:${method}`,
 };
 
 export interface WalletAccount {
@@ -120,3 +123,47 @@ export const shardName = (shard: LedgerShard): string =>
   'wallet' in shard
     ? accounts.wallet(shard.wallet.businessId, shard.wallet.storeId, shard.wallet.kind)
     : `bucket:${shard.bucket}`;
+
+/**
+ * A transfer that left through a provider (or the bank rail): the store pays amount + fee out of
+ * the wallet where they were reserved, the provider is owed the amount it paid the beneficiary,
+ * the service keeps the fee.
+ */
+export function payoutPostings(input: {
+  businessId: string;
+  storeId: string;
+  method: PayoutMethod;
+  amount: Cents;
+  fee: Cents;
+}): Posting[] {
+  const postings: Posting[] = [
+    {
+      account: accounts.wallet(input.businessId, input.storeId, 'operating'),
+      amount: -(input.amount + input.fee),
+    },
+    { account: accounts.payoutClearing(input.method), amount: input.amount },
+    { account: accounts.platformFees, amount: input.fee },
+  ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}
+
+/** A transfer between two stores of one business: immediate, no provider in between. */
+export function storeTransferPostings(input: {
+  businessId: string;
+  fromStoreId: string;
+  toStoreId: string;
+  amount: Cents;
+  fee: Cents;
+}): Posting[] {
+  const postings: Posting[] = [
+    {
+      account: accounts.wallet(input.businessId, input.fromStoreId, 'operating'),
+      amount: -(input.amount + input.fee),
+    },
+    { account: accounts.wallet(input.businessId, input.toStoreId, 'operating'), amount: input.amount },
+    { account: accounts.platformFees, amount: input.fee },
+  ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}

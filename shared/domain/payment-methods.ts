@@ -2,8 +2,26 @@
 export const providerCodes = ['orange', 'wave', 'mtn', 'moov', 'djamo'] as const;
 export type ProviderCode = (typeof providerCodes)[number];
 
+/** How a transfer leaves the service: through a mobile-money provider, or to a bank account. */
+export type PayoutMethod = ProviderCode | 'bank';
+
 export const isProviderCode = (value: string): value is ProviderCode =>
   (providerCodes as readonly string[]).includes(value);
 
 /** Payer phones are Ivorian numbers in international form: +225 and 10 digits. */
 export const payerPhonePattern = /^\+225\d{10}$/;
+
+/**
+ * A phone as payers type it, in international form: spaces, dots, dashes and brackets dropped,
+ * `00225…` and `225…` read as `+225…`, and a bare 10-digit local number given the +225 prefix.
+ * Undefined when the result is still not an Ivorian mobile-money number.
+ */
+export function normalizePayerPhone(input: string | undefined): string | undefined {
+  const compact = (input ?? '').replace(/[\s.\-()]/g, '');
+  const international = compact.startsWith('00')
+    ? `+${compact.slice(2)}`
+    : /^(225)?\d{10}$/.test(compact)
+      ? `+${compact.length === 10 ? '225' : ''}${compact}`
+      : compact;
+  return payerPhonePattern.test(international) ? international : undefined;
+}

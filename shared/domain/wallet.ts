@@ -19,3 +19,17 @@ export function available(wallet: WalletBalance): Cents {
 export function storeBalance(wallets: readonly WalletBalance[]): Cents {
   return wallets.reduce((sum, wallet) => sum + available(wallet), 0);
 }
+
+/**
+ * Money set aside on a wallet for an outgoing transfer until its provider answers: `open` while it
+ * counts in the wallet's `blocked`, then `posted` (the ledger entry took it out) or `released`
+ * (back to available), each exactly once. The wallet's `blocked` is the sum of its open ones.
+ */
+export type ReservationState = 'open' | 'posted' | 'released';
+
+export interface Reservation {
+  /** The wallet's ledger account. */
+  account: string;
+  amount: Cents;
+  state: ReservationState;
+}

@@ -28,5 +28,8 @@ export const statusByErrorId: Record<ErrorId, number> = {
   webhook_subscription_exists: 409,
   already_linked: 409,
   webhook_delivery_not_found: 404,
+  contact_not_found: 404,
+  transfer_not_found: 404,
+  transfer_exists_with_reference: 409,
   internal_error: 500,
 };

@@ -8,6 +8,7 @@ import {
   parseWalletAccount,
   shardName,
 } from '#shared/domain/ledger.ts';
+import type { Reservation } from '#shared/domain/wallet.ts';
 
 export interface AuditBreak {
   kind:
@@ -17,6 +18,7 @@ export interface AuditBreak {
     | 'share_differs_from_postings'
     | 'available_differs_from_total_minus_blocked'
     | 'negative_available_balance'
+    | 'blocked_differs_from_open_reservations'
     | 'postings_to_a_missing_account';
   subject: string;
   detail: string;
@@ -33,6 +35,8 @@ export interface AuditReport {
   shards: number;
   /** The balance of every non-wallet account: the sum of its shares over all shards. */
   accountBalances: Record<AccountId, number>;
+  /** Reservations still open (transfers waiting for their provider). */
+  openReservations: number;
   /** The sum of every posting ever made: zero in balanced books. */
   sumOfAllPostings: number;
   breaks: AuditBreak[];
@@ -45,7 +49,8 @@ const sharePrefix = shareAttribute('');
  * wallet holds exactly the sum of its postings, every share of a sharded account on every shard
  * holds exactly the postings of the entries booked there (so an edited shard is found, not only
  * an edited total), each sharded account's balance (the sum of its shares) equals the sum of its
- * postings, and no wallet's available balance is negative. Reads the whole table (a Scan): an
+ * postings, every wallet's blocked balance is the sum of its open reservations (items carrying a
+ * `reservation`: pending transfers), and no wallet's available balance is negative. Reads the whole table (a Scan): an
  * operator's check, not a request path.
  */
 export async function auditLedger(): Promise<AuditReport> {
@@ -54,7 +59,9 @@ export async function auditLedger(): Promise<AuditReport> {
   const expectedShares = new Map<string, Map<AccountId, number>>();
   const foundShares = new Map<string, Map<AccountId, number>>();
   const wallets = new Map<AccountId, { total: number; blocked: number; available: number | undefined }>();
+  const reservedOn = new Map<AccountId, number>();
   const breaks: AuditBreak[] = [];
+  let openReservations = 0;
   let entries = 0;
   let postings = 0;
   let sumOfAllPostings = 0;
@@ -81,7 +88,8 @@ export async function auditLedger(): Promise<AuditReport> {
     const page = await documentClient.send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: 'entity IN (:entry, :wallet, :shard) OR attribute_exists(journal)',
+        FilterExpression:
+          'entity IN (:entry, :wallet, :shard) OR attribute_exists(journal) OR attribute_exists(reservation)',
         ExpressionAttributeValues: {
           ':entry': 'journal_entry',
           ':wallet': 'wallet',
@@ -92,6 +100,17 @@ export async function auditLedger(): Promise<AuditReport> {
       }),
     );
     for (const item of page.Items ?? []) {
+      const reservation = item.reservation as Reservation | undefined;
+      if (reservation) {
+        if (reservation.state === 'open') {
+          openReservations++;
+          reservedOn.set(
+            reservation.account,
+            (reservedOn.get(reservation.account) ?? 0) + Number(reservation.amount),
+          );
+        }
+        if (!item.journal && item.entity !== 'journal_entry') continue;
+      }
       if (item.entity === 'journal_entry' || item.journal) {
         const entry = journalOf(item);
         entries++;
@@ -140,6 +159,14 @@ export async function auditLedger(): Promise<AuditReport> {
         kind: 'balance_differs_from_postings',
         subject: account,
         detail: `total ${balance.total}, postings ${posted}`,
+      });
+    }
+    const reserved = reservedOn.get(account) ?? 0;
+    if (balance.blocked !== reserved) {
+      breaks.push({
+        kind: 'blocked_differs_from_open_reservations',
+        subject: account,
+        detail: `blocked ${balance.blocked}, open reservations ${reserved}`,
       });
     }
     const available = balance.available ?? balance.total - balance.blocked;
@@ -196,6 +223,7 @@ export async function auditLedger(): Promise<AuditReport> {
     accounts: Object.keys(accountBalances).length,
     shards: [...foundShares.values()].filter((shares) => shares.size > 0).length,
     accountBalances,
+    openReservations,
     sumOfAllPostings,
     breaks,
   };

@@ -4,7 +4,7 @@ import {
   PaymentRequestNotFound,
 } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
-import { isProviderCode, type ProviderCode, payerPhonePattern } from '#shared/domain/payment-methods.ts';
+import { isProviderCode, normalizePayerPhone, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { startCollection } from '#shared/operations/payment-requests.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
@@ -26,20 +26,7 @@ export async function hostedPaymentRequest(id: string, consistent = false): Prom
   return request;
 }
 
-/**
- * A phone as payers type it, in international form: spaces, dots, dashes and brackets dropped,
- * `00225…` and `225…` read as `+225…`, and a bare 10-digit local number given the +225 prefix.
- * Undefined when the result is still not an Ivorian mobile-money number.
- */
-export function normalizePayerPhone(input: string | undefined): string | undefined {
-  const compact = (input ?? '').replace(/[\s.\-()]/g, '');
-  const international = compact.startsWith('00')
-    ? `+${compact.slice(2)}`
-    : /^(225)?\d{10}$/.test(compact)
-      ? `+${compact.length === 10 ? '225' : ''}${compact}`
-      : compact;
-  return payerPhonePattern.test(international) ? international : undefined;
-}
+export { normalizePayerPhone };
 
 export interface HostedPaymentForm {
   paymentMethod?: string | undefined;

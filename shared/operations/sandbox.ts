@@ -1,8 +1,10 @@
 import { getPaymentRequest } from '#shared/data/payment-request.ts';
+import { getTransfer } from '#shared/data/transfer.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { Conflict } from '#shared/domain/errors.ts';
 import { paymentRequestOf, startCollection } from '#shared/operations/payment-requests.ts';
-import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';
+import { transferOf } from '#shared/operations/transfers.ts';
+import { actOnSandboxCollection, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 
 /**
  * Test helpers for automation: the payer approves or declines in their app. They act on the
@@ -26,4 +28,18 @@ export async function actAsSandboxPayer(
   const acted = await actOnSandboxCollection(request.providerReference as string, action, phone);
   if (!acted) throw new Conflict('The payer already answered this payment request');
   return (await getPaymentRequest(caller.businessId, id, true)) ?? request;
+}
+
+/**
+ * Test helpers for automation: the provider settles a pending payout (`complete` pays the
+ * beneficiary, `fail` declines it), and its callback reaches the service like any other. Only a
+ * payout the sandbox has not settled by itself can be settled so (a `…04` beneficiary's, which
+ * gets no callback). Answers the transfer as it is afterwards.
+ */
+export async function settleAsSandboxProvider(caller: Caller, id: string, action: 'complete' | 'fail') {
+  const transfer = await transferOf(caller, id);
+  if (transfer.status !== 'pending') throw new Conflict(`The transfer is already ${transfer.status}`);
+  const settled = await settleSandboxPayout(transfer.id, action === 'complete' ? 'success' : 'declined');
+  if (!settled) throw new Conflict('The provider already settled this payout');
+  return (await getTransfer(caller.businessId, id, true)) ?? transfer;
 }

@@ -1,5 +1,5 @@
 import { DomainError } from '#shared/domain/errors.ts';
-import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
 
 /**
  * The one port behind which the mobile-money providers sit. A collection starts in one of three
@@ -50,6 +50,43 @@ export interface VerifiedCallback {
   payerName?: string | undefined;
 }
 
+/** A transfer paid out to a beneficiary: by mobile money to a number, or to a bank account. */
+export interface PayoutRequest {
+  /** The service's id for it, which the provider keeps: its callbacks and status answers name it. */
+  transferId: string;
+  method: PayoutMethod;
+  amountCents: number;
+  currency: string;
+  beneficiaryName: string;
+  /** The number for mobile money; the account for a bank transfer. */
+  beneficiaryNumber?: string | undefined;
+  beneficiaryAccount?: Record<string, string> | undefined;
+  /** Where the provider posts its callback. */
+  callbackUrl: string;
+}
+
+export interface PayoutStarted {
+  providerReference: string;
+}
+
+/** How a payout ended on the provider's side: paid, refused by the beneficiary's account, or over a limit. */
+export type PayoutOutcome = 'success' | 'declined' | 'limit_exceeded';
+
+/** A payout callback whose signature checked out. */
+export interface VerifiedPayoutCallback {
+  callbackId: string;
+  method: PayoutMethod;
+  providerReference: string;
+  transferId: string;
+  outcome: PayoutOutcome;
+}
+
+/**
+ * What the provider says of a payout when asked: still under way, ended, or never received (the
+ * service stopped between reserving and asking).
+ */
+export type PayoutStatus = 'pending' | PayoutOutcome | 'not_found';
+
 export interface PaymentProvider {
   startCollection(request: CollectionRequest): Promise<CollectionStarted>;
   /** Undefined when the signature or the body is not right: such a callback changes nothing. */
@@ -57,6 +94,14 @@ export interface PaymentProvider {
     headers: Record<string, string | undefined>,
     rawBody: string,
   ): Promise<VerifiedCallback | undefined>;
+  /** Asks the provider to pay out; throws ProviderRefused when it refuses at once. */
+  startPayout(request: PayoutRequest): Promise<PayoutStarted>;
+  verifyPayoutCallback(
+    headers: Record<string, string | undefined>,
+    rawBody: string,
+  ): Promise<VerifiedPayoutCallback | undefined>;
+  /** The status query, for a payout whose callback never came. */
+  payoutStatus(transferId: string): Promise<PayoutStatus>;
 }
 
 /** The provider refused the collection at once (a phone not on that provider, say). */

@@ -4,15 +4,17 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { secretValue } from '#shared/aws/secrets.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
-import { isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import { isProviderCode, type PayoutMethod, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
 import {
   type CollectionOutcome,
   type CollectionRequest,
   type CollectionStarted,
   type PaymentProvider,
+  type PayoutOutcome,
   ProviderRefused,
   type VerifiedCallback,
+  type VerifiedPayoutCallback,
 } from '#shared/providers/port.ts';
 
 /**
@@ -25,7 +27,13 @@ import {
  * funds · +2250700000004 no callback ever (stays pending) · +2250700000005 refused at once ·
  * +2250700000006 success with the callback delivered twice · any other valid number: success.
  *
- * Keys: pk = SANDBOX#<providerReference>, sk = COLLECTION.
+ * Payouts follow the beneficiary's number the same way: …01 paid, …02 declined by the
+ * beneficiary's account, …03 failed for a limit, …04 no callback (it stays pending until a test
+ * helper settles it; the status query then finds it), …05 refused at once, …06 paid with the
+ * callback delivered twice. A bank payout is paid.
+ *
+ * Keys: pk = SANDBOX#<providerReference>, sk = COLLECTION; pk = SANDBOX#payout:<transferId>,
+ * sk = PAYOUT.
  */
 export type SandboxBehaviour = CollectionOutcome | 'no_callback' | 'refused' | 'duplicate_callback';
 
@@ -58,6 +66,68 @@ export interface SandboxCollection {
   returnUrl: string;
   state: 'open' | 'approved' | 'declined';
   createdAt: string;
+}
+
+export interface SandboxPayout {
+  transferId: string;
+  providerReference: string;
+  method: PayoutMethod;
+  amountCents: number;
+  currency: string;
+  beneficiaryNumber?: string | undefined;
+  callbackUrl: string;
+  state: 'pending' | PayoutOutcome;
+  createdAt: string;
+}
+
+/** A payout callback to send; the sandbox callbacks queue carries these beside collection ones. */
+export interface PendingPayoutCallback {
+  kind: 'payout';
+  transferId: string;
+  outcome: PayoutOutcome;
+  deliveries: number;
+}
+
+const payoutKey = (transferId: string) => ({ pk: `SANDBOX#payout:${transferId}`, sk: 'PAYOUT' });
+
+export async function getSandboxPayout(transferId: string): Promise<SandboxPayout | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: payoutKey(transferId), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  const { pk: _pk, sk: _sk, entity: _entity, ...payout } = Item;
+  return payout as SandboxPayout;
+}
+
+function payoutCallbackFor(
+  behaviour: SandboxBehaviour,
+  transferId: string,
+): PendingPayoutCallback | undefined {
+  switch (behaviour) {
+    case 'no_callback':
+    case 'refused':
+      return undefined;
+    case 'duplicate_callback':
+      return { kind: 'payout', transferId, outcome: 'success', deliveries: 2 };
+    case 'insufficient_funds':
+      return { kind: 'payout', transferId, outcome: 'limit_exceeded', deliveries: 1 };
+    default:
+      return { kind: 'payout', transferId, outcome: behaviour, deliveries: 1 };
+  }
+}
+
+/** The body of a callback, when its signature is the sandbox's; undefined otherwise. */
+async function signedBody<T>(headers: Record<string, string | undefined>, rawBody: string) {
+  const presented = headers[signatureHeader];
+  if (!presented || !/^[0-9a-f]{64}$/.test(presented)) return undefined;
+  const expected = Buffer.from(await signSandboxBody(rawBody), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(presented, 'hex'))) return undefined;
+  try {
+    const body: unknown = JSON.parse(rawBody);
+    return typeof body === 'object' && body !== null ? (body as Partial<T>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A callback to send, now or after a delay (the sandbox callbacks queue carries these). */
@@ -150,26 +220,77 @@ export const sandboxProvider: PaymentProvider = {
   },
 
   async verifyCallback(headers, rawBody) {
-    const presented = headers[signatureHeader];
-    if (!presented || !/^[0-9a-f]{64}$/.test(presented)) return undefined;
-    const expected = Buffer.from(await signSandboxBody(rawBody), 'hex');
-    if (!timingSafeEqual(expected, Buffer.from(presented, 'hex'))) return undefined;
-    try {
-      const body = JSON.parse(rawBody) as Partial<VerifiedCallback>;
-      if (
-        typeof body.callbackId !== 'string' ||
-        typeof body.providerReference !== 'string' ||
-        typeof body.paymentRequestId !== 'string' ||
-        typeof body.provider !== 'string' ||
-        !isProviderCode(body.provider) ||
-        (body.outcome !== 'success' && body.outcome !== 'declined' && body.outcome !== 'insufficient_funds')
-      ) {
-        return undefined;
-      }
-      return body as VerifiedCallback;
-    } catch {
+    const body = await signedBody<VerifiedCallback>(headers, rawBody);
+    if (
+      !body ||
+      typeof body.callbackId !== 'string' ||
+      typeof body.providerReference !== 'string' ||
+      typeof body.paymentRequestId !== 'string' ||
+      typeof body.provider !== 'string' ||
+      !isProviderCode(body.provider) ||
+      (body.outcome !== 'success' && body.outcome !== 'declined' && body.outcome !== 'insufficient_funds')
+    ) {
       return undefined;
     }
+    return body as VerifiedCallback;
+  },
+
+  async startPayout(request) {
+    const behaviour = request.method === 'bank' ? 'success' : sandboxBehaviour(request.beneficiaryNumber);
+    if (behaviour === 'refused') {
+      throw new ProviderRefused(
+        `The ${request.method} account of ${request.beneficiaryNumber} cannot receive money`,
+      );
+    }
+    const callback = payoutCallbackFor(behaviour, request.transferId);
+    const payout: SandboxPayout = {
+      transferId: request.transferId,
+      providerReference: `sbxp_${randomUUID()}`,
+      method: request.method,
+      amountCents: request.amountCents,
+      currency: request.currency,
+      beneficiaryNumber: request.beneficiaryNumber,
+      callbackUrl: request.callbackUrl,
+      // The provider settles at once; the callback follows as the beneficiary's side confirms.
+      state: callback ? callback.outcome : 'pending',
+      createdAt: new Date().toISOString(),
+    };
+    try {
+      await documentClient.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...payoutKey(request.transferId), entity: 'sandbox_payout', ...payout },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      // Asked twice for one transfer (a retried start): the first payout is the one.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const existing = await getSandboxPayout(request.transferId);
+      return { providerReference: (existing as SandboxPayout).providerReference };
+    }
+    if (callback) await sendToQueue('sandboxCallbacks', callback, { delaySeconds: directAnswerDelaySeconds });
+    return { providerReference: payout.providerReference };
+  },
+
+  async verifyPayoutCallback(headers, rawBody) {
+    const body = await signedBody<VerifiedPayoutCallback>(headers, rawBody);
+    if (
+      !body ||
+      typeof body.callbackId !== 'string' ||
+      typeof body.providerReference !== 'string' ||
+      typeof body.transferId !== 'string' ||
+      (body.method !== 'bank' && !(typeof body.method === 'string' && isProviderCode(body.method))) ||
+      (body.outcome !== 'success' && body.outcome !== 'declined' && body.outcome !== 'limit_exceeded')
+    ) {
+      return undefined;
+    }
+    return body as VerifiedPayoutCallback;
+  },
+
+  async payoutStatus(transferId) {
+    const payout = await getSandboxPayout(transferId);
+    return payout ? payout.state : 'not_found';
   },
 };
 
@@ -252,8 +373,75 @@ export async function deliverSandboxCallback(callback: PendingCallback): Promise
   }
 }
 
+/**
+ * The provider settles a payout that is still pending (a test helper standing in for the
+ * beneficiary's side): once, then its callback goes to the service, unless `withCallback` is false
+ * (a callback lost on the way, which only the status query then finds). Undefined when the payout
+ * is unknown or already settled.
+ */
+export async function settleSandboxPayout(
+  transferId: string,
+  outcome: PayoutOutcome,
+  withCallback = true,
+): Promise<SandboxPayout | undefined> {
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: payoutKey(transferId),
+        UpdateExpression: 'SET #state = :state',
+        ConditionExpression: '#state = :pending',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':state': outcome, ':pending': 'pending' },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    if (withCallback) {
+      const callback: PendingPayoutCallback = { kind: 'payout', transferId, outcome, deliveries: 1 };
+      try {
+        await deliverSandboxPayoutCallback(callback);
+      } catch (error) {
+        logger.warn('sandbox payout callback not delivered, queued for retry', {
+          transferId,
+          error: error as Error,
+        });
+        await sendToQueue('sandboxCallbacks', callback);
+      }
+    }
+    return Attributes as SandboxPayout;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** Sends a payout callback to the service, signed, as many times as it asks. */
+export async function deliverSandboxPayoutCallback(callback: PendingPayoutCallback): Promise<void> {
+  const payout = await getSandboxPayout(callback.transferId);
+  if (!payout) {
+    logger.warn('sandbox payout callback for an unknown payout', { transferId: callback.transferId });
+    return;
+  }
+  for (let delivery = 0; delivery < callback.deliveries; delivery++) {
+    const body = JSON.stringify({
+      callbackId: randomUUID(),
+      method: payout.method,
+      providerReference: payout.providerReference,
+      transferId: payout.transferId,
+      outcome: callback.outcome,
+    });
+    const response = await fetch(payout.callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [signatureHeader]: await signSandboxBody(body) },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) throw new Error(`the service answered ${response.status} to a sandbox payout callback`);
+  }
+}
+
 /** The provider for a payment method. Only the sandbox exists yet: live adapters are not built. */
-export function providerFor(_method: ProviderCode): PaymentProvider {
+export function providerFor(_method: PayoutMethod): PaymentProvider {
   if (process.env.SANDBOX !== 'true') {
     throw new Error('No live payment provider adapter is configured on this stage');
   }

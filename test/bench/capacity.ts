@@ -119,6 +119,51 @@ async function measureCapacity(): Promise<CapacityRow[]> {
       outcome: 'success',
     }),
   );
+
+  const { creditStore } = await import('#shared/operations/credit.ts');
+  const { createTransferFor, transferOf } = await import('#shared/operations/transfers.ts');
+  const { completeTransfer } = await import('#shared/operations/complete-transfer.ts');
+  const { createTransferBody } = await import('#shared/schemas/transfers.ts');
+  const annexe = await createStore({ businessId: business.id, name: 'Annexe' });
+  await creditStore(store.id, 10_000_000);
+  // The sandbox's "no callback" number: the bench plays the provider's callback itself.
+  const payoutBody = createTransferBody.parse({
+    storeId: store.id,
+    amountCents: 100_000,
+    currency: 'XOF',
+    name: 'Fournisseur',
+    paymentMethod: 'orange',
+    identifier: { number: '+2250700000004' },
+  });
+  await measure('POST /transfers (payout, new hidden contact)', () =>
+    createTransferFor(caller, payoutBody, baseUrl),
+  );
+  const transfer = await measure('POST /transfers (payout, known beneficiary)', () =>
+    createTransferFor(caller, payoutBody, baseUrl),
+  );
+  await measure('GET /transfers/{id}', () => transferOf(caller, transfer.id));
+  const payoutCallback = {
+    callbackId: 'bench',
+    method: 'orange' as const,
+    providerReference: transfer.providerReference as string,
+    transferId: transfer.id,
+    outcome: 'success' as const,
+  };
+  await measure('complete a transfer (verified payout callback)', () => completeTransfer(payoutCallback));
+  await measure('duplicate payout callback (no change)', () => completeTransfer(payoutCallback));
+  await measure('POST /transfers (svc, between two stores)', () =>
+    createTransferFor(
+      caller,
+      createTransferBody.parse({
+        storeId: store.id,
+        amountCents: 100_000,
+        currency: 'XOF',
+        paymentMethod: 'svc',
+        destinationStoreId: annexe.id,
+      }),
+      baseUrl,
+    ),
+  );
   paidPayment = await measurePaidPayments(caller, store.id, business.id, baseUrl);
   for (const step of paidPayment.steps.filter((s) => !s.extra)) {
     rows.push({

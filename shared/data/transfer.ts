@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { queryShardsBefore } from '#shared/data/query.ts';
+import type { GuardedWrite } from '#shared/data/transact.ts';
+import type { BeneficiaryMethod, ContactIdentifier } from '#shared/domain/contacts.ts';
+import { DomainError } from '#shared/domain/errors.ts';
+import type { Reservation } from '#shared/domain/wallet.ts';
+
+/**
+ * Transfer: money a store sends out, to a beneficiary through a provider (a payout: `pending`
+ * with its amount + fee reserved on the wallet until the provider answers, then `success` or
+ * `error`, once), or to another store of the business (`svc`: `success` at once).
+ *
+ * Keys:
+ * - pk = BIZ#<businessId>, sk = TRANSFER#<id>: the transfer, read by id under the caller's business.
+ *   It carries its wallet reservation (`reservation`), which the ledger audit sums per wallet.
+ *   While pending: gsi1pk = TRANSFER#PENDING#<shard>, gsi1sk = <createdAt>#<id>, a sparse index the
+ *   sweeper reads to ask the provider about payouts whose callback never came.
+ * - pk = TRANSFER#<id>, sk = TRANSFER: which business a transfer id belongs to, for provider
+ *   callbacks, which hold only the id.
+ * - pk = BIZ#<businessId>, sk = TRANSFERREF#<reference>: the claim of a reference the merchant gave.
+ *
+ * Access patterns and cost (items under 1 KB):
+ * - get by id for the business: GetItem, 0.5 RCU; find by id alone: 2 GetItem, 1 RCU.
+ * - create: 2-3 puts (transfer, pointer, reference) inside the creation transaction, 2 WCU each,
+ *   plus 1 for the pending index.
+ * - record the provider's reference: UpdateItem, 1 WCU.
+ * - complete: an update inside the completion transaction (2 WCU, plus 1 leaving the index).
+ * - pending ones older than a time: 8 queries on the index, 0.5 RCU per 4 KB.
+ */
+export type TransferStatus = 'pending' | 'success' | 'error';
+
+export interface Transfer {
+  id: string;
+  businessId: string;
+  storeId: string;
+  storeName: string;
+  contactId: string;
+  amountCents: number;
+  feeCents: number;
+  currency: string;
+  status: TransferStatus;
+  errorReason: string | null;
+  paymentMethod: BeneficiaryMethod;
+  /** The beneficiary's name (the receiving store's, for `svc`). */
+  beneficiary: string;
+  beneficiaryIdentifier: ContactIdentifier;
+  destinationStoreId?: string | undefined;
+  description: string;
+  reference: string;
+  /** Whether `reference` was given (and so is claimed) rather than defaulted to the id. */
+  referenceClaimed: boolean;
+  /** The transaction-list line that reports it (and, for `svc`, the receiving store's line). */
+  transactionId: string;
+  receivingTransactionId?: string | undefined;
+  providerReference?: string | undefined;
+  reservation?: Reservation | undefined;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export class TransferNotFound extends DomainError {
+  constructor() {
+    super('transfer_not_found', 'Transfer not found');
+  }
+}
+
+export class TransferExistsWithReference extends DomainError {
+  constructor(reference: string) {
+    super('transfer_exists_with_reference', `A transfer with reference ${reference} already exists`);
+  }
+}
+
+export const transferKey = (businessId: string, id: string) => ({
+  pk: `BIZ#${businessId}`,
+  sk: `TRANSFER#${id}`,
+});
+const pointerKey = (id: string) => ({ pk: `TRANSFER#${id}`, sk: 'TRANSFER' });
+const referenceKey = (businessId: string, reference: string) => ({
+  pk: `BIZ#${businessId}`,
+  sk: `TRANSFERREF#${reference}`,
+});
+
+const pendingShards = 8;
+const pendingPartitionOf = (id: string) =>
+  `TRANSFER#PENDING#${(createHash('sha256').update(id).digest()[0] as number) % pendingShards}`;
+
+/** The puts that record a new transfer, for the transaction that also moves or reserves its money. */
+export function transferCreationWrites(transfer: Transfer): GuardedWrite[] {
+  const table = tableName();
+  const writes: GuardedWrite[] = [];
+  if (transfer.referenceClaimed) {
+    writes.push({
+      write: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...referenceKey(transfer.businessId, transfer.reference),
+            entity: 'transfer_reference',
+            transferId: transfer.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      onConditionFailed: () => new TransferExistsWithReference(transfer.reference),
+    });
+  }
+  const pending =
+    transfer.status === 'pending'
+      ? { gsi1pk: pendingPartitionOf(transfer.id), gsi1sk: `${transfer.createdAt}#${transfer.id}` }
+      : {};
+  writes.push(
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...transferKey(transfer.businessId, transfer.id),
+            ...pending,
+            entity: 'transfer',
+            ...transfer,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: { ...pointerKey(transfer.id), entity: 'transfer_pointer', businessId: transfer.businessId },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+  );
+  return writes;
+}
+
+/**
+ * The write that ends a pending transfer, once: its status, and its reservation's state (posted
+ * with the ledger entry, or released back to the wallet). Leaves the pending index.
+ */
+export function transferOutcomeWrite(
+  transfer: Transfer,
+  outcome: { status: 'success' | 'error'; errorReason: string | null; updatedAt: string },
+  onNotPending: () => DomainError,
+): GuardedWrite {
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: transferKey(transfer.businessId, transfer.id),
+        UpdateExpression:
+          'SET #status = :status, errorReason = :reason, updatedAt = :now, reservation.#state = :reservation REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#status = :pending AND reservation.#state = :open',
+        ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':status': outcome.status,
+          ':reason': outcome.errorReason,
+          ':now': outcome.updatedAt,
+          ':reservation': outcome.status === 'success' ? 'posted' : 'released',
+          ':pending': 'pending',
+          ':open': 'open',
+        },
+      },
+    },
+    onConditionFailed: onNotPending,
+  };
+}
+
+/** Frees a reference again, for a transfer the provider refused at once. */
+export function referenceReleaseWrite(transfer: Transfer): GuardedWrite {
+  return {
+    write: {
+      Delete: {
+        TableName: tableName(),
+        Key: referenceKey(transfer.businessId, transfer.reference),
+        ConditionExpression: 'transferId = :id',
+        ExpressionAttributeValues: { ':id': transfer.id },
+      },
+    },
+  };
+}
+
+export async function recordPayoutStarted(transfer: Transfer, providerReference: string): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: transferKey(transfer.businessId, transfer.id),
+      UpdateExpression: 'SET providerReference = :ref',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':ref': providerReference },
+    }),
+  );
+}
+
+export async function getTransfer(businessId: string, id: string, consistent = false) {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: transferKey(businessId, id), ConsistentRead: consistent }),
+  );
+  return Item ? toTransfer(Item) : undefined;
+}
+
+/** For provider callbacks, which hold only the id. */
+export async function findTransfer(id: string, consistent = false): Promise<Transfer | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName(), Key: pointerKey(id) }));
+  if (!Item) return undefined;
+  return getTransfer(Item.businessId as string, id, consistent);
+}
+
+/** Transfers pending since before `before`, oldest of each shard first, at most about `limit`. */
+export async function pendingTransfers(before: Date, limit: number): Promise<Transfer[]> {
+  return (await queryShardsBefore('TRANSFER#PENDING#', pendingShards, before, limit)).map(toTransfer);
+}
+
+function toTransfer(item: Record<string, unknown>): Transfer {
+  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...rest } = item;
+  const transfer = rest as unknown as Transfer;
+  return { ...transfer, errorReason: transfer.errorReason ?? null };
+}

@@ -1,0 +1,100 @@
+import { enum as enumOf, NEVER, object, string, uuid } from 'zod';
+import type { $RefinementCtx } from 'zod/v4/core';
+import type { Contact } from '#shared/data/contact.ts';
+import {
+  type BankIdentifier,
+  type ContactIdentifier,
+  type ContactMethod,
+  contactMethods,
+} from '#shared/domain/contacts.ts';
+import { normalizePayerPhone } from '#shared/domain/payment-methods.ts';
+
+const bankFields = ['bankName', 'accountNumber', 'bankCode', 'swiftCode', 'agencyCode', 'key'] as const;
+
+/**
+ * The identifier of a beneficiary, checked against its method: a mobile-money number (`number`,
+ * or `reference` as some integrations send it) in any form the hosted page accepts, stored as
+ * +225 and 10 digits; a bank account with all six of its fields. Adds one issue per problem, with
+ * the field's path under `identifier`, and answers undefined then.
+ */
+export function parseIdentifier(
+  method: ContactMethod,
+  identifier: unknown,
+  context: $RefinementCtx,
+): ContactIdentifier | undefined {
+  const fields = (typeof identifier === 'object' && identifier !== null ? identifier : {}) as Record<
+    string,
+    unknown
+  >;
+  if (typeof identifier !== 'object' || identifier === null || Array.isArray(identifier)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['identifier'],
+      params: { rule: identifier === undefined ? 'required' : 'type' },
+      message:
+        identifier === undefined
+          ? 'The identifier field is required.'
+          : 'The identifier field must be an object.',
+    });
+    return undefined;
+  }
+  if (method !== 'bank') {
+    const typed = fields.number ?? fields.reference;
+    const number = typeof typed === 'string' ? normalizePayerPhone(typed) : undefined;
+    if (number) return { number };
+    context.addIssue({
+      code: 'custom',
+      path: ['identifier', 'number'],
+      params: { rule: typed === undefined ? 'required' : 'format' },
+      message:
+        typed === undefined
+          ? 'The identifier.number field is required.'
+          : 'The identifier.number field must be +225 followed by 10 digits.',
+    });
+    return undefined;
+  }
+  const bank: Partial<BankIdentifier> = {};
+  for (const field of bankFields) {
+    const value = fields[field];
+    if (typeof value === 'string' && value.trim().length >= 1 && value.length <= 64) {
+      bank[field] = value.trim();
+      continue;
+    }
+    context.addIssue({
+      code: 'custom',
+      path: ['identifier', field],
+      params: { rule: value === undefined ? 'required' : typeof value === 'string' ? 'max' : 'type' },
+      message:
+        value === undefined
+          ? `The identifier.${field} field is required.`
+          : `The identifier.${field} field must be a string of 1 to 64 characters.`,
+    });
+  }
+  return Object.keys(bank).length === bankFields.length ? (bank as BankIdentifier) : undefined;
+}
+
+export const contactName = string().trim().min(1).max(255);
+
+export const createContactBody = object({
+  name: contactName,
+  paymentMethod: enumOf(contactMethods),
+  identifier: object({}).passthrough().optional(),
+}).transform((body, context) => {
+  const identifier = parseIdentifier(body.paymentMethod, body.identifier, context);
+  if (!identifier) return NEVER;
+  return { name: body.name, paymentMethod: body.paymentMethod, identifier };
+});
+
+export type CreateContactBody = ReturnType<typeof createContactBody.parse>;
+
+export const contactPathParams = object({ id: uuid() });
+
+export function contactResponse(contact: Contact) {
+  return {
+    id: contact.id,
+    name: contact.name,
+    paymentMethod: contact.paymentMethod,
+    identifier: contact.identifier,
+    createdAt: contact.createdAt,
+  };
+}
