@@ -53,8 +53,9 @@ export interface PaymentRequest {
   paymentMethod: ProviderCode;
   amountCents: number;
   currency: string;
-  successUrl: string;
-  errorUrl: string;
+  /** Where the payer goes once the payment ends; a soundbox request may have none. */
+  successUrl?: string | undefined;
+  errorUrl?: string | undefined;
   deviceId?: string | undefined;
   forceProviderDirect: boolean;
   payerPhone?: string | undefined;

@@ -27,8 +27,8 @@ export const createPaymentRequestBody = object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
       paymentMethod: enumOf(providerCodes),
-      successUrl: returnUrl,
-      errorUrl: returnUrl,
+      successUrl: returnUrl.optional(),
+      errorUrl: returnUrl.optional(),
       deviceId: string().min(1).max(128).optional(),
       forceProviderDirect: boolean().optional(),
       payerPhone: string().regex(payerPhonePattern, 'must be +225 followed by 10 digits').optional(),
@@ -36,6 +36,18 @@ export const createPaymentRequestBody = object({
   }),
 }).superRefine((body, context) => {
   const { type, data } = body.paymentDetails;
+  // The payer of a redirect is sent back to the merchant; a soundbox payer stays at the till.
+  if (type === 'redirect') {
+    for (const field of ['successUrl', 'errorUrl'] as const) {
+      if (data[field] !== undefined) continue;
+      context.addIssue({
+        code: 'custom',
+        path: ['paymentDetails', 'data', field],
+        params: { rule: 'required' },
+        message: `The paymentDetails.data.${field} field is required when paymentDetails.type is redirect.`,
+      });
+    }
+  }
   if (type === 'soundbox' && data.deviceId === undefined) {
     context.addIssue({
       code: 'custom',

@@ -68,17 +68,9 @@ function redirectRequest(overrides: Record<string, unknown> = {}, data: Record<s
   };
 }
 
-const soundboxRequest = (deviceId: string | undefined) =>
+const soundboxRequest = (deviceId: string | undefined, urls: Record<string, string> = {}) =>
   redirectRequest({
-    paymentDetails: {
-      type: 'soundbox',
-      data: {
-        paymentMethod: 'mtn',
-        deviceId,
-        successUrl: 'https://a.example/ok',
-        errorUrl: 'https://a.example/ko',
-      },
-    },
+    paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', deviceId, ...urls } },
   });
 
 const directRequest = (payerPhone: string) =>
@@ -349,7 +341,7 @@ describe('soundbox payments', () => {
     await admin(dataDir, 'create-device', '--store', storeId as string, '--device-id', otherStoreDevice);
   });
 
-  it('are created for a device of the store, with a redirectUrl too', async () => {
+  it('are created for a device of the store, with a redirectUrl too, and need no return URLs', async () => {
     const { status, body } = await call(
       'POST',
       '/partner_api/payment_requests',
@@ -362,6 +354,23 @@ describe('soundbox payments', () => {
       status: 'pending',
       redirectUrl: `${baseUrl}/payment/${body.id}`,
     });
+  });
+
+  it('take return URLs when given, and answer 422 for a bad one', async () => {
+    const urls = { successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' };
+    const created = await call('POST', '/partner_api/payment_requests', soundboxRequest(demo.deviceId, urls));
+    expect(created.status).toBe(200);
+
+    const bad = { ...urls, errorUrl: 'javascript:alert(1)' };
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      soundboxRequest(demo.deviceId, bad),
+    );
+    expect(status).toBe(422);
+    expect(body.extras.errors).toEqual([
+      expect.objectContaining({ field: 'paymentDetails.data.errorUrl', rule: 'url' }),
+    ]);
   });
 
   it('answer 404 for a device of another store', async () => {
