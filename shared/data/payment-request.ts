@@ -49,6 +49,8 @@ export interface PaymentRequest {
   storeId: string;
   storeName: string;
   reference: string;
+  /** What the payer pays for, as the merchant wrote it (up to 255 characters); absent when not given. */
+  description?: string | undefined;
   type: PaymentRequestType;
   paymentMethod: ProviderCode;
   amountCents: number;

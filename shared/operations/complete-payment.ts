@@ -103,7 +103,7 @@ async function completeWith(
     status,
     counterpartLabel: callback.payerName ?? payerPhone ?? 'Client',
     counterpartIdentifier: payerPhone ?? request.deviceId ?? '',
-    description: `Payment ${request.reference}`,
+    description: request.description ?? `Payment ${request.reference}`,
     executedAt: executedAtFormat(now),
   };
   const transactionDetails = {

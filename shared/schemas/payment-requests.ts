@@ -23,6 +23,8 @@ export const createPaymentRequestBody = object({
   amountCents: int().min(100).max(maxAmountCents),
   currency: string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'),
   reference: string().min(1).max(100),
+  /** What the payer pays for, shown on the hosted page and carried into the transaction. */
+  description: string().trim().min(1).max(255).optional(),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
@@ -77,6 +79,7 @@ export function paymentRequestResponse(request: PaymentRequest) {
     id: request.id,
     storeId: request.storeId,
     reference: request.reference,
+    ...(request.description ? { description: request.description } : {}),
     type: request.type,
     paymentMethod: request.paymentMethod,
     status: request.status,

@@ -262,6 +262,25 @@ describe('redirect payments through the sandbox', () => {
     expect(await balance()).toBe(before + 148_500);
   });
 
+  it('carry the description to the page and into the transaction, list included', async () => {
+    const description = 'Abonnement fibre, novembre';
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest({ description }));
+    expect(created.body.description).toBe(description);
+    const page = await fetch(created.body.redirectUrl);
+    expect(await page.text()).toContain(`<p class="purpose">${description}</p>`);
+    await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, {
+      payerPhone: '+2250700000001',
+    });
+    const got = await call('GET', `/partner_api/payment_requests/${created.body.id}`);
+    expect(got.body.transaction.description).toBe(description);
+    const listed = await call('GET', `/partner_api/transactions?storeId=${demo.storeId}`);
+    expect(listed.status).toBe(200);
+    const item = (listed.body.data ?? listed.body).find(
+      (transaction: { id: string }) => transaction.id === got.body.transaction.id,
+    );
+    expect(item?.description).toBe(description);
+  });
+
   it('approved with the refused-account number: declined on the provider page, never left pending', async () => {
     const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
     const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, {

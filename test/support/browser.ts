@@ -74,3 +74,13 @@ export async function openPhone({
     },
   };
 }
+
+/**
+ * Chooses a provider on a hosted page's form: the one already chosen is shown alone, the others
+ * behind "Changer d'opérateur", which this opens when the provider is there.
+ */
+export async function chooseProvider(page: Page, name: string): Promise<void> {
+  const radio = page.getByRole('radio', { name });
+  if (!(await radio.isVisible())) await page.locator('.more-providers > summary').click();
+  await radio.check();
+}

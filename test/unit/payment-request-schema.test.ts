@@ -53,3 +53,22 @@ describe('return URLs of a payment request', () => {
     ]);
   });
 });
+
+describe('the description of a payment request', () => {
+  it('is optional, and kept when given', () => {
+    expect(fieldErrors(soundbox())).toEqual([]);
+    expect(parseInput(createPaymentRequestBody, soundbox({})).description).toBeUndefined();
+    const described = { ...soundbox(), description: '2 pagnes wax' };
+    expect(parseInput(createPaymentRequestBody, described).description).toBe('2 pagnes wax');
+  });
+
+  it('is at most 255 characters, and not blank', () => {
+    expect(fieldErrors({ ...soundbox(), description: 'x'.repeat(255) })).toEqual([]);
+    expect(fieldErrors({ ...soundbox(), description: 'x'.repeat(256) })).toEqual([
+      { field: 'description', rule: 'max' },
+    ]);
+    expect(fieldErrors({ ...soundbox(), description: '   ' })).toEqual([
+      { field: 'description', rule: 'min' },
+    ]);
+  });
+});
