@@ -67,7 +67,9 @@ legend{font-weight:600;margin:0 0 8px;padding:0}
 .waiting-step{font-weight:600}
 .receipt{margin:16px 0 8px;text-align:left;font-size:15px}
 .receipt-reference{font-family:ui-monospace,Menlo,Consolas,monospace;letter-spacing:.05em}
-.facts .receipt-id{grid-column:1/-1;text-align:left;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;white-space:nowrap;overflow-x:auto}
+.receipt dd{white-space:nowrap}
+.facts dt.receipt-id{grid-column:1/-1;margin-top:4px}
+.facts dd.receipt-id{grid-column:1/-1;text-align:left;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;overflow-x:auto}
 .status h1{margin:0 0 8px;font-size:22px}
 .status p{margin:0 0 8px}
 .status-icon{width:64px;height:64px;margin:0 auto 16px;border-radius:50%;display:grid;place-items:center;font-size:32px;font-weight:700;line-height:1}

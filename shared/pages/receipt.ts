@@ -18,6 +18,6 @@ export function receipt(request: PaymentRequest, t: Messages): SafeHtml {
 <dt>${t.receiptDate}</dt><dd>${time ? t.dateTime(day, time) : day}</dd>
 <dt>${t.receiptProvider}</dt><dd>${providerNames[provider]}</dd>
 ${request.payerPhone && html`<dt>${t.receiptPhone}</dt><dd>${maskPhone(request.payerPhone)}</dd>`}
-${request.providerReference && html`<dt>${t.receiptProviderId}</dt><dd class="receipt-id">${request.providerReference}</dd>`}
+${request.providerReference && html`<dt class="receipt-id">${t.receiptProviderId}</dt><dd class="receipt-id">${request.providerReference}</dd>`}
 </dl>`;
 }

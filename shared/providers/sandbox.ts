@@ -115,9 +115,11 @@ function callbackFor(
 export const sandboxProvider: PaymentProvider = {
   async startCollection(request) {
     // Asked with the payer's number (a direct request, the hosted page's form), the provider
-    // refuses an account it cannot charge at once, before any page of its own.
-    const behaviour = request.flow !== 'qr' ? sandboxBehaviour(request.payerPhone) : undefined;
-    if (behaviour === 'refused')
+    // refuses an account it cannot charge at once, before any page of its own. Only a direct
+    // request is answered without the payer's page.
+    const refused = request.flow !== 'qr' && sandboxBehaviour(request.payerPhone) === 'refused';
+    const behaviour = request.flow === 'direct' ? sandboxBehaviour(request.payerPhone) : undefined;
+    if (refused)
       throw new ProviderRefused(`The ${request.provider} account of ${request.payerPhone} cannot pay`);
     const providerReference = `sbx_${randomUUID()}`;
     const collection: SandboxCollection = {

@@ -126,7 +126,7 @@ describe('the payment-link page, in a phone browser', () => {
       /^Échec du paiement\. Vous avez refusé le paiement sur votre téléphone\. Aucun montant n'a été débité\./,
     );
     expect(await page.getByRole('radio', { name: 'Wave' }).isChecked()).toBe(true);
-    expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('+2250700000001');
+    expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('07 00 00 00 01');
     await page.screenshot({ path: join(screenshotDir, 'link-declined-390.png'), fullPage: true });
     expect(await canReceivePayments(link)).toBe(true);
 
@@ -192,7 +192,7 @@ describe('the payment-link page, in a phone browser', () => {
 
     await page.getByLabel('Mobile-money phone number').fill('12345');
     await page.getByRole('button', { name: 'Pay 15 000 F CFA' }).click();
-    expect(await page.getByText('Choose a payment method.').isVisible()).toBe(true);
+    expect(await page.locator('#method-error').getByText('Choose a payment method.').isVisible()).toBe(true);
     expect(await page.getByText('then the 10').isVisible()).toBe(true);
     expect(await canReceivePayments(link)).toBe(true);
   });
