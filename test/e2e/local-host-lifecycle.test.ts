@@ -56,7 +56,7 @@ describe('the local host', () => {
 
   // Two starts of the host and a 10 s retry: more than the project's 60 s on a loaded machine.
   it('sends a webhook retry that was waiting in its queue when the host stopped, once started again', {
-    timeout: 180_000,
+    timeout: 420_000,
   }, async () => {
     const dataDir = newDataDir();
     // The first retry waits 10 s: time enough to stop the host and start it again meanwhile.
