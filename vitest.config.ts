@@ -40,7 +40,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          globalSetup: ['test/support/local-host-global-setup.ts'],
+          globalSetup: ['test/support/browser-global-setup.ts', 'test/support/local-host-global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

@@ -18,7 +18,7 @@ export type CallerKind =
 
 /**
  * The service's queues. Each gets a dead-letter queue that receives a message after
- * `maxReceiveCount` failed receives; the stack and the local host's SQS stand-in both build them
+ * `maxReceiveCount` failed receives; the stack and the local host's SQS both build them
  * from here.
  */
 export interface QueueDefinition {

@@ -1,34 +1,54 @@
-import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  SetQueueAttributesCommand,
+  type SQSClient,
+  SQSServiceException,
+} from '@aws-sdk/client-sqs';
 import { deadLetterQueueName } from '#infra/naming.ts';
 import { type QueueDefinition, type QueueName, queues } from '#shared/routes.ts';
+import { localQueueUrl } from './sqs.ts';
 
 /**
  * Creates every queue of the route table with its dead-letter queue and redrive policy, as the
  * stack does, sandbox-only queues included (the local host is a sandbox). Queues are named after
- * their key. Answers each queue's URL.
+ * their key. Queues kept from an earlier run keep their messages and take the attributes of the
+ * route table as it is now. Answers each queue's URL, for clients of `endpoint`.
  */
-export async function ensureQueues(client: SQSClient): Promise<Map<QueueName, string>> {
+export async function ensureQueues(client: SQSClient, endpoint: string): Promise<Map<QueueName, string>> {
   const urls = new Map<QueueName, string>();
   for (const [name, definition] of Object.entries(queues) as [QueueName, QueueDefinition][]) {
-    const { QueueUrl: deadLettersUrl } = await client.send(
-      new CreateQueueCommand({ QueueName: deadLetterQueueName(name) }),
-    );
+    const deadLettersUrl = await ensureQueue(client, endpoint, deadLetterQueueName(name), {});
     const { Attributes } = await client.send(
       new GetQueueAttributesCommand({ QueueUrl: deadLettersUrl, AttributeNames: ['QueueArn'] }),
     );
-    const { QueueUrl } = await client.send(
-      new CreateQueueCommand({
-        QueueName: name,
-        Attributes: {
-          VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
-          RedrivePolicy: JSON.stringify({
-            deadLetterTargetArn: Attributes?.QueueArn,
-            maxReceiveCount: definition.maxReceiveCount,
-          }),
-        },
+    const url = await ensureQueue(client, endpoint, name, {
+      VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: Attributes?.QueueArn,
+        maxReceiveCount: definition.maxReceiveCount,
       }),
-    );
-    urls.set(name, QueueUrl as string);
+    });
+    urls.set(name, url);
   }
   return urls;
+}
+
+async function ensureQueue(
+  client: SQSClient,
+  endpoint: string,
+  name: string,
+  attributes: Record<string, string>,
+): Promise<string> {
+  try {
+    await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+  } catch (error) {
+    // Kept from a run whose route table said otherwise: SQS refuses to create it again as it is.
+    // (Named with the query protocol's prefix, AWS.SimpleQueueService.QueueNameExists, by fauxqs.)
+    if (!(error instanceof SQSServiceException && error.name.endsWith('QueueNameExists'))) throw error;
+    const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: name }));
+    await client.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: attributes }));
+  }
+  return localQueueUrl(endpoint, name);
 }

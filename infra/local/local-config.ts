@@ -23,7 +23,7 @@ export interface DemoCredentials {
 export interface LocalConfig {
   baseUrl: string;
   demo: DemoCredentials;
-  /** The running host's DynamoDB Local and SQS stand-in, so the admin command acts on the same data. */
+  /** The running host's DynamoDB Local and SQS, so the admin command acts on the same data. */
   endpoints: LocalEndpoints;
   tableName: string;
   /** The key the sandbox provider signs its callbacks with, kept so a restart keeps it too. */
@@ -69,7 +69,7 @@ export function useLocalAws(
   process.env.TABLE_NAME = tableName;
   if (endpoints.sqs) {
     process.env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
-    // Every function may send to every queue locally: the stand-in has no IAM to enforce grants.
+    // Every function may send to every queue locally: the local SQS has no IAM to enforce grants.
     for (const queue of Object.keys(queues) as QueueName[]) {
       process.env[queueUrlVariable(queue)] = localQueueUrl(endpoints.sqs, queue);
     }

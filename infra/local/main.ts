@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on a laptop, with no AWS account, no Docker and no network.
- * DynamoDB Local keeps its data under DATA_DIR; an in-memory SQS stand-in holds the queues and a
- * poller feeds them to the workers; timers run the schedules; an HTTP server plays API Gateway for
+ * DynamoDB Local and the SQS emulator (fauxqs) keep their data under DATA_DIR, and a poller feeds
+ * the queues to the workers; timers run the schedules; an HTTP server plays API Gateway for
  * the handlers of the route table and serves a demo webhook receiver; the first start seeds a demo
  * business, subscribed to that receiver, and prints how to call it.
  */
@@ -24,7 +24,7 @@ import {
 } from './local-config.ts';
 import { pollWorkerQueues } from './queue-poller.ts';
 import { runSchedules } from './scheduler.ts';
-import { startSqsStandIn } from './sqs.ts';
+import { startLocalSqs } from './sqs.ts';
 
 const startedAt = performance.now();
 const dataDir = localDataDir();
@@ -37,9 +37,9 @@ try {
   console.error(error instanceof JavaMissing ? `\n${error.message}\n` : error);
   process.exit(1);
 }
-// Queues live in memory and are empty after a restart. What must survive one is kept in the table:
-// events are written to its outbox first, and the outbox sweeper (DESIGN §7) sends them again.
-const sqs = await startSqsStandIn();
+// Queues and their messages survive a restart, in flight or delayed: a webhook retry waiting in its
+// queue is sent after the restart, as it would be in AWS.
+const sqs = await startLocalSqs({ dataDir: `${dataDir}/sqs` });
 const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint };
 useLocalAws(endpoints, localTableName);
 // The local host is a sandbox stage, like every deployed stage but production.
@@ -48,7 +48,7 @@ process.env.SANDBOX = 'true';
 process.env.WEBHOOKS_ALLOW_LOOPBACK ??= 'true';
 await ensureTable(new DynamoDBClient({}), localTableName);
 const sqsClient = new SQSClient({});
-const queueUrls = await ensureQueues(sqsClient);
+const queueUrls = await ensureQueues(sqsClient, sqs.endpoint);
 
 // Imported only now: these modules build their AWS clients from the variables set above.
 const { createApiGateway } = await import('./api-gateway.ts');
@@ -108,7 +108,7 @@ async function stop(signal: string) {
   stopping = true;
   console.log(`\n${signal}: stopping...`);
   // Schedules and workers first, while the API they may call back is still up; one stuck on a
-  // slow call does not hold up the stop, since its messages would not outlive the process anyway.
+  // slow call does not hold up the stop: its messages stay in the queue and come back after a restart.
   await Promise.race([
     Promise.all([schedules.stop(), workers.stop()]),
     new Promise((resolve) => setTimeout(resolve, 5000)),

@@ -8,7 +8,7 @@ import { type QueueName, queueUrlVariable } from '#shared/routes.ts';
 
 /**
  * One SQS client per container. The endpoint comes from the standard AWS_ENDPOINT_URL_SQS variable
- * when it is set (the local host's stand-in, the tests), so nothing here knows where it runs.
+ * when it is set (the local host's SQS, the tests), so nothing here knows where it runs.
  */
 export const sqs = new SQSClient({});
 

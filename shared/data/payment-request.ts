@@ -52,12 +52,15 @@ export interface PaymentRequest {
   storeId: string;
   storeName: string;
   reference: string;
+  /** What the payer pays for, as the merchant wrote it (up to 255 characters); absent when not given. */
+  description?: string | undefined;
   type: PaymentRequestType;
   paymentMethod: ProviderCode;
   amountCents: number;
   currency: string;
-  successUrl: string;
-  errorUrl: string;
+  /** Where the payer goes once the payment ends; a soundbox request may have none. */
+  successUrl?: string | undefined;
+  errorUrl?: string | undefined;
   deviceId?: string | undefined;
   forceProviderDirect: boolean;
   payerPhone?: string | undefined;

@@ -109,7 +109,7 @@ async function completeWith(
     status,
     counterpartLabel: callback.payerName ?? payerPhone ?? 'Client',
     counterpartIdentifier: payerPhone ?? request.deviceId ?? '',
-    description: `Payment ${request.reference}`,
+    description: request.description ?? `Payment ${request.reference}`,
     executedAt: executedAtFormat(now),
   };
   const transactionDetails = {

@@ -35,7 +35,7 @@ export interface HostedPaymentForm {
 
 export interface HostedPaymentFormErrors {
   paymentMethod?: 'required';
-  payerPhone?: 'format';
+  payerPhone?: 'required' | 'format';
   /** The provider turned the payer down at once. */
   refusedBy?: ProviderCode;
 }
@@ -57,7 +57,7 @@ export function checkPayerForm(
   if (method && phone) return { method, phone };
   const errors: HostedPaymentFormErrors = {};
   if (!method) errors.paymentMethod = 'required';
-  if (!phone) errors.payerPhone = 'format';
+  if (!phone) errors.payerPhone = (form.payerPhone ?? '').trim() === '' ? 'required' : 'format';
   return { errors };
 }
 

@@ -40,6 +40,7 @@ export async function createPaymentRequestFor(
       verificationLevel: caller.verificationLevel,
       store,
       reference: body.reference,
+      description: body.description,
       type,
       paymentMethod: data.paymentMethod,
       amountCents: body.amountCents,
@@ -62,6 +63,7 @@ export type NewPaymentRequest = Pick<
   PaymentRequest,
   | 'businessId'
   | 'reference'
+  | 'description'
   | 'type'
   | 'paymentMethod'
   | 'amountCents'

@@ -23,7 +23,8 @@ export async function actAsSandboxPayer(
   if (request.status !== 'pending') throw new Conflict(`The payment request is already ${request.status}`);
   const phone = payerPhone ?? request.payerPhone;
   if (!request.providerReference) {
-    request = await startCollection(request, 'redirect', request.paymentMethod, phone, baseUrl);
+    // Opened without the number, as from the provider's own page: the number typed there decides.
+    request = await startCollection(request, 'redirect', request.paymentMethod, undefined, baseUrl);
   }
   const acted = await actOnSandboxCollection(request.providerReference as string, action, phone);
   if (!acted) throw new Conflict('The payer already answered this payment request');

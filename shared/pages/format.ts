@@ -35,3 +35,36 @@ export function formatPhone(phone: string): string {
   // No-break spaces: a number split over two lines is misread.
   return `+225\u00a0${match[1].replace(/(\d{2})(?=\d)/g, '$1\u00a0')}`;
 }
+
+/** +2250707123456 → "07 07 12 34 56", for the field whose +225 is printed beside it. */
+export function localPhone(phone: string): string {
+  const match = /^\+225(\d{10})$/.exec(phone);
+  return match?.[1] ? match[1].replace(/(\d{2})(?=\d)/g, '$1 ') : phone;
+}
+
+/** +2250707123456 → "+225 07 •• •• •• 56": enough for the payer to recognise, not to reuse. */
+export function maskPhone(phone: string): string {
+  const match = /^\+225(\d{2})\d{6}(\d{2})$/.exec(phone);
+  if (!match) return phone;
+  return `+225\u00a0${match[1]}\u00a0••\u00a0••\u00a0••\u00a0${match[2]}`;
+}
+
+/**
+ * A transaction id a payer can read out over the phone: its first eight characters, upper case,
+ * in two groups ("BFE3-7C2F"). The merchant finds it at the start of the transaction's id.
+ */
+export function shortReference(transactionId: string): string {
+  const head = transactionId.replace(/-/g, '').slice(0, 8).toUpperCase();
+  return `${head.slice(0, 4)}-${head.slice(4)}`;
+}
+
+/**
+ * `YYYY-MM-DD HH:mm:ss` (UTC, the transaction's executedAt) as day and time in Côte d'Ivoire,
+ * whose time is UTC all year: ["23/11/2026", "14:05"].
+ */
+export function dayAndTime(executedAt: string): [string, string] {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})/.exec(executedAt);
+  if (!match) return [executedAt, ''];
+  const [, year, month, day, hours, minutes] = match;
+  return [`${day}/${month}/${year}`, `${hours}:${minutes}`];
+}

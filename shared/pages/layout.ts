@@ -13,19 +13,24 @@ const stylesheet = `
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:16px;line-height:1.5;color:#1f2937;background:#eef1f5}
 a{color:#0f766e}
-.page{min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:16px 12px}
+.page{min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:12px 12px}
 .card{width:100%;max-width:440px;background:#fff;border-radius:16px;box-shadow:0 1px 3px rgba(15,23,42,.08),0 8px 24px rgba(15,23,42,.06);overflow:hidden}
-.summary{padding:24px 20px 20px;text-align:center;border-bottom:1px solid #e5e7eb}
-.eyebrow{margin:0;font-size:14px;color:#6b7280}
-.store{margin:2px 0 0;font-size:20px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
-.purpose{margin:6px 0 0;font-size:16px;color:#374151;overflow-wrap:anywhere}
-.amount{margin:10px 0 0;font-size:34px;font-weight:700;line-height:1.2;white-space:nowrap}
-.reference{margin:8px 0 0;font-size:14px;color:#6b7280;overflow-wrap:anywhere}
-.content{padding:20px}
+.summary{padding:16px 16px 14px;text-align:center;border-bottom:1px solid #e5e7eb}
+.merchant{display:flex;align-items:center;justify-content:center;gap:12px}
+.merchant-mark{flex:none;width:44px;height:44px;border-radius:50%;display:grid;place-items:center;background:#134e4a;color:#fff;font-size:16px;font-weight:700}
+.merchant-text{min-width:0;text-align:left}
+.eyebrow{margin:0;font-size:14px;line-height:1.3;color:#6b7280}
+.store{margin:0;font-size:18px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
+.purpose{margin:8px 0 0;font-size:16px;color:#374151;overflow-wrap:anywhere}
+.amount{margin:6px 0 0;font-size:clamp(24px,9vw,34px);font-weight:700;line-height:1.2;white-space:nowrap}
+.reference{margin:4px 0 0;font-size:14px;color:#6b7280;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.content{padding:16px}
 fieldset{border:0;margin:0;padding:0;min-width:0}
-legend{font-weight:600;margin:0 0 12px;padding:0}
-.providers{display:grid;gap:10px}
-.provider{display:flex;align-items:center;gap:12px;min-height:60px;padding:8px 14px;border:2px solid #d1d5db;border-radius:12px;background:#fff;cursor:pointer}
+legend{font-weight:600;margin:0 0 8px;padding:0}
+.providers{display:grid;gap:8px}
+.more-providers summary{display:flex;align-items:center;min-height:44px;color:#0f766e;font-weight:600;cursor:pointer}
+.more-providers[open] summary{margin-bottom:4px}
+.provider{display:flex;align-items:center;gap:12px;min-height:56px;padding:4px 14px;border:2px solid #d1d5db;border-radius:12px;background:#fff;cursor:pointer}
 .provider:has(input:checked){border-color:#0f766e;background:#f0fdfa}
 .provider:focus-within{outline:3px solid #99f6e4;outline-offset:1px}
 .provider input{order:3;margin:0 0 0 auto;width:22px;height:22px;flex:none;accent-color:#0f766e}
@@ -36,14 +41,21 @@ legend{font-weight:600;margin:0 0 12px;padding:0}
 .brand-mtn{background:#ffcb05;color:#111}
 .brand-moov{background:#005ca9;color:#fff}
 .brand-djamo{background:#23184d;color:#fff}
-.field{display:block;font-weight:600;margin:20px 0 4px}
-.hint{margin:0 0 8px;font-size:14px;color:#6b7280}
+.field{display:block;font-weight:600;margin:12px 0 6px}
+.hint{margin:6px 0 0;font-size:14px;color:#6b7280}
+.phone{display:flex}
+.phone-prefix{flex:none;display:flex;align-items:center;padding:0 12px;border:2px solid #d1d5db;border-right:0;border-radius:12px 0 0 12px;background:#f3f4f6;font-size:18px;font-weight:600}
+.phone .input{min-width:0;border-radius:0 12px 12px 0}
+.input::placeholder{color:#9ca3af;font-style:italic;font-size:16px}
 .input{display:block;width:100%;min-height:54px;padding:12px 14px;font:inherit;font-size:18px;color:inherit;border:2px solid #d1d5db;border-radius:12px;background:#fff}
 .input:focus{outline:none;border-color:#0f766e;box-shadow:0 0 0 3px #99f6e4}
 .input[aria-invalid=true]{border-color:#b91c1c}
-.alert{margin:0 0 16px;padding:12px 14px;border:1px solid #fecaca;border-radius:12px;background:#fef2f2;color:#991b1b}
+.alert{margin:0 0 12px;padding:10px 14px;border:1px solid #fecaca;border-radius:12px;background:#fef2f2;color:#991b1b}
+.alert p{margin:0}
+.alert ul{margin:4px 0 0;padding-left:20px}
+.alert a{color:#991b1b;font-weight:600}
 .field-error{margin:6px 0 0;font-size:14px;color:#b91c1c}
-.button{display:block;width:100%;min-height:56px;margin:20px 0 0;padding:14px 20px;border:0;border-radius:12px;font:inherit;font-size:18px;font-weight:700;line-height:1.5;text-align:center;text-decoration:none;cursor:pointer;background:#0f766e;color:#fff}
+.button{display:block;width:100%;min-height:56px;margin:16px 0 0;padding:14px 20px;border:0;border-radius:12px;font:inherit;font-size:18px;font-weight:700;line-height:1.5;text-align:center;text-decoration:none;cursor:pointer;background:#0f766e;color:#fff}
 .button:hover{background:#115e59}
 .button:focus-visible{outline:3px solid #99f6e4;outline-offset:2px}
 .button-approve{background:#15803d}
@@ -51,7 +63,13 @@ legend{font-weight:600;margin:0 0 12px;padding:0}
 .button-decline{background:#fff;color:#b91c1c;border:2px solid #b91c1c}
 .button-decline:hover{background:#fef2f2}
 .note{margin:12px 0 0;font-size:14px;color:#6b7280;text-align:center}
-.status{padding:32px 20px 24px;text-align:center}
+.status{padding:24px 16px;text-align:center}
+.waiting-step{font-weight:600}
+.receipt{margin:16px 0 8px;text-align:left;font-size:15px}
+.receipt-reference{font-family:ui-monospace,Menlo,Consolas,monospace;letter-spacing:.05em}
+.receipt dd{white-space:nowrap}
+.facts dt.receipt-id{grid-column:1/-1;margin-top:4px}
+.facts dd.receipt-id{grid-column:1/-1;text-align:left;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;overflow-x:auto}
 .status h1{margin:0 0 8px;font-size:22px}
 .status p{margin:0 0 8px}
 .status-icon{width:64px;height:64px;margin:0 auto 16px;border-radius:50%;display:grid;place-items:center;font-size:32px;font-weight:700;line-height:1}

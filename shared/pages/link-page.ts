@@ -8,6 +8,7 @@ import { layout } from '#shared/pages/layout.ts';
 import { type Messages, messages } from '#shared/pages/messages.ts';
 import { payerForm, paymentSummary } from '#shared/pages/payer-form.ts';
 import { failureReason, ownUrl, type PageContext, waitingPage } from '#shared/pages/payment-page.ts';
+import { receipt } from '#shared/pages/receipt.ts';
 
 export const linkPageUrl = (baseUrl: string, id: string) => `${baseUrl}/pl/${encodeURIComponent(id)}`;
 
@@ -39,7 +40,13 @@ export function linkPage(
   const { language, baseUrl } = context;
   const t = messages[language];
   if (payment?.status === 'pending')
-    return waitingPage(payment, context, attempt, linkPaymentUrl(baseUrl, link, payment));
+    return waitingPage(
+      payment,
+      context,
+      attempt,
+      linkPaymentUrl(baseUrl, link, payment),
+      linkPageUrl(baseUrl, link.id),
+    );
   const open = canReceivePayments(link);
   let content: SafeHtml;
   if (payment?.status === 'success') content = paidOutcome(link, payment, t);
@@ -120,7 +127,7 @@ function paidOutcome(link: PaymentLink, payment: PaymentRequest, t: Messages): S
     t.paidTitle,
     html`<p>${t.paidText(amount, payment.storeName)}</p>
 <p class="muted">${link.title}</p>
-${payment.transaction && html`<p class="muted">${t.transactionReference(payment.transaction.id)}</p>`}`,
+${receipt(payment, t)}`,
   );
 }
 

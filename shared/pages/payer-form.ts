@@ -1,6 +1,6 @@
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import type { HostedPaymentFormErrors } from '#shared/operations/hosted-payment.ts';
-import { formatAmount } from '#shared/pages/format.ts';
+import { formatAmount, localPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { type Messages, providerNames } from '#shared/pages/messages.ts';
 
@@ -23,19 +23,37 @@ export interface SummaryOf {
   storeName: string;
   amountCents: number;
   currency: string;
-  /** What is paid for, as the merchant wrote it: a payment link's title. */
+  /** What is paid for, as the merchant wrote it: a payment link's title, a request's description. */
   purpose?: string | undefined;
   /** The merchant's reference of a payment request. */
   reference?: string | undefined;
 }
 
+/** The merchant's mark: the initials of its first two words ("Demo Boutique Plateau" → "DB"). */
+export function merchantInitials(storeName: string): string {
+  const words = storeName.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    words
+      .slice(0, 2)
+      .map((word) => word[0])
+      .join('')
+      .toUpperCase() || '?'
+  );
+}
+
+/** Whom and how much, compact: on a 360 × 640 screen the form must fit below it. */
 export function paymentSummary(
   { storeName, amountCents, currency, purpose, reference }: SummaryOf,
   t: Messages,
 ): SafeHtml {
   return html`<header class="summary">
+<div class="merchant">
+<span class="merchant-mark" aria-hidden="true">${merchantInitials(storeName)}</span>
+<div class="merchant-text">
 <p class="eyebrow">${t.payTo}</p>
 <h1 class="store">${storeName}</h1>
+</div>
+</div>
 ${purpose !== undefined && html`<p class="purpose">${purpose}</p>\n`}<p class="amount">${formatAmount(amountCents, currency)}</p>
 ${reference !== undefined && html`<p class="reference">${t.reference(reference)}</p>\n`}</header>`;
 }
@@ -52,31 +70,54 @@ export interface PayerFormOptions {
   notice?: SafeHtml | undefined;
 }
 
-/** The five providers as large radio cards, the phone, and the pay button with the amount on it. */
+const providerCard = (code: ProviderCode, chosen: string | undefined) => html`<label class="provider">
+<span class="badge brand-${code}" aria-hidden="true">${providerMarks[code]}</span>
+<span class="provider-name">${providerNames[code]}</span>
+<input type="radio" name="paymentMethod" value="${code}"${code === chosen ? html` checked` : ''}>
+</label>
+`;
+
+/**
+ * The provider (the chosen one, the others one tap away), the phone after a fixed +225, and the
+ * pay button with the amount on it. After a rejected submit, a summary of what is wrong opens
+ * the form, each line linked to its field, and the first wrong field takes the focus (which
+ * scrolls it into view): the page reloads at its top, where the payer's eye is.
+ */
 export function payerForm(
   { action, amountCents, currency, chosen, phone = '', errors = {}, notice }: PayerFormOptions,
   t: Messages,
 ): SafeHtml {
   const refusal = errors.refusedBy && t.providerRefused(providerNames[errors.refusedBy]);
+  const preferred = providerCodes.find((code) => code === chosen);
+  const phoneError = errors.payerPhone === 'required' ? t.phoneRequired : errors.payerPhone && t.phoneInvalid;
+  const problems = [
+    errors.paymentMethod && html`<li><a href="#method-error">${t.providerRequired}</a></li>`,
+    phoneError && html`<li><a href="#payerPhone">${phoneError}</a></li>`,
+  ].filter(Boolean);
   return html`<form class="content" method="post" action="${action}" novalidate>
 ${notice}${refusal && html`<p class="alert" role="alert">${refusal}</p>`}
+${problems.length > 0 && html`<div class="alert" role="alert" id="form-errors"><p>${t.fixErrors}</p><ul>${problems}</ul></div>`}
 <fieldset${errors.paymentMethod ? html` aria-describedby="method-error"` : ''}>
 <legend>${t.chooseProvider}</legend>
-${errors.paymentMethod && html`<p class="alert" id="method-error" role="alert">${t.providerRequired}</p>`}
+${errors.paymentMethod && html`<p class="field-error" id="method-error">${t.providerRequired}</p>`}
+${
+  preferred
+    ? html`<div class="providers">${providerCard(preferred, chosen)}</div>
+<details class="more-providers">
+<summary>${t.changeProvider}</summary>
 <div class="providers">
-${providerCodes.map(
-  (code) => html`<label class="provider">
-<span class="badge brand-${code}" aria-hidden="true">${providerMarks[code]}</span>
-<span class="provider-name">${providerNames[code]}</span>
-<input type="radio" name="paymentMethod" value="${code}"${code === chosen ? html` checked` : ''}>
-</label>
-`,
-)}</div>
+${providerCodes.filter((code) => code !== preferred).map((code) => providerCard(code, chosen))}</div>
+</details>`
+    : html`<div class="providers">
+${providerCodes.map((code) => providerCard(code, chosen))}</div>`
+}
 </fieldset>
 <label class="field" for="payerPhone">${t.phoneLabel}</label>
-<p class="hint" id="phone-hint">${t.phoneHint}</p>
-<input class="input" type="tel" id="payerPhone" name="payerPhone" value="${phone}" placeholder="+225 07 00 00 00 00" inputmode="tel" autocomplete="tel" maxlength="32" required aria-describedby="${errors.payerPhone ? 'phone-error phone-hint' : 'phone-hint'}"${errors.payerPhone ? html` aria-invalid="true"` : ''}>
-${errors.payerPhone && html`<p class="field-error" id="phone-error" role="alert">${t.phoneInvalid}</p>`}
+<div class="phone">
+<span class="phone-prefix" aria-hidden="true">+225</span>
+<input class="input" type="tel" id="payerPhone" name="payerPhone" value="${localPhone(phone)}" placeholder="${t.phonePlaceholder}" inputmode="tel" autocomplete="tel-national" maxlength="32" required aria-describedby="${phoneError ? 'phone-error' : 'phone-hint'}"${phoneError ? html` aria-invalid="true" autofocus` : ''}>
+</div>
+${phoneError ? html`<p class="field-error" id="phone-error">${phoneError}</p>` : html`<p class="hint" id="phone-hint">${t.phoneHint}</p>`}
 <button class="button" type="submit">${t.pay(formatAmount(amountCents, currency))}</button>
 <p class="note">${t.payNote}</p>
 </form>`;

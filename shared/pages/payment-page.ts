@@ -1,12 +1,13 @@
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import type { HostedPaymentForm, HostedPaymentFormErrors } from '#shared/operations/hosted-payment.ts';
-import { formatAmount } from '#shared/pages/format.ts';
+import { formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import type { Language } from '#shared/pages/language.ts';
 import { layout, withLanguage } from '#shared/pages/layout.ts';
 import { type Messages, messages, providerNames } from '#shared/pages/messages.ts';
 import { payerForm, paymentSummary } from '#shared/pages/payer-form.ts';
+import { receipt } from '#shared/pages/receipt.ts';
 
 export interface PageContext {
   language: Language;
@@ -44,7 +45,7 @@ function paymentForm(
   { form, errors }: { form?: HostedPaymentForm; errors?: HostedPaymentFormErrors },
 ): SafeHtml {
   const t = messages[context.language];
-  return html`${paymentSummary(request, t)}
+  return html`${paymentSummary({ ...request, purpose: request.description }, t)}
 ${payerForm(
   {
     action: ownUrl(paymentPageUrl(context.baseUrl, request.id), context),
@@ -74,7 +75,7 @@ function outcome(request: PaymentRequest, t: Messages, errors: HostedPaymentForm
 <h1>${paid ? t.paidTitle : t.failedTitle}</h1>
 <p>${paid ? t.paidText(amount, request.storeName) : t.failedText(amount, request.storeName)}</p>
 ${!paid && html`<p>${reason} ${t.noMoneyTaken}</p>`}
-<p class="muted">${t.reference(request.reference)}</p>
+${receipt(request, t)}
 ${isFollowableReturnUrl(back) && html`<a class="button" href="${back}">${t.backToMerchant}</a>`}
 </section>`;
 }
@@ -85,24 +86,29 @@ export const returnRefreshAttempts = 90;
 
 /**
  * `/payment/{id}/return` while the provider's callback has not arrived; `returnUrl` is the page
- * that waits when it is another one (the payment-link page the payer comes back to).
+ * that waits when it is another one (the payment-link page the payer comes back to), `formUrl`
+ * the page whose form starts the payment again with another number.
  */
 export function waitingPage(
   request: PaymentRequest,
   context: PageContext,
   attempt: number,
   returnUrl = `${paymentPageUrl(context.baseUrl, request.id)}/return`,
+  formUrl = paymentPageUrl(context.baseUrl, request.id),
 ): string {
   const { language } = context;
   const t = messages[language];
   const waiting = attempt < returnRefreshAttempts;
+  const provider = request.collectionMethod ?? request.paymentMethod;
   const next = new URL(ownUrl(returnUrl, context));
   next.searchParams.set('attempt', String(attempt + 1));
   const content = html`<section class="status status-info">
 ${waiting ? html`<div class="spinner" aria-hidden="true"></div>` : html`<div class="status-icon" aria-hidden="true">…</div>`}
 <h1>${t.waitingTitle}</h1>
-<p role="status">${waiting ? t.waitingText : t.stillWaitingText}</p>
-<p class="muted">${formatAmount(request.amountCents, request.currency)} · ${request.storeName}</p>
+<p class="waiting-step">${t.waitingStep[provider]}</p>
+${request.payerPhone && html`<p>${t.waitingPhone(formatPhone(request.payerPhone))} <a href="${ownUrl(formUrl, context)}">${t.changeNumber}</a></p>`}
+<p role="status" class="muted">${waiting ? t.waitingText : t.stillWaitingText}</p>
+<p class="muted">${formatAmount(request.amountCents, request.currency)} · ${providerNames[provider]} · ${request.storeName}</p>
 ${!waiting && html`<a class="button" href="${ownUrl(returnUrl, context)}">${t.checkAgain}</a>`}
 </section>`;
   return layout({

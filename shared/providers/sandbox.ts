@@ -172,8 +172,8 @@ function callbackFor(
     case 'no_callback':
       return undefined;
     case 'refused':
-      // Refused at once only where the provider is asked directly; on its own page (or a QR) the
-      // payer's account is refused there, which reaches the service as a declined payment.
+      // Refused at once where the provider is asked with the number; typed on its own page (or
+      // after a QR) the account is refused there, which reaches the service as a declined payment.
       return { providerReference, outcome: 'declined', payerPhone, deliveries: 1 };
     case 'duplicate_callback':
       return { providerReference, outcome: 'success', payerPhone, deliveries: 2 };
@@ -184,8 +184,12 @@ function callbackFor(
 
 export const sandboxProvider: PaymentProvider = {
   async startCollection(request) {
+    // Asked with the payer's number (a direct request, the hosted page's form), the provider
+    // refuses an account it cannot charge at once, before any page of its own. Only a direct
+    // request is answered without the payer's page.
+    const refused = request.flow !== 'qr' && sandboxBehaviour(request.payerPhone) === 'refused';
     const behaviour = request.flow === 'direct' ? sandboxBehaviour(request.payerPhone) : undefined;
-    if (behaviour === 'refused')
+    if (refused)
       throw new ProviderRefused(`The ${request.provider} account of ${request.payerPhone} cannot pay`);
     const providerReference = `sbx_${randomUUID()}`;
     const collection: SandboxCollection = {

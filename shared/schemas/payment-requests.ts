@@ -23,12 +23,14 @@ export const createPaymentRequestBody = object({
   amountCents: int().min(100).max(maxAmountCents),
   currency: string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'),
   reference: string().min(1).max(100),
+  /** What the payer pays for, shown on the hosted page and carried into the transaction. */
+  description: string().trim().min(1).max(255).optional(),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
       paymentMethod: enumOf(providerCodes),
-      successUrl: returnUrl,
-      errorUrl: returnUrl,
+      successUrl: returnUrl.optional(),
+      errorUrl: returnUrl.optional(),
       deviceId: string().min(1).max(128).optional(),
       forceProviderDirect: boolean().optional(),
       payerPhone: string().regex(payerPhonePattern, 'must be +225 followed by 10 digits').optional(),
@@ -36,6 +38,18 @@ export const createPaymentRequestBody = object({
   }),
 }).superRefine((body, context) => {
   const { type, data } = body.paymentDetails;
+  // The payer of a redirect is sent back to the merchant; a soundbox payer stays at the till.
+  if (type === 'redirect') {
+    for (const field of ['successUrl', 'errorUrl'] as const) {
+      if (data[field] !== undefined) continue;
+      context.addIssue({
+        code: 'custom',
+        path: ['paymentDetails', 'data', field],
+        params: { rule: 'required' },
+        message: `The paymentDetails.data.${field} field is required when paymentDetails.type is redirect.`,
+      });
+    }
+  }
   if (type === 'soundbox' && data.deviceId === undefined) {
     context.addIssue({
       code: 'custom',
@@ -65,6 +79,7 @@ export function paymentRequestResponse(request: PaymentRequest) {
     id: request.id,
     storeId: request.storeId,
     reference: request.reference,
+    ...(request.description ? { description: request.description } : {}),
     type: request.type,
     paymentMethod: request.paymentMethod,
     status: request.status,

@@ -21,7 +21,7 @@ export interface WebhooksBench {
  * End-to-end latency of a webhook on the local host, from the completion (the outbox event's
  * `createdAt`, written in the completing transaction) to the receiver having the body; and what a
  * delivered event costs in SQS requests on the webhook queue (sends, the poller's receives,
- * deletes, visibility changes), counted by the SQS stand-in.
+ * deletes, visibility changes), counted by the local SQS's front (infra/local/sqs.ts).
  */
 async function measureWebhooks(): Promise<WebhooksBench> {
   const dataDir = newDataDir();

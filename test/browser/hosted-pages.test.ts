@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoApi } from '#test/support/api-client.ts';
-import { openPhone, type PhoneBrowser, screenshotDir } from '#test/support/browser.ts';
+import { chooseProvider, openPhone, type PhoneBrowser, screenshotDir } from '#test/support/browser.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
 const { config } = inject('localHost');
@@ -18,7 +19,7 @@ interface Created {
 }
 
 /** A redirect payment request of 1 500 F CFA, as an integrator makes one before sending the payer to it. */
-async function createPaymentRequest(): Promise<Created> {
+async function createPaymentRequest(description?: string): Promise<Created> {
   const reference = `browser-${randomUUID()}`;
   const successUrl = `${baseUrl}/__test/success?ref=${reference}`;
   const errorUrl = `${baseUrl}/__test/error`;
@@ -27,6 +28,7 @@ async function createPaymentRequest(): Promise<Created> {
     amountCents: 150000,
     currency: 'XOF',
     reference,
+    description,
     paymentDetails: { type: 'redirect', data: { paymentMethod: 'wave', successUrl, errorUrl } },
   });
   expect(status, JSON.stringify(body)).toBe(200);
@@ -55,7 +57,7 @@ async function payWithOrange(created: Created, payerPhone = '+2250700000001') {
   phone = await openPhone();
   const { page } = phone;
   await page.goto(created.redirectUrl);
-  await page.getByRole('radio', { name: 'Orange Money' }).check();
+  await chooseProvider(page, 'Orange Money');
   await page.getByLabel('Numéro de téléphone mobile money').fill(payerPhone);
   await page.getByRole('button', { name: /^Payer/ }).click();
   await page.waitForURL(/\/sandbox\/provider\/checkout\/sbx_/);
@@ -73,14 +75,14 @@ describe('the hosted payment page, in a phone browser', () => {
     expect(await page.locator('h1').innerText()).toBe(storeName);
     expect(plain(await page.locator('.amount').innerText())).toBe('1 500 F CFA');
     expect(await page.getByRole('radio', { name: 'Wave' }).isChecked()).toBe(true);
-    expect(await page.getByText('Choisissez votre moyen de paiement').isVisible()).toBe(true);
+    expect(await page.getByText('Moyen de paiement').isVisible()).toBe(true);
 
-    await page.getByRole('radio', { name: 'Orange Money' }).check();
+    await chooseProvider(page, 'Orange Money');
     await page.getByLabel('Numéro de téléphone mobile money').fill('+2250700000001');
     await page.getByRole('button', { name: 'Payer 1 500 F CFA' }).click();
 
     await page.waitForURL(/\/sandbox\/provider\/checkout\/sbx_/);
-    expect(await page.locator('.sandbox-banner').innerText()).toMatch(/sandbox/i);
+    expect(await page.locator('.sandbox-banner').innerText()).toMatch(/mode test/i);
     expect(await page.locator('.provider-header').innerText()).toContain('Orange Money');
     expect(plain(await page.locator('.facts').innerText())).toContain('1 500 F CFA');
     expect(await page.getByLabel('Téléphone du payeur').inputValue()).toBe('+2250700000001');
@@ -117,7 +119,7 @@ describe('the hosted payment page, in a phone browser', () => {
     await page.goto(created.redirectUrl);
     expect(await page.locator('form').count()).toBe(0);
     expect(await page.locator('h1').innerText()).toBe('Paiement réussi');
-    expect(await page.getByRole('link', { name: 'Retourner chez le marchand' }).getAttribute('href')).toBe(
+    expect(await page.getByRole('link', { name: 'Retour à la boutique' }).getAttribute('href')).toBe(
       created.successUrl,
     );
     await page.screenshot({ path: join(screenshotDir, 'payment-paid-390.png'), fullPage: true });
@@ -133,7 +135,7 @@ describe('the hosted payment page, in a phone browser', () => {
     const { page } = phone;
     await page.goto(created.redirectUrl);
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
-    expect(await page.getByText('Choose how to pay').isVisible()).toBe(true);
+    expect(await page.getByText('Payment method').isVisible()).toBe(true);
     expect(await page.getByLabel('Mobile-money phone number').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Pay 1 500 F CFA' }).isVisible()).toBe(true);
 
@@ -178,7 +180,7 @@ describe('the hosted payment page, in a phone browser', () => {
     expect(response.status()).toBe(400);
     await page.waitForLoadState();
     expect(page.url()).toBe(created.redirectUrl);
-    expect(await page.getByRole('alert').innerText()).toContain('Entrez un numéro ivoirien');
+    expect(await page.getByRole('alert').innerText()).toContain('suivi des 10');
     expect(await page.getByLabel('Numéro de téléphone mobile money').getAttribute('aria-invalid')).toBe(
       'true',
     );
@@ -186,5 +188,161 @@ describe('the hosted payment page, in a phone browser', () => {
 
     expect((await api('GET', `/partner_api/payment_requests/${created.id}`)).body.status).toBe('pending');
     await expect(readProviderReference(config, created.id)).rejects.toThrow(/has no collection/);
+  });
+});
+
+/** Where `locator` sits in the first screen, before any scrolling: its box within the viewport. */
+async function inFirstScreen(page: Page, locator: Locator, height: number) {
+  expect(await page.evaluate<number>('window.scrollY')).toBe(0);
+  const box = await locator.boundingBox();
+  expect(box, 'rendered').not.toBeNull();
+  expect(box?.y).toBeGreaterThanOrEqual(0);
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(height);
+}
+
+describe('the hosted payment page on a 360 × 640 phone', () => {
+  const small = { width: 360, height: 640 };
+
+  it('shows the merchant, what is paid for, the amount, the chosen provider, the phone and the pay button in the first screen', async () => {
+    const created = await createPaymentRequest('2 pagnes wax, livraison Cocody');
+    phone = await openPhone({ viewport: small });
+    const { page } = phone;
+    await page.goto(created.redirectUrl);
+
+    expect(plain(await page.locator('.merchant-mark').innerText())).toBe('DB');
+    expect(await page.locator('.purpose').innerText()).toBe('2 pagnes wax, livraison Cocody');
+    await inFirstScreen(page, page.locator('.amount'), small.height);
+    await inFirstScreen(page, page.getByRole('radio', { name: 'Wave' }), small.height);
+    expect(await page.getByRole('radio', { name: 'Wave' }).isChecked()).toBe(true);
+    await inFirstScreen(page, page.getByText("Changer d'opérateur"), small.height);
+    await inFirstScreen(page, page.getByLabel('Numéro de téléphone mobile money'), small.height);
+    await inFirstScreen(page, page.getByRole('button', { name: 'Payer 1 500 F CFA' }), small.height);
+    expect(await page.locator('.phone-prefix').innerText()).toBe('+225');
+    await page.screenshot({ path: join(screenshotDir, 'payment-page-360x640.png') });
+
+    // The other providers are one tap away.
+    await page.getByText("Changer d'opérateur").click();
+    expect(await page.getByRole('radio', { name: 'MTN MoMo' }).isVisible()).toBe(true);
+  });
+
+  it('shows a rejected submit where the eye is: an empty phone is told to be filled, in the first screen', async () => {
+    const created = await createPaymentRequest();
+    phone = await openPhone({ viewport: small });
+    const { page } = phone;
+    await page.goto(created.redirectUrl);
+    const [response] = await Promise.all([
+      page.waitForResponse((answer) => answer.request().method() === 'POST'),
+      page.getByRole('button', { name: /^Payer/ }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await page.waitForLoadState();
+
+    const summary = page.getByRole('alert');
+    expect(await summary.innerText()).toContain('Saisissez votre numéro.');
+    const box = await summary.boundingBox();
+    const scrollY = await page.evaluate<number>('window.scrollY');
+    expect((box?.y ?? -1) >= 0 && (box?.y ?? 0) + (box?.height ?? 0) <= small.height).toBe(true);
+    const field = page.getByLabel('Numéro de téléphone mobile money');
+    expect(await field.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+    const fieldBox = await field.boundingBox();
+    expect((fieldBox?.y ?? -1) + (fieldBox?.height ?? 0)).toBeLessThanOrEqual(small.height);
+    expect(scrollY).toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: join(screenshotDir, 'payment-empty-phone-360x640.png') });
+
+    // The summary's line leads to the field.
+    expect(await page.getByRole('link', { name: 'Saisissez votre numéro.' }).getAttribute('href')).toBe(
+      '#payerPhone',
+    );
+  });
+
+  it("shows the provider's refusal of a number at once, in the first screen", async () => {
+    const created = await createPaymentRequest();
+    phone = await openPhone({ viewport: small });
+    const { page } = phone;
+    await page.goto(created.redirectUrl);
+    await chooseProvider(page, 'Orange Money');
+    await page.getByLabel('Numéro de téléphone mobile money').fill('07 00 00 00 05');
+    await page.getByRole('button', { name: /^Payer/ }).click();
+    await page.waitForLoadState();
+    const refusal = page.getByText('Orange Money a refusé ce paiement.');
+    await inFirstScreen(page, refusal, small.height);
+    expect((await api('GET', `/partner_api/payment_requests/${created.id}`)).body).toMatchObject({
+      status: 'error',
+      errorReason: 'third_party_payment_provider_error',
+    });
+  });
+
+  it('tells the payer on the waiting page what their operator asks, and how to change the number', async () => {
+    const created = await createPaymentRequest();
+    const { page } = await payWithOrange(created, '+2250700000004');
+    await page.getByRole('button', { name: 'Approuver' }).click();
+    await page.waitForURL(/\/return/);
+    expect(await page.getByText('#144*82#').isVisible()).toBe(true);
+    expect(plain(await page.locator('.status').innerText())).toContain(
+      'Demande envoyée au +225 07 00 00 00 04.',
+    );
+    await page.setViewportSize(small);
+    await page.screenshot({ path: join(screenshotDir, 'payment-waiting-360x640.png') });
+    await page.getByRole('link', { name: 'Changer de numéro' }).click();
+    expect(page.url()).toBe(created.redirectUrl);
+    expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('07 00 00 00 04');
+  });
+
+  it("gives a receipt a payer can read out: short reference, date and time, operator, masked number, the operator's id", async () => {
+    const created = await createPaymentRequest();
+    const { page } = await payWithOrange(created);
+    await page.getByRole('button', { name: 'Approuver' }).click();
+    await page.waitForURL((url) => url.href === created.successUrl);
+    await page.setViewportSize(small);
+    await page.goto(created.redirectUrl);
+
+    const facts = Object.fromEntries(
+      await page
+        .locator('.receipt dt')
+        .evaluateAll((terms) =>
+          terms.map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+        ),
+    ) as Record<string, string>;
+    const { body } = await api('GET', `/partner_api/payment_requests/${created.id}`);
+    const [day, time] = (body.transaction.executedAt as string).split(' ');
+    const [year, month, date] = (day as string).split('-');
+    expect(facts.Référence).toBe(
+      `${body.transaction.id.slice(0, 4)}-${body.transaction.id.slice(4, 8)}`.toUpperCase(),
+    );
+    expect(plain(facts.Date ?? '')).toBe(`${date}/${month}/${year} à ${(time as string).slice(0, 5)}`);
+    expect(facts.Opérateur).toBe('Orange Money');
+    expect(plain(facts.Numéro ?? '')).toBe('+225 07 •• •• •• 01');
+    expect(facts['Transaction opérateur']).toBe(await readProviderReference(config, created.id));
+    // Nothing breaks across lines: each value is one line high.
+    for (const value of await page.locator('.receipt dd').all()) {
+      expect((await value.boundingBox())?.height).toBeLessThan(30);
+    }
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    expect(scrollWidth).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: join(screenshotDir, 'payment-receipt-360x640.png') });
+  });
+
+  it('shrinks a large amount to fit a 320-pixel screen', async () => {
+    const reference = `browser-${randomUUID()}`;
+    const { body } = await api('POST', '/partner_api/payment_requests', {
+      storeId: demo.storeId,
+      amountCents: 1_850_000,
+      currency: 'XOF',
+      reference,
+      paymentDetails: {
+        type: 'redirect',
+        data: { paymentMethod: 'wave', successUrl: `${baseUrl}/__test/ok`, errorUrl: `${baseUrl}/__test/ko` },
+      },
+    });
+    phone = await openPhone({ viewport: { width: 320, height: 568 } });
+    const { page } = phone;
+    await page.goto(body.redirectUrl);
+    const amount = page.locator('.amount');
+    expect(plain(await amount.innerText())).toBe('18 500 F CFA');
+    const fits = await amount.evaluate((element) => element.scrollWidth <= element.clientWidth);
+    expect(fits).toBe(true);
+    const box = await amount.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(320);
+    await page.screenshot({ path: join(screenshotDir, 'payment-page-320.png') });
   });
 });

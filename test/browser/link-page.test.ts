@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoApi } from '#test/support/api-client.ts';
-import { openPhone, type PhoneBrowser, type PhoneOptions, screenshotDir } from '#test/support/browser.ts';
+import {
+  chooseProvider,
+  openPhone,
+  type PhoneBrowser,
+  type PhoneOptions,
+  screenshotDir,
+} from '#test/support/browser.ts';
 
 const { config } = inject('localHost');
 const { baseUrl, demo } = config;
@@ -55,7 +61,7 @@ afterEach(async () => {
 
 /** On the link page: a provider, the phone, the pay button; ends on the sandbox provider's page. */
 async function startPaying(page: Page, provider = 'Orange Money', payerPhone = '+2250700000001') {
-  await page.getByRole('radio', { name: provider }).check();
+  await chooseProvider(page, provider);
   await page.getByLabel('Numéro de téléphone mobile money').fill(payerPhone);
   await page.getByRole('button', { name: 'Payer 15 000 F CFA' }).click();
   await page.waitForURL(/\/sandbox\/provider\/checkout\/sbx_/);
@@ -96,7 +102,8 @@ describe('the payment-link page, in a phone browser', () => {
     expect(plain(await page.locator('.status').innerText())).toContain(
       `Votre paiement de 15 000 F CFA à ${storeName} est confirmé.`,
     );
-    expect(await page.getByText(/^Référence de la transaction\s*: [0-9a-f-]{36}$/).isVisible()).toBe(true);
+    expect(await page.locator('.receipt-reference').innerText()).toMatch(/^[0-9A-F]{4}-[0-9A-F]{4}$/);
+    expect(await page.locator('.receipt').innerText()).toContain('Orange Money');
     expect(await page.locator('form').count()).toBe(0);
     await page.screenshot({ path: join(screenshotDir, 'link-paid-390.png'), fullPage: true });
 
@@ -116,10 +123,10 @@ describe('the payment-link page, in a phone browser', () => {
     await answer(page, link, 'Refuser');
 
     expect(await page.getByRole('alert').innerText()).toMatch(
-      /^Paiement échoué\. Le paiement a été refusé sur le téléphone\. Aucun montant n'a été débité\./,
+      /^Échec du paiement\. Vous avez refusé le paiement sur votre téléphone\. Aucun montant n'a été débité\./,
     );
     expect(await page.getByRole('radio', { name: 'Wave' }).isChecked()).toBe(true);
-    expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('+2250700000001');
+    expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('07 00 00 00 01');
     await page.screenshot({ path: join(screenshotDir, 'link-declined-390.png'), fullPage: true });
     expect(await canReceivePayments(link)).toBe(true);
 
@@ -179,14 +186,14 @@ describe('the payment-link page, in a phone browser', () => {
     await page.goto(link.link);
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     expect(await page.getByText('Pay to').isVisible()).toBe(true);
-    expect(await page.getByText('Choose how to pay').isVisible()).toBe(true);
+    expect(await page.getByText('Payment method').isVisible()).toBe(true);
     expect(await page.getByLabel('Mobile-money phone number').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Pay 15 000 F CFA' }).isVisible()).toBe(true);
 
     await page.getByLabel('Mobile-money phone number').fill('12345');
     await page.getByRole('button', { name: 'Pay 15 000 F CFA' }).click();
-    expect(await page.getByText('Choose a payment method.').isVisible()).toBe(true);
-    expect(await page.getByText('Enter an Ivorian number').isVisible()).toBe(true);
+    expect(await page.locator('#method-error').getByText('Choose a payment method.').isVisible()).toBe(true);
+    expect(await page.locator('#phone-error').getByText('then the 10').isVisible()).toBe(true);
     expect(await canReceivePayments(link)).toBe(true);
   });
 

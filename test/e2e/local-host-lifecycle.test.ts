@@ -3,7 +3,9 @@ import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/paths.ts';
+import { apiClient, newMerchant } from '#test/support/api-client.ts';
 import { admin, newDataDir, startLocalHost } from '#test/support/local-host.ts';
+import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -49,6 +51,63 @@ describe('the local host', () => {
       expect(stores.map((s) => s.id).sort()).toEqual([first.config.demo.storeId, storeId].sort());
     } finally {
       expect(await second.stop()).toBe(0);
+    }
+  });
+
+  // Two starts of the host and a 10 s retry: more than the project's 60 s on a loaded machine.
+  it('sends a webhook retry that was waiting in its queue when the host stopped, once started again', {
+    timeout: 420_000,
+  }, async () => {
+    const dataDir = newDataDir();
+    // The first retry waits 10 s: time enough to stop the host and start it again meanwhile.
+    const env = { WEBHOOK_RETRY_BASE_SECONDS: '10', WEBHOOK_TIMEOUT_MS: '1500' };
+    const receiver = await startWebhookReceiver((attempt) => (attempt === 1 ? 503 : 200));
+    const first = await startLocalHost(dataDir, env);
+    let second: Awaited<ReturnType<typeof startLocalHost>> | undefined;
+    try {
+      const merchant = await newMerchant(dataDir, 'Boutique Restart');
+      await admin(dataDir, 'set-webhook', '--business', merchant.businessId, '--url', receiver.url);
+      const call = apiClient(first.config.baseUrl);
+      const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
+        storeId: merchant.storeId,
+        amountCents: 150_000,
+        currency: 'XOF',
+        reference: 'kept-across-restart',
+        paymentDetails: {
+          type: 'redirect',
+          data: { paymentMethod: 'wave', successUrl: 'myapp://paid', errorUrl: 'myapp://failed' },
+        },
+      });
+      const paid = await call(
+        'POST',
+        `/sandbox/payment_requests/${created.body.id}/approve`,
+        merchant.headers,
+        { payerPhone: '+2250700000001' },
+      );
+      expect(paid.body.status).toBe('success');
+      const [refused] = await receiver.waitFor(1, 15_000);
+      // The sender records the attempt and sets the retry's delay just after the answer.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await first.stop()).toBe(0);
+
+      second = await startLocalHost(dataDir, env);
+      const [, retried] = await receiver.waitFor(2, 30_000);
+      expect(retried?.body.equals(refused?.body as Buffer)).toBe(true);
+      expect(retried?.at).toBeGreaterThanOrEqual((refused?.at ?? 0) + 9_000);
+      const log = await apiClient(second.config.baseUrl)(
+        'GET',
+        '/partner_api/webhook_deliveries',
+        merchant.headers,
+      );
+      expect(log.body.data).toHaveLength(1);
+      expect(log.body.data[0].status).toBe('delivered');
+      expect(log.body.data[0].attempts.map((attempt: { status: number }) => attempt.status)).toEqual([
+        503, 200,
+      ]);
+    } finally {
+      await first.stop();
+      if (second) expect(await second.stop()).toBe(0);
+      await receiver.close();
     }
   });
 

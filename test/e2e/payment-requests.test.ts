@@ -68,17 +68,9 @@ function redirectRequest(overrides: Record<string, unknown> = {}, data: Record<s
   };
 }
 
-const soundboxRequest = (deviceId: string | undefined) =>
+const soundboxRequest = (deviceId: string | undefined, urls: Record<string, string> = {}) =>
   redirectRequest({
-    paymentDetails: {
-      type: 'soundbox',
-      data: {
-        paymentMethod: 'mtn',
-        deviceId,
-        successUrl: 'https://a.example/ok',
-        errorUrl: 'https://a.example/ko',
-      },
-    },
+    paymentDetails: { type: 'soundbox', data: { paymentMethod: 'mtn', deviceId, ...urls } },
   });
 
 const directRequest = (payerPhone: string) =>
@@ -270,6 +262,25 @@ describe('redirect payments through the sandbox', () => {
     expect(await balance()).toBe(before + 148_500);
   });
 
+  it('carry the description to the page and into the transaction, list included', async () => {
+    const description = 'Abonnement fibre, novembre';
+    const created = await call('POST', '/partner_api/payment_requests', redirectRequest({ description }));
+    expect(created.body.description).toBe(description);
+    const page = await fetch(created.body.redirectUrl);
+    expect(await page.text()).toContain(`<p class="purpose">${description}</p>`);
+    await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, {
+      payerPhone: '+2250700000001',
+    });
+    const got = await call('GET', `/partner_api/payment_requests/${created.body.id}`);
+    expect(got.body.transaction.description).toBe(description);
+    const listed = await call('GET', `/partner_api/transactions?storeId=${demo.storeId}`);
+    expect(listed.status).toBe(200);
+    const item = (listed.body.data ?? listed.body).find(
+      (transaction: { id: string }) => transaction.id === got.body.transaction.id,
+    );
+    expect(item?.description).toBe(description);
+  });
+
   it('approved with the refused-account number: declined on the provider page, never left pending', async () => {
     const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
     const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, {
@@ -349,7 +360,7 @@ describe('soundbox payments', () => {
     await admin(dataDir, 'create-device', '--store', storeId as string, '--device-id', otherStoreDevice);
   });
 
-  it('are created for a device of the store, with a redirectUrl too', async () => {
+  it('are created for a device of the store, with a redirectUrl too, and need no return URLs', async () => {
     const { status, body } = await call(
       'POST',
       '/partner_api/payment_requests',
@@ -362,6 +373,23 @@ describe('soundbox payments', () => {
       status: 'pending',
       redirectUrl: `${baseUrl}/payment/${body.id}`,
     });
+  });
+
+  it('take return URLs when given, and answer 422 for a bad one', async () => {
+    const urls = { successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' };
+    const created = await call('POST', '/partner_api/payment_requests', soundboxRequest(demo.deviceId, urls));
+    expect(created.status).toBe(200);
+
+    const bad = { ...urls, errorUrl: 'javascript:alert(1)' };
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      soundboxRequest(demo.deviceId, bad),
+    );
+    expect(status).toBe(422);
+    expect(body.extras.errors).toEqual([
+      expect.objectContaining({ field: 'paymentDetails.data.errorUrl', rule: 'url' }),
+    ]);
   });
 
   it('answer 404 for a device of another store', async () => {

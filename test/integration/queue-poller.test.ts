@@ -9,17 +9,17 @@ import {
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pollQueue, type QueuePoller, type WorkerHandler } from '#infra/local/queue-poller.ts';
-import { type RunningSqs, startSqsStandIn } from '#infra/local/sqs.ts';
+import { localQueueUrl, type RunningSqs, startLocalSqs } from '#infra/local/sqs.ts';
 import { queueUrlVariable } from '#shared/routes.ts';
 
-let standIn: RunningSqs;
+let localSqs: RunningSqs;
 let client: SQSClient;
 const pollers: QueuePoller[] = [];
 
 beforeAll(async () => {
-  standIn = await startSqsStandIn();
+  localSqs = await startLocalSqs();
   client = new SQSClient({
-    endpoint: standIn.endpoint,
+    endpoint: localSqs.endpoint,
     region: 'eu-west-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
@@ -31,7 +31,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   client.destroy();
-  await standIn.stop();
+  await localSqs.stop();
 });
 
 const maxReceiveCount = 2;
@@ -43,7 +43,7 @@ async function newQueue() {
   const { Attributes } = await client.send(
     new GetQueueAttributesCommand({ QueueUrl: deadLetters.QueueUrl, AttributeNames: ['QueueArn'] }),
   );
-  const { QueueUrl } = await client.send(
+  await client.send(
     new CreateQueueCommand({
       QueueName: name,
       Attributes: {
@@ -52,7 +52,10 @@ async function newQueue() {
       },
     }),
   );
-  return { url: QueueUrl as string, deadLettersUrl: deadLetters.QueueUrl as string };
+  return {
+    url: localQueueUrl(localSqs.endpoint, name),
+    deadLettersUrl: localQueueUrl(localSqs.endpoint, `${name}-dlq`),
+  };
 }
 
 async function sendAll(queueUrl: string, bodies: string[]) {
@@ -187,7 +190,7 @@ describe('the local queue poller', () => {
       records.push(...event.Records);
     });
     // Sent through the service's own helper, as a function granted queue:send would.
-    process.env.AWS_ENDPOINT_URL_SQS = standIn.endpoint;
+    process.env.AWS_ENDPOINT_URL_SQS = localSqs.endpoint;
     process.env[queueUrlVariable('sandboxCallbacks')] = url;
     const { sendToQueue } = await import('#shared/aws/sqs.ts');
     const body = { paymentId: randomUUID(), outcome: 'success' };
@@ -218,7 +221,7 @@ describe('the local queue poller', () => {
   it('gets every message of a batch send, in batches no larger than the worker takes', async () => {
     const { url } = await newQueue();
     const deliveries = startWorker(url, () => undefined);
-    process.env.AWS_ENDPOINT_URL_SQS = standIn.endpoint;
+    process.env.AWS_ENDPOINT_URL_SQS = localSqs.endpoint;
     process.env[queueUrlVariable('sandboxCallbacks')] = url;
     const { sendBatchToQueue } = await import('#shared/aws/sqs.ts');
     const bodies = Array.from({ length: 23 }, (_, index) => ({ index }));
@@ -254,7 +257,11 @@ describe('the local queue poller', () => {
     await sendAll(url, ['after the stop']);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(deliveries).toEqual([]);
-    const { Messages = [] } = await client.send(new ReceiveMessageCommand({ QueueUrl: url }));
+    // fauxqs may still hand the message to the abandoned poll (it does not watch for the client
+    // going away): then it comes back after the queue's visibility timeout of 1 s, as on SQS.
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 3 }),
+    );
     expect(Messages.map((message) => message.Body)).toEqual(['after the stop']);
   });
 });

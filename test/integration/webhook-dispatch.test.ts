@@ -3,16 +3,16 @@ import { PurgeQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/cl
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureQueues } from '#infra/local/create-queues.ts';
-import { startSqsStandIn } from '#infra/local/sqs.ts';
+import { startLocalSqs } from '#infra/local/sqs.ts';
 import { queueUrlVariable } from '#shared/routes.ts';
 import { merchant } from '#test/support/fixtures.ts';
 
-// The dispatch sends to the webhook queue: an SQS stand-in of this file's own, set up before the
+// The dispatch sends to the webhook queue: a local SQS of this file's own, set up before the
 // modules that build the SQS client are imported.
-const sqsStandIn = await startSqsStandIn();
-process.env.AWS_ENDPOINT_URL_SQS = sqsStandIn.endpoint;
+const localSqs = await startLocalSqs();
+process.env.AWS_ENDPOINT_URL_SQS = localSqs.endpoint;
 const client = new SQSClient({});
-const queueUrl = (await ensureQueues(client)).get('webhooks') as string;
+const queueUrl = (await ensureQueues(client, localSqs.endpoint)).get('webhooks') as string;
 process.env[queueUrlVariable('webhooks')] = queueUrl;
 
 const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
@@ -26,7 +26,7 @@ type OutboxEvent = import('#shared/data/outbox.ts').OutboxEvent;
 
 afterAll(async () => {
   client.destroy();
-  await sqsStandIn.stop();
+  await localSqs.stop();
 });
 
 beforeEach(async () => {

@@ -1,14 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sparticuzChromium from '@sparticuz/chromium';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { projectRoot } from '#infra/paths.ts';
 
+let unpacked: Promise<string> | undefined;
+
 /**
- * Debian's Chromium, never a downloaded browser: CI installs the distribution package, so the
- * browser the tests drive is the one the machine already trusts and updates.
+ * The headless Chromium that ships inside the `@sparticuz/chromium` package, so `npm ci && npm
+ * test` needs no browser installed by hand and every machine drives the same version. It is
+ * unpacked to the temp folder on first use (about 2 s, once per machine). `CHROMIUM_PATH` points
+ * the tests at another Chromium instead, for instance to compare with the distribution's.
  */
-export const chromiumPath = '/usr/bin/chromium';
+export function chromiumPath(): Promise<string> {
+  const chosen = process.env.CHROMIUM_PATH;
+  if (chosen) return Promise.resolve(chosen);
+  unpacked ??= sparticuzChromium.executablePath();
+  return unpacked;
+}
 
 /** Screenshots for a person to look at; `.bench/` is kept out of git. */
 export const screenshotDir = join(projectRoot, '.bench', 'screenshots');
@@ -45,7 +55,7 @@ export async function openPhone({
 }: PhoneOptions = {}): Promise<PhoneBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'pps-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
+    executablePath: await chromiumPath(),
     args: chromiumArgs,
     headless: true,
     viewport,
@@ -63,4 +73,14 @@ export async function openPhone({
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Chooses a provider on a hosted page's form: the one already chosen is shown alone, the others
+ * behind "Changer d'opérateur", which this opens when the provider is there.
+ */
+export async function chooseProvider(page: Page, name: string): Promise<void> {
+  const radio = page.getByRole('radio', { name });
+  if (!(await radio.isVisible())) await page.locator('.more-providers > summary').click();
+  await radio.check();
 }

@@ -138,13 +138,13 @@ describe('language negotiation', () => {
   it('renders the page in the chosen language, with a switch to the other one', () => {
     const french = paymentPage(paymentRequest(), context);
     expect(french).toContain('<html lang="fr">');
-    expect(french).toContain('Choisissez votre moyen de paiement');
+    expect(french).toContain('Moyen de paiement');
     expect(french).toContain(
       'href="https://pay.example/payment/0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11?lang=en"',
     );
     const english = paymentPage(paymentRequest(), { ...context, language: 'en' });
     expect(english).toContain('<html lang="en">');
-    expect(english).toContain('Choose how to pay');
+    expect(english).toContain('Payment method');
     expect(english).toContain('?lang=fr"');
   });
 
@@ -171,7 +171,7 @@ describe('the payment page', () => {
       context,
     );
     expect(failed).not.toContain('<form');
-    expect(failed).toContain('Paiement échoué');
+    expect(failed).toContain('Échec du paiement');
     expect(failed).toContain('Le solde du compte mobile money est insuffisant.');
     expect(failed).toContain('href="https://shop.example/failed"');
   });

@@ -113,7 +113,7 @@ describe('the link page', () => {
   it('speaks English, and keeps a language chosen on the page in the form it posts', () => {
     const page = plain(linkPage({ link: link() }, { ...context, language: 'en', languagePinned: true }));
     expect(page).toContain('<html lang="en">');
-    expect(page).toContain('Choose how to pay');
+    expect(page).toContain('Payment method');
     expect(page).toContain('>Pay 15 000 F CFA</button>');
     expect(page).toContain(`action="https://pay.example/pl/${linkId}?lang=en"`);
   });
@@ -162,13 +162,13 @@ describe("the link page showing the customer's payment", () => {
     );
     expect(page).toContain('Paiement réussi');
     expect(page).toContain('Votre paiement de 15 000 F CFA à Boutique Awa est confirmé.');
-    expect(page).toContain('Référence de la transaction : 7e57a11d-0000-4000-8000-00000000c0de');
+    expect(page).toContain('<dd class="receipt-reference">7E57-A11D</dd>');
     expect(page).toContain('Deux pagnes wax');
     expect(page).not.toContain('<form');
     // The link being paid is the good news here, not a reason to turn the customer away.
     expect(page).not.toContain('déjà été payé');
     // The way back to the merchant would be this very page.
-    expect(page).not.toContain('Retourner chez le marchand');
+    expect(page).not.toContain('Retour à la boutique');
     expect(page).toContain(`href="https://pay.example/pl/${linkId}?payment=${paymentId}&amp;lang=en"`);
   });
 
@@ -177,11 +177,11 @@ describe("the link page showing the customer's payment", () => {
       linkPage({ link: link(), payment: payment({ status: 'error', errorReason: 'declined' }) }, context),
     );
     expect(page).toMatch(
-      /<p class="alert" role="alert"><strong>Paiement échoué\.<\/strong> Le paiement a été refusé sur le téléphone\. Aucun montant n&#39;a été débité\./,
+      /<p class="alert" role="alert"><strong>Échec du paiement\.<\/strong> Vous avez refusé le paiement sur votre téléphone\. Aucun montant n&#39;a été débité\./,
     );
     expect(page).toContain('<form');
     expect(page).toMatch(/value="orange" checked/);
-    expect(page).toContain('value="+2250700000002"');
+    expect(page).toContain('value="07 00 00 00 02"');
     expect(page).toContain(`action="https://pay.example/pl/${linkId}"`);
   });
 
@@ -193,7 +193,7 @@ describe("the link page showing the customer's payment", () => {
       },
       context,
     );
-    expect(page).toContain('Paiement échoué');
+    expect(page).toContain('Échec du paiement');
     expect(page).toContain('Le solde du compte mobile money est insuffisant.');
     expect(page).toContain('Ce lien de paiement a déjà été payé');
     expect(page).not.toContain('<form');
@@ -359,7 +359,7 @@ describe('GET /pl/{id}', () => {
   it('speaks English to a browser that prefers it', async () => {
     givenLink();
     const response = await call(linkPageHandler, event({ headers: { 'Accept-Language': 'en-GB,en' } }));
-    expect(response.body).toContain('Choose how to pay');
+    expect(response.body).toContain('Payment method');
   });
 });
 
@@ -399,7 +399,7 @@ describe('POST /pl/{id}', () => {
     const response = await call(submitLinkPage, post('payerPhone=0700'));
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('Choisissez un moyen de paiement.');
-    expect(response.body).toContain('Entrez un numéro ivoirien');
+    expect(response.body).toContain('suivi des 10');
     expect(response.body).toContain('value="0700"');
     expect(response.headers?.['set-cookie']).toBeUndefined();
     expect(pay).not.toHaveBeenCalled();

@@ -91,12 +91,12 @@ describe('the page wrapper', () => {
     givenRequest();
     expect(
       (await call(paymentPage, event({ headers: { 'Accept-Language': 'en-US,en;q=0.9' } }))).body,
-    ).toContain('Choose how to pay');
+    ).toContain('Payment method');
     const switched = await call(
       paymentPage,
       event({ headers: { 'Accept-Language': 'en-US,en;q=0.9' }, queryStringParameters: { lang: 'fr' } }),
     );
-    expect(switched.body).toContain('Choisissez votre moyen de paiement');
+    expect(switched.body).toContain('Moyen de paiement');
   });
 
   it('answers a friendly 404 page for an unknown payment, and reads nothing for an id that cannot be one', async () => {
@@ -142,7 +142,7 @@ describe('submitting the payment page', () => {
     givenRequest();
     const response = await call(submitPaymentPage, post('paymentMethod=orange&payerPhone=0700'));
     expect(response.statusCode).toBe(400);
-    expect(response.body).toContain('Entrez un numéro ivoirien');
+    expect(response.body).toContain('suivi des 10');
     expect(response.body).toContain('value="0700"');
     expect(response.body).toMatch(/value="orange" checked/);
     expect(documentClient.commandCalls(UpdateCommand)).toHaveLength(0);
