@@ -43,6 +43,9 @@ export type ErrorId =
   | 'webhook_subscription_exists'
   | 'already_linked'
   | 'webhook_delivery_not_found'
+  | 'message_not_found'
+  | 'message_exists_with_reference'
+  | 'insufficient_sms_balance'
   | 'internal_error';
 
 export class BadRequest extends DomainError {

@@ -28,5 +28,8 @@ export const statusByErrorId: Record<ErrorId, number> = {
   webhook_subscription_exists: 409,
   already_linked: 409,
   webhook_delivery_not_found: 404,
+  message_not_found: 404,
+  message_exists_with_reference: 409,
+  insufficient_sms_balance: 422,
   internal_error: 500,
 };
