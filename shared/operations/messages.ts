@@ -115,7 +115,7 @@ export const messageAccountOf = (caller: Caller) => getOrCreateAccount(caller.bu
  * An operator's top-up of a business's SMS balance. `entryId` names the top-up: giving the same
  * one again (a retried command) adds nothing.
  */
-export async function creditSmsBalance(businessId: string, segments: number, entryId = randomUUID()) {
+export async function creditSmsBalance(businessId: string, segments: number, entryId: string = randomUUID()) {
   const credited = await creditSms(businessId, segments, entryId);
   const account = await getOrCreateAccount(businessId);
   return { businessId, entryId, segments, credited, smsBalance: account.smsBalance };
