@@ -27,10 +27,10 @@ import type { SmsEncoding } from '#shared/domain/sms-segments.ts';
  * Messages the platform sends itself (one-time codes) live under BIZ#platform and charge nobody.
  *
  * Access patterns and cost (items under 1 KB; a message with its index entry ~2 WCU to put):
- * - send: TransactWriteItems of the account update, the reference claim and the message: ~8 WCU.
+ * - send: TransactWriteItems of the account update, the reference claim and the message: 7 WCU.
  * - get by id: GetItem, 0.5 RCU (1 consistent, the sender).
  * - mark sent, delivered or failed: UpdateItem, 2 WCU with the index entry.
- * - fail before the carrier and refund: TransactWriteItems of 2 updates: ~6 WCU.
+ * - fail before the carrier and refund: TransactWriteItems of 2 updates: 4 WCU.
  * - account: GetItem, 0.5 RCU; the first read also puts it, 1 WCU.
  * - credit: TransactWriteItems of the credit record and the account: 4 WCU.
  * - list: Query on gsi1 reading every message of the business to count `total`: 0.5 RCU per 4 KB.
