@@ -434,9 +434,8 @@ export class PaymentsStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // The SMS service encrypts what it publishes with the topic's key.
     key.grant(smsService, 'kms:Decrypt', 'kms:GenerateDataKey*');
-    // SNS decrypts to hand the events on to the queue.
-    key.grant(new ServicePrincipal('sns.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     const topic = new Topic(this, 'SmsEventsTopic', {
       topicName: `${stackName(stage)}-sms-events`,
       masterKey: key,
