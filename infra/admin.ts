@@ -22,6 +22,8 @@ Commands:
   set-webhook     --business ID --url URL [--events E1,E2] [--name N]
                   replaces the business's subscription; prints its secret, shown only here
   credit          --store ID --amount CENTS [--entry-id ID]   (sandbox stages only)
+  credit-sms      --business ID --segments N [--entry-id ID]   top up the SMS balance
+                  (the same --entry-id again changes nothing)
   audit           recompute the books; exits 1 on any break
 
 Without --stage it acts on the local host's data (DATA_DIR, default .data/), where webhooks may
@@ -40,6 +42,7 @@ const { values, positionals } = parseArgs({
     'device-id': { type: 'string' },
     kind: { type: 'string' },
     amount: { type: 'string' },
+    segments: { type: 'string' },
     'entry-id': { type: 'string' },
     provider: { type: 'string' },
     merchant: { type: 'string' },
@@ -174,6 +177,15 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
         throw new UsageError('--amount must be a positive whole number of cents');
       const { creditStore } = await import('#shared/operations/credit.ts');
       return creditStore(required('store'), amount, values['entry-id']);
+    }
+    case 'credit-sms': {
+      const segments = Number(required('segments'));
+      if (!Number.isSafeInteger(segments) || segments <= 0 || segments > 10_000_000)
+        throw new UsageError('--segments must be a whole number from 1 to 10000000');
+      const business = await getBusiness(required('business'));
+      if (!business) throw new BusinessNotFound();
+      const { creditSmsBalance } = await import('#shared/operations/messages.ts');
+      return creditSmsBalance(business.id, segments, values['entry-id']);
     }
     case 'audit': {
       const { auditLedger } = await import('#shared/operations/audit.ts');

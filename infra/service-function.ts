@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type CfnElement, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -18,6 +18,7 @@ import {
   queues,
   queueUrlVariable,
 } from '#shared/routes.ts';
+import { smsConfigurationSetVariable } from '#shared/sms/port.ts';
 
 /** The AWS resources an `access` list can name. */
 export interface ServiceResources {
@@ -26,6 +27,8 @@ export interface ServiceResources {
   readonly queues: ReadonlyMap<QueueName, IQueue>;
   /** The key the sandbox provider signs its callbacks with; missing on production. */
   readonly sandboxProviderSecret?: ISecret;
+  /** The SMS configuration set whose event destination reports deliveries; production only. */
+  readonly smsConfigurationSet?: { readonly name: string; readonly arn: string };
 }
 
 /** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
@@ -205,10 +208,54 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
       fn.addEnvironment(sandboxProviderSecretArnVariable, secret.secretArn);
       return;
     }
+    case 'sms:send':
+      grantSmsSend(fn, resources);
+      return;
     default: {
       const unhandled: never = access;
       throw new Error(`No grant is defined for access ${String(unhandled)}`);
     }
+  }
+}
+
+/**
+ * Production sends through AWS End User Messaging SMS, with the stage's configuration set (whose
+ * events report deliveries) and any origination identity of the account (the sender id or number
+ * is chosen by the operator, outside the stack). Sandbox stages send nothing out: their gateway
+ * only reports its delivery events on the events queue, which is all they are granted.
+ */
+const smsOriginationTypes = ['phone-number', 'pool', 'sender-id', 'opt-out-list'];
+
+function grantSmsSend(fn: ServiceFunction, resources: ServiceResources): void {
+  if (fn.sandbox) {
+    const events = resources.queues.get('smsEvents');
+    if (!events) throw new Error(`${fn.node.path} needs queue smsEvents, which the stage does not have`);
+    events.grantSendMessages(fn);
+    fn.addEnvironment(queueUrlVariable('smsEvents'), events.queueUrl);
+    return;
+  }
+  const configurationSet = resources.smsConfigurationSet;
+  if (!configurationSet)
+    throw new Error(`${fn.node.path} needs the SMS configuration set, which the stage does not have`);
+  const stack = Stack.of(fn);
+  const originations = smsOriginationTypes.map((type) =>
+    stack.formatArn({ service: 'sms-voice', resource: type, resourceName: '*' }),
+  );
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['sms-voice:SendTextMessage'],
+      resources: [configurationSet.arn, ...originations],
+    }),
+  );
+  fn.addEnvironment(smsConfigurationSetVariable, configurationSet.name);
+  if (fn.role) {
+    Validations.of(fn.role).acknowledge(
+      ...smsOriginationTypes.map((type) => ({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sms-voice:<AWS::Region>:<AWS::AccountId>:${type}/*]`,
+        reason:
+          'SendTextMessage authorizes the origination identity too; the sender id or number the operator registers is not known to the stack, so any of the account and region is allowed, for this one action.',
+      })),
+    );
   }
 }
 

@@ -21,7 +21,7 @@ import {
   Alarm,
   ComparisonOperator,
   MathExpression,
-  type Metric,
+  Metric,
   Stats,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -32,9 +32,11 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
@@ -43,6 +45,7 @@ import {
   deadLetterQueueName,
   isProductionStage,
   sandboxProviderSecretName,
+  serviceName,
   stackName,
   tableNameForStage,
 } from '#infra/naming.ts';
@@ -143,6 +146,12 @@ export const deadLetterRetention = Duration.days(14);
  */
 export const serverErrorRateAlarm = { percent: 1, period: Duration.minutes(5) } as const;
 
+/**
+ * Failed SMS over one period that raise the alarm. A wrong number now and then is the sender's
+ * business; ten in five minutes is more than typos.
+ */
+export const smsFailureAlarm = { threshold: 10, period: Duration.minutes(5) } as const;
+
 /** SQS's own limit on queue names. */
 const maxQueueNameLength = 80;
 
@@ -165,6 +174,8 @@ export class PaymentsStack extends Stack {
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
   readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
+  /** Production only: where AWS End User Messaging SMS reports the delivery of each message. */
+  readonly smsConfigurationSet: CfnConfigurationSet | undefined;
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
@@ -217,12 +228,22 @@ export class PaymentsStack extends Stack {
       });
     }
 
+    this.smsConfigurationSet = production ? this.addSmsDeliveryEvents(stage) : undefined;
+
     // What every function of the stage shares; each adds its entry, name, access and timeout.
     const functionDefaults = {
       resources: {
         table: this.table,
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
+        ...(this.smsConfigurationSet
+          ? {
+              smsConfigurationSet: {
+                name: this.smsConfigurationSet.configurationSetName as string,
+                arn: this.smsConfigurationSet.attrArn,
+              },
+            }
+          : {}),
       },
       stageEnvironment: props.stageEnvironment,
       sandbox: !production,
@@ -375,6 +396,7 @@ export class PaymentsStack extends Stack {
     }
     this.scheduled = scheduled;
 
+    this.addSmsFailureAlarm(stage, workers);
     this.addWebAcl(stage);
 
     this.addServerErrorRateAlarm(stage);
@@ -395,6 +417,95 @@ export class PaymentsStack extends Stack {
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarmTopic.topicArn,
       description: 'Subscribe to this topic to be told of every alarm of the stage',
+    });
+  }
+
+  /**
+   * The configuration set production sends SMS with, and its event destination: an SNS topic
+   * (encrypted, with a key the SMS service may use) that delivers each event, raw, to the
+   * `smsEvents` queue, whose worker moves the messages' statuses.
+   */
+  private addSmsDeliveryEvents(stage: string): CfnConfigurationSet {
+    const events = this.queues.get('smsEvents');
+    if (!events) throw new Error('The smsEvents queue is missing');
+    const smsService = new ServicePrincipal('sms-voice.amazonaws.com');
+    const key = new Key(this, 'SmsEventsKey', {
+      description: `Encrypts the SMS delivery events of ${stackName(stage)}`,
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // The SMS service encrypts what it publishes with the topic's key.
+    key.grant(smsService, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    const topic = new Topic(this, 'SmsEventsTopic', {
+      topicName: `${stackName(stage)}-sms-events`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    const configurationSetName = `${stackName(stage)}-sms`;
+    const configurationSetArn = this.formatArn({
+      service: 'sms-voice',
+      resource: 'configuration-set',
+      resourceName: configurationSetName,
+    });
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'SmsEventsOfThisStack',
+        principals: [smsService],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': configurationSetArn },
+          StringEquals: { 'aws:SourceAccount': this.account },
+        },
+      }),
+    );
+    topic.addSubscription(new SqsSubscription(events, { rawMessageDelivery: true }));
+    const configurationSet = new CfnConfigurationSet(this, 'SmsConfigurationSet', {
+      configurationSetName,
+      eventDestinations: [
+        {
+          eventDestinationName: 'delivery-events',
+          enabled: true,
+          matchingEventTypes: ['TEXT_ALL'],
+          snsDestination: { topicArn: topic.topicArn },
+        },
+      ],
+    });
+    configurationSet.node.addDependency(topic);
+    return configurationSet;
+  }
+
+  /**
+   * Messages that failed (refused before the carrier, or failed by it), counted from the workers'
+   * `sms message failed` log lines. A few are the senders' typos; many in a row are a gateway,
+   * sender id or carrier problem.
+   */
+  private addSmsFailureAlarm(stage: string, workers: ReadonlyMap<WorkerName, ServiceFunction>): void {
+    const metric = { namespace: `${serviceName}/${stage}`, name: 'SmsFailed' };
+    for (const workerName of ['sendSms', 'recordSmsEvents'] as const) {
+      const fn = workers.get(workerName);
+      if (!fn) continue;
+      new MetricFilter(this, `${pascalCase(workerName)}FailedFilter`, {
+        logGroup: fn.logGroup,
+        filterPattern: FilterPattern.stringValue('$.message', '=', 'sms message failed'),
+        metricNamespace: metric.namespace,
+        metricName: metric.name,
+        metricValue: '1',
+      });
+    }
+    new Alarm(this, 'SmsFailuresAlarm', {
+      alarmName: `${stackName(stage)}-sms-failures`,
+      alarmDescription: `More than ${smsFailureAlarm.threshold} SMS failed within ${smsFailureAlarm.period.toMinutes()} minutes: look at their failedReason (the workers' logs) for a gateway, sender id or carrier problem.`,
+      metric: new Metric({
+        namespace: metric.namespace,
+        metricName: metric.name,
+        period: smsFailureAlarm.period,
+        statistic: Stats.SUM,
+      }),
+      threshold: smsFailureAlarm.threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
     });
   }
 

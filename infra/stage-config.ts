@@ -11,6 +11,7 @@ const stageSettings = {
   payoutFeeSchedule: { variable: 'PAYOUT_FEE_SCHEDULE', check: checkPayoutFeeSchedule },
   collectionCeilings: { variable: 'COLLECTION_CEILINGS', check: checkCollectionCeilings },
   publicBaseUrl: { variable: 'PUBLIC_BASE_URL', check: checkPublicBaseUrl },
+  smsOriginationIdentity: { variable: 'SMS_ORIGINATION_IDENTITY', check: checkSmsOriginationIdentity },
 } as const satisfies Record<string, { variable: string; check: (value: string) => string }>;
 
 /**
@@ -94,4 +95,12 @@ function checkPublicBaseUrl(text: string): string {
     throw new Error('must have no query, fragment or credentials: paths are appended to it');
   }
   return text.replace(/\/$/, '');
+}
+
+/** A sender id, a phone number, or the id or ARN of a phone number or pool, as SendTextMessage takes. */
+function checkSmsOriginationIdentity(text: string): string {
+  if (!/^[A-Za-z0-9_:/+.-]{1,256}$/.test(text)) {
+    throw new Error('must be a sender id, a phone number, or a phone number or pool id or ARN');
+  }
+  return text;
 }

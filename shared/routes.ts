@@ -41,6 +41,14 @@ export const queues = {
    * six times that, as Lambda advises.
    */
   webhooks: { visibilityTimeoutSeconds: 240, maxReceiveCount: 4 },
+  /**
+   * One message per SMS to hand to the gateway. A gateway call takes well under a second; the
+   * sender gets 10 s and the visibility timeout six times that. The 4th failed attempt fails the
+   * message and gives its segments back.
+   */
+  sms: { visibilityTimeoutSeconds: 60, maxReceiveCount: 4 },
+  /** Delivery events of sent SMS: from AWS's configuration set (via SNS), or the sandbox gateway. */
+  smsEvents: { visibilityTimeoutSeconds: 60, maxReceiveCount: 4 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;
@@ -55,7 +63,12 @@ export type AwsAccess =
   | 'table:write'
   | `queue:send:${QueueName}`
   /** The key the sandbox provider signs callbacks with (sandbox stages only). */
-  | 'secret:sandboxProvider';
+  | 'secret:sandboxProvider'
+  /**
+   * Sending SMS through the stage's gateway: `sms-voice:SendTextMessage` on production; on sandbox
+   * stages, sending the sandbox gateway's delivery events to the `smsEvents` queue.
+   */
+  | 'sms:send';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -318,6 +331,36 @@ export const routes = {
     access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
+  sendMessage: {
+    method: 'POST',
+    path: '/partner_api/messages',
+    handler: 'functions/messages/send-message.ts',
+    caller: 'api_key',
+    access: ['table:write', 'queue:send:sms'],
+  },
+  listMessages: {
+    method: 'GET',
+    path: '/partner_api/messages',
+    handler: 'functions/messages/list-messages.ts',
+    caller: 'api_key',
+    access: ['table:read'],
+  },
+  // Before getMessage: the local host tries routes in order, and `account` would match `{id}`.
+  getMessageAccount: {
+    method: 'GET',
+    path: '/partner_api/messages/account',
+    handler: 'functions/messages/get-message-account.ts',
+    caller: 'api_key',
+    // The account is created with zero balances on first read.
+    access: ['table:write'],
+  },
+  getMessage: {
+    method: 'GET',
+    path: '/partner_api/messages/{id}',
+    handler: 'functions/messages/get-message.ts',
+    caller: 'api_key',
+    access: ['table:read'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;
@@ -335,6 +378,18 @@ export const workers = {
   sendWebhooks: {
     handler: 'functions/workers/send-webhooks.ts',
     queue: 'webhooks',
+    batchSize: 10,
+    access: ['table:write'],
+  },
+  sendSms: {
+    handler: 'functions/workers/send-sms.ts',
+    queue: 'sms',
+    batchSize: 10,
+    access: ['table:write', 'sms:send'],
+  },
+  recordSmsEvents: {
+    handler: 'functions/workers/record-sms-events.ts',
+    queue: 'smsEvents',
     batchSize: 10,
     access: ['table:write'],
   },

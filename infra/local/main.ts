@@ -54,6 +54,7 @@ const queueUrls = await ensureQueues(sqsClient, sqs.endpoint);
 const { createApiGateway } = await import('./api-gateway.ts');
 const { demoStillThere, seedDemo } = await import('./seed.ts');
 const { demoReceiver, demoReceiverPath, subscribeDemoReceiver } = await import('./demo-receiver.ts');
+const { smsInbox, smsInboxPath } = await import('./sms-inbox.ts');
 
 const previous = readLocalConfig(dataDir);
 const seeded = !(await demoStillThere(previous?.demo));
@@ -63,8 +64,10 @@ process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
 const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
+const inbox = smsInbox();
 const server = createServer((request, response) => {
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  if (path === smsInboxPath && request.method === 'GET') return void inbox(request, response);
   void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
 });
 await new Promise<void>((resolve, reject) => {
@@ -95,6 +98,7 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
   Webhooks     ${webhooks}
+  SMS inbox    ${baseUrl}${smsInboxPath} (what the sandbox SMS gateway sent, by number)
 
 Try:
   curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'

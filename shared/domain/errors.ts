@@ -46,6 +46,9 @@ export type ErrorId =
   | 'contact_not_found'
   | 'transfer_not_found'
   | 'transfer_exists_with_reference'
+  | 'message_not_found'
+  | 'message_exists_with_reference'
+  | 'insufficient_sms_balance'
   | 'internal_error';
 
 export class BadRequest extends DomainError {

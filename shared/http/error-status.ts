@@ -31,5 +31,8 @@ export const statusByErrorId: Record<ErrorId, number> = {
   contact_not_found: 404,
   transfer_not_found: 404,
   transfer_exists_with_reference: 409,
+  message_not_found: 404,
+  message_exists_with_reference: 409,
+  insufficient_sms_balance: 422,
   internal_error: 500,
 };

@@ -21,6 +21,9 @@ export function toFieldError(issue: $ZodIssue, input: unknown): FieldError {
         return { field, rule: 'required', message: `The ${field} field is required.` };
       return { field, rule: 'type', message: `The ${field} field must be of type ${issue.expected}.` };
     case 'invalid_value':
+      // A missing field of fixed values is missing, not a wrong value.
+      if (valueAt(input, issue.path) === undefined)
+        return { field, rule: 'required', message: `The ${field} field is required.` };
       return {
         field,
         rule: 'in',

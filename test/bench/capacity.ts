@@ -192,6 +192,45 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     requests: poll?.requests ?? 0,
     largestItemBytes: 0,
   });
+  // SMS: the data operations of a send, its delivery and a refund (the queue hops are SQS's, not DynamoDB's).
+  const messages = await import('#shared/data/message.ts');
+  const { countSegments } = await import('#shared/domain/sms-segments.ts');
+  await measure('credit-sms (first top-up, makes the account)', () =>
+    messages.creditSms(business.id, 100, 'bench-topup'),
+  );
+  await measure('GET /messages/account', () => messages.getOrCreateAccount(business.id));
+  const smsOf = (reference: string) => {
+    const body = 'Reçu bench : 1 500 F CFA payés. Merci !';
+    const now = new Date().toISOString();
+    return {
+      id: crypto.randomUUID(),
+      businessId: business.id,
+      channel: 'sms' as const,
+      to: '+2250700000001',
+      body,
+      reference,
+      status: 'pending' as const,
+      failedReason: null,
+      ...countSegments(body),
+      charged: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+  };
+  const delivered = smsOf('bench-sms-1');
+  await measure('POST /messages (record, debit the segments)', () => messages.createMessage(delivered));
+  await measure('sender: read the message (consistent)', () =>
+    messages.getMessage(business.id, delivered.id, true),
+  );
+  await measure('sender: mark sent', () => messages.markSent(delivered, 'bench-provider-1'));
+  await measure('delivery event: mark delivered', () =>
+    messages.recordCarrierOutcome(delivered, { status: 'delivered' }),
+  );
+  const refused = smsOf('bench-sms-2');
+  await messages.createMessage(refused);
+  await measure('refused before the carrier: fail and refund', () =>
+    messages.failBeforeCarrier(refused, 'invalid_number'),
+  );
   return rows;
 }
 

@@ -58,6 +58,17 @@ describe('validation errors name the field and the rule', () => {
     ]);
   });
 
+  it('reports a missing field of fixed values as rule "required", not "in"', () => {
+    const { type: _type, ...details } = valid.paymentDetails;
+    expect(fieldErrors({ ...valid, paymentDetails: details })).toEqual([
+      {
+        field: 'paymentDetails.type',
+        rule: 'required',
+        message: 'The paymentDetails.type field is required.',
+      },
+    ]);
+  });
+
   it('reports a malformed UUID as rule "uuid"', () => {
     expect(fieldErrors({ ...valid, storeId: 'store-1' })).toEqual([
       { field: 'storeId', rule: 'uuid', message: 'The storeId field must be a valid UUID.' },

@@ -1,0 +1,21 @@
+import { apiHandler } from '#shared/http/api-handler.ts';
+import { idempotent } from '#shared/http/idempotency.ts';
+import { sendMessageFor } from '#shared/operations/messages.ts';
+import { routes } from '#shared/routes.ts';
+import { messageResponse, sendMessageBody } from '#shared/schemas/messages.ts';
+
+export const handler = apiHandler(
+  routes.sendMessage,
+  { body: sendMessageBody },
+  ({ caller, body, headers, context }) =>
+    idempotent(
+      {
+        operation: 'sendMessage',
+        businessId: caller.businessId,
+        key: headers['idempotency-key'],
+        payload: body,
+        context,
+      },
+      async () => messageResponse(await sendMessageFor(caller, body)),
+    ),
+);
