@@ -9,7 +9,14 @@ import { adminWebhookUrlPolicy, webhookSettings } from './admin-webhook.ts';
 import { ensureTable } from './local/create-table.ts';
 import { JavaMissing, type RunningDynamoDb, startDynamoDbLocal } from './local/dynamodb-local.ts';
 import { localDataDir, localTableName, readLocalConfig, useLocalAws } from './local/local-config.ts';
-import { isProductionStage, stagePattern, tableNameForStage } from './naming.ts';
+import { tableNameForStage } from './naming.ts';
+import {
+  localStageName,
+  readRegistryFile,
+  type StageEntry,
+  StageRegistryError,
+  stageEntry,
+} from './stage-registry.ts';
 
 const usage = `Usage: npm run admin -- <command> [options] [--json] [--stage NAME]
 
@@ -24,7 +31,8 @@ Commands:
   credit          --store ID --amount CENTS [--entry-id ID]   (sandbox stages only)
   audit           recompute the books; exits 1 on any break
 
-Without --stage it acts on the local host's data (DATA_DIR, default .data/), where webhooks may
+--stage names an entry of the stage registry (context.stages in cdk.json); --stage local, or no
+--stage, acts on the local host's data (DATA_DIR, default .data/), where webhooks may
 go to http://localhost; with --stage they must go to a public https address.`;
 
 class UsageError extends Error {}
@@ -58,11 +66,23 @@ function required(name: keyof typeof values): string {
   return value;
 }
 
+/** The deployed stage the command acts on, from the registry; undefined for the local host. */
+function deployedStage(): StageEntry | undefined {
+  if (values.stage === undefined || values.stage === localStageName) return undefined;
+  try {
+    return stageEntry(readRegistryFile(), values.stage);
+  } catch (error) {
+    if (error instanceof StageRegistryError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Connects to the chosen data: a deployed stage, the running local host, or the local files. */
-async function connect(): Promise<RunningDynamoDb | undefined> {
-  if (values.stage) {
-    if (!stagePattern.test(values.stage)) throw new UsageError(`invalid stage name: ${values.stage}`);
-    process.env.TABLE_NAME = tableNameForStage(values.stage);
+async function connect(stage: StageEntry | undefined): Promise<RunningDynamoDb | undefined> {
+  if (stage) {
+    process.env.TABLE_NAME = tableNameForStage(stage.name);
+    // The stage's own region, whatever the operator's profile defaults to.
+    process.env.AWS_REGION = stage.region;
     return undefined;
   }
   const dataDir = localDataDir();
@@ -87,7 +107,10 @@ async function answers(endpoint: string): Promise<boolean> {
   }
 }
 
-async function run(command: string | undefined): Promise<Record<string, unknown>> {
+async function run(
+  command: string | undefined,
+  stage: StageEntry | undefined,
+): Promise<Record<string, unknown>> {
   // Imported after connect(): these modules build their AWS clients from the environment.
   const { getBusiness, createBusiness } = await import('#shared/data/business.ts');
   const { createStore } = await import('#shared/data/store.ts');
@@ -149,7 +172,7 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
     case 'set-webhook': {
       const settings = webhookSettings(
         { url: required('url'), events: values.events },
-        adminWebhookUrlPolicy(values.stage),
+        adminWebhookUrlPolicy(stage?.name),
       );
       if ('refused' in settings) throw new UsageError(settings.refused);
       const business = await getBusiness(required('business'));
@@ -167,8 +190,7 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
       return { subscriptionId: subscription.id, secret: subscription.secret };
     }
     case 'credit': {
-      if (values.stage && isProductionStage(values.stage))
-        throw new UsageError('credit adds test money: not on production');
+      if (stage?.kind === 'production') throw new UsageError('credit adds test money: not on production');
       const amount = Number(required('amount'));
       if (!Number.isSafeInteger(amount) || amount <= 0)
         throw new UsageError('--amount must be a positive whole number of cents');
@@ -212,8 +234,9 @@ if (values.help) {
 let local: RunningDynamoDb | undefined;
 let exitCode = 0;
 try {
-  local = await connect();
-  print(await run(positionals[0]));
+  const stage = deployedStage();
+  local = await connect(stage);
+  print(await run(positionals[0], stage));
   exitCode = Number(process.exitCode ?? 0);
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;

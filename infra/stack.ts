@@ -1,12 +1,4 @@
-import {
-  ArnFormat,
-  CfnOutput,
-  Duration,
-  RemovalPolicy,
-  Stack,
-  type StackProps,
-  Validations,
-} from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Names, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -31,17 +23,20 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { acknowledge } from '#infra/nag.ts';
 import {
   alarmTopicName,
   deadLetterQueueName,
-  isProductionStage,
+  functionNameFor,
   sandboxProviderSecretName,
   stackName,
   tableNameForStage,
@@ -53,12 +48,14 @@ import {
   scheduledFunctionTimeout,
   workerFunctionTimeout,
 } from '#infra/service-function.ts';
+import type { StageEntry } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import {
   type QueueDefinition,
   type QueueName,
   queues,
   queueUrlVariable,
+  type Route,
   type RouteName,
   routeEntries,
   type ScheduleName,
@@ -68,9 +65,8 @@ import {
 } from '#shared/routes.ts';
 
 export interface PaymentsStackProps extends StackProps {
-  readonly stage: string;
-  /** Variables every function gets: the stage's checked `-c` settings (see stage-config.ts). */
-  readonly stageEnvironment?: Readonly<Record<string, string>>;
+  /** The stage's entry of the registry in cdk.json, checked. */
+  readonly stage: StageEntry;
 }
 
 /**
@@ -143,6 +139,21 @@ export const deadLetterRetention = Duration.days(14);
  */
 export const serverErrorRateAlarm = { percent: 1, period: Duration.minutes(5) } as const;
 
+/**
+ * Why a method has no API Gateway authorizer. Partner routes check API keys in the handler wrapper,
+ * which must answer the spec's exact 401 and 403 bodies (an authorizer's denials come out as gateway
+ * errors). Public routes have no key to check at all, each for its own reason.
+ */
+function authorizationReason(route: Route): string {
+  if (route.caller !== 'public') {
+    return 'Integrators authenticate with API keys, checked by the handler wrapper (DESIGN §3), not with an authorizer or Cognito users.';
+  }
+  if (route.path.startsWith('/provider_callbacks/')) {
+    return "Called by mobile-money providers, which hold no API key of ours: the handler accepts a callback only with the provider's valid signature.";
+  }
+  return 'A page a payer opens in a browser, who has no API key: it shows only the payment or link its unguessable id names, and acts only on that one.';
+}
+
 /** SQS's own limit on queue names. */
 const maxQueueNameLength = 80;
 
@@ -168,8 +179,9 @@ export class PaymentsStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
-    const { stage } = props;
-    const production = isProductionStage(stage);
+    const stage = props.stage.name;
+    // The registry's kind decides, never the name: a stage called "production" may be a sandbox.
+    const production = props.stage.kind === 'production';
     const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.table = new Table(this, 'Table', {
@@ -210,11 +222,11 @@ export class PaymentsStack extends Stack {
           removalPolicy: RemovalPolicy.DESTROY,
         });
     if (this.sandboxProviderSecret) {
-      Validations.of(this.sandboxProviderSecret).acknowledge({
-        id: 'AwsSolutions-SMG4',
-        reason:
-          'Sandbox-only signing key shared by our own functions alone: no third party holds a copy to rotate.',
-      });
+      acknowledge(
+        this.sandboxProviderSecret,
+        'AwsSolutions-SMG4',
+        'Sandbox-only signing key shared by our own functions alone: no third party holds a copy to rotate.',
+      );
     }
 
     // What every function of the stage shares; each adds its entry, name, access and timeout.
@@ -224,7 +236,7 @@ export class PaymentsStack extends Stack {
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
       },
-      stageEnvironment: props.stageEnvironment,
+      stageEnvironment: props.stage.environment,
       sandbox: !production,
       logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
       logRemovalPolicy: removalPolicy,
@@ -285,25 +297,29 @@ export class PaymentsStack extends Stack {
         templates: { 'application/json': errorTemplate(response.id, response.message) },
       });
     }
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-APIG2',
-      reason: "Handlers validate with zod to answer the spec's 422 validation_error body.",
-    });
+    acknowledge(
+      this.api,
+      'AwsSolutions-APIG2',
+      "Handlers validate with zod to answer the spec's 422 validation_error body.",
+    );
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {
-      Validations.of(cloudWatchRole).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason: "API Gateway's account-wide logging role needs to create log groups it names itself.",
-      });
+      acknowledge(
+        cloudWatchRole,
+        'AwsSolutions-IAM4',
+        "API Gateway's account-wide logging role needs to create log groups it names itself.",
+        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+      );
     }
 
     const functions = new Map<RouteName, ServiceFunction>();
     for (const [routeName, route] of routeEntries) {
       if (production && route.sandboxOnly) continue;
-      const functionName = `${stackName(stage)}-${routeName}`;
+      const functionName = functionNameFor(stage, routeName);
       const fn = new ServiceFunction(this, pascalCase(routeName), {
         ...functionDefaults,
         entry: route.handler,
+        invokedBy: 'api',
         functionName,
         access: route.access,
         timeout: apiFunctionTimeout,
@@ -315,12 +331,9 @@ export class PaymentsStack extends Stack {
         // The console's test-invoke is not used; each function may be invoked by its method only.
         new LambdaIntegration(fn, { allowTestInvoke: false }),
       );
-      // Authentication and key rights are checked in the handler wrapper, because it must answer
-      // the spec's exact 401 and 403 bodies (an authorizer's denials come out as gateway errors).
-      Validations.of(method).acknowledge(
-        { id: 'AwsSolutions-APIG4', reason: 'API keys are checked by the handler wrapper (DESIGN §3).' },
-        { id: 'AwsSolutions-COG4', reason: 'Integrators authenticate with API keys, not Cognito users.' },
-      );
+      const reason = authorizationReason(route);
+      acknowledge(method, 'AwsSolutions-APIG4', reason);
+      acknowledge(method, 'AwsSolutions-COG4', reason);
     }
     this.functions = functions;
 
@@ -333,19 +346,29 @@ export class PaymentsStack extends Stack {
           `Worker ${workerName} reads queue ${worker.queue}, which ${stage} does not have: a sandbox-only queue can feed sandbox-only workers only`,
         );
       }
-      const functionName = `${stackName(stage)}-${workerName}`;
+      const functionName = functionNameFor(stage, workerName);
       const fn = new ServiceFunction(this, pascalCase(workerName), {
         ...functionDefaults,
         entry: worker.handler,
+        invokedBy: 'queue',
         functionName,
         access: worker.access,
         timeout: workerFunctionTimeout(queues[worker.queue]),
       });
       this.addFunctionAlarms(fn, functionName);
       // Failed records are reported one by one, so a batch's successes are not handled twice.
-      fn.addEventSource(
-        new SqsEventSource(queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }),
-      );
+      const eventSource = new SqsEventSource(queue, {
+        batchSize: worker.batchSize,
+        reportBatchItemFailures: true,
+      });
+      fn.addEventSource(eventSource);
+      for (const mapping of fn.node.children.filter((child) => child instanceof EventSourceMapping)) {
+        acknowledge(
+          mapping,
+          'Serverless-LambdaEventSourceMappingDestination',
+          "On-failure destinations are for stream sources; an SQS source's failed messages go to the queue's dead-letter queue after maxReceiveCount.",
+        );
+      }
       // The event source lets the worker consume its queue, visibility changes included (how a
       // worker sets when a failed message comes back); the URL is what those calls need.
       fn.addEnvironment(queueUrlVariable(worker.queue), queue.queueUrl);
@@ -356,21 +379,27 @@ export class PaymentsStack extends Stack {
     const scheduled = new Map<ScheduleName, ServiceFunction>();
     for (const [scheduleName, schedule] of scheduleEntries) {
       if (production && schedule.sandboxOnly) continue;
-      const functionName = `${stackName(stage)}-${scheduleName}`;
+      const functionName = functionNameFor(stage, scheduleName);
       const fn = new ServiceFunction(this, pascalCase(scheduleName), {
         ...functionDefaults,
         entry: schedule.handler,
+        invokedBy: 'schedule',
         functionName,
         access: schedule.access,
         timeout: scheduledFunctionTimeout,
       });
       this.addFunctionAlarms(fn, functionName);
-      new Rule(this, `${pascalCase(scheduleName)}Schedule`, {
+      const rule = new Rule(this, `${pascalCase(scheduleName)}Schedule`, {
         ruleName: functionName,
         description: `Runs ${scheduleName} on ${schedule.expression}`,
         schedule: Schedule.expression(schedule.expression),
         targets: [new LambdaFunction(fn)],
       });
+      acknowledge(
+        rule,
+        'Serverless-EventBusDLQ',
+        'A schedule tick that cannot be delivered holds no data: the next tick does the same work, and the Errors alarm reports failing runs.',
+      );
       scheduled.set(scheduleName, fn);
     }
     this.scheduled = scheduled;
@@ -379,6 +408,16 @@ export class PaymentsStack extends Stack {
 
     this.addServerErrorRateAlarm(stage);
     this.alarmTopic = this.addAlarmTopic(stage);
+    const alarmEmail = new EmailSubscription(props.stage.alarmEmail);
+    this.alarmTopic.addSubscription(alarmEmail);
+    const emailSubscription = this.alarmTopic.node.tryFindChild(props.stage.alarmEmail);
+    if (emailSubscription) {
+      acknowledge(
+        emailSubscription,
+        'Serverless-SNSRedrivePolicy',
+        'A lost alarm e-mail loses no alarm: its state and history stay in CloudWatch, and OK/ALARM transitions are e-mailed again.',
+      );
+    }
     // Found rather than listed, so an alarm added later cannot be left silent by mistake.
     const notify = new SnsAction(this.alarmTopic);
     for (const construct of this.node.findAll()) {
@@ -510,6 +549,11 @@ export class PaymentsStack extends Stack {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
+    acknowledge(
+      deadLetters,
+      'Serverless-SQSRedrivePolicy',
+      'This is the dead-letter queue: its messages stay here for an operator to inspect and redrive.',
+    );
     const queue = new Queue(this, `${id}Queue`, {
       queueName: physicalName,
       visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
