@@ -18,7 +18,7 @@ export interface StageEntry {
   readonly region: string;
   /** Subscribed to the stage's alarm topic. */
   readonly alarmEmail: string;
-  /** Browser origins allowed to call the partner API cross-origin; empty for none. */
+  /** Browser origins allowed to call the partner API cross-origin; only empty is accepted today. */
   readonly allowedOrigins: readonly string[];
   /** The variables every function of the stage gets: fees, ceilings, public URL, when set. */
   readonly environment: Readonly<Record<string, string>>;
@@ -111,6 +111,13 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
     if (typeof origin !== 'string' || !isHttpsOrigin(origin)) {
       fail(`allowedOrigins: ${JSON.stringify(origin)} is not an https:// origin (scheme and host, no path)`);
     }
+  }
+  // The partner API answers servers, and sends no CORS headers yet: an origin listed here would be
+  // a promise the stage does not keep.
+  if ((origins as unknown[]).length > 0) {
+    fail(
+      'allowedOrigins must be [] for now: the partner API sends no CORS headers, so no browser origin can call it',
+    );
   }
   // Reserved for provider routing, which no code reads yet: refused rather than silently ignored.
   if (providerRouting !== undefined && !isEmptyObject(providerRouting)) {

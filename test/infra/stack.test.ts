@@ -1246,6 +1246,7 @@ describe('the stage', () => {
       { allowedOrigins: ['https://shop.example.com/cart'] },
       /allowedOrigins: "https:\/\/shop.example.com\/cart" is not an https:\/\/ origin/,
     ],
+    [{ allowedOrigins: ['https://shop.example.com'] }, /allowedOrigins must be \[\] for now/],
     [{ providerRouting: { wave: 'other' } }, /providerRouting is reserved/],
     [{ feeSchedul: {} }, /unknown field feeSchedul/],
   ])('entry %j is refused, naming the field', (change, message) => {
