@@ -7,9 +7,16 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { adminWebhookUrlPolicy, webhookSettings } from './admin-webhook.ts';
 import { ensureTable } from './local/create-table.ts';
-import { JavaMissing, type RunningDynamoDb, startDynamoDbLocal } from './local/dynamodb-local.ts';
-import { localDataDir, localTableName, readLocalConfig, useLocalAws } from './local/local-config.ts';
-import { tableNameForStage } from './naming.ts';
+import { JavaMissing, startDynamoDbLocal } from './local/dynamodb-local.ts';
+import { startKmsStandIn } from './local/kms.ts';
+import {
+  localDataDir,
+  localKeyMaterial,
+  localTableName,
+  readLocalConfig,
+  useLocalAws,
+} from './local/local-config.ts';
+import { tableNameForStage, webhookSecretsKeyAlias } from './naming.ts';
 import {
   localStageName,
   readRegistryFile,
@@ -78,11 +85,13 @@ function deployedStage(): StageEntry | undefined {
 }
 
 /** Connects to the chosen data: a deployed stage, the running local host, or the local files. */
-async function connect(stage: StageEntry | undefined): Promise<RunningDynamoDb | undefined> {
+async function connect(stage: StageEntry | undefined): Promise<{ stop(): Promise<void> } | undefined> {
   if (stage) {
     process.env.TABLE_NAME = tableNameForStage(stage.name);
     // The stage's own region, whatever the operator's profile defaults to.
     process.env.AWS_REGION = stage.region;
+    // set-webhook encrypts the new secret with the stage's key, by its alias.
+    process.env.WEBHOOK_SECRETS_KEY_ID = webhookSecretsKeyAlias(stage.name);
     return undefined;
   }
   const dataDir = localDataDir();
@@ -91,11 +100,18 @@ async function connect(stage: StageEntry | undefined): Promise<RunningDynamoDb |
     useLocalAws(running.endpoints, running.tableName);
     return undefined;
   }
-  // The local host is not running: open its data files with a DynamoDB Local of our own.
+  // The local host is not running: open its data files with a DynamoDB Local of our own, and
+  // its webhook-secrets key with a KMS stand-in of our own.
   const dynamodb = await startDynamoDbLocal({ dataDir: `${dataDir}/dynamodb` });
-  useLocalAws({ dynamodb: dynamodb.endpoint }, localTableName);
+  const kms = await startKmsStandIn({ keyMaterial: localKeyMaterial(dataDir) });
+  useLocalAws({ dynamodb: dynamodb.endpoint, kms: kms.endpoint }, localTableName);
   await ensureTable(new DynamoDBClient({}), localTableName);
-  return dynamodb;
+  return {
+    stop: async () => {
+      await kms.stop();
+      await dynamodb.stop();
+    },
+  };
 }
 
 async function answers(endpoint: string): Promise<boolean> {
@@ -231,7 +247,7 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-let local: RunningDynamoDb | undefined;
+let local: { stop(): Promise<void> } | undefined;
 let exitCode = 0;
 try {
   const stage = deployedStage();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -12,6 +13,7 @@ import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
+import { webhookSecretsKeyVariable } from '#shared/aws/kms.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import {
   type AwsAccess,
@@ -28,6 +30,8 @@ export interface ServiceResources {
   readonly queues: ReadonlyMap<QueueName, IQueue>;
   /** The key the sandbox provider signs its callbacks with; missing on production. */
   readonly sandboxProviderSecret?: ISecret;
+  /** The KMS key of webhook signing secrets. */
+  readonly webhookSecretsKey?: IKey;
 }
 
 /** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
@@ -232,6 +236,15 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
       if (!secret) return;
       secret.grantRead(fn);
       fn.addEnvironment(sandboxProviderSecretArnVariable, secret.secretArn);
+      return;
+    }
+    case 'key:webhookSecrets:encrypt':
+    case 'key:webhookSecrets:decrypt': {
+      const key = resourceFor(fn, resources.webhookSecretsKey, false, 'the webhook secrets key');
+      if (!key) return;
+      // Exactly the one call each makes: no re-encrypt, no data keys.
+      key.grant(fn, access === 'key:webhookSecrets:encrypt' ? 'kms:Encrypt' : 'kms:Decrypt');
+      fn.addEnvironment(webhookSecretsKeyVariable, key.keyArn);
       return;
     }
     default: {

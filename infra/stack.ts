@@ -40,6 +40,7 @@ import {
   sandboxProviderSecretName,
   stackName,
   tableNameForStage,
+  webhookSecretsKeyAlias,
 } from '#infra/naming.ts';
 import {
   apiFunctionTimeout,
@@ -172,6 +173,8 @@ export class PaymentsStack extends Stack {
   readonly sandboxProviderSecret: Secret | undefined;
   /** Every alarm of the stage notifies it; operators subscribe to it. */
   readonly alarmTopic: Topic;
+  /** Encrypts webhook signing secrets in the table. */
+  readonly webhookSecretsKey: Key;
   readonly api: RestApi;
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
@@ -229,12 +232,23 @@ export class PaymentsStack extends Stack {
       );
     }
 
+    // The key policy leaves use to IAM: only the roles the route table grants it (the functions
+    // that create subscriptions and send webhooks) and the account's administrators may use it.
+    this.webhookSecretsKey = new Key(this, 'WebhookSecretsKey', {
+      alias: webhookSecretsKeyAlias(stage),
+      description: `Encrypts the webhook signing secrets of ${stackName(stage)}`,
+      enableKeyRotation: true,
+      // Without it the secrets in a retained table could never be read again.
+      removalPolicy,
+    });
+
     // What every function of the stage shares; each adds its entry, name, access and timeout.
     const functionDefaults = {
       resources: {
         table: this.table,
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
+        webhookSecretsKey: this.webhookSecretsKey,
       },
       stageEnvironment: props.stage.environment,
       sandbox: !production,

@@ -55,7 +55,10 @@ export type AwsAccess =
   | 'table:write'
   | `queue:send:${QueueName}`
   /** The key the sandbox provider signs callbacks with (sandbox stages only). */
-  | 'secret:sandboxProvider';
+  | 'secret:sandboxProvider'
+  /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
+  | 'key:webhookSecrets:encrypt'
+  | 'key:webhookSecrets:decrypt';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -234,7 +237,7 @@ export const routes = {
     path: '/partner_api/service_providers/business_webhook_subscriptions',
     handler: 'functions/service-providers/create-webhook-subscription.ts',
     caller: 'service_provider',
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:encrypt'],
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
@@ -275,7 +278,7 @@ export const workers = {
     handler: 'functions/workers/send-webhooks.ts',
     queue: 'webhooks',
     batchSize: 10,
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:decrypt'],
   },
 } as const satisfies Record<string, Worker>;
 

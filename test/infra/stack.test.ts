@@ -18,6 +18,7 @@ import {
   sandboxProviderSecretName,
   stackName,
   tableNameForStage,
+  webhookSecretsKeyAlias,
 } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
 import {
@@ -800,6 +801,61 @@ describe('the queue:send access', () => {
     expect(() => standAloneFunction(stack, 'Sandbox', access, resources, true)).toThrow(
       /Sandbox needs queue sandboxCallbacks, which the stage does not have/,
     );
+  });
+});
+
+describe('the webhook secrets key', () => {
+  const keyOf = (template: Template) => {
+    const keys = resourcesOf(template, 'AWS::KMS::Key').filter(([, key]) =>
+      String(key.Properties.Description).includes('webhook signing secrets'),
+    );
+    expect(keys).toHaveLength(1);
+    return keys[0] as [string, Json];
+  };
+
+  it.each([
+    ['dev', dev],
+    ['prod', prod],
+  ])(
+    'on %s may be used by the subscription creator (Encrypt) and the webhook sender (Decrypt) alone',
+    (stage, { template }) => {
+      const [keyId, key] = keyOf(template);
+      expect(key.Properties.EnableKeyRotation).toBe(true);
+      const users = new Map<string, string[]>();
+      for (const [, policy] of resourcesOf(template, 'AWS::IAM::Policy')) {
+        for (const statement of policy.Properties.PolicyDocument.Statement) {
+          if (!JSON.stringify(statement.Resource).includes(keyId)) continue;
+          for (const role of policy.Properties.Roles) {
+            const fn = resourcesOf(template, 'AWS::Lambda::Function').find(
+              ([, candidate]) => candidate.Properties.Role['Fn::GetAtt'][0] === role.Ref,
+            );
+            users.set(fn?.[1].Properties.FunctionName ?? role.Ref, asArray(statement.Action));
+          }
+        }
+      }
+      expect(Object.fromEntries(users)).toEqual({
+        [`${stackName(stage)}-createWebhookSubscription`]: ['kms:Encrypt'],
+        [`${stackName(stage)}-sendWebhooks`]: ['kms:Decrypt'],
+      });
+      for (const name of ['createWebhookSubscription', 'sendWebhooks']) {
+        const [, fn] = functionOf(template, stage, name);
+        expect(fn.Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ID).toEqual({
+          'Fn::GetAtt': [keyId, 'Arn'],
+        });
+      }
+      // The key policy itself names no principal but the account, so IAM decides, as above.
+      for (const statement of key.Properties.KeyPolicy.Statement) {
+        expect(JSON.stringify(statement.Principal)).toMatch(/:root"/);
+      }
+    },
+  );
+
+  it('is retained on a production stage, with its alias for the admin command', () => {
+    const [, key] = keyOf(prod.template);
+    expect(key.DeletionPolicy).toBe('Retain');
+    prod.template.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: webhookSecretsKeyAlias('prod'),
+    });
   });
 });
 
