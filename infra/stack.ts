@@ -30,7 +30,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { acknowledge } from '#infra/nag.ts';
 import {
@@ -81,11 +81,30 @@ export interface PaymentsStackProps extends StackProps {
 export const stageThrottling = { rateLimit: 100, burstLimit: 200 } as const;
 
 /**
- * WAF rate limits over one-minute windows. Per API key id, so a single integrator cannot use the
- * whole stage budget (20/s on average); per IP, a looser cap that also covers requests without a
- * key id (public pages, scans of unknown routes), which the key rule does not count.
+ * WAF rate limits over one-minute windows, derived from the stage's throttling so that no single
+ * caller can exhaust it: an API key id, or an IP address, gets at most a fifth of the stage's
+ * steady rate (20/s of 100/s). It takes five callers at their limit to reach the stage's own
+ * throttle, where the per-IP limit was once so loose that two addresses did. The per-IP rule also
+ * covers requests without a key id (public pages, scans of unknown routes).
  */
-export const wafRateLimits = { perApiKeyId: 1_200, perIp: 3_000, windowSeconds: 60 } as const;
+const callersToExhaustStage = 5;
+const perCallerPerMinute = (stageThrottling.rateLimit * 60) / callersToExhaustStage;
+export const wafRateLimits = {
+  perApiKeyId: perCallerPerMinute,
+  perIp: perCallerPerMinute,
+  windowSeconds: 60,
+  callersToExhaustStage,
+} as const;
+
+/**
+ * AWS managed rule groups evaluated after the rate rules: common exploits (OWASP-style), known bad
+ * inputs (Log4Shell, request smuggling...), and addresses Amazon's threat intelligence reports.
+ */
+export const managedRuleGroups = [
+  'AWSManagedRulesCommonRuleSet',
+  'AWSManagedRulesKnownBadInputsRuleSet',
+  'AWSManagedRulesAmazonIpReputationList',
+] as const;
 
 /** The spec's error body. `message` is a VTL expression that yields a JSON string. */
 const errorTemplate = (id: string, message: string) => `{"id":"${id}","message":${message},"extras":null}`;
@@ -418,7 +437,7 @@ export class PaymentsStack extends Stack {
     }
     this.scheduled = scheduled;
 
-    this.addWebAcl(stage);
+    this.addWebAcl(stage, production, removalPolicy);
 
     this.addServerErrorRateAlarm(stage);
     this.alarmTopic = this.addAlarmTopic(stage);
@@ -591,7 +610,7 @@ export class PaymentsStack extends Stack {
     return queue;
   }
 
-  private addWebAcl(stage: string): void {
+  private addWebAcl(stage: string, production: boolean, removalPolicy: RemovalPolicy): void {
     const rateLimitedBody = 'RateLimited';
     const rateRule = (
       name: string,
@@ -635,6 +654,20 @@ export class PaymentsStack extends Stack {
           ],
         }),
         rateRule('RatePerIp', 1, wafRateLimits.perIp, { aggregateKeyType: 'IP' }),
+        ...managedRuleGroups.map(
+          (name, index): CfnWebACL.RuleProperty => ({
+            name,
+            priority: 10 + index,
+            statement: { managedRuleGroupStatement: { vendorName: 'AWS', name } },
+            // The group's own actions (block) apply.
+            overrideAction: { none: {} },
+            visibilityConfig: {
+              cloudWatchMetricsEnabled: true,
+              sampledRequestsEnabled: true,
+              metricName: name,
+            },
+          }),
+        ),
       ],
       visibilityConfig: {
         cloudWatchMetricsEnabled: true,
@@ -645,6 +678,18 @@ export class PaymentsStack extends Stack {
     new CfnWebACLAssociation(this, 'WebAclAssociation', {
       resourceArn: this.api.deploymentStage.stageArn,
       webAclArn: webAcl.attrArn,
+    });
+    // WAF requires the `aws-waf-logs-` prefix. What was blocked and why, for a caller who says
+    // they were refused; the API key is never logged.
+    const wafLogs = new LogGroup(this, 'WafLogs', {
+      logGroupName: `aws-waf-logs-${stackName(stage)}`,
+      retention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
+      removalPolicy,
+    });
+    new CfnLoggingConfiguration(this, 'WafLogging', {
+      resourceArn: webAcl.attrArn,
+      logDestinationConfigs: [wafLogs.logGroupArn],
+      redactedFields: [{ singleHeader: { Name: 'x-api-key' } }],
     });
   }
 }

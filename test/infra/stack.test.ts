@@ -27,7 +27,7 @@ import {
   type ServiceResources,
   sandboxProviderSecretArnVariable,
 } from '#infra/service-function.ts';
-import { serverErrorRateAlarm, stageThrottling } from '#infra/stack.ts';
+import { managedRuleGroups, serverErrorRateAlarm, stageThrottling } from '#infra/stack.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
@@ -448,9 +448,37 @@ describe('the REST API', () => {
       }),
     );
     expect(statements).toContainEqual(expect.objectContaining({ AggregateKeyType: 'IP' }));
-    for (const rule of acl.Properties.Rules) {
+    for (const rule of acl.Properties.Rules.filter((rule: Json) => rule.Statement.RateBasedStatement)) {
       expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
     }
+  });
+
+  it("rate-limits each key id and each IP to a share of the stage's throttle, so a few callers cannot exhaust it", () => {
+    const [, acl] = resourcesOf(dev.template, 'AWS::WAFv2::WebACL')[0] as [string, Json];
+    const stagePerMinute = stageThrottling.rateLimit * 60;
+    for (const rule of acl.Properties.Rules.filter((rule: Json) => rule.Statement.RateBasedStatement)) {
+      const { Limit, EvaluationWindowSec } = rule.Statement.RateBasedStatement;
+      expect(EvaluationWindowSec).toBe(60);
+      // Four callers at their limit still leave the stage's throttle unreached.
+      expect(4 * Limit, rule.Name).toBeLessThan(stagePerMinute);
+    }
+  });
+
+  it('applies the common, known-bad-inputs and IP-reputation managed rule groups, and logs to WAF logs without keys', () => {
+    const [aclId, acl] = resourcesOf(dev.template, 'AWS::WAFv2::WebACL')[0] as [string, Json];
+    const groups = acl.Properties.Rules.filter((rule: Json) => rule.Statement.ManagedRuleGroupStatement).map(
+      (rule: Json) => [rule.Statement.ManagedRuleGroupStatement, rule.OverrideAction],
+    );
+    expect(groups).toEqual(
+      [...managedRuleGroups].map((name) => [{ VendorName: 'AWS', Name: name }, { None: {} }]),
+    );
+    const [, logging] = resourcesOf(dev.template, 'AWS::WAFv2::LoggingConfiguration')[0] as [string, Json];
+    expect(logging.Properties.ResourceArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    expect(logging.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'x-api-key' } }]);
+    const groupId = logging.Properties.LogDestinationConfigs[0]['Fn::GetAtt'][0];
+    expect(resourceOf(dev.template, 'AWS::Logs::LogGroup', groupId).Properties.LogGroupName).toBe(
+      `aws-waf-logs-${stackName('dev')}`,
+    );
   });
 
   it('outputs the API URL, the table name and the alarm topic', () => {
