@@ -41,6 +41,7 @@ export const bundling = {
    */
   alias: {
     '@aws-sdk/credential-provider-node': path.join(projectRoot, 'infra/lambda/credentials.ts'),
+    '@smithy/core/event-streams': path.join(projectRoot, 'infra/lambda/no-event-streams.ts'),
   } as Record<string, string>,
 } as const;
 

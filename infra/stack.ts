@@ -11,14 +11,17 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
+  type AlarmProps,
   ComparisonOperator,
+  Dashboard,
+  GraphWidget,
   MathExpression,
   type Metric,
   Stats,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, Operation, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -173,6 +176,32 @@ function authorizationReason(route: Route): string {
   }
   return 'A page a payer opens in a browser, who has no API key: it shows only the payment or link its unguessable id names, and acts only on that one.';
 }
+
+/**
+ * The API's p99 above 2 s for 15 minutes: requests take tens of milliseconds and a cold start about
+ * a second, so a sustained p99 over 2 s means something is slow, not that a container started.
+ */
+export const apiLatencyAlarm = { thresholdMs: 2000, period: Duration.minutes(5), periods: 3 } as const;
+
+/**
+ * A queued message older than an hour: a webhook's retries end about 31 minutes after its first
+ * attempt (shared/domain/webhook-retry.ts) and a sandbox callback is sent within minutes, so an
+ * hour-old message means its worker is failing, throttled or not keeping up.
+ */
+export const oldestMessageAlarmSeconds = 60 * 60;
+
+/** The table operations the service makes; CloudWatch alarms take at most 10 metrics. */
+const tableOperations = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.TRANSACT_GET_ITEMS,
+];
 
 /** SQS's own limit on queue names. */
 const maxQueueNameLength = 80;
@@ -440,6 +469,8 @@ export class PaymentsStack extends Stack {
     this.addWebAcl(stage, production, removalPolicy);
 
     this.addServerErrorRateAlarm(stage);
+    this.addOperationalAlarms(stage);
+    this.addDashboard(stage);
     this.alarmTopic = this.addAlarmTopic(stage);
     const alarmEmail = new EmailSubscription(props.stage.alarmEmail);
     this.alarmTopic.addSubscription(alarmEmail);
@@ -468,6 +499,121 @@ export class PaymentsStack extends Stack {
       value: this.alarmTopic.topicArn,
       description: 'Subscribe to this topic to be told of every alarm of the stage',
     });
+  }
+
+  /**
+   * The API's slow tail, each queue's backlog, and the table's throttles and errors. Scheduled
+   * functions' failures are their Errors alarms (addFunctionAlarms), like every function's.
+   */
+  private addOperationalAlarms(stage: string): void {
+    const alarm = (id: string, name: string, props: Omit<AlarmProps, 'alarmName' | 'treatMissingData'>) =>
+      new Alarm(this, id, {
+        alarmName: `${stackName(stage)}-${name}`,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        ...props,
+      });
+    const { thresholdMs, period, periods } = apiLatencyAlarm;
+    alarm('ApiLatencyP99Alarm', 'api-latency-p99', {
+      alarmDescription: `The API's p99 latency was above ${thresholdMs} ms for ${periods} periods of ${period.toMinutes()} minutes: look at the slowest functions' durations and at DynamoDB's latency.`,
+      metric: this.api.deploymentStage.metricLatency({ period, statistic: 'p99' }),
+      threshold: thresholdMs,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: periods,
+    });
+    for (const [queueName, queue] of this.queues) {
+      alarm(`${pascalCase(queueName)}OldestMessageAlarm`, `${queueName}-oldest-message`, {
+        alarmDescription: `A message of ${queueName} has waited over ${oldestMessageAlarmSeconds / 60} minutes, longer than its retries take: its worker is failing, throttled or not keeping up.`,
+        metric: queue.metricApproximateAgeOfOldestMessage({
+          period: Duration.minutes(5),
+          statistic: Stats.MAXIMUM,
+        }),
+        threshold: oldestMessageAlarmSeconds,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+    const period5 = Duration.minutes(5);
+    alarm('TableThrottlesAlarm', 'table-throttles', {
+      alarmDescription:
+        'DynamoDB throttled reads or writes of the table (or a GSI through it): requests slowed or failed.',
+      metric: new MathExpression({
+        expression: 'reads + writes',
+        usingMetrics: {
+          reads: this.table.metric('ReadThrottleEvents', { period: period5, statistic: Stats.SUM }),
+          writes: this.table.metric('WriteThrottleEvents', { period: period5, statistic: Stats.SUM }),
+        },
+        label: 'Throttled reads and writes',
+        period: period5,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    alarm('TableSystemErrorsAlarm', 'table-system-errors', {
+      alarmDescription:
+        'DynamoDB answered 500s to the service: its own errors, retried by the SDK; a run of them is an AWS incident.',
+      metric: this.table.metricSystemErrorsForOperations({
+        operations: tableOperations,
+        period: period5,
+        statistic: Stats.SUM,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+
+  /** One dashboard per stage: traffic, errors and latency; functions; queues; the table. */
+  private addDashboard(stage: string): void {
+    const apiStage = this.api.deploymentStage;
+    const period = Duration.minutes(5);
+    const allFunctions = [...this.functions.values(), ...this.workers.values(), ...this.scheduled.values()];
+    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: stackName(stage) });
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'API requests and errors',
+        left: [apiStage.metricCount({ period, statistic: Stats.SUM })],
+        right: [
+          apiStage.metricClientError({ period, statistic: Stats.SUM }),
+          apiStage.metricServerError({ period, statistic: Stats.SUM }),
+        ],
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'API latency (ms)',
+        left: ['p50', 'p90', 'p99'].map((statistic) => apiStage.metricLatency({ period, statistic })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Function errors',
+        left: allFunctions.map((fn) => fn.metricErrors({ period, statistic: Stats.SUM, label: fn.node.id })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Function duration p99 (ms)',
+        left: allFunctions.map((fn) => fn.metricDuration({ period, statistic: 'p99', label: fn.node.id })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Queues: oldest message (s)',
+        left: [...this.queues].map(([name, queue]) =>
+          queue.metricApproximateAgeOfOldestMessage({ period, statistic: Stats.MAXIMUM, label: name }),
+        ),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Table: consumed capacity and throttles',
+        left: [
+          this.table.metricConsumedReadCapacityUnits({ period, statistic: Stats.SUM }),
+          this.table.metricConsumedWriteCapacityUnits({ period, statistic: Stats.SUM }),
+        ],
+        right: [
+          this.table.metric('ReadThrottleEvents', { period, statistic: Stats.SUM }),
+          this.table.metric('WriteThrottleEvents', { period, statistic: Stats.SUM }),
+        ],
+        width: 12,
+      }),
+    );
   }
 
   private addServerErrorRateAlarm(stage: string): void {

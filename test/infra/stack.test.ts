@@ -27,7 +27,13 @@ import {
   type ServiceResources,
   sandboxProviderSecretArnVariable,
 } from '#infra/service-function.ts';
-import { managedRuleGroups, serverErrorRateAlarm, stageThrottling } from '#infra/stack.ts';
+import {
+  apiLatencyAlarm,
+  managedRuleGroups,
+  oldestMessageAlarmSeconds,
+  serverErrorRateAlarm,
+  stageThrottling,
+} from '#infra/stack.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
@@ -1061,7 +1067,9 @@ describe('the alarms', () => {
 
   it("include the API's 5xx rate: over 1% of requests over 5 minutes", () => {
     const [stageId] = resourcesOf(dev.template, 'AWS::ApiGateway::Stage')[0] as [string, Json];
-    const found = alarmsOf(dev.template).filter(([, alarm]) => alarm.Properties.Metrics);
+    const found = alarmsOf(dev.template).filter(
+      ([, alarm]) => alarm.Properties.AlarmName === `${stackName('dev')}-api-5xx-rate`,
+    );
     expect(found).toHaveLength(1);
     const props = (found[0] as [string, Json])[1].Properties;
     expect(props).toMatchObject({
@@ -1177,6 +1185,43 @@ describe('the alarms', () => {
     expect(sourceArn.at(-1)).toBe(
       `:cloudwatch:${registry.dev?.region}:${registry.dev?.account}:alarm:${stackName('dev')}-*`,
     );
+  });
+
+  it('watch the API p99 latency, each queue oldest message, and the table throttles and system errors', () => {
+    const byName = new Map(
+      alarmsOf(dev.template).map(([, alarm]) => [alarm.Properties.AlarmName, alarm.Properties]),
+    );
+    const prefix = stackName('dev');
+    expect(byName.get(`${prefix}-api-latency-p99`)).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      ExtendedStatistic: 'p99',
+      Threshold: apiLatencyAlarm.thresholdMs,
+      EvaluationPeriods: apiLatencyAlarm.periods,
+    });
+    for (const queueName of Object.keys(queues)) {
+      expect(byName.get(`${prefix}-${queueName}-oldest-message`), queueName).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Statistic: 'Maximum',
+        Threshold: oldestMessageAlarmSeconds,
+      });
+    }
+    const throttles = byName.get(`${prefix}-table-throttles`);
+    expect(
+      throttles.Metrics.map((metric: Json) => metric.MetricStat?.Metric.MetricName).filter(Boolean),
+    ).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
+    const systemErrors = byName.get(`${prefix}-table-system-errors`);
+    const errorMetrics = systemErrors.Metrics.filter((metric: Json) => metric.MetricStat);
+    expect(errorMetrics.length).toBeGreaterThan(0);
+    expect(errorMetrics.length).toBeLessThanOrEqual(9);
+    for (const metric of errorMetrics) expect(metric.MetricStat.Metric.MetricName).toBe('SystemErrors');
+  });
+
+  it('have a dashboard per stage', () => {
+    const dashboards = resourcesOf(dev.template, 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    expect((dashboards[0] as [string, Json])[1].Properties.DashboardName).toBe(stackName('dev'));
   });
 
   it('have their topic ARN in the outputs, for operators to subscribe', () => {
