@@ -7,9 +7,23 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { adminWebhookUrlPolicy, webhookSettings } from './admin-webhook.ts';
 import { ensureTable } from './local/create-table.ts';
-import { JavaMissing, type RunningDynamoDb, startDynamoDbLocal } from './local/dynamodb-local.ts';
-import { localDataDir, localTableName, readLocalConfig, useLocalAws } from './local/local-config.ts';
-import { isProductionStage, stagePattern, tableNameForStage } from './naming.ts';
+import { JavaMissing, startDynamoDbLocal } from './local/dynamodb-local.ts';
+import { startKmsStandIn } from './local/kms.ts';
+import {
+  localDataDir,
+  localKeyMaterial,
+  localTableName,
+  readLocalConfig,
+  useLocalAws,
+} from './local/local-config.ts';
+import { tableNameForStage, webhookSecretsKeyAlias } from './naming.ts';
+import {
+  localStageName,
+  readRegistryFile,
+  type StageEntry,
+  StageRegistryError,
+  stageEntry,
+} from './stage-registry.ts';
 
 const usage = `Usage: npm run admin -- <command> [options] [--json] [--stage NAME]
 
@@ -26,7 +40,8 @@ Commands:
                   (the same --entry-id again changes nothing)
   audit           recompute the books; exits 1 on any break
 
-Without --stage it acts on the local host's data (DATA_DIR, default .data/), where webhooks may
+--stage names an entry of the stage registry (context.stages in cdk.json); --stage local, or no
+--stage, acts on the local host's data (DATA_DIR, default .data/), where webhooks may
 go to http://localhost; with --stage they must go to a public https address.`;
 
 class UsageError extends Error {}
@@ -61,11 +76,25 @@ function required(name: keyof typeof values): string {
   return value;
 }
 
+/** The deployed stage the command acts on, from the registry; undefined for the local host. */
+function deployedStage(): StageEntry | undefined {
+  if (values.stage === undefined || values.stage === localStageName) return undefined;
+  try {
+    return stageEntry(readRegistryFile(), values.stage);
+  } catch (error) {
+    if (error instanceof StageRegistryError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Connects to the chosen data: a deployed stage, the running local host, or the local files. */
-async function connect(): Promise<RunningDynamoDb | undefined> {
-  if (values.stage) {
-    if (!stagePattern.test(values.stage)) throw new UsageError(`invalid stage name: ${values.stage}`);
-    process.env.TABLE_NAME = tableNameForStage(values.stage);
+async function connect(stage: StageEntry | undefined): Promise<{ stop(): Promise<void> } | undefined> {
+  if (stage) {
+    process.env.TABLE_NAME = tableNameForStage(stage.name);
+    // The stage's own region, whatever the operator's profile defaults to.
+    process.env.AWS_REGION = stage.region;
+    // set-webhook encrypts the new secret with the stage's key, by its alias.
+    process.env.WEBHOOK_SECRETS_KEY_ID = webhookSecretsKeyAlias(stage.name);
     return undefined;
   }
   const dataDir = localDataDir();
@@ -74,11 +103,18 @@ async function connect(): Promise<RunningDynamoDb | undefined> {
     useLocalAws(running.endpoints, running.tableName);
     return undefined;
   }
-  // The local host is not running: open its data files with a DynamoDB Local of our own.
+  // The local host is not running: open its data files with a DynamoDB Local of our own, and
+  // its webhook-secrets key with a KMS stand-in of our own.
   const dynamodb = await startDynamoDbLocal({ dataDir: `${dataDir}/dynamodb` });
-  useLocalAws({ dynamodb: dynamodb.endpoint }, localTableName);
+  const kms = await startKmsStandIn({ keyMaterial: localKeyMaterial(dataDir) });
+  useLocalAws({ dynamodb: dynamodb.endpoint, kms: kms.endpoint }, localTableName);
   await ensureTable(new DynamoDBClient({}), localTableName);
-  return dynamodb;
+  return {
+    stop: async () => {
+      await kms.stop();
+      await dynamodb.stop();
+    },
+  };
 }
 
 async function answers(endpoint: string): Promise<boolean> {
@@ -90,7 +126,10 @@ async function answers(endpoint: string): Promise<boolean> {
   }
 }
 
-async function run(command: string | undefined): Promise<Record<string, unknown>> {
+async function run(
+  command: string | undefined,
+  stage: StageEntry | undefined,
+): Promise<Record<string, unknown>> {
   // Imported after connect(): these modules build their AWS clients from the environment.
   const { getBusiness, createBusiness } = await import('#shared/data/business.ts');
   const { createStore } = await import('#shared/data/store.ts');
@@ -152,7 +191,7 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
     case 'set-webhook': {
       const settings = webhookSettings(
         { url: required('url'), events: values.events },
-        adminWebhookUrlPolicy(values.stage),
+        adminWebhookUrlPolicy(stage?.name),
       );
       if ('refused' in settings) throw new UsageError(settings.refused);
       const business = await getBusiness(required('business'));
@@ -170,8 +209,7 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
       return { subscriptionId: subscription.id, secret: subscription.secret };
     }
     case 'credit': {
-      if (values.stage && isProductionStage(values.stage))
-        throw new UsageError('credit adds test money: not on production');
+      if (stage?.kind === 'production') throw new UsageError('credit adds test money: not on production');
       const amount = Number(required('amount'));
       if (!Number.isSafeInteger(amount) || amount <= 0)
         throw new UsageError('--amount must be a positive whole number of cents');
@@ -221,11 +259,12 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-let local: RunningDynamoDb | undefined;
+let local: { stop(): Promise<void> } | undefined;
 let exitCode = 0;
 try {
-  local = await connect();
-  print(await run(positionals[0]));
+  const stage = deployedStage();
+  local = await connect(stage);
+  print(await run(positionals[0], stage));
   exitCode = Number(process.exitCode ?? 0);
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;

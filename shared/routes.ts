@@ -68,7 +68,10 @@ export type AwsAccess =
    * Sending SMS through the stage's gateway: `sms-voice:SendTextMessage` on production; on sandbox
    * stages, sending the sandbox gateway's delivery events to the `smsEvents` queue.
    */
-  | 'sms:send';
+  | 'sms:send'
+  /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
+  | 'key:webhookSecrets:encrypt'
+  | 'key:webhookSecrets:decrypt';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -247,7 +250,7 @@ export const routes = {
     path: '/partner_api/service_providers/business_webhook_subscriptions',
     handler: 'functions/service-providers/create-webhook-subscription.ts',
     caller: 'service_provider',
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:encrypt'],
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
@@ -379,7 +382,7 @@ export const workers = {
     handler: 'functions/workers/send-webhooks.ts',
     queue: 'webhooks',
     batchSize: 10,
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:decrypt'],
   },
   sendSms: {
     handler: 'functions/workers/send-sms.ts',

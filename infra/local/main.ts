@@ -14,9 +14,11 @@ import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
+import { startKmsStandIn } from './kms.ts';
 import {
   type LocalConfig,
   localDataDir,
+  localKeyMaterial,
   localTableName,
   readLocalConfig,
   useLocalAws,
@@ -40,7 +42,9 @@ try {
 // Queues and their messages survive a restart, in flight or delayed: a webhook retry waiting in its
 // queue is sent after the restart, as it would be in AWS.
 const sqs = await startLocalSqs({ dataDir: `${dataDir}/sqs` });
-const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint };
+// Webhook secrets are encrypted as on a stage, with a key kept in DATA_DIR.
+const kms = await startKmsStandIn({ keyMaterial: localKeyMaterial(dataDir) });
+const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, kms: kms.endpoint };
 useLocalAws(endpoints, localTableName);
 // The local host is a sandbox stage, like every deployed stage but production.
 process.env.SANDBOX = 'true';
@@ -120,6 +124,7 @@ async function stop(signal: string) {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await sqs.stop();
+  await kms.stop();
   await dynamodb.stop();
   console.log('stopped.');
   process.exit(0);

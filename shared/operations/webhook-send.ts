@@ -10,7 +10,7 @@ import {
   recordAttempt,
   responseExcerptBytes,
 } from '#shared/data/webhook-delivery.ts';
-import { getSubscription } from '#shared/data/webhook-subscription.ts';
+import { getSubscription, signingSecretOf } from '#shared/data/webhook-subscription.ts';
 import { retryBaseSeconds, retryDelaySeconds } from '#shared/domain/webhook-retry.ts';
 import {
   refusedAddress,
@@ -62,7 +62,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number)
     subscription.url,
     delivery.body,
     {
-      'Svc-Signature': signWebhookBody(delivery.body, subscription.secret),
+      'Svc-Signature': signWebhookBody(delivery.body, await signingSecretOf(subscription)),
       'Svc-Event': delivery.eventName,
       'Svc-Webhook-Version': webhookVersion,
     },

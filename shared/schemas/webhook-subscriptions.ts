@@ -1,5 +1,5 @@
 import { array, enum as enumOf, object, string, uuid } from 'zod';
-import type { WebhookSubscription } from '#shared/data/webhook-subscription.ts';
+import type { NewWebhookSubscription, WebhookSubscription } from '#shared/data/webhook-subscription.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
 import { refusedWebhookUrl, webhookUrlPolicy } from '#shared/domain/webhook-url.ts';
 
@@ -41,7 +41,7 @@ export const webhookSubscriptionResponse = (subscription: WebhookSubscription) =
   updatedAt: subscription.updatedAt,
 });
 
-export const createdWebhookSubscriptionResponse = (subscription: WebhookSubscription) => ({
+export const createdWebhookSubscriptionResponse = (subscription: NewWebhookSubscription) => ({
   ...webhookSubscriptionResponse(subscription),
   secret: subscription.secret,
 });
