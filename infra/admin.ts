@@ -117,12 +117,21 @@ async function connect(stage: StageEntry | undefined): Promise<{ stop(): Promise
   };
 }
 
+/**
+ * Whether the host's DynamoDB Local answers. A stopped host refuses the connection at once; a host
+ * that is running but busy (a loaded machine, a test run) may take seconds, and opening its data
+ * files beside it with a second DynamoDB Local would fail, so a slow answer is waited for.
+ */
 async function answers(endpoint: string): Promise<boolean> {
-  try {
-    await fetch(endpoint, { signal: AbortSignal.timeout(1000) });
-    return true;
-  } catch {
-    return false;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await fetch(endpoint, { signal: AbortSignal.timeout(5000) });
+      return true;
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (code === 'ECONNREFUSED' || Date.now() > deadline) return false;
+    }
   }
 }
 
