@@ -45,6 +45,8 @@ export interface ServiceFunctionProps {
   readonly logRemovalPolicy: RemovalPolicy;
   /** The stage's settings (fees, ceilings, public URL), the same for every function. */
   readonly stageEnvironment?: Readonly<Record<string, string>>;
+  /** Files of installed packages (`package/path`) copied beside the bundle, read at run time. */
+  readonly files?: readonly string[];
 }
 
 /**
@@ -129,7 +131,7 @@ export class ServiceFunction extends NodejsFunction {
         ...(props.sandbox ? { SANDBOX: 'true' } : {}),
         ...props.stageEnvironment,
       },
-      bundling: nodejsFunctionBundling(),
+      bundling: { ...nodejsFunctionBundling(), ...copiedFiles(props.files) },
     });
 
     this.sandbox = props.sandbox;
@@ -145,6 +147,19 @@ export class ServiceFunction extends NodejsFunction {
       reason: 'DESIGN pins nodejs22.x to match the Node 22 that runs the local host and the tests.',
     });
   }
+}
+
+/** A route's `files`, copied from node_modules into the asset next to `index.mjs`. */
+function copiedFiles(files: readonly string[] | undefined) {
+  if (!files?.length) return {};
+  return {
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) =>
+        files.map((file) => `cp "${path.join(inputDir, 'node_modules', file)}" "${outputDir}/"`),
+    },
+  };
 }
 
 const queueSendPrefix = 'queue:send:';

@@ -306,6 +306,7 @@ export class PaymentsStack extends Stack {
         entry: route.handler,
         functionName,
         access: route.access,
+        ...('files' in route ? { files: route.files } : {}),
         timeout: apiFunctionTimeout,
       });
       this.addFunctionAlarms(fn, functionName);

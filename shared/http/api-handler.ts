@@ -55,7 +55,7 @@ export function apiHandler<R extends Route, S extends InputSchemas, T>(
   schemas: S,
   operation: (request: ApiRequest<S, CallerOf<R>>) => Promise<T>,
 ) {
-  return middy<ApiEvent, APIGatewayProxyResult, Error, Context>()
+  const handler = middy<ApiEvent, APIGatewayProxyResult, Error, Context>()
     .use(errorResponses())
     .use(normalizeHeaders())
     .use(jsonBody())
@@ -78,6 +78,8 @@ export function apiHandler<R extends Route, S extends InputSchemas, T>(
       });
       return jsonResponse(200, result);
     });
+  // Kept on the handler so a test can check they are the very schemas the reference publishes.
+  return Object.assign(handler, { inputSchemas: schemas });
 }
 
 export function rawBody(event: APIGatewayProxyEvent): string {

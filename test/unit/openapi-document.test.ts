@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '#infra/paths.ts';
+import { routeContracts } from '#shared/openapi/contracts.ts';
+import {
+  buildOpenApiDocument,
+  missingContractMessage,
+  openApiDocumentPath,
+  serializeOpenApiDocument,
+} from '#shared/openapi/document.ts';
+import { routeEntries } from '#shared/routes.ts';
+import { webhookEvents } from '#shared/schemas/webhook-events.ts';
+
+const committed = readFileSync(join(projectRoot, openApiDocumentPath), 'utf8');
+
+describe('the OpenAPI document', () => {
+  it('has a contract for every route of the route table', () => {
+    const missing = routeEntries
+      .filter(([name]) => routeContracts[name] === undefined)
+      .map(([name, route]) => missingContractMessage(name, route));
+    expect(missing, missing.join('\n\n')).toEqual([]);
+  });
+
+  it('describes no route that is not in the route table', () => {
+    const names = new Set(routeEntries.map(([name]) => name as string));
+    expect(Object.keys(routeContracts).filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it.each(routeEntries)('publishes the very schemas the %s handler validates with', async (name, route) => {
+    const contract = routeContracts[name];
+    if (!contract || !('response' in contract)) return;
+    const module = await import(join(projectRoot, route.handler));
+    const inputs = module.handler.inputSchemas as Record<string, unknown> | undefined;
+    expect(inputs, `${route.handler} is not an apiHandler`).toBeDefined();
+    for (const part of ['params', 'query', 'body'] as const) {
+      expect(inputs?.[part], `${name}: ${part}`).toBe(contract[part]);
+    }
+  });
+
+  it('is committed as the code generates it (run `npm run openapi` after changing a schema)', () => {
+    expect(committed).toBe(serializeOpenApiDocument(buildOpenApiDocument()));
+  });
+
+  it('has every method and path of the route table, and every webhook event', () => {
+    const document = JSON.parse(committed);
+    for (const [name, route] of routeEntries) {
+      expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, name).toBe(name);
+    }
+    expect(Object.keys(document.webhooks)).toEqual(Object.keys(webhookEvents));
+  });
+
+  it('passes the Redocly linter (recommended rules) with no error', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: committed, absoluteRef: openApiDocumentPath, config });
+    const described = problems
+      // A form post that only redirects has no 2xx, and the document itself has no 4xx: both true.
+      .filter((problem) => !['operation-2xx-response', 'operation-4xx-response'].includes(problem.ruleId))
+      .map(
+        (problem) =>
+          `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
+      );
+    expect(described).toEqual([]);
+  });
+});
