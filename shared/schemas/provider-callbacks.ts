@@ -17,5 +17,6 @@ export const providerCallbackContracts = {
       result: enumOf(['completed', 'already_completed', 'unknown_request', 'wrong_collection']),
     }),
     responseDescription: 'Taken into account (or already was).',
+    errors: ['unauthorized'],
   },
 } as const satisfies RouteContracts;

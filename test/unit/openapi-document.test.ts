@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/paths.ts';
@@ -42,6 +45,24 @@ describe('the OpenAPI document', () => {
   it('is committed as the code generates it (run `npm run openapi` after changing a schema)', () => {
     expect(committed).toBe(serializeOpenApiDocument(buildOpenApiDocument()));
   });
+
+  // openapi-typescript needs TypeScript 5's compiler API, which the project's TypeScript 7 does not
+  // have, so `npm run openapi:client` runs a pinned copy of both through npm exec (from the registry,
+  // cached after the first run) instead of a dev dependency.
+  it('has its typed client generated from the committed document (run `npm run openapi`)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pps-client-'));
+    try {
+      const output = join(folder, 'openapi-types.ts');
+      await promisify(execFile)('npm', ['run', '--silent', 'openapi:client', '--', '-o', output], {
+        cwd: projectRoot,
+      });
+      expect(readFileSync(output, 'utf8')).toBe(
+        readFileSync(join(projectRoot, 'client/openapi-types.ts'), 'utf8'),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('has every method and path of the route table, and every webhook event', () => {
     const document = JSON.parse(committed);
