@@ -174,7 +174,12 @@ function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
       responses[status] =
         status === '303'
           ? { description, headers: { location: { schema: { type: 'string' } } } }
-          : { description, content: { [contentType]: { schema: { type: 'string' } } } };
+          : {
+              description,
+              content: {
+                [contentType]: { schema: { type: contentType === 'application/json' ? 'object' : 'string' } },
+              },
+            };
     }
     return {
       ...common,
