@@ -45,6 +45,7 @@ export function referencePage(baseUrl: string): APIGatewayProxyResult {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Partner Payments API reference</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${base}/docs/assets/swagger-ui.css">
 </head>
 <body>
