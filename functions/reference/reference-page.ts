@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { publicBaseUrl } from '#shared/http/api-handler.ts';
+import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { referencePage } from '#shared/reference/page.ts';
 
 export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
