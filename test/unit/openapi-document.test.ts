@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/paths.ts';
 import { routeContracts } from '#shared/openapi/contracts.ts';
@@ -15,6 +17,7 @@ import {
 } from '#shared/openapi/document.ts';
 import { routeEntries } from '#shared/routes.ts';
 import { webhookEvents } from '#shared/schemas/webhook-events.ts';
+import type { Body } from '#test/support/api-client.ts';
 
 const committed = readFileSync(join(projectRoot, openApiDocumentPath), 'utf8');
 
@@ -83,5 +86,32 @@ describe('the OpenAPI document', () => {
           `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
       );
     expect(described).toEqual([]);
+  });
+
+  it('has examples that its own schemas accept', () => {
+    const document = JSON.parse(committed);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (formatsPlugin as unknown as (ajv: Ajv2020) => void)(ajv);
+    ajv.addSchema({ ...document, $id: 'openapi.json' });
+    const schemas: [string, { examples?: unknown[] }][] = [
+      ...Object.entries(document.components.schemas as Record<string, { examples?: unknown[] }>).map(
+        ([name, schema]) => [`#/components/schemas/${name}`, schema] as [string, { examples?: unknown[] }],
+      ),
+    ];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Body>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const schema = operation.requestBody?.content?.['application/json']?.schema;
+        const pointer = `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/requestBody/content/application~1json/schema`;
+        if (schema?.examples) schemas.push([pointer, schema]);
+      }
+    }
+    const refused = schemas.flatMap(([pointer, schema]) =>
+      (schema.examples ?? []).flatMap((example) => {
+        const validate = ajv.compile({ $ref: `openapi.json${pointer}` });
+        return validate(example) ? [] : [`${pointer}: ${ajv.errorsText(validate.errors)}`];
+      }),
+    );
+    expect(schemas.length).toBeGreaterThan(10);
+    expect(refused).toEqual([]);
   });
 });
