@@ -104,3 +104,35 @@ export function checkingFetch(original: typeof fetch): typeof fetch {
     return response;
   };
 }
+
+interface WebhookOperation {
+  parameters?: { name: string; in: string; required?: boolean }[];
+}
+
+/**
+ * Checks a webhook delivery against the reference's `webhooks` section: the event is published,
+ * its headers and its body match what the reference says of that event. Returns what differs.
+ */
+export function webhookProblem(
+  headers: Record<string, string | string[] | undefined>,
+  body: string,
+): string | undefined {
+  const eventName = String(headers['svc-event']);
+  const webhooks = document.webhooks as Record<string, { post: WebhookOperation }>;
+  const operation = webhooks[eventName]?.post;
+  if (!operation) return `event ${eventName} is not in the reference's webhooks`;
+  const problems: string[] = [];
+  for (const [index, parameter] of (operation.parameters ?? []).entries()) {
+    const value = headers[parameter.name.toLowerCase()];
+    const validate = ajv.compile({
+      $ref: `openapi.json#/${pointer('webhooks', eventName, 'post', 'parameters', String(index), 'schema')}`,
+    });
+    if (value === undefined ? parameter.required : !validate(value))
+      problems.push(`header ${parameter.name}: ${value}`);
+  }
+  const validate = ajv.compile({
+    $ref: `openapi.json#/${pointer('webhooks', eventName, 'post', 'requestBody', 'content', 'application/json', 'schema')}`,
+  });
+  if (!validate(JSON.parse(body))) problems.push(`body: ${ajv.errorsText(validate.errors)}`);
+  return problems.length > 0 ? `${eventName} differs from the reference: ${problems.join('; ')}` : undefined;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerNotInReference, checkAnswer } from '#test/support/answer-validation.ts';
+import { AnswerNotInReference, checkAnswer, webhookProblem } from '#test/support/answer-validation.ts';
 
 const store = {
   id: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
@@ -45,5 +45,42 @@ describe('checking an answer against the reference', () => {
 
   it('leaves alone what the reference does not describe', () => {
     expect(() => checkAnswer(answer(404, { anything: true }, '/no/such/route'))).not.toThrow();
+  });
+});
+
+describe('checking a webhook delivery against the reference', () => {
+  const event = {
+    id: 'bfe37c2f-5b1d-4c1e-9d7a-0d3e6a2f4b55',
+    amount: { amount: 1_500_000, currency: 'XOF' },
+    fees: { amount: 15_000, currency: 'XOF' },
+    status: 'success',
+    counterpartLabel: 'Aminata Koné',
+    counterpartIdentifier: '+2250700000001',
+    paymentMethod: 'wave',
+    transactionType: 'payment',
+    businessName: 'Boutique Awa',
+    storeName: 'Boutique Awa Plateau',
+    storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+    description: 'Paiement commande-2042',
+    executedAt: '2026-11-20 14:08:55',
+    transactionDetails: { id: '4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11', reference: 'commande-2042' },
+  };
+  const headers = {
+    'svc-event': 'TRANSACTION_COMPLETED',
+    'svc-signature': 'a'.repeat(64),
+    'svc-webhook-version': '1.0.0',
+  };
+
+  it('accepts a delivery as published', () => {
+    expect(webhookProblem(headers, JSON.stringify(event))).toBeUndefined();
+  });
+
+  it('names an event, a header or a body that differs', () => {
+    expect(webhookProblem({ ...headers, 'svc-event': 'PAYOUT_DONE' }, '{}')).toMatch(/not in the reference/);
+    expect(webhookProblem({ ...headers, 'svc-webhook-version': '2' }, JSON.stringify(event))).toMatch(
+      /Svc-Webhook-Version/,
+    );
+    const { storeName: _storeName, ...withoutStore } = event;
+    expect(webhookProblem(headers, JSON.stringify(withoutStore))).toMatch(/storeName/);
   });
 });
