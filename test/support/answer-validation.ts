@@ -94,9 +94,10 @@ export function checkingFetch(original: typeof fetch): typeof fetch {
     const response = await original(request);
     if (request.headers.get('upgrade')) return response;
     const body = await response.clone().text();
+    // After a followed redirect, the answer is the last URL's, fetched with GET.
     checkAnswer({
-      method: request.method,
-      url: request.url,
+      method: response.redirected ? 'GET' : request.method,
+      url: response.url || request.url,
       status: response.status,
       contentType: response.headers.get('content-type'),
       body,
