@@ -67,6 +67,8 @@ export interface ServiceFunctionProps {
   readonly logRemovalPolicy: RemovalPolicy;
   /** The stage's settings (fees, ceilings, public URL), the same for every function. */
   readonly stageEnvironment?: Readonly<Record<string, string>>;
+  /** Files of installed packages (`package/path`) copied beside the bundle, read at run time. */
+  readonly files?: readonly string[];
 }
 
 /**
@@ -150,7 +152,7 @@ export class ServiceFunction extends NodejsFunction {
         ...(props.sandbox ? { SANDBOX: 'true' } : {}),
         ...props.stageEnvironment,
       },
-      bundling: nodejsFunctionBundling(),
+      bundling: { ...nodejsFunctionBundling(), ...copiedFiles(props.files) },
     });
 
     this.sandbox = props.sandbox;
@@ -183,6 +185,19 @@ export class ServiceFunction extends NodejsFunction {
     acknowledge(this, 'Serverless-LambdaLatestVersion', runtimeReason);
     acknowledge(this, 'Serverless-LambdaDLQ', noDeadLetterQueueReason[props.invokedBy]);
   }
+}
+
+/** A route's `files`, copied from node_modules into the asset next to `index.mjs`. */
+function copiedFiles(files: readonly string[] | undefined) {
+  if (!files?.length) return {};
+  return {
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) =>
+        files.map((file) => `cp "${path.join(inputDir, 'node_modules', file)}" "${outputDir}/"`),
+    },
+  };
 }
 
 const queueSendPrefix = 'queue:send:';

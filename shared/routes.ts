@@ -85,6 +85,11 @@ export interface Route {
   readonly access: readonly AwsAccess[];
   /** Test helpers and the sandbox provider: on sandbox stages and the local host only. */
   readonly sandboxOnly?: boolean;
+  /**
+   * Files of installed packages the handler reads at run time (`package/path`), copied beside the
+   * function's bundle: the reference page's viewer, which is served, not bundled.
+   */
+  readonly files?: readonly string[];
 }
 
 /** A function fed by a queue, in batches, reporting partial batch failures. */
@@ -363,6 +368,28 @@ export const routes = {
     handler: 'functions/messages/get-message.ts',
     caller: 'api_key',
     access: ['table:read'],
+  },
+  openApiDocument: {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'functions/reference/get-openapi-document.ts',
+    caller: 'public',
+    access: [],
+  },
+  referencePage: {
+    method: 'GET',
+    path: '/docs',
+    handler: 'functions/reference/reference-page.ts',
+    caller: 'public',
+    access: [],
+  },
+  referencePageAsset: {
+    method: 'GET',
+    path: '/docs/assets/{file}',
+    handler: 'functions/reference/reference-page-asset.ts',
+    caller: 'public',
+    access: [],
+    files: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
   },
 } as const satisfies Record<string, Route>;
 

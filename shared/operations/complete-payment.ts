@@ -19,6 +19,7 @@ import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import { logger } from '#shared/logger.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
+import type { TransactionCompletedEvent } from '#shared/schemas/webhook-events.ts';
 
 export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';
 
@@ -202,7 +203,7 @@ async function completeWith(
       description: transaction.description,
       executedAt: transaction.executedAt,
       transactionDetails,
-    },
+    } satisfies TransactionCompletedEvent,
   };
   writes.push(outboxWrite(event));
   await transactWrite(writes);

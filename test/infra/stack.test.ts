@@ -1564,3 +1564,18 @@ describe('the stage kind, not its name, decides production', () => {
     },
   );
 });
+describe('the API reference on a stage', () => {
+  it('serves /openapi.json, /docs and its files without a key or any AWS access', () => {
+    for (const name of ['openApiDocument', 'referencePage', 'referencePageAsset'] as const) {
+      expect(routes[name].caller).toBe('public');
+      expect(routes[name].access).toEqual([]);
+      expect(dev.stack.functions.get(name)).toBeDefined();
+    }
+    dev.template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'openapi.json' });
+    dev.template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'docs' });
+  });
+
+  it('compresses answers of 1 KB and more, the viewer among them', () => {
+    dev.template.hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: 1024 });
+  });
+});

@@ -1,0 +1,26 @@
+import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { pageContracts } from '#shared/schemas/pages.ts';
+import { paymentLinkContracts } from '#shared/schemas/payment-links.ts';
+import { paymentRequestContracts } from '#shared/schemas/payment-requests.ts';
+import { providerCallbackContracts } from '#shared/schemas/provider-callbacks.ts';
+import { referenceContracts } from '#shared/schemas/reference.ts';
+import { storeContracts } from '#shared/schemas/stores.ts';
+import { transactionContracts } from '#shared/schemas/transactions.ts';
+import { webhookDeliveryContracts } from '#shared/schemas/webhook-deliveries.ts';
+import { webhookSubscriptionContracts } from '#shared/schemas/webhook-subscriptions.ts';
+
+/**
+ * Every route's contract, by route name: one spread per capability. Only the reference's
+ * generator and the tests import this; a function imports its own capability's schemas alone.
+ */
+export const routeContracts: RouteContracts = {
+  ...storeContracts,
+  ...paymentRequestContracts,
+  ...paymentLinkContracts,
+  ...transactionContracts,
+  ...webhookSubscriptionContracts,
+  ...webhookDeliveryContracts,
+  ...providerCallbackContracts,
+  ...pageContracts,
+  ...referenceContracts,
+};
