@@ -96,11 +96,16 @@ export function publicBaseUrl(event: APIGatewayProxyEvent): string {
   return `https://${domainName ?? event.headers?.Host ?? 'localhost'}/${stage ?? ''}`.replace(/\/$/, '');
 }
 
+/** An answer already serialized, sent byte for byte (an idempotent replay of a first answer). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxyResult {
   return {
     statusCode,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify(body),
+    body: body instanceof JsonText ? body.text : JSON.stringify(body),
   };
 }
 

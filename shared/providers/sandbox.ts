@@ -4,7 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { secretValue } from '#shared/aws/secrets.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
-import { isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
 import {
   type CollectionOutcome,
@@ -13,6 +13,7 @@ import {
   type PaymentProvider,
   ProviderRefused,
   type VerifiedCallback,
+  verifiedCallbackBody,
 } from '#shared/providers/port.ts';
 
 /**
@@ -82,9 +83,13 @@ export const signSandboxBody = async (body: string, key?: string) =>
     .update(body)
     .digest('hex');
 
+/** What the sandbox hands out as a provider reference; anything else is not one of its collections. */
+const providerReferencePattern = /^sbx_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export async function getSandboxCollection(
   providerReference: string,
 ): Promise<SandboxCollection | undefined> {
+  if (!providerReferencePattern.test(providerReference)) return undefined;
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName(), Key: collectionKey(providerReference), ConsistentRead: true }),
   );
@@ -154,22 +159,20 @@ export const sandboxProvider: PaymentProvider = {
     if (!presented || !/^[0-9a-f]{64}$/.test(presented)) return undefined;
     const expected = Buffer.from(await signSandboxBody(rawBody), 'hex');
     if (!timingSafeEqual(expected, Buffer.from(presented, 'hex'))) return undefined;
+    let body: unknown;
     try {
-      const body = JSON.parse(rawBody) as Partial<VerifiedCallback>;
-      if (
-        typeof body.callbackId !== 'string' ||
-        typeof body.providerReference !== 'string' ||
-        typeof body.paymentRequestId !== 'string' ||
-        typeof body.provider !== 'string' ||
-        !isProviderCode(body.provider) ||
-        (body.outcome !== 'success' && body.outcome !== 'declined' && body.outcome !== 'insufficient_funds')
-      ) {
-        return undefined;
-      }
-      return body as VerifiedCallback;
+      body = JSON.parse(rawBody);
     } catch {
       return undefined;
     }
+    const parsed = verifiedCallbackBody.safeParse(body);
+    if (!parsed.success) {
+      logger.warn('sandbox callback refused: signed, but its body is not a callback', {
+        issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.code}`),
+      });
+      return undefined;
+    }
+    return parsed.data as VerifiedCallback;
   },
 };
 
