@@ -126,7 +126,7 @@ describe('text that is not well-formed Unicode', () => {
 
   it('finds exactly the strings with a lone surrogate', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (text) => {
+      fc.property(fc.string({ unit: 'binary', maxLength: 16 }), (text) => {
         // encodeURIComponent throws on exactly the strings UTF-8 cannot encode.
         const wellFormed = (() => {
           try {
@@ -136,7 +136,7 @@ describe('text that is not well-formed Unicode', () => {
             return false;
           }
         })();
-        expect(illFormedText({ text }).length === 0).toBe(wellFormed);
+        return (illFormedText({ text }).length === 0) === wellFormed;
       }),
     );
   });
