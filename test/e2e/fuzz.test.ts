@@ -291,10 +291,13 @@ describe('fuzzing every route from its schemas', () => {
     const grown = (entity: string) => (after[entity] ?? 0) - (entitiesBefore[entity] ?? 0);
     expect(grown('payment_request')).toBe(created.createPaymentRequest ?? 0);
     expect(grown('payment_link')).toBe(created.createPaymentLink ?? 0);
-    // Each request and link is written with its pointer in one transaction, or not at all.
-    expect(after.payment_request_pointer ?? 0).toBe(
-      (after.payment_request ?? 0) + (after.link_payment_request ?? 0),
-    );
-    expect(after.payment_link_pointer ?? 0).toBe(after.payment_link ?? 0);
+    // Where an object is written with a pointer to it, both are written in one transaction or
+    // neither (a layout that keeps one item per object has no pointers to count).
+    if (after.payment_request_pointer !== undefined)
+      expect(after.payment_request_pointer).toBe(
+        (after.payment_request ?? 0) + (after.link_payment_request ?? 0),
+      );
+    if (after.payment_link_pointer !== undefined)
+      expect(after.payment_link_pointer).toBe(after.payment_link ?? 0);
   });
 });
