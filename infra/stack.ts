@@ -56,6 +56,7 @@ import {
 } from '#infra/service-function.ts';
 import type { StageEntry } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
+import { requestLimits } from '#shared/http/request-limits.ts';
 import {
   type QueueDefinition,
   type QueueName,
@@ -894,6 +895,33 @@ export class PaymentsStack extends Stack {
       visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name },
     });
 
+    // Bodies over the limit are refused whole: WAF inspects the first 16 KB of a body on API
+    // Gateway, and MATCH treats what lies beyond as over the limit rather than letting it through.
+    const tooLargeBody = 'RequestTooLarge';
+    const targetTooLongBody = 'TargetTooLong';
+    const sizeRule = (
+      name: string,
+      priority: number,
+      fieldToMatch: CfnWebACL.FieldToMatchProperty,
+      limit: number,
+      answer: { status: number; bodyKey: string },
+    ): CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      statement: {
+        sizeConstraintStatement: {
+          fieldToMatch,
+          comparisonOperator: 'GT',
+          size: limit,
+          textTransformations: [{ priority: 0, type: 'NONE' }],
+        },
+      },
+      action: {
+        block: { customResponse: { responseCode: answer.status, customResponseBodyKey: answer.bodyKey } },
+      },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name },
+    });
+
     const webAcl = new CfnWebACL(this, 'WebAcl', {
       name: stackName(stage),
       scope: 'REGIONAL',
@@ -902,6 +930,14 @@ export class PaymentsStack extends Stack {
         [rateLimitedBody]: {
           contentType: 'APPLICATION_JSON',
           content: errorTemplate('too_many_requests', '"Too many requests"'),
+        },
+        [tooLargeBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorTemplate('request_too_large', '"The request body is too large"'),
+        },
+        [targetTooLongBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorTemplate('bad_request', '"The request target is too long"'),
         },
       },
       rules: [
@@ -918,6 +954,19 @@ export class PaymentsStack extends Stack {
           ],
         }),
         rateRule('RatePerIp', 1, wafRateLimits.perIp, { aggregateKeyType: 'IP' }),
+        sizeRule('BodyTooLarge', 2, { body: { oversizeHandling: 'MATCH' } }, requestLimits.bodyBytes, {
+          status: 413,
+          bodyKey: tooLargeBody,
+        }),
+        // API Gateway caps the target at 8 KB itself; the service takes half of that.
+        sizeRule('QueryTooLong', 3, { queryString: {} }, requestLimits.targetChars, {
+          status: 414,
+          bodyKey: targetTooLongBody,
+        }),
+        sizeRule('PathTooLong', 4, { uriPath: {} }, requestLimits.targetChars, {
+          status: 414,
+          bodyKey: targetTooLongBody,
+        }),
         ...managedRuleGroups.map(
           (name, index): CfnWebACL.RuleProperty => ({
             name,

@@ -70,9 +70,15 @@ const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
 const inbox = smsInbox();
 const server = createServer((request, response) => {
-  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  const path = request.url?.split('?')[0];
   if (path === smsInboxPath && request.method === 'GET') return void inbox(request, response);
   void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
+});
+// A socket error (a client resetting mid-request, a malformed request line) concerns that client
+// alone; Node answers 400 to what it cannot parse.
+server.on('clientError', (_error, socket) => {
+  if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  else socket.destroy();
 });
 await new Promise<void>((resolve, reject) => {
   server.once('error', reject);

@@ -90,11 +90,16 @@ export function rawBody(event: APIGatewayProxyEvent): string {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
+/** An answer already serialized, sent byte for byte (an idempotent replay of a first answer). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxyResult {
   return {
     statusCode,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify(body),
+    body: body instanceof JsonText ? body.text : JSON.stringify(body),
   };
 }
 

@@ -124,6 +124,12 @@ export function pageLanguage(): MiddlewareObj<PageEvent, APIGatewayProxyResult> 
   };
 }
 
+/**
+ * Longer than any field of these pages takes (the phone input stops at 32 characters): a longer
+ * value was not typed into one of them, and is refused rather than echoed back into the page.
+ */
+export const maxFormFieldChars = 64;
+
 /** An HTML form's body; a body of any other type is not something these pages ever send. */
 export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   return {
@@ -135,7 +141,10 @@ export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
         throw new BadRequest('The request body is not a form');
       }
       const form: Record<string, string> = {};
-      for (const [name, value] of new URLSearchParams(text)) if (!(name in form)) form[name] = value;
+      for (const [name, value] of new URLSearchParams(text)) {
+        if (value.length > maxFormFieldChars) throw new BadRequest(`The form field ${name} is too long`);
+        if (!Object.hasOwn(form, name)) form[name] = value;
+      }
       request.event.form = form;
     },
   };

@@ -1,5 +1,11 @@
+import { enum as enumOf, object, string, uuid } from 'zod';
 import { DomainError } from '#shared/domain/errors.ts';
-import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
+import {
+  type PayoutMethod,
+  type ProviderCode,
+  payerPhonePattern,
+  providerCodes,
+} from '#shared/domain/payment-methods.ts';
 
 /**
  * The one port behind which the mobile-money providers sit. A collection starts in one of three
@@ -49,6 +55,32 @@ export interface VerifiedCallback {
   payerPhone?: string | undefined;
   payerName?: string | undefined;
 }
+
+/**
+ * What a callback body must hold once its signature checks out, whoever signed it. A signature
+ * proves who sent the body, not that it is sane: ids are checked here, before any is used as a
+ * key, and texts kept to sizes a provider has any reason to send.
+ */
+export const verifiedCallbackBody = object({
+  callbackId: string().min(1).max(128),
+  provider: enumOf(providerCodes),
+  providerReference: string()
+    .min(1)
+    .max(128)
+    .regex(/^[\w.:-]+$/),
+  paymentRequestId: uuid(),
+  outcome: enumOf(['success', 'declined', 'insufficient_funds']),
+  // A provider may send null for what it does not know (no phone when the payer declined).
+  payerPhone: string()
+    .regex(payerPhonePattern)
+    .nullish()
+    .transform((phone) => phone ?? undefined),
+  payerName: string()
+    .min(1)
+    .max(100)
+    .nullish()
+    .transform((name) => name ?? undefined),
+});
 
 /** A transfer paid out to a beneficiary: by mobile money to a number, or to a bank account. */
 export interface PayoutRequest {

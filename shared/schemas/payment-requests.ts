@@ -1,20 +1,25 @@
 import { boolean, enum as enumOf, int, nullable, object, type output, string, uuid } from 'zod';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
-import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
+import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
 import { executedAt, instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
-/**
- * Return URLs may be web addresses or app deep links (`myapp://paid?reference=x`), with the
- * client's own query string: any absolute URI with a scheme.
- */
+/** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
 const returnUrl = string()
   .max(2048)
-  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, 'must be an absolute URL or app link (scheme:...)')
-  .refine(isFollowableReturnUrl, {
-    message: 'The URL scheme is not allowed: javascript, vbscript, data, file and blob URLs are refused.',
-    params: { rule: 'url' },
+  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, {
+    message: 'must be an absolute URL or app link (scheme:...)',
+    abort: true,
+  })
+  .superRefine((url, context) => {
+    const reason = refusedReturnUrl(url);
+    if (reason)
+      context.addIssue({
+        code: 'custom',
+        params: { rule: 'url' },
+        message: `The URL is not allowed: ${reason}.`,
+      });
   });
 
 /** Far above any ceiling, and far below 2^53: amounts stay exact in every computation. */

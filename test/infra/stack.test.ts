@@ -38,6 +38,7 @@ import { readRegistryFile } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
+import { requestLimits } from '#shared/http/request-limits.ts';
 import {
   type AwsAccess,
   type QueueDefinition,
@@ -445,7 +446,8 @@ describe('the REST API', () => {
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
     expect(JSON.stringify(association.Properties.ResourceArn)).toContain(`{"Ref":"${stageId}"}`);
 
-    const statements = acl.Properties.Rules.map((rule: Json) => rule.Statement.RateBasedStatement);
+    const rateRules = acl.Properties.Rules.filter((rule: Json) => rule.Statement.RateBasedStatement);
+    const statements = rateRules.map((rule: Json) => rule.Statement.RateBasedStatement);
     expect(acl.Properties.Scope).toBe('REGIONAL');
     expect(statements).toContainEqual(
       expect.objectContaining({
@@ -454,7 +456,7 @@ describe('the REST API', () => {
       }),
     );
     expect(statements).toContainEqual(expect.objectContaining({ AggregateKeyType: 'IP' }));
-    for (const rule of acl.Properties.Rules.filter((rule: Json) => rule.Statement.RateBasedStatement)) {
+    for (const rule of rateRules) {
       expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
     }
   });
@@ -485,6 +487,33 @@ describe('the REST API', () => {
     expect(resourceOf(dev.template, 'AWS::Logs::LogGroup', groupId).Properties.LogGroupName).toBe(
       `aws-waf-logs-${stackName('dev')}`,
     );
+  });
+
+  it('refuses at the WAF, in the error format, what the local host refuses: bodies and targets over the limits', () => {
+    const [, acl] = resourcesOf(dev.template, 'AWS::WAFv2::WebACL')[0] as [string, Json];
+    const sizeRules = acl.Properties.Rules.filter((rule: Json) => rule.Statement.SizeConstraintStatement);
+    const limitOf = (field: string) =>
+      sizeRules.find((rule: Json) => rule.Statement.SizeConstraintStatement.FieldToMatch[field]);
+    const body = limitOf('Body');
+    expect(body.Statement.SizeConstraintStatement).toMatchObject({
+      ComparisonOperator: 'GT',
+      Size: requestLimits.bodyBytes,
+      // A body larger than WAF inspects counts as over the limit, never as allowed.
+      FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+    });
+    expect(body.Action.Block.CustomResponse.ResponseCode).toBe(413);
+    const bodyKey = body.Action.Block.CustomResponse.CustomResponseBodyKey;
+    expect(JSON.parse(acl.Properties.CustomResponseBodies[bodyKey].Content)).toEqual({
+      id: 'request_too_large',
+      message: expect.any(String),
+      extras: null,
+    });
+    for (const field of ['QueryString', 'UriPath']) {
+      const rule = limitOf(field);
+      expect(rule.Statement.SizeConstraintStatement.Size).toBe(requestLimits.targetChars);
+      expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(414);
+    }
+    expect(requestLimits.bodyBytes).toBeLessThanOrEqual(16 * 1024);
   });
 
   it('outputs the API URL, the table name and the alarm topic', () => {
