@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type CfnElement, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -11,6 +11,7 @@ import type { Construct } from 'constructs';
 import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
+import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
 import {
   type AwsAccess,
   type QueueDefinition,
@@ -205,6 +206,28 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
       fn.addEnvironment(sandboxProviderSecretArnVariable, secret.secretArn);
       return;
     }
+    case 'device:push':
+      // Devices' topics only; the SDK's default data-plane endpoint (data-ats.iot.<region>) is the
+      // account's own, so no endpoint variable is needed.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['iot:Publish'],
+          resources: [
+            Stack.of(fn).formatArn({
+              service: 'iot',
+              resource: 'topic',
+              resourceName: `${soundboxTopicPrefix}*`,
+            }),
+          ],
+        }),
+      );
+      if (fn.role) {
+        Validations.of(fn.role).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iot:<AWS::Region>:<AWS::AccountId>:topic/soundbox/*]',
+          reason: "Publishes to any soundbox device's topics: the device is chosen per payment request.",
+        });
+      }
+      return;
     default: {
       const unhandled: never = access;
       throw new Error(`No grant is defined for access ${String(unhandled)}`);

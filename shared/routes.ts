@@ -55,7 +55,9 @@ export type AwsAccess =
   | 'table:write'
   | `queue:send:${QueueName}`
   /** The key the sandbox provider signs callbacks with (sandbox stages only). */
-  | 'secret:sandboxProvider';
+  | 'secret:sandboxProvider'
+  /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
+  | 'device:push';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -108,7 +110,7 @@ export const routes = {
     path: '/partner_api/payment_requests',
     handler: 'functions/payment-requests/create-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'device:push'],
   },
   getPaymentRequest: {
     method: 'GET',
@@ -167,7 +169,7 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'device:push'],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -299,8 +301,41 @@ export const schedules = {
     expression: 'rate(1 minute)',
     access: ['table:write', 'queue:send:webhooks'],
   },
+  /** Sends again the device pushes (QR, announcement) that failed when first sent. */
+  sweepDevicePushes: {
+    handler: 'functions/workers/sweep-device-pushes.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'device:push'],
+  },
 } as const satisfies Record<string, Schedule>;
 
 export type ScheduleName = keyof typeof schedules;
 
 export const scheduleEntries = Object.entries(schedules) as [ScheduleName, Schedule][];
+
+/**
+ * A function invoked by IoT rules on messages of the devices' broker: on AWS an IoT topic rule per
+ * SQL statement, on the local host the embedded broker calling the handler with the same payload.
+ */
+export interface DeviceRule {
+  readonly handler: string;
+  /** IoT SQL (2016-03-23), one rule each. */
+  readonly sql: readonly string[];
+  readonly access: readonly AwsAccess[];
+}
+
+export const deviceRules = {
+  /** Heartbeats on `soundbox/<id>/status` and the broker's connect/disconnect lifecycle events. */
+  recordDevicePresence: {
+    handler: 'functions/devices/record-device-presence.ts',
+    sql: [
+      "SELECT *, topic(2) AS deviceId, timestamp() AS receivedAt FROM 'soundbox/+/status' WHERE type = 'heartbeat'",
+      "SELECT clientId, eventType, timestamp FROM '$aws/events/presence/+/+'",
+    ],
+    access: ['table:write'],
+  },
+} as const satisfies Record<string, DeviceRule>;
+
+export type DeviceRuleName = keyof typeof deviceRules;
+
+export const deviceRuleEntries = Object.entries(deviceRules) as [DeviceRuleName, DeviceRule][];

@@ -17,6 +17,8 @@ export interface DemoCredentials {
   deviceId: string;
   apiKeyId: string;
   apiKey: string;
+  /** The demo device's broker password, kept so the simulator can connect as it out of the box. */
+  devicePassword?: string;
 }
 
 /** `DATA_DIR/local.json`: what a newcomer, a test or the admin command needs to reach the host. */
@@ -49,6 +51,11 @@ export function writeLocalConfig(dataDir: string, config: LocalConfig): void {
 export interface LocalEndpoints {
   dynamodb: string;
   sqs: string;
+  /** The IoT data-plane stand-in (the service publishes there). */
+  iotData?: string;
+  /** Where devices connect: the broker over TCP, and over WebSocket on the HTTP server. */
+  mqtt?: string;
+  mqttWebSocket?: string;
 }
 
 /**
@@ -67,6 +74,7 @@ export function useLocalAws(
   delete process.env.AWS_PROFILE;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamodb;
   process.env.TABLE_NAME = tableName;
+  if (endpoints.iotData) process.env.AWS_ENDPOINT_URL_IOT_DATA_PLANE = endpoints.iotData;
   if (endpoints.sqs) {
     process.env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
     // Every function may send to every queue locally: the stand-in has no IAM to enforce grants.

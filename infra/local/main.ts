@@ -13,6 +13,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
+import { startDevices } from './devices.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   type LocalConfig,
@@ -40,7 +41,8 @@ try {
 // Queues live in memory and are empty after a restart. What must survive one is kept in the table:
 // events are written to its outbox first, and the outbox sweeper (DESIGN §7) sends them again.
 const sqs = await startSqsStandIn();
-const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint };
+const devices = await startDevices(projectRoot, dataDir);
+const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, ...devices.endpoints };
 useLocalAws(endpoints, localTableName);
 // The local host is a sandbox stage, like every deployed stage but production.
 process.env.SANDBOX = 'true';
@@ -57,7 +59,7 @@ const { demoReceiver, demoReceiverPath, subscribeDemoReceiver } = await import('
 
 const previous = readLocalConfig(dataDir);
 const seeded = !(await demoStillThere(previous?.demo));
-const demo = previous && !seeded ? previous.demo : await seedDemo();
+const demo = devices.withDemoDeviceCredentials(previous && !seeded ? previous.demo : await seedDemo());
 const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
 process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
@@ -65,8 +67,10 @@ const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
 const server = createServer((request, response) => {
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  if (devices.serves(path)) return void devices.handle(request, response);
   void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
 });
+server.on('upgrade', devices.upgrade);
 await new Promise<void>((resolve, reject) => {
   server.once('error', reject);
   server.listen(port, resolve);
@@ -81,7 +85,13 @@ const webhooks =
     : (webhooksTo ?? 'no subscription');
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
-const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName, sandbox };
+const config: LocalConfig = {
+  baseUrl,
+  demo,
+  endpoints: { ...endpoints, mqttWebSocket: devices.webSocketUrl(baseUrl) },
+  tableName: localTableName,
+  sandbox,
+};
 writeLocalConfig(dataDir, config);
 
 console.log(`
@@ -95,6 +105,9 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
   Webhooks     ${webhooks}
+  Soundbox     ${baseUrl}${devices.pagePath(demo.deviceId)} (the demo device: open it, then create a soundbox payment request)
+               or in a terminal: npm run soundbox -- --device ${demo.deviceId}
+  MQTT broker  ${endpoints.mqtt} and ${devices.webSocketUrl(baseUrl)}
 
 Try:
   curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'
@@ -116,6 +129,7 @@ async function stop(signal: string) {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await sqs.stop();
+  await devices.stop();
   await dynamodb.stop();
   console.log('stopped.');
   process.exit(0);

@@ -14,7 +14,11 @@ type ScheduledHandler = (event: ScheduledEvent, context: Context) => unknown;
  * seconds of becoming due, and tests can make it shorter still.
  */
 export function localIntervals(): Record<ScheduleName, number> {
-  return { sweepOutbox: seconds(process.env.OUTBOX_SWEEP_SECONDS, 10) };
+  return {
+    sweepOutbox: seconds(process.env.OUTBOX_SWEEP_SECONDS, 10),
+    // A QR that missed its device (the broker was down) should reach it within seconds of its return.
+    sweepDevicePushes: seconds(process.env.DEVICE_PUSH_SWEEP_SECONDS, 2),
+  };
 }
 
 const seconds = (value: string | undefined, fallback: number) => {

@@ -2,6 +2,7 @@ import { object, uuid } from 'zod';
 import type { Device } from '#shared/data/device.ts';
 import type { Store } from '#shared/data/store.ts';
 import type { Money } from '#shared/domain/money.ts';
+import { isOnline } from '#shared/domain/soundbox.ts';
 
 export const storePathParams = object({ storeId: uuid() });
 
@@ -27,11 +28,17 @@ export interface DeviceResponse {
   type: string;
   storeId: string;
   createdAt: string;
+  /** Beyond the spec, additive: connected, or a heartbeat under 90 s old. */
+  online: boolean;
+  /** When the device's last heartbeat arrived; null before the first. */
+  lastSeenAt: string | null;
 }
 
-export const deviceResponse = (device: Device): DeviceResponse => ({
+export const deviceResponse = (device: Device, now = new Date()): DeviceResponse => ({
   id: device.id,
   type: device.type,
   storeId: device.storeId,
   createdAt: device.createdAt,
+  online: isOnline(device, now),
+  lastSeenAt: device.lastSeenAt ?? null,
 });
