@@ -22,3 +22,14 @@ export const stagePattern = /^[a-z][a-z0-9-]{0,19}$/;
 
 /** A queue's dead-letter queue is named after it, on AWS and on the local host. */
 export const deadLetterQueueName = (queueName: string) => `${queueName}-dlq`;
+
+/**
+ * The IoT thing type of the stage's soundboxes. IoT Core's registry and topics are account-wide:
+ * production's is `SoundBoxQrTerminal` itself; another stage in the same account gets its own
+ * type, so that deploying it never collides with production's.
+ */
+export const deviceThingTypeName = (stage: string) =>
+  isProductionStage(stage) ? 'SoundBoxQrTerminal' : `SoundBoxQrTerminal-${stage}`;
+
+/** The IoT policy attached to every soundbox's certificate. */
+export const devicePolicyName = (stage: string) => `${stackName(stage)}-soundbox`;
