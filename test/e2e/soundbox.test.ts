@@ -34,6 +34,7 @@ async function online(provisioning: DeviceProvisioning, options = {}): Promise<T
 const soundboxRequest = (deviceId: string, amountCents = 150_000) => ({
   storeId: merchant.storeId,
   amountCents,
+  currency: 'XOF',
   reference: `till-${randomUUID()}`,
   paymentDetails: {
     type: 'soundbox',

@@ -56,7 +56,12 @@ export async function connectDevice(
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
-    close: () => client.endAsync(),
+    // Forced, and bounded: a client the broker already dropped may never call back.
+    close: () =>
+      Promise.race([
+        new Promise<void>((resolve) => client.end(true, {}, () => resolve())),
+        new Promise<void>((resolve) => setTimeout(resolve, 1_000)),
+      ]),
   };
 }
 
