@@ -30,6 +30,7 @@ import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPolicy as CfnIotPolicy, CfnThingType, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -41,6 +42,8 @@ import type { Construct } from 'constructs';
 import {
   alarmTopicName,
   deadLetterQueueName,
+  devicePolicyName,
+  deviceThingTypeName,
   isProductionStage,
   sandboxProviderSecretName,
   stackName,
@@ -55,6 +58,8 @@ import {
 } from '#infra/service-function.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import {
+  type DeviceRuleName,
+  deviceRuleEntries,
   type QueueDefinition,
   type QueueName,
   queues,
@@ -165,6 +170,8 @@ export class PaymentsStack extends Stack {
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
   readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
+  /** The functions IoT rules invoke on devices' messages (presence). */
+  readonly deviceRuleFunctions: ReadonlyMap<DeviceRuleName, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
@@ -375,6 +382,19 @@ export class PaymentsStack extends Stack {
     }
     this.scheduled = scheduled;
 
+    this.deviceRuleFunctions = this.addDevices(stage, production, (name, rule) => {
+      const functionName = `${stackName(stage)}-${name}`;
+      const fn = new ServiceFunction(this, pascalCase(name), {
+        ...functionDefaults,
+        entry: rule.handler,
+        functionName,
+        access: rule.access,
+        timeout: apiFunctionTimeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+      return fn;
+    });
+
     this.addWebAcl(stage);
 
     this.addServerErrorRateAlarm(stage);
@@ -396,6 +416,89 @@ export class PaymentsStack extends Stack {
       value: this.alarmTopic.topicArn,
       description: 'Subscribe to this topic to be told of every alarm of the stage',
     });
+  }
+
+  /**
+   * Soundbox terminals (DESIGN §8): their thing type, the policy every device certificate gets,
+   * and the IoT rules that hand devices' heartbeats and connection events to the presence
+   * function. The policy is written with the thing-name policy variable, so one policy serves every
+   * device and each device reaches only its own topics: it connects only as its own thing (with a
+   * certificate attached to it, of the stage's type), subscribes and receives only under
+   * `soundbox/<its name>/`, and publishes only its status.
+   */
+  private addDevices(
+    stage: string,
+    production: boolean,
+    newFunction: (name: DeviceRuleName, rule: (typeof deviceRuleEntries)[number][1]) => ServiceFunction,
+  ): ReadonlyMap<DeviceRuleName, ServiceFunction> {
+    const thingType = new CfnThingType(this, 'DeviceThingType', {
+      thingTypeName: deviceThingTypeName(stage),
+      thingTypeProperties: {
+        thingTypeDescription: 'Soundbox QR terminal: shows payment QR codes and announces payments',
+        searchableAttributes: ['storeId', 'businessId'],
+      },
+    });
+    // A thing type can be deleted only five minutes after it is deprecated, and never while things
+    // use it: production's outlives its stack rather than block a deletion.
+    thingType.applyRemovalPolicy(production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+
+    // An IoT policy variable, resolved by IoT Core per connection: not a template placeholder.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: IoT policy variable syntax
+    const thingName = '${iot:Connection.Thing.ThingName}';
+    const iotArn = (resource: string, resourceName: string) =>
+      this.formatArn({ service: 'iot', resource, resourceName });
+    new CfnIotPolicy(this, 'DevicePolicy', {
+      policyName: devicePolicyName(stage),
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'iot:Connect',
+            Resource: iotArn('client', thingName),
+            Condition: {
+              Bool: { 'iot:Connection.Thing.IsAttached': 'true' },
+              StringEquals: { 'iot:Connection.Thing.ThingTypeName': deviceThingTypeName(stage) },
+            },
+          },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Subscribe',
+            Resource: iotArn('topicfilter', `soundbox/${thingName}/*`),
+          },
+          { Effect: 'Allow', Action: 'iot:Receive', Resource: iotArn('topic', `soundbox/${thingName}/*`) },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Publish',
+            Resource: iotArn('topic', `soundbox/${thingName}/status`),
+          },
+        ],
+      },
+    });
+
+    const functions = new Map<DeviceRuleName, ServiceFunction>();
+    for (const [name, rule] of deviceRuleEntries) {
+      const fn = newFunction(name, rule);
+      rule.sql.forEach((sql, index) => {
+        const topicRule = new CfnTopicRule(this, `${pascalCase(name)}Rule${index + 1}`, {
+          // Rule names allow letters, digits and underscores only.
+          ruleName: `${stackName(stage)}_${name}_${index + 1}`.replace(/[^a-zA-Z0-9_]/g, '_'),
+          topicRulePayload: {
+            sql,
+            awsIotSqlVersion: '2016-03-23',
+            ruleDisabled: false,
+            actions: [{ lambda: { functionArn: fn.functionArn } }],
+          },
+        });
+        fn.addPermission(`${pascalCase(name)}Rule${index + 1}Invoke`, {
+          principal: new ServicePrincipal('iot.amazonaws.com'),
+          sourceArn: topicRule.attrArn,
+          sourceAccount: this.account,
+        });
+      });
+      functions.set(name, fn);
+    }
+    return functions;
   }
 
   private addServerErrorRateAlarm(stage: string): void {

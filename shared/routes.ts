@@ -322,6 +322,8 @@ export interface DeviceRule {
   /** IoT SQL (2016-03-23), one rule each. */
   readonly sql: readonly string[];
   readonly access: readonly AwsAccess[];
+  /** Devices exist on every stage: never set, here for the shape every function entry shares. */
+  readonly sandboxOnly?: false;
 }
 
 export const deviceRules = {

@@ -28,6 +28,7 @@ import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
 import {
   type AwsAccess,
+  deviceRuleEntries,
   type QueueDefinition,
   type QueueName,
   queues,
@@ -54,8 +55,8 @@ function build(stage: string, context: Record<string, unknown> = {}) {
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-/** Every function of the stage: one per route, per worker and per schedule. */
-const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries];
+/** Every function of the stage: one per route, per worker, per schedule and per IoT rule set. */
+const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries, ...deviceRuleEntries];
 
 const dev = build('dev');
 const prod = build('prod');
