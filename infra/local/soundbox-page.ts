@@ -134,6 +134,7 @@ const simulatorScript = `'use strict';
   const show = (message) => {
     $('qr').src = 'qr.svg?text=' + encodeURIComponent(message.qr);
     $('qr').dataset.qr = message.qr;
+    $('display').dataset.paymentRequestId = message.paymentRequestId;
     $('amount').textContent = amount(message.amount, message.currency);
     $('reference').textContent = message.reference;
     $('display').hidden = false;

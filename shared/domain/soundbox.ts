@@ -99,8 +99,8 @@ export function announcementMessage(payment: {
   };
 }
 
-const currencyWords: Record<string, { fr: string; en: string }> = {
-  XOF: { fr: 'francs CFA', en: 'CFA francs' },
+const currencyWords: Record<string, { fr: [string, string]; en: [string, string] }> = {
+  XOF: { fr: ['franc CFA', 'francs CFA'], en: ['CFA franc', 'CFA francs'] },
 };
 
 /**
@@ -117,7 +117,9 @@ export function spokenAmount(amountCents: number, currency: string, language: 'f
   })
     .format(units)
     .replace(/[\u202f\u00a0]/g, ' ');
-  const words = currencyWords[currency]?.[language] ?? currency;
+  // French puts the singular below 2 (1,50 franc), English only on exactly 1.
+  const singular = language === 'fr' ? units < 2 : units === 1;
+  const words = currencyWords[currency]?.[language][singular ? 0 : 1] ?? currency;
   return `${number} ${words}`;
 }
 
