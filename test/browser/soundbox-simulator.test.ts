@@ -30,7 +30,12 @@ describe('the soundbox simulator page', () => {
         };`,
     });
     await page.goto(`${baseUrl}/__local/soundbox/${demo.deviceId}`);
-    await expect.poll(() => page.locator('#status').textContent()).toBe('En ligne');
+    const pageLog: string[] = [];
+    page.on('console', (message) => pageLog.push(message.text()));
+    page.on('pageerror', (error) => pageLog.push(error.message));
+    await expect
+      .poll(() => page.locator('#status').textContent(), { timeout: 15_000, message: pageLog.join('\n') })
+      .toBe('En ligne');
     await expect.poll(() => page.locator('#store').textContent()).toContain(demo.deviceId);
     await page.locator('#sound').click();
 
