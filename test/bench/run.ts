@@ -5,11 +5,12 @@ import { capacity } from '#test/bench/capacity.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
 import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
+import { soundbox } from '#test/bench/soundbox.ts';
 import { transactionList } from '#test/bench/transaction-list.ts';
 import { webhooks } from '#test/bench/webhooks.ts';
 
 /** Every benchmark of `npm run bench`, run one after the other so they do not compete for CPU. */
-export const benches: Bench[] = [coldStart, capacity, transactionList, localHost, webhooks];
+export const benches: Bench[] = [coldStart, capacity, transactionList, localHost, webhooks, soundbox];
 
 const reports = [];
 // A first argument runs only the benches whose result name contains it: `npm run bench -- transaction`.
