@@ -53,17 +53,22 @@ describe('soundbox devices in the stack', () => {
       'iot:Subscribe',
     ]);
     for (const statement of statements) expect(statement.Effect).toBe('Allow');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: IoT policy variable syntax
     const thing = '${iot:Connection.Thing.ThingName}';
-    expect(byAction['iot:Connect'].Resource).toMatch(new RegExp(`:client/${escape(thing)}$`));
+    expect(byAction['iot:Connect'].Resource).toMatch(new RegExp(`:client/${escapeRegExp(thing)}$`));
     expect(byAction['iot:Connect'].Condition).toEqual({
       Bool: { 'iot:Connection.Thing.IsAttached': 'true' },
       StringEquals: { 'iot:Connection.Thing.ThingTypeName': 'SoundBoxQrTerminal-dev' },
     });
     expect(byAction['iot:Subscribe'].Resource).toMatch(
-      new RegExp(`:topicfilter/soundbox/${escape(thing)}/\\*$`),
+      new RegExp(`:topicfilter/soundbox/${escapeRegExp(thing)}/\\*$`),
     );
-    expect(byAction['iot:Receive'].Resource).toMatch(new RegExp(`:topic/soundbox/${escape(thing)}/\\*$`));
-    expect(byAction['iot:Publish'].Resource).toMatch(new RegExp(`:topic/soundbox/${escape(thing)}/status$`));
+    expect(byAction['iot:Receive'].Resource).toMatch(
+      new RegExp(`:topic/soundbox/${escapeRegExp(thing)}/\\*$`),
+    );
+    expect(byAction['iot:Publish'].Resource).toMatch(
+      new RegExp(`:topic/soundbox/${escapeRegExp(thing)}/status$`),
+    );
   });
 
   it('have rules that hand heartbeats and lifecycle events to the presence function, allowed to invoke it', () => {
@@ -124,4 +129,4 @@ describe('soundbox devices in the stack', () => {
   });
 });
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
