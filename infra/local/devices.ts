@@ -15,7 +15,8 @@ export const brokerControlPath = '/__local/broker';
 type PresenceHandler = (payload: Record<string, unknown>) => Promise<void>;
 
 /**
- * Everything soundbox on the local host: the broker (TCP at MQTT_PORT, default 1883, and WebSocket
+ * Everything soundbox on the local host: the broker (TCP at MQTT_PORT, default 1883 or a free port
+ * when that one is taken, and WebSocket
  * on the HTTP server at /mqtt), the IoT data-plane stand-in the functions publish through, the IoT
  * rules' part (presence events to the same handler the stage's rules invoke), the simulator page
  * and the broker's outage switch.
@@ -32,7 +33,7 @@ export async function startDevices(projectRoot: string, dataDir: string) {
   };
   const broker = await startLocalBroker({
     dataDir,
-    port: Number(process.env.MQTT_PORT ?? 1883),
+    port: process.env.MQTT_PORT ? Number(process.env.MQTT_PORT) : undefined,
     onPresence,
   });
   const dataPlane = await startIotDataPlaneStandIn(broker);

@@ -96,10 +96,22 @@ export async function startLocalBroker(options: {
     track(socket);
     broker.handle(socket);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 1883, '127.0.0.1', resolve);
-  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  try {
+    await listen(options.port ?? 1883);
+  } catch (error) {
+    // MQTT's usual port is often taken by a broker of the developer's own: any free one will do
+    // (devices get the address from `create-device`), unless a port was asked for.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.port !== undefined) throw error;
+    await listen(0);
+  }
   const webSockets = new WebSocketServer({ noServer: true });
 
   return {
