@@ -12,7 +12,6 @@ export const testHostEnv = {
   OUTBOX_SWEEP_SECONDS: '2',
   // Free ports: several hosts (and a developer's own broker) may run on one machine.
   MQTT_PORT: '0',
-  DEVICE_PUSH_SWEEP_SECONDS: '1',
 };
 
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */
