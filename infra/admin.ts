@@ -31,6 +31,8 @@ Commands:
   create-business --name N [--service-provider] [--no-api-access] [--verification-level N]
   create-store    --business ID --name N
   create-device   --store ID --device-id ID
+                  registers a soundbox and prints, once, how it connects: on the local host the
+                  broker's address and a password; with --stage an IoT thing and its certificate
   create-key      --business ID [--kind merchant|platform] [--store ID] [--name N]
   link            --provider ID --merchant ID   (the provider may then act for the merchant)
   set-webhook     --business ID --url URL [--events E1,E2] [--name N]
@@ -173,7 +175,10 @@ async function run(
       const storeId = required('store');
       const businessId = await businessOfStore(storeId);
       const device = await registerDevice({ businessId, storeId, deviceId });
-      return { deviceId: device.id };
+      return (await deviceProvisioning({ deviceId: device.id, storeId, businessId })) as unknown as Record<
+        string,
+        unknown
+      >;
     }
     case 'create-key': {
       const kind = values.kind ?? 'merchant';
@@ -243,6 +248,22 @@ async function run(
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
+}
+
+/** The device's IoT thing and certificate on a stage; its broker password on the local host. */
+async function deviceProvisioning(device: { deviceId: string; storeId: string; businessId: string }) {
+  const { localDeviceProvisioning, newIotClient, provisionIotThing } = await import('./admin-device.ts');
+  const stage = deployedStage();
+  if (stage) return provisionIotThing(newIotClient(), stage, device);
+  const { issueDeviceCredentials } = await import('./local/device-credentials.ts');
+  const dataDir = localDataDir();
+  const brokerUrl =
+    readLocalConfig(dataDir)?.endpoints.mqtt ?? `mqtt://127.0.0.1:${process.env.MQTT_PORT ?? 1883}`;
+  return localDeviceProvisioning(
+    device.deviceId,
+    brokerUrl,
+    issueDeviceCredentials(dataDir, device.deviceId),
+  );
 }
 
 /** A store is addressed by id alone here; its business is found through the store index. */

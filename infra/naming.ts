@@ -1,4 +1,4 @@
-import { queues, routes, schedules, workers } from '#shared/routes.ts';
+import { deviceRules, queues, routes, schedules, workers } from '#shared/routes.ts';
 
 /**
  * Names of a stage's resources. Deterministic, so the admin command can find a deployed stage's
@@ -33,7 +33,12 @@ const limits = { lambdaFunction: 64, eventBridgeRule: 64, sqsQueue: 80, kmsAlias
  * table so that a route, worker, schedule or queue added later is checked with the rest.
  */
 function physicalNames(stage: string): { what: string; name: string; limit: number }[] {
-  const functionNames = [...Object.keys(routes), ...Object.keys(workers), ...Object.keys(schedules)];
+  const functionNames = [
+    ...Object.keys(routes),
+    ...Object.keys(workers),
+    ...Object.keys(schedules),
+    ...Object.keys(deviceRules),
+  ];
   return [
     ...functionNames.map((name) => ({
       what: 'function',
@@ -71,3 +76,13 @@ export function checkNameLimits(stage: string): void {
     `Stage name "${stage}" is too long: the ${tightest.what} name ${tightest.name} would be ${tightest.name.length} characters, over the limit of ${tightest.limit}. Stage names may have at most ${longestStage} characters with the current route table.`,
   );
 }
+/**
+ * The IoT thing type of the stage's soundboxes. IoT Core's registry and topics are account-wide:
+ * production's is `SoundBoxQrTerminal` itself; another stage in the same account gets its own
+ * type, so that deploying it never collides with production's.
+ */
+export const deviceThingTypeName = (stage: string, production: boolean) =>
+  production ? 'SoundBoxQrTerminal' : `SoundBoxQrTerminal-${stage}`;
+
+/** The IoT policy attached to every soundbox's certificate. */
+export const devicePolicyName = (stage: string) => `${stackName(stage)}-soundbox`;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Duration, type RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -15,6 +15,7 @@ import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
 import { webhookSecretsKeyVariable } from '#shared/aws/kms.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
+import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
 import {
   type AwsAccess,
   type QueueDefinition,
@@ -41,13 +42,15 @@ export interface ServiceResources {
 export const sandboxProviderSecretArnVariable = 'SANDBOX_PROVIDER_SECRET_ARN';
 
 /** How the function is invoked, which decides where a failed invocation ends up. */
-export type InvokedBy = 'api' | 'queue' | 'schedule';
+export type InvokedBy = 'api' | 'queue' | 'schedule' | 'iotRule';
 
 /** Why no function has an asynchronous-invocation DLQ: each kind's failures already land somewhere. */
 const noDeadLetterQueueReason: Record<InvokedBy, string> = {
   api: 'Invoked synchronously by API Gateway: the caller gets the error; a Lambda DLQ catches asynchronous invocations only.',
   queue:
     "Invoked synchronously by an SQS event source mapping: a failed message returns to its queue and goes to the queue's own dead-letter queue after maxReceiveCount.",
+  iotRule:
+    "Invoked by an IoT rule with a device's heartbeat or connection event: each is superseded by the device's next one (heartbeats every 30 s), so one lost is corrected within a minute, and the function's Errors alarm reports failures.",
   schedule:
     "Each run re-reads what is left to do: a failed run's work is done by the next run, and the function's Errors alarm reports the failure.",
 };
@@ -161,30 +164,41 @@ export class ServiceFunction extends NodejsFunction {
 
     // Active tracing is set on the resource rather than with `tracing`, which would add X-Ray's
     // `Resource: *` statement to the role's main policy, where acknowledging it would also hide any
-    // other `*` grant added there later. It gets a policy of its own, acknowledged alone.
+    // other `*` grant added there later. It comes from one managed policy of the stack's, holding
+    // nothing else and acknowledged alone (one policy per function would cost ~50 of the stack's
+    // 500 resources).
     (this.node.defaultChild as CfnFunction).tracingConfig = { mode: 'Active' };
-    const tracePolicy = new Policy(scope, `${id}TracePolicy`, {
-      roles: [role],
-      statements: [
-        new PolicyStatement({
-          actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
-          resources: ['*'],
-        }),
-      ],
-    });
-    this.node.addDependency(tracePolicy);
-    acknowledge(
-      tracePolicy,
-      'AwsSolutions-IAM5',
-      'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions; this policy holds nothing else.',
-      'Resource::*',
-    );
+    role.addManagedPolicy(tracingPolicyOf(Stack.of(scope)));
     const runtimeReason =
       'DESIGN pins nodejs22.x to match the Node 22 that runs the local host and the tests.';
     acknowledge(this, 'AwsSolutions-L1', runtimeReason);
     acknowledge(this, 'Serverless-LambdaLatestVersion', runtimeReason);
     acknowledge(this, 'Serverless-LambdaDLQ', noDeadLetterQueueReason[props.invokedBy]);
   }
+}
+
+const tracingPolicyId = 'FunctionTracingPolicy';
+
+/** The stack's one policy letting functions send their traces to X-Ray. */
+function tracingPolicyOf(stack: Stack): ManagedPolicy {
+  const existing = stack.node.tryFindChild(tracingPolicyId);
+  if (existing) return existing as ManagedPolicy;
+  const policy = new ManagedPolicy(stack, tracingPolicyId, {
+    description: 'Lets the functions send their traces to X-Ray',
+    statements: [
+      new PolicyStatement({
+        actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+        resources: ['*'],
+      }),
+    ],
+  });
+  acknowledge(
+    policy,
+    'AwsSolutions-IAM5',
+    'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions; this policy holds nothing else.',
+    'Resource::*',
+  );
+  return policy;
 }
 
 /** A route's `files`, copied from node_modules into the asset next to `index.mjs`. */
@@ -268,6 +282,9 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
       fn.addEnvironment(webhookSecretsKeyVariable, key.keyArn);
       return;
     }
+    case 'device:push':
+      grantDevicePush(fn);
+      return;
     default: {
       const unhandled: never = access;
       throw new Error(`No grant is defined for access ${String(unhandled)}`);
@@ -294,31 +311,69 @@ function grantSmsSend(fn: ServiceFunction, resources: ServiceResources): void {
   const configurationSet = resources.smsConfigurationSet;
   if (!configurationSet)
     throw new Error(`${fn.node.path} needs the SMS configuration set, which the stage does not have`);
-  const stack = Stack.of(fn);
   const originations = smsOriginationTypes.map((type) =>
-    stack.formatArn({ service: 'sms-voice', resource: type, resourceName: '*' }),
+    Stack.of(fn).formatArn({ service: 'sms-voice', resource: type, resourceName: '*' }),
   );
   fn.addEnvironment(smsConfigurationSetVariable, configurationSet.name);
+  grantInOwnPolicy(
+    fn,
+    'SmsSendPolicy',
+    new PolicyStatement({
+      actions: ['sms-voice:SendTextMessage'],
+      resources: [configurationSet.arn, ...originations],
+    }),
+    smsOriginationTypes.map((type) => `sms-voice:${type}/*`),
+    'SendTextMessage authorizes the origination identity too; the sender id or number the operator registers is not known to the stack, so any of the account and region is allowed, for this one action.',
+  );
+}
+
+/** Publishing to soundbox devices' topics only, the device being chosen per payment request. */
+function grantDevicePush(fn: ServiceFunction): void {
+  // The SDK's default data-plane endpoint (data-ats.iot.<region>) is the account's own, so no
+  // endpoint variable is needed.
+  grantInOwnPolicy(
+    fn,
+    'DevicePushPolicy',
+    new PolicyStatement({
+      actions: ['iot:Publish'],
+      resources: [
+        Stack.of(fn).formatArn({
+          service: 'iot',
+          resource: 'topic',
+          resourceName: `${soundboxTopicPrefix}*`,
+        }),
+      ],
+    }),
+    [`iot:topic/${soundboxTopicPrefix}*`],
+    "Publishes to any soundbox device's topics: the device is chosen per payment request.",
+  );
+}
+
+/**
+ * A grant whose resources end in a wildcard, in a policy of its own, so that acknowledging its
+ * findings covers this one statement and nothing added to the role later. `wildcards` are the
+ * resources as `service:resource` after the account, which cdk-nag names with the stage's account
+ * and region once the stack is pinned to them.
+ */
+function grantInOwnPolicy(
+  fn: ServiceFunction,
+  id: string,
+  statement: PolicyStatement,
+  wildcards: string[],
+  reason: string,
+): void {
   if (!fn.role) return;
-  // A policy of its own, so the acknowledged wildcards cover this one action and nothing added later.
-  const smsPolicy = new Policy(fn, 'SmsSendPolicy', {
-    roles: [fn.role],
-    statements: [
-      new PolicyStatement({
-        actions: ['sms-voice:SendTextMessage'],
-        resources: [configurationSet.arn, ...originations],
-      }),
-    ],
-  });
-  // cdk-nag names the finding as the ARN renders: the stage's own account and region once pinned.
+  const policy = new Policy(fn, id, { roles: [fn.role], statements: [statement] });
+  const stack = Stack.of(fn);
   const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
   const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
-  for (const type of smsOriginationTypes) {
+  for (const wildcard of wildcards) {
+    const [service, resource] = wildcard.split(/:(.*)/s) as [string, string];
     acknowledge(
-      smsPolicy,
+      policy,
       'AwsSolutions-IAM5',
-      'SendTextMessage authorizes the origination identity too; the sender id or number the operator registers is not known to the stack, so any of the account and region is allowed, for this one action.',
-      `Resource::arn:<AWS::Partition>:sms-voice:${region}:${account}:${type}/*`,
+      reason,
+      `Resource::arn:<AWS::Partition>:${service}:${region}:${account}:${resource}`,
     );
   }
 }

@@ -25,6 +25,7 @@ import { AttributeType, BillingMode, Operation, Table, TableEncryption } from 'a
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPolicy as CfnIotPolicy, CfnThingType, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -40,6 +41,8 @@ import { acknowledge } from '#infra/nag.ts';
 import {
   alarmTopicName,
   deadLetterQueueName,
+  devicePolicyName,
+  deviceThingTypeName,
   functionNameFor,
   sandboxProviderSecretName,
   serviceName,
@@ -58,6 +61,8 @@ import type { StageEntry } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
 import {
+  type DeviceRuleName,
+  deviceRuleEntries,
   type QueueDefinition,
   type QueueName,
   queues,
@@ -238,6 +243,8 @@ export class PaymentsStack extends Stack {
   readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
   /** Production only: where AWS End User Messaging SMS reports the delivery of each message. */
   readonly smsConfigurationSet: CfnConfigurationSet | undefined;
+  /** The functions IoT rules invoke on devices' messages (presence). */
+  readonly deviceRuleFunctions: ReadonlyMap<DeviceRuleName, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
@@ -491,6 +498,20 @@ export class PaymentsStack extends Stack {
     this.scheduled = scheduled;
 
     this.addSmsFailureAlarm(stage, workers);
+    this.deviceRuleFunctions = this.addDevices(stage, production, (name, rule) => {
+      const functionName = functionNameFor(stage, name);
+      const fn = new ServiceFunction(this, pascalCase(name), {
+        ...functionDefaults,
+        invokedBy: 'iotRule',
+        entry: rule.handler,
+        functionName,
+        access: rule.access,
+        timeout: apiFunctionTimeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+      return fn;
+    });
+
     this.addWebAcl(stage, production, removalPolicy);
 
     this.addServerErrorRateAlarm(stage);
@@ -651,6 +672,21 @@ export class PaymentsStack extends Stack {
         evaluationPeriods: 1,
       });
     }
+    // Lambda's account-wide Throttles: no function has reserved concurrency, so a throttle means
+    // the account's concurrency ran out, whichever function it hit.
+    alarm('FunctionThrottlesAlarm', 'function-throttles', {
+      alarmDescription:
+        "Lambda throttled invocations: the account's concurrency ran out. API callers got an error; a queue's batch waits and is retried. The dashboard's function panels show which.",
+      metric: new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'Throttles',
+        period: Duration.minutes(1),
+        statistic: Stats.SUM,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
     const period5 = Duration.minutes(5);
     alarm('TableThrottlesAlarm', 'table-throttles', {
       alarmDescription:
@@ -735,6 +771,89 @@ export class PaymentsStack extends Stack {
     );
   }
 
+  /**
+   * Soundbox terminals (DESIGN §8): their thing type, the policy every device certificate gets,
+   * and the IoT rules that hand devices' heartbeats and connection events to the presence
+   * function. The policy is written with the thing-name policy variable, so one policy serves every
+   * device and each device reaches only its own topics: it connects only as its own thing (with a
+   * certificate attached to it, of the stage's type), subscribes and receives only under
+   * `soundbox/<its name>/`, and publishes only its status.
+   */
+  private addDevices(
+    stage: string,
+    production: boolean,
+    newFunction: (name: DeviceRuleName, rule: (typeof deviceRuleEntries)[number][1]) => ServiceFunction,
+  ): ReadonlyMap<DeviceRuleName, ServiceFunction> {
+    const thingType = new CfnThingType(this, 'DeviceThingType', {
+      thingTypeName: deviceThingTypeName(stage, production),
+      thingTypeProperties: {
+        thingTypeDescription: 'Soundbox QR terminal: shows payment QR codes and announces payments',
+        searchableAttributes: ['storeId', 'businessId'],
+      },
+    });
+    // A thing type can be deleted only five minutes after it is deprecated, and never while things
+    // use it: production's outlives its stack rather than block a deletion.
+    thingType.applyRemovalPolicy(production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+
+    // An IoT policy variable, resolved by IoT Core per connection: not a template placeholder.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: IoT policy variable syntax
+    const thingName = '${iot:Connection.Thing.ThingName}';
+    const iotArn = (resource: string, resourceName: string) =>
+      this.formatArn({ service: 'iot', resource, resourceName });
+    new CfnIotPolicy(this, 'DevicePolicy', {
+      policyName: devicePolicyName(stage),
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'iot:Connect',
+            Resource: iotArn('client', thingName),
+            Condition: {
+              Bool: { 'iot:Connection.Thing.IsAttached': 'true' },
+              StringEquals: { 'iot:Connection.Thing.ThingTypeName': deviceThingTypeName(stage, production) },
+            },
+          },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Subscribe',
+            Resource: iotArn('topicfilter', `soundbox/${thingName}/*`),
+          },
+          { Effect: 'Allow', Action: 'iot:Receive', Resource: iotArn('topic', `soundbox/${thingName}/*`) },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Publish',
+            Resource: iotArn('topic', `soundbox/${thingName}/status`),
+          },
+        ],
+      },
+    });
+
+    const functions = new Map<DeviceRuleName, ServiceFunction>();
+    for (const [name, rule] of deviceRuleEntries) {
+      const fn = newFunction(name, rule);
+      rule.sql.forEach((sql, index) => {
+        const topicRule = new CfnTopicRule(this, `${pascalCase(name)}Rule${index + 1}`, {
+          // Rule names allow letters, digits and underscores only.
+          ruleName: `${stackName(stage)}_${name}_${index + 1}`.replace(/[^a-zA-Z0-9_]/g, '_'),
+          topicRulePayload: {
+            sql,
+            awsIotSqlVersion: '2016-03-23',
+            ruleDisabled: false,
+            actions: [{ lambda: { functionArn: fn.functionArn } }],
+          },
+        });
+        fn.addPermission(`${pascalCase(name)}Rule${index + 1}Invoke`, {
+          principal: new ServicePrincipal('iot.amazonaws.com'),
+          sourceArn: topicRule.attrArn,
+          sourceAccount: this.account,
+        });
+      });
+      functions.set(name, fn);
+    }
+    return functions;
+  }
+
   private addServerErrorRateAlarm(stage: string): void {
     const { period, percent } = serverErrorRateAlarm;
     const apiStage = this.api.deploymentStage;
@@ -759,8 +878,10 @@ export class PaymentsStack extends Stack {
   }
 
   /**
-   * Errors (a handler that threw past the wrapper, a timeout, a crash) and throttles (concurrency
-   * exhausted) of one function: any is worth a look, and one alarm per function says which.
+   * Errors (a handler that threw past the wrapper, a timeout, a crash) of one function: any is worth
+   * a look, and one alarm per function says which. Throttles have one alarm for the stage
+   * (addOperationalAlarms): they come from the account's concurrency running out, not from one
+   * function, and an alarm per function would spend ~50 of the stack's 500 resources.
    */
   private addFunctionAlarms(fn: ServiceFunction, functionName: string): void {
     const id = fn.node.id;
@@ -780,11 +901,6 @@ export class PaymentsStack extends Stack {
       fn.metricErrors(options),
       'Errors',
       `${functionName} failed: an unhandled error, a timeout or a crash. Its log group has the request id and the stack trace.`,
-    );
-    anyIn(
-      fn.metricThrottles(options),
-      'Throttles',
-      `${functionName} was throttled: the account's concurrency ran out. API callers got an error; a queue's batch waits and is retried.`,
     );
   }
 

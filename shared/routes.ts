@@ -71,7 +71,9 @@ export type AwsAccess =
   | 'sms:send'
   /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
   | 'key:webhookSecrets:encrypt'
-  | 'key:webhookSecrets:decrypt';
+  | 'key:webhookSecrets:decrypt'
+  /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
+  | 'device:push';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -129,7 +131,7 @@ export const routes = {
     path: '/partner_api/payment_requests',
     handler: 'functions/payment-requests/create-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'device:push'],
   },
   getPaymentRequest: {
     method: 'GET',
@@ -188,7 +190,7 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'device:push'],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -451,8 +453,43 @@ export const schedules = {
     expression: 'rate(1 minute)',
     access: ['table:write', 'queue:send:webhooks'],
   },
+  /** Sends again the device pushes (QR, announcement) that failed when first sent. */
+  sweepDevicePushes: {
+    handler: 'functions/workers/sweep-device-pushes.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'device:push'],
+  },
 } as const satisfies Record<string, Schedule>;
 
 export type ScheduleName = keyof typeof schedules;
 
 export const scheduleEntries = Object.entries(schedules) as [ScheduleName, Schedule][];
+
+/**
+ * A function invoked by IoT rules on messages of the devices' broker: on AWS an IoT topic rule per
+ * SQL statement, on the local host the embedded broker calling the handler with the same payload.
+ */
+export interface DeviceRule {
+  readonly handler: string;
+  /** IoT SQL (2016-03-23), one rule each. */
+  readonly sql: readonly string[];
+  readonly access: readonly AwsAccess[];
+  /** Devices exist on every stage: never set, here for the shape every function entry shares. */
+  readonly sandboxOnly?: false;
+}
+
+export const deviceRules = {
+  /** Heartbeats on `soundbox/<id>/status` and the broker's connect/disconnect lifecycle events. */
+  recordDevicePresence: {
+    handler: 'functions/devices/record-device-presence.ts',
+    sql: [
+      "SELECT *, topic(2) AS deviceId, timestamp() AS receivedAt FROM 'soundbox/+/status' WHERE type = 'heartbeat'",
+      "SELECT clientId, eventType, timestamp FROM '$aws/events/presence/+/+'",
+    ],
+    access: ['table:write'],
+  },
+} as const satisfies Record<string, DeviceRule>;
+
+export type DeviceRuleName = keyof typeof deviceRules;
+
+export const deviceRuleEntries = Object.entries(deviceRules) as [DeviceRuleName, DeviceRule][];

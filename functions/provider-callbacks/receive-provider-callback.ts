@@ -2,6 +2,7 @@ import { Unauthorized } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
+import { announceOnDevice } from '#shared/operations/device-push.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/sandbox.ts';
 import { routes } from '#shared/routes.ts';
@@ -20,8 +21,8 @@ export const handler = apiHandler(
       });
       throw new Unauthorized();
     }
-    const { result, events } = await completePayment(callback);
-    await dispatchPromptly(events);
+    const { result, events, completed } = await completePayment(callback);
+    await Promise.all([dispatchPromptly(events), announceOnDevice(completed)]);
     logger.info('provider callback', {
       result,
       callbackId: callback.callbackId,

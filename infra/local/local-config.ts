@@ -18,6 +18,8 @@ export interface DemoCredentials {
   deviceId: string;
   apiKeyId: string;
   apiKey: string;
+  /** The demo device's broker password, kept so the simulator can connect as it out of the box. */
+  devicePassword?: string;
 }
 
 /** `DATA_DIR/local.json`: what a newcomer, a test or the admin command needs to reach the host. */
@@ -51,6 +53,11 @@ export interface LocalEndpoints {
   dynamodb: string;
   sqs: string;
   kms: string;
+  /** The IoT data-plane stand-in (the service publishes there). */
+  iotData?: string;
+  /** Where devices connect: the broker over TCP, and over WebSocket on the HTTP server. */
+  mqtt?: string;
+  mqttWebSocket?: string;
 }
 
 /**
@@ -88,6 +95,7 @@ export function useLocalAws(
     process.env.AWS_ENDPOINT_URL_KMS = endpoints.kms;
     process.env.WEBHOOK_SECRETS_KEY_ID = localWebhookSecretsKeyId;
   }
+  if (endpoints.iotData) process.env.AWS_ENDPOINT_URL_IOT_DATA_PLANE = endpoints.iotData;
   if (endpoints.sqs) {
     process.env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
     // Every function may send to every queue locally: the local SQS has no IAM to enforce grants.

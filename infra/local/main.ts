@@ -13,6 +13,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
+import { startDevices } from './devices.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startKmsStandIn } from './kms.ts';
 import {
@@ -44,7 +45,8 @@ try {
 const sqs = await startLocalSqs({ dataDir: `${dataDir}/sqs` });
 // Webhook secrets are encrypted as on a stage, with a key kept in DATA_DIR.
 const kms = await startKmsStandIn({ keyMaterial: localKeyMaterial(dataDir) });
-const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, kms: kms.endpoint };
+const devices = await startDevices(projectRoot, dataDir);
+const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, kms: kms.endpoint, ...devices.endpoints };
 useLocalAws(endpoints, localTableName);
 // The local host is a sandbox stage, like every deployed stage but production.
 process.env.SANDBOX = 'true';
@@ -62,7 +64,7 @@ const { smsInbox, smsInboxPath } = await import('./sms-inbox.ts');
 
 const previous = readLocalConfig(dataDir);
 const seeded = !(await demoStillThere(previous?.demo));
-const demo = previous && !seeded ? previous.demo : await seedDemo();
+const demo = devices.withDemoDeviceCredentials(previous && !seeded ? previous.demo : await seedDemo());
 const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
 process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
@@ -70,10 +72,12 @@ const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
 const inbox = smsInbox();
 const server = createServer((request, response) => {
-  const path = request.url?.split('?')[0];
+  const path = request.url?.split('?')[0] ?? '/';
   if (path === smsInboxPath && request.method === 'GET') return void inbox(request, response);
+  if (devices.serves(path)) return void devices.handle(request, response);
   void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
 });
+server.on('upgrade', devices.upgrade);
 // A socket error (a client resetting mid-request, a malformed request line) concerns that client
 // alone; Node answers 400 to what it cannot parse.
 server.on('clientError', (_error, socket) => {
@@ -94,7 +98,13 @@ const webhooks =
     : (webhooksTo ?? 'no subscription');
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
-const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName, sandbox };
+const config: LocalConfig = {
+  baseUrl,
+  demo,
+  endpoints: { ...endpoints, mqttWebSocket: devices.webSocketUrl(baseUrl) },
+  tableName: localTableName,
+  sandbox,
+};
 writeLocalConfig(dataDir, config);
 
 console.log(`
@@ -109,6 +119,9 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
   Webhooks     ${webhooks}
   SMS inbox    ${baseUrl}${smsInboxPath} (what the sandbox SMS gateway sent, by number)
+  Soundbox     ${baseUrl}${devices.pagePath(demo.deviceId)} (the demo device: open it, then create a soundbox payment request)
+               or in a terminal: npm run soundbox -- --device ${demo.deviceId}
+  MQTT broker  ${endpoints.mqtt} and ${devices.webSocketUrl(baseUrl)}
 
 Try:
   curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'
@@ -131,6 +144,7 @@ async function stop(signal: string) {
   await new Promise((resolve) => server.close(resolve));
   await sqs.stop();
   await kms.stop();
+  await devices.stop();
   await dynamodb.stop();
   console.log('stopped.');
   process.exit(0);

@@ -27,6 +27,8 @@ export interface Completion {
   result: CompletionResult;
   /** The outbox events written with the completion, for the caller to dispatch at once. */
   events: OutboxEvent[];
+  /** The request as this completion left it (`completed` only), for its device to be told. */
+  completed?: PaymentRequest;
 }
 
 class AlreadyCompleted extends Conflict {
@@ -64,9 +66,11 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
   if (request.status !== 'pending') return { result: 'already_completed', events: [] };
   try {
     let events: OutboxEvent[];
+    let status: 'success' | 'error' = 'error';
     if (callback.outcome === 'success') {
       try {
         events = await completeWith(request, callback, 'success', null);
+        status = 'success';
       } catch (error) {
         // The provider collected, but the business may not receive more this month, or the
         // single-use link was paid by someone else first: the request fails and the provider
@@ -82,7 +86,7 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
     } else {
       events = await completeWith(request, callback, 'error', callback.outcome);
     }
-    return { result: 'completed', events };
+    return { result: 'completed', events, completed: { ...request, status } };
   } catch (error) {
     if (error instanceof AlreadyCompleted) return { result: 'already_completed', events: [] };
     throw error;

@@ -1,7 +1,8 @@
-import { array, literal, object, type output, string, uuid } from 'zod';
+import { array, boolean, literal, nullable, object, type output, string, uuid } from 'zod';
 import type { Device } from '#shared/data/device.ts';
 import type { Store } from '#shared/data/store.ts';
 import type { Money } from '#shared/domain/money.ts';
+import { isOnline } from '#shared/domain/soundbox.ts';
 import { instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
@@ -43,6 +44,12 @@ export const deviceSchema = object({
   type: literal('SoundBoxQrTerminal'),
   storeId: uuid(),
   createdAt: instant,
+  online: boolean().meta({
+    description: 'Beyond the spec, additive: connected, or a heartbeat under 90 s old.',
+  }),
+  lastSeenAt: nullable(instant).meta({
+    description: "When the device's last heartbeat arrived; null before the first.",
+  }),
 }).meta({
   id: 'Device',
   examples: [
@@ -51,17 +58,21 @@ export const deviceSchema = object({
       type: 'SoundBoxQrTerminal',
       storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
       createdAt: '2026-11-02T09:20:00.000Z',
+      online: true,
+      lastSeenAt: '2026-11-23T08:14:05.000Z',
     },
   ],
 });
 
 export type DeviceResponse = output<typeof deviceSchema>;
 
-export const deviceResponse = (device: Device): DeviceResponse => ({
+export const deviceResponse = (device: Device, now = new Date()): DeviceResponse => ({
   id: device.id,
   type: device.type,
   storeId: device.storeId,
   createdAt: device.createdAt,
+  online: isOnline(device, now),
+  lastSeenAt: device.lastSeenAt ?? null,
 });
 
 export const storeContracts = {

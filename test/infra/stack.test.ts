@@ -41,6 +41,7 @@ import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
 import {
   type AwsAccess,
+  deviceRuleEntries,
   type QueueDefinition,
   type QueueName,
   queues,
@@ -55,6 +56,17 @@ import {
 
 /** The stage registry of cdk.json, as `cdk synth` reads it. */
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
+
+/** The stack's managed policy for X-Ray, which every function's role has. */
+function tracingPolicyId(template: Template): string {
+  const policies = Object.entries(template.findResources('AWS::IAM::ManagedPolicy')).filter(([, policy]) =>
+    JSON.stringify(policy.Properties.PolicyDocument).includes('xray:PutTraceSegments'),
+  );
+  expect(policies).toHaveLength(1);
+  const [id, policy] = policies[0] as [string, { Properties: { PolicyDocument: { Statement: unknown[] } } }];
+  expect(policy.Properties.PolicyDocument.Statement).toHaveLength(1);
+  return id;
+}
 
 /** The registry with one stage's entry changed. */
 const registryWith = (stage: string, entry: Record<string, unknown>) => ({
@@ -75,8 +87,8 @@ function build(stage: string, context: Record<string, unknown> = {}) {
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-/** Every function of the stage: one per route, per worker and per schedule. */
-const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries];
+/** Every function of the stage: one per route, per worker, per schedule and per IoT rule set. */
+const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries, ...deviceRuleEntries];
 
 const dev = build('dev');
 const prod = build('prod');
@@ -284,8 +296,9 @@ describe('the functions', () => {
       expect(logStatements.map((statement) => statement.Resource)).toEqual([
         { 'Fn::GetAtt': [logGroupId, 'Arn'] },
       ]);
+      // The one managed policy a role has is the stack's X-Ray policy, which holds nothing else.
       const role = resourceOf(dev.template, 'AWS::IAM::Role', fn.Properties.Role['Fn::GetAtt'][0]);
-      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties.ManagedPolicyArns).toEqual([{ Ref: tracingPolicyId(dev.template) }]);
     }
   });
 
@@ -1138,29 +1151,43 @@ describe('the alarms', () => {
   it.each([
     ['dev', dev],
     ['prod', prod],
-  ])('on %s watch every function for any error and any throttle', (_stage, { template }) => {
-    const functions = resourcesOf(template, 'AWS::Lambda::Function');
-    expect(functions.length).toBeGreaterThan(0);
-    for (const [functionId, fn] of functions) {
-      for (const metricName of ['Errors', 'Throttles']) {
-        const found = alarmsOf(template).filter(
-          ([, alarm]) =>
-            alarm.Properties.MetricName === metricName &&
-            alarm.Properties.Dimensions?.[0]?.Value?.Ref === functionId,
-        );
-        expect(found, `${fn.Properties.FunctionName} ${metricName}`).toHaveLength(1);
-        expect((found[0] as [string, Json])[1].Properties).toMatchObject({
-          Namespace: 'AWS/Lambda',
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId } }],
+  ])(
+    'on %s watch every function for any error, and the functions for any throttle',
+    (_stage, { template }) => {
+      const functions = resourcesOf(template, 'AWS::Lambda::Function');
+      expect(functions.length).toBeGreaterThan(0);
+      const throttles = alarmsOf(template).filter(
+        ([, alarm]) =>
+          alarm.Properties.MetricName === 'Throttles' && alarm.Properties.Namespace === 'AWS/Lambda',
+      );
+      expect(throttles.map(([, alarm]) => alarm.Properties)).toEqual([
+        expect.objectContaining({
           Statistic: 'Sum',
-          ComparisonOperator: 'GreaterThanThreshold',
           Threshold: 0,
-          EvaluationPeriods: 1,
-          TreatMissingData: 'notBreaching',
-        });
+          ComparisonOperator: 'GreaterThanThreshold',
+        }),
+      ]);
+      for (const [functionId, fn] of functions) {
+        for (const metricName of ['Errors']) {
+          const found = alarmsOf(template).filter(
+            ([, alarm]) =>
+              alarm.Properties.MetricName === metricName &&
+              alarm.Properties.Dimensions?.[0]?.Value?.Ref === functionId,
+          );
+          expect(found, `${fn.Properties.FunctionName} ${metricName}`).toHaveLength(1);
+          expect((found[0] as [string, Json])[1].Properties).toMatchObject({
+            Namespace: 'AWS/Lambda',
+            Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId } }],
+            Statistic: 'Sum',
+            ComparisonOperator: 'GreaterThanThreshold',
+            Threshold: 0,
+            EvaluationPeriods: 1,
+            TreatMissingData: 'notBreaching',
+          });
+        }
       }
-    }
-  });
+    },
+  );
 
   it.each([
     ['dev', dev],
@@ -1169,10 +1196,8 @@ describe('the alarms', () => {
     const [topicId, topic] = topicOf(template);
     expect(topic.Properties.TopicName).toBe(alarmTopicName(stage));
     const alarms = alarmsOf(template);
-    // The API's, one per queue's dead letters, two per function.
-    expect(alarms.length).toBeGreaterThanOrEqual(
-      1 + 2 * resourcesOf(template, 'AWS::Lambda::Function').length,
-    );
+    // The API's, one per queue's dead letters, one per function.
+    expect(alarms.length).toBeGreaterThanOrEqual(1 + resourcesOf(template, 'AWS::Lambda::Function').length);
     for (const [, alarm] of alarms) {
       const name = alarm.Properties.AlarmName;
       expect(alarm.Properties.AlarmActions, name).toEqual([{ Ref: topicId }]);

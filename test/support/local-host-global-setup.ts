@@ -10,6 +10,8 @@ export const testHostEnv = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_BASE_SECONDS: '1',
   OUTBOX_SWEEP_SECONDS: '2',
+  // Free ports: several hosts (and a developer's own broker) may run on one machine.
+  MQTT_PORT: '0',
 };
 
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */
