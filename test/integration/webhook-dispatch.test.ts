@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PurgeQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureQueues } from '#infra/local/create-queues.ts';
 import { startSqsStandIn } from '#infra/local/sqs.ts';
 import { queueUrlVariable } from '#shared/routes.ts';
+import { itemBytes } from '#test/bench/bench-dynamodb.ts';
 import { merchant } from '#test/support/fixtures.ts';
 
 // The dispatch sends to the webhook queue: an SQS stand-in of this file's own, set up before the
@@ -106,6 +108,51 @@ describe('dispatching an outbox event', () => {
     expect(stored?.status).toBe('queued');
     expect(stored?.gsi1pk).toBeUndefined();
     expect(stored?.gsi1sk).toBeUndefined();
+  });
+
+  it('stores the body deflated, under 1 KB with its first attempt, and reads back the same bytes', async () => {
+    const m = await subscribedMerchant();
+    const body = JSON.stringify({
+      id: randomUUID(),
+      storeName: 'Boutique Élodie – Cocody 🛍',
+      description: 'Paiement \u2028 "guillemets" \\ et accents: àéîõü',
+      amount: { amount: 150_000, currency: 'XOF' },
+      transactionDetails: { id: randomUUID(), reference: 'ORDER-42' },
+    });
+    const now = new Date().toISOString();
+    const { delivery } = await createDelivery({
+      id: randomUUID(),
+      businessId: m.business.id,
+      subscriptionId: m.subscription.id,
+      eventId: `TRANSACTION_COMPLETED:${randomUUID()}`,
+      eventName: 'TRANSACTION_COMPLETED',
+      url: m.subscription.url,
+      body,
+      status: 'pending',
+      attempts: [],
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordAttempt(
+      delivery,
+      { at: now, status: 200, durationMs: 12, responseExcerpt: 'ok' },
+      'delivered',
+    );
+    const { Item } = await documentClient.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk: `BIZ#${m.business.id}`, sk: `WHDELIVERY#${delivery.id}` },
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) throw new Error('the delivery is stored');
+    expect(Item.body).toBeUndefined();
+    expect(Item.bodyDeflated).toBeInstanceOf(Uint8Array);
+    expect((Item.bodyDeflated as Uint8Array).length).toBeLessThan(Buffer.byteLength(body));
+    // Sized as DynamoDB bills it, which is what keeps the attempt at 1 WCU.
+    expect(itemBytes(marshall(Item))).toBeLessThan(1024);
+    const { items } = await deliveriesOf(m.business.id);
+    expect(items[0]?.body).toBe(body);
   });
 
   it('makes no second delivery when run again, or by several dispatchers at once', async () => {
