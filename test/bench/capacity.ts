@@ -369,8 +369,8 @@ async function measurePaidPayments(
   return {
     payments: paidPayments,
     steps,
-    readUnits: paying.reduce((sum, s) => sum + s.readUnits, 0),
-    writeUnits: paying.reduce((sum, s) => sum + s.writeUnits, 0),
+    readUnits: Math.round(paying.reduce((sum, s) => sum + s.readUnits, 0) * 100) / 100,
+    writeUnits: Math.round(paying.reduce((sum, s) => sum + s.writeUnits, 0) * 100) / 100,
   };
 }
 
