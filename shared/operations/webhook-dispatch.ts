@@ -37,8 +37,8 @@ export type DispatchResult = 'queued' | 'not_subscribed';
  * found without attempts may be a crashed run's, or a concurrent one's that is on its way: it is
  * sent, and the rare duplicate message is what receivers dedupe on the body's id for.
  *
- * Cost: the subscription read (0.5 RCU), the delivery put (1 WCU + 1 for its index, as the item
- * is under 1 KB), one SendMessage.
+ * Cost: the subscription read (0.5 RCU), the delivery put (1 WCU: under 1 KB, no index), one
+ * SendMessage.
  */
 export async function dispatchOutboxEvent(
   event: OutboxEvent,
@@ -49,7 +49,7 @@ export async function dispatchOutboxEvent(
   const now = new Date().toISOString();
   const storeId = event.body.storeId;
   const { created, delivery } = await createDelivery({
-    id: deliveryIdFor(event.id, subscription.id),
+    id: deliveryIdFor(event, subscription.id),
     businessId: event.businessId,
     ...(typeof storeId === 'string' ? { storeId } : {}),
     subscriptionId: subscription.id,
@@ -191,7 +191,7 @@ export async function sweepPass(sweep: SweepName, now: Date, limit: number): Pro
             continue;
           }
           // A minute after the dispatch, an eventually consistent read sees the delivery.
-          const delivery = await getDelivery(event.businessId, deliveryIdFor(event.id, subscription.id));
+          const delivery = await getDelivery(event.businessId, deliveryIdFor(event, subscription.id));
           const unsent = delivery?.status === 'pending' && delivery.attempts.length === 0;
           if (delivery && !(unsent && sweeps[sweep].sendUnsent)) {
             report.alreadyDispatched++;

@@ -97,7 +97,7 @@ describe('dispatching an outbox event', () => {
     const { total, items } = await deliveriesOf(m.business.id);
     expect(total).toBe(1);
     expect(items[0]).toMatchObject({
-      id: deliveryIdFor(event.id, m.subscription.id),
+      id: deliveryIdFor(event, m.subscription.id),
       subscriptionId: m.subscription.id,
       eventId: event.id,
       eventName: 'TRANSACTION_COMPLETED',
@@ -235,7 +235,7 @@ describe('the outbox sweeper', () => {
     await queued();
     // Its message was received and attempted: the sender has it.
     await recordAttempt(
-      { businessId: m.business.id, id: deliveryIdFor(done.id, m.subscription.id) },
+      { businessId: m.business.id, id: deliveryIdFor(done, m.subscription.id) },
       { at: new Date().toISOString(), status: 503, durationMs: 12, responseExcerpt: '' },
       'pending',
     );
@@ -245,7 +245,7 @@ describe('the outbox sweeper', () => {
     const { items } = await deliveriesOf(m.business.id);
     expect(items.map((delivery) => delivery.eventId).sort()).toEqual([stranded.id, done.id].sort());
     expect(await queued()).toEqual([
-      { businessId: m.business.id, deliveryId: deliveryIdFor(stranded.id, m.subscription.id) },
+      { businessId: m.business.id, deliveryId: deliveryIdFor(stranded, m.subscription.id) },
     ]);
 
     // The next run finds nothing of these left to do; the fresh one once it is a minute old.
@@ -253,7 +253,7 @@ describe('the outbox sweeper', () => {
     expect(await queued()).toEqual([]);
     expect((await sweepOutbox(new Date(now.getTime() + 60_000))).queued).toBe(1);
     expect(await queued()).toEqual([
-      { businessId: m.business.id, deliveryId: deliveryIdFor(fresh.id, m.subscription.id) },
+      { businessId: m.business.id, deliveryId: deliveryIdFor(fresh, m.subscription.id) },
     ]);
   });
 
@@ -265,7 +265,7 @@ describe('the outbox sweeper', () => {
     // What a crash right after creating the delivery leaves: the delivery, never sent.
     const createdAt = new Date().toISOString();
     await createDelivery({
-      id: deliveryIdFor(event.id, m.subscription.id),
+      id: deliveryIdFor(event, m.subscription.id),
       businessId: m.business.id,
       subscriptionId: m.subscription.id,
       eventId: event.id,
@@ -285,7 +285,7 @@ describe('the outbox sweeper', () => {
     expect((await deliveriesOf(m.business.id)).total).toBe(2);
     // The tests above left deliveries never attempted (nothing sends them here): theirs are sent too.
     expect((await queued()).filter((message) => message.businessId === m.business.id)).toEqual([
-      { businessId: m.business.id, deliveryId: deliveryIdFor(event.id, m.subscription.id) },
+      { businessId: m.business.id, deliveryId: deliveryIdFor(event, m.subscription.id) },
     ]);
   });
 
@@ -297,7 +297,7 @@ describe('the outbox sweeper', () => {
     const report = await sweepPass('missing', now, 1);
     expect(report).toMatchObject({ found: 1, queued: 1 });
     expect(await queued()).toEqual([
-      { businessId: m.business.id, deliveryId: deliveryIdFor(events[0]?.id as string, m.subscription.id) },
+      { businessId: m.business.id, deliveryId: deliveryIdFor(events[0] as OutboxEvent, m.subscription.id) },
     ]);
     // The one already handled is not looked at again.
     expect(await sweepPass('missing', new Date(now.getTime() + 60_000), 2)).toMatchObject({
@@ -305,7 +305,7 @@ describe('the outbox sweeper', () => {
       queued: 2,
     });
     expect(new Set((await queued()).map((message) => message.deliveryId))).toEqual(
-      new Set(events.slice(1).map((event) => deliveryIdFor(event.id, m.subscription.id))),
+      new Set(events.slice(1).map((event) => deliveryIdFor(event, m.subscription.id))),
     );
   });
 });
