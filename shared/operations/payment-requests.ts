@@ -18,7 +18,7 @@ import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 import type { CreatePaymentRequestBody } from '#shared/schemas/payment-requests.ts';
 
 /**
