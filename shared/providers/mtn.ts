@@ -168,6 +168,8 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
           body,
           // Reads, and POSTs under an X-Reference-Id, which MTN refuses to run twice (409).
           retryable: true,
+          isFinalError: (_status, answer) =>
+            refusedCodes.has((answer as { code?: string } | undefined)?.code ?? ''),
         },
         config.policy,
       );

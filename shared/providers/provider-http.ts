@@ -29,6 +29,11 @@ export interface ProviderCall {
    * deduplicates it (an idempotency key, a reference id) or it only reads.
    */
   retryable: boolean;
+  /**
+   * A server error that is the provider's final word all the same (MTN answers some refusals, an
+   * unknown payer, with a 500 and a code): answered to the caller, not retried.
+   */
+  isFinalError?: (status: number, body: unknown) => boolean;
 }
 
 export interface CallPolicy {
@@ -74,7 +79,9 @@ export async function callProvider(
       } catch {
         // Left as text: a gateway's HTML error page, say.
       }
-      if (response.status < 500) return { status: response.status, body };
+      if (response.status < 500 || call.isFinalError?.(response.status, body)) {
+        return { status: response.status, body };
+      }
       lastProblem = `status ${response.status}`;
     } catch (error) {
       lastProblem = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;

@@ -24,7 +24,7 @@ export interface MtnFakeOptions {
   credentials: MtnCredentials;
   targetEnvironment: string;
   port?: number;
-  /** How long the payer takes to answer the prompt. */
+  /** How long the payer takes to answer the prompt: seconds, as a person types a PIN. */
   answerDelayMs?: number;
   tokenSeconds?: number;
 }
@@ -131,7 +131,7 @@ export async function startMtnFake(options: MtnFakeOptions) {
             : undefined;
       setTimeout(
         () => void settle(product, referenceId, failed ? 'FAILED' : 'SUCCESSFUL', failed),
-        options.answerDelayMs ?? 300,
+        options.answerDelayMs ?? 2_000,
       );
     }
     return { status: 202 };
