@@ -11,6 +11,7 @@ import type { Construct } from 'constructs';
 import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
+import { adapterSecretVariable, type LiveAdapterName } from '#shared/providers/adapters.ts';
 import {
   type AwsAccess,
   type QueueDefinition,
@@ -26,6 +27,8 @@ export interface ServiceResources {
   readonly queues: ReadonlyMap<QueueName, IQueue>;
   /** The key the sandbox provider signs its callbacks with; missing on production. */
   readonly sandboxProviderSecret?: ISecret;
+  /** The credentials of each live provider the stage routes to. */
+  readonly providerSecrets?: ReadonlyMap<LiveAdapterName, ISecret>;
 }
 
 /** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
@@ -205,6 +208,14 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
       fn.addEnvironment(sandboxProviderSecretArnVariable, secret.secretArn);
       return;
     }
+    case 'secret:providers':
+      // Every live provider's, as the payment method (and so the adapter) is known only per request;
+      // functions that never call a provider get none.
+      for (const [adapter, secret] of resources.providerSecrets ?? []) {
+        secret.grantRead(fn);
+        fn.addEnvironment(`${adapterSecretVariable[adapter]}_ARN`, secret.secretArn);
+      }
+      return;
     default: {
       const unhandled: never = access;
       throw new Error(`No grant is defined for access ${String(unhandled)}`);

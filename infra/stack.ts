@@ -42,6 +42,7 @@ import {
   alarmTopicName,
   deadLetterQueueName,
   isProductionStage,
+  providerSecretName,
   sandboxProviderSecretName,
   stackName,
   tableNameForStage,
@@ -53,7 +54,9 @@ import {
   scheduledFunctionTimeout,
   workerFunctionTimeout,
 } from '#infra/service-function.ts';
+import { liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
+import type { LiveAdapterName } from '#shared/providers/adapters.ts';
 import {
   type QueueDefinition,
   type QueueName,
@@ -159,6 +162,8 @@ export class PaymentsStack extends Stack {
   readonly queues: ReadonlyMap<QueueName, Queue>;
   /** Sandbox stages only: the key the sandbox provider signs callbacks with, and the service checks. */
   readonly sandboxProviderSecret: Secret | undefined;
+  /** The credentials of each live provider the stage routes to. */
+  readonly providerSecrets: ReadonlyMap<LiveAdapterName, Secret>;
   /** Every alarm of the stage notifies it; operators subscribe to it. */
   readonly alarmTopic: Topic;
   readonly api: RestApi;
@@ -217,14 +222,33 @@ export class PaymentsStack extends Stack {
       });
     }
 
+    const providerRoutes = providerRoutesOf(props.stageEnvironment ?? {}, production);
+    const providerSecrets = new Map<LiveAdapterName, Secret>();
+    for (const adapter of liveAdaptersOf(providerRoutes)) {
+      const secret = new Secret(this, `${pascalCase(adapter)}ProviderSecret`, {
+        secretName: providerSecretName(stage, adapter),
+        description: `${adapter} API credentials of the ${stage} stage, as JSON (see the README's provider section)`,
+        // Holds a placeholder until an operator puts the provider's keys in; never in the template.
+        generateSecretString: { passwordLength: 32, excludePunctuation: true },
+        removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      });
+      Validations.of(secret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason: 'Keys issued by the provider in its own portal: rotated there, then put here by an operator.',
+      });
+      providerSecrets.set(adapter, secret);
+    }
+    this.providerSecrets = providerSecrets;
+
     // What every function of the stage shares; each adds its entry, name, access and timeout.
     const functionDefaults = {
       resources: {
         table: this.table,
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
+        providerSecrets,
       },
-      stageEnvironment: props.stageEnvironment,
+      stageEnvironment: { ...props.stageEnvironment, PROVIDER_ROUTES: JSON.stringify(providerRoutes) },
       sandbox: !production,
       logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
       logRemovalPolicy: removalPolicy,

@@ -55,7 +55,9 @@ export type AwsAccess =
   | 'table:write'
   | `queue:send:${QueueName}`
   /** The key the sandbox provider signs callbacks with (sandbox stages only). */
-  | 'secret:sandboxProvider';
+  | 'secret:sandboxProvider'
+  /** The credentials of the live providers the stage routes to (none where it routes to none). */
+  | 'secret:providers';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -108,7 +110,7 @@ export const routes = {
     path: '/partner_api/payment_requests',
     handler: 'functions/payment-requests/create-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   getPaymentRequest: {
     method: 'GET',
@@ -151,7 +153,7 @@ export const routes = {
     path: '/pl/{id}',
     handler: 'functions/pages/submit-link-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   listTransactions: {
     method: 'GET',
@@ -167,7 +169,7 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -197,7 +199,7 @@ export const routes = {
     path: '/payment/{id}',
     handler: 'functions/pages/submit-payment-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   paymentReturnPage: {
     method: 'GET',
@@ -284,7 +286,7 @@ export const routes = {
     path: '/partner_api/transfers',
     handler: 'functions/transfers/create-transfer.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks', 'secret:providers'],
   },
   getTransfer: {
     method: 'GET',
@@ -300,7 +302,7 @@ export const routes = {
     path: '/provider_callbacks/{provider}/payouts',
     handler: 'functions/provider-callbacks/receive-payout-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
   },
   completeSandboxTransfer: {
     method: 'POST',
@@ -364,7 +366,7 @@ export const schedules = {
   sweepPendingTransfers: {
     handler: 'functions/workers/sweep-pending-transfers.ts',
     expression: 'rate(1 minute)',
-    access: ['table:write', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
   },
 } as const satisfies Record<string, Schedule>;
 

@@ -61,6 +61,11 @@ const demo = previous && !seeded ? previous.demo : await seedDemo();
 const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
 process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
+const fakeProviders =
+  process.env.PROVIDERS === 'fake'
+    ? await (await import('./fake-providers.ts')).startFakeProviders()
+    : undefined;
+
 const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
 const server = createServer((request, response) => {
@@ -74,6 +79,7 @@ await new Promise<void>((resolve, reject) => {
 const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
 // Links the service hands out (hosted pages, provider callbacks) point here.
 process.env.PUBLIC_BASE_URL = baseUrl;
+fakeProviders?.serviceIsAt(baseUrl);
 const webhooksTo = await subscribeDemoReceiver(demo.businessId, baseUrl, seeded);
 const webhooks =
   webhooksTo === `${baseUrl}${demoReceiverPath}`
@@ -82,6 +88,7 @@ const webhooks =
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
 const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName, sandbox };
+if (fakeProviders) config.fakeProviders = { wave: fakeProviders.waveUrl, mtn: fakeProviders.mtnUrl };
 writeLocalConfig(dataDir, config);
 
 console.log(`
@@ -94,7 +101,7 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Store id     ${demo.storeId}
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
-  Webhooks     ${webhooks}
+  Webhooks     ${webhooks}${fakeProviders ? `\n  Providers    wave, mtn through their adapters to the fakes at ${fakeProviders.waveUrl} and ${fakeProviders.mtnUrl}` : ''}
 
 Try:
   curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'
@@ -115,6 +122,7 @@ async function stop(signal: string) {
   ]);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  await fakeProviders?.stop();
   await sqs.stop();
   await dynamodb.stop();
   console.log('stopped.');

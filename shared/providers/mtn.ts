@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { secretValue } from '#shared/aws/secrets.ts';
 import { logger } from '#shared/logger.ts';
+import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import type {
   CollectionOutcome,
   CollectionStatus,
@@ -331,7 +332,7 @@ export function mtnFromEnvironment(): PaymentProvider {
   return mtnProvider({
     baseUrl: process.env.MTN_API_URL ?? 'https://proxy.momoapi.mtn.com',
     targetEnvironment: process.env.MTN_TARGET_ENVIRONMENT ?? 'mtnivorycoast',
-    credentials: async () => JSON.parse(await secretValue('MTN_PROVIDER_SECRET')) as MtnCredentials,
+    credentials: async () => JSON.parse(await secretValue(adapterSecretVariable.mtn)) as MtnCredentials,
     policy: defaultCallPolicy,
   });
 }

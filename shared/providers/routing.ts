@@ -1,12 +1,9 @@
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import type { AdapterName } from '#shared/providers/adapters.ts';
 import { mtnFromEnvironment } from '#shared/providers/mtn.ts';
 import { type PaymentProvider, ProviderRefused } from '#shared/providers/port.ts';
 import { sandboxProvider } from '#shared/providers/sandbox.ts';
 import { waveFromEnvironment } from '#shared/providers/wave.ts';
-
-/** The adapters a stage can route a payment method to. */
-export const adapterNames = ['wave', 'mtn', 'sandbox'] as const;
-export type AdapterName = (typeof adapterNames)[number];
 
 /**
  * The stage's routing, payment method → adapter, as JSON in PROVIDER_ROUTES (the stack sets it from

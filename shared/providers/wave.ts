@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { secretValue } from '#shared/aws/secrets.ts';
 import { logger } from '#shared/logger.ts';
+import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import {
   type CollectionOutcome,
   type PaymentProvider,
@@ -305,7 +306,7 @@ interface WaveSecret {
  * (JSON `{"apiKey","webhookSecret"}`), read once per container.
  */
 export function waveFromEnvironment(): PaymentProvider {
-  const secret = async () => JSON.parse(await secretValue('WAVE_PROVIDER_SECRET')) as WaveSecret;
+  const secret = async () => JSON.parse(await secretValue(adapterSecretVariable.wave)) as WaveSecret;
   return waveProvider({
     baseUrl: process.env.WAVE_API_URL ?? 'https://api.wave.com',
     apiKey: async () => (await secret()).apiKey,

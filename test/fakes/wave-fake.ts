@@ -42,13 +42,14 @@ export async function startWaveFake(options: WaveFakeOptions) {
   const payoutsByKey = new Map<string, string>();
   let eventCount = 0;
   let selfUrl = '';
+  let webhookUrl = options.webhookUrl;
 
   async function sendEvent(type: string, session: WaveCheckoutSession, deliveries: number) {
     const body = JSON.stringify({ id: `EV_${randomBytes(6).toString('hex')}`, type, data: session });
     eventCount++;
     for (let delivery = 0; delivery < deliveries; delivery++) {
       const timestamp = Math.floor(Date.now() / 1000);
-      await postCallback(options.webhookUrl, body, {
+      await postCallback(webhookUrl, body, {
         'wave-signature': `t=${timestamp},v1=${signWaveBody(options.webhookSecret, timestamp, body)}`,
       });
     }
@@ -243,7 +244,15 @@ export async function startWaveFake(options: WaveFakeOptions) {
     return apiError(404, 'not-found', 'Not found');
   }, options.port);
   selfUrl = server.url;
-  return { ...server, sessions, payouts };
+  return {
+    ...server,
+    sessions,
+    payouts,
+    /** Registers the webhook URL anew, as in the Business Portal (the local host knows it late). */
+    setWebhookUrl: (url: string) => {
+      webhookUrl = url;
+    },
+  };
 }
 
 export type WaveFake = Awaited<ReturnType<typeof startWaveFake>>;
