@@ -170,7 +170,15 @@ export const routes = {
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
     access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
+  } /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */,
+  receiveProviderCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}',
+    handler: 'functions/provider-callbacks/receive-provider-callback.ts',
+    caller: 'public',
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
   },
+
   approveSandboxPaymentRequest: {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/approve',
@@ -303,7 +311,15 @@ export const routes = {
     handler: 'functions/provider-callbacks/receive-payout-callback.ts',
     caller: 'public',
     access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
+  } /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */,
+  receivePayoutCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}/payouts',
+    handler: 'functions/provider-callbacks/receive-payout-callback.ts',
+    caller: 'public',
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
   },
+
   completeSandboxTransfer: {
     method: 'POST',
     path: '/sandbox/transfers/{id}/complete',
