@@ -384,6 +384,12 @@ export const schedules = {
     expression: 'rate(1 minute)',
     access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
   },
+  /** Asks the live providers about collections whose callback never came, with backoff, to a bound. */
+  sweepPendingCollections: {
+    handler: 'functions/workers/sweep-pending-collections.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
+  },
 } as const satisfies Record<string, Schedule>;
 
 export type ScheduleName = keyof typeof schedules;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
+import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
 import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
@@ -167,14 +168,16 @@ describe('MTN MoMo collections against the fake', () => {
     expect(answers).toEqual([401, 401, 200, 200]);
   });
 
-  it('answers a lost callback by the status query', async () => {
+  it('recovers a lost callback through the collection sweep', async () => {
     const m = await merchant();
     const request = await mtnRequest(m, '+2250500000104');
     await control(`/collection/${request.providerReference}/settle`, {
       status: 'SUCCESSFUL',
       callback: false,
     });
-    expect(await adapter().collectionStatus?.(request.providerReference as string)).toBe('success');
+    expect((await getPaymentRequest(m.business.id, request.id))?.status).toBe('pending');
+    await sweepPendingCollections(new Date(Date.now() + 2 * 60_000));
+    expect(await getPaymentRequest(m.business.id, request.id)).toMatchObject({ status: 'success' });
     expect(await adapter().collectionStatus?.(randomUUID())).toBe('not_found');
   });
 

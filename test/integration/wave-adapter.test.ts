@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { ValidationFailed } from '#shared/domain/errors.ts';
+import { collectionPollDelayMs, sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
 import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
@@ -152,16 +153,36 @@ describe('Wave collections against the fake', () => {
     expect((await getPaymentRequest(m.business.id, request.id))?.status).toBe('pending');
   });
 
-  it('finds a lost webhook and an expired session by the status query', async () => {
+  it('recovers a lost webhook and ends an expired session through the collection sweep, with backoff while pending', async () => {
     const m = await merchant();
     const paid = await waveRequest(m);
     await control(`/sessions/${paid.providerReference}/pay`, { result: 'succeeded', deliveries: 0 });
     const expired = await waveRequest(m);
     await control(`/sessions/${expired.providerReference}/expire`);
-    const adapter = directAdapter();
-    expect(await adapter.collectionStatus?.(paid.providerReference as string)).toBe('success');
-    expect(await adapter.collectionStatus?.(expired.providerReference as string)).toBe('declined');
-    expect(await adapter.collectionStatus?.('cos-unknown')).toBe('not_found');
+    const open = await waveRequest(m);
+    expect(await directAdapter().collectionStatus?.('cos-unknown')).toBe('not_found');
+
+    // Not yet due: the first question waits a minute after the start.
+    await sweepPendingCollections(new Date());
+    expect((await getPaymentRequest(m.business.id, paid.id))?.status).toBe('pending');
+    const due = new Date(Date.now() + 2 * 60_000);
+    await sweepPendingCollections(due);
+    expect((await getPaymentRequest(m.business.id, paid.id))?.status).toBe('success');
+    expect(await getPaymentRequest(m.business.id, expired.id)).toMatchObject({
+      status: 'error',
+      errorReason: 'declined',
+    });
+    // Still open at Wave: asked again only after the backoff, then it is paid and found.
+    expect((await getPaymentRequest(m.business.id, open.id))?.status).toBe('pending');
+    const asked = () =>
+      fake.requests.filter((r) => r.path === `/v1/checkout/sessions/${open.providerReference}`).length;
+    const before = asked();
+    await sweepPendingCollections(due);
+    expect(asked()).toBe(before);
+    await control(`/sessions/${open.providerReference}/pay`, { result: 'succeeded', deliveries: 0 });
+    await sweepPendingCollections(new Date(due.getTime() + collectionPollDelayMs(1) + 1_000));
+    expect(asked()).toBe(before + 1);
+    expect((await getPaymentRequest(m.business.id, open.id))?.status).toBe('success');
   });
 
   it('refuses an amount that is not whole francs before calling Wave', async () => {
