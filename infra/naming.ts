@@ -13,6 +13,10 @@ export const tableNameForStage = (stage: string) => `${serviceName}-${stage}`;
 /** The key the sandbox provider signs callbacks with; sandbox stages only. */
 export const sandboxProviderSecretName = (stage: string) => `${stackName(stage)}-sandbox-provider`;
 
+/** A live provider's credentials (JSON), which operators put in after the first deploy. */
+export const providerSecretName = (stage: string, adapter: string) =>
+  `${stackName(stage)}-${adapter}-provider`;
+
 /** The topic every alarm of the stage notifies. */
 export const alarmTopicName = (stage: string) => `${stackName(stage)}-alarms`;
 

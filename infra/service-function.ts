@@ -16,6 +16,7 @@ import { projectRoot } from '#infra/paths.ts';
 import { webhookSecretsKeyVariable } from '#shared/aws/kms.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
+import { adapterSecretVariable, type LiveAdapterName } from '#shared/providers/adapters.ts';
 import {
   type AwsAccess,
   type QueueDefinition,
@@ -36,6 +37,8 @@ export interface ServiceResources {
   readonly webhookSecretsKey?: IKey;
   /** The SMS configuration set whose event destination reports deliveries; production only. */
   readonly smsConfigurationSet?: { readonly name: string; readonly arn: string };
+  /** The credentials of each live provider the stage routes to. */
+  readonly providerSecrets?: ReadonlyMap<LiveAdapterName, ISecret>;
 }
 
 /** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
@@ -284,6 +287,14 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
     }
     case 'device:push':
       grantDevicePush(fn);
+      return;
+    case 'secret:providers':
+      // Every live provider's, as the payment method (and so the adapter) is known only per request;
+      // functions that never call a provider get none.
+      for (const [adapter, secret] of resources.providerSecrets ?? []) {
+        secret.grantRead(fn);
+        fn.addEnvironment(`${adapterSecretVariable[adapter]}_ARN`, secret.secretArn);
+      }
       return;
     default: {
       const unhandled: never = access;

@@ -44,6 +44,7 @@ import {
   devicePolicyName,
   deviceThingTypeName,
   functionNameFor,
+  providerSecretName,
   sandboxProviderSecretName,
   serviceName,
   stackName,
@@ -57,9 +58,11 @@ import {
   scheduledFunctionTimeout,
   workerFunctionTimeout,
 } from '#infra/service-function.ts';
+import { liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
 import type { StageEntry } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
+import type { LiveAdapterName } from '#shared/providers/adapters.ts';
 import {
   type DeviceRuleName,
   deviceRuleEntries,
@@ -233,6 +236,8 @@ export class PaymentsStack extends Stack {
   readonly queues: ReadonlyMap<QueueName, Queue>;
   /** Sandbox stages only: the key the sandbox provider signs callbacks with, and the service checks. */
   readonly sandboxProviderSecret: Secret | undefined;
+  /** The credentials of each live provider the stage routes to. */
+  readonly providerSecrets: ReadonlyMap<LiveAdapterName, Secret>;
   /** Every alarm of the stage notifies it; operators subscribe to it. */
   readonly alarmTopic: Topic;
   /** Encrypts webhook signing secrets in the table. */
@@ -308,6 +313,24 @@ export class PaymentsStack extends Stack {
       // Without it the secrets in a retained table could never be read again.
       removalPolicy,
     });
+    const providerRoutes = providerRoutesOf(props.stage.environment, production);
+    const providerSecrets = new Map<LiveAdapterName, Secret>();
+    for (const adapter of liveAdaptersOf(providerRoutes)) {
+      const secret = new Secret(this, `${pascalCase(adapter)}ProviderSecret`, {
+        secretName: providerSecretName(stage, adapter),
+        description: `${adapter} API credentials of the ${stage} stage, as JSON (see the README's provider section)`,
+        // Holds a placeholder until an operator puts the provider's keys in; never in the template.
+        generateSecretString: { passwordLength: 32, excludePunctuation: true },
+        removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      });
+      acknowledge(
+        secret,
+        'AwsSolutions-SMG4',
+        'Keys issued by the provider in its own portal: rotated there, then put here by an operator.',
+      );
+      providerSecrets.set(adapter, secret);
+    }
+    this.providerSecrets = providerSecrets;
 
     // What every function of the stage shares; each adds its entry, name, access and timeout.
     const functionDefaults = {
@@ -324,8 +347,9 @@ export class PaymentsStack extends Stack {
             }
           : {}),
         webhookSecretsKey: this.webhookSecretsKey,
+        providerSecrets,
       },
-      stageEnvironment: props.stage.environment,
+      stageEnvironment: { ...props.stage.environment, PROVIDER_ROUTES: JSON.stringify(providerRoutes) },
       sandbox: !production,
       logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
       logRemovalPolicy: removalPolicy,

@@ -1,5 +1,7 @@
 import type { Node } from 'constructs';
 import { feeScheduleFromEnvironment, payoutFeeScheduleFromEnvironment } from '#shared/domain/fees.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+import { type AdapterName, adapterNames, type LiveAdapterName } from '#shared/providers/adapters.ts';
 
 /**
  * Checks of the per-stage settings of the stage registry (infra/stage-registry.ts), run at synth so
@@ -14,6 +16,10 @@ export const registrySettingNames = [
   'collectionCeilings',
   'publicBaseUrl',
   'smsOriginationIdentity',
+  'providerRoutes',
+  'mtnTargetEnvironment',
+  'mtnApiUrl',
+  'waveApiUrl',
 ] as const;
 
 /**
@@ -100,3 +106,48 @@ export function checkSmsOriginationIdentity(text: string): string {
   }
   return text;
 }
+
+export function checkHttpsUrl(text: string): string {
+  if (!/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(text))
+    throw new Error('must be an https:// URL without query');
+  return text.replace(/\/$/, '');
+}
+
+export function checkProviderRoutes(text: string): string {
+  const routes = parseObject(text);
+  for (const [method, adapter] of Object.entries(routes)) {
+    if (![...providerCodes, 'bank'].includes(method)) throw new Error(`${method} is not a payment method`);
+    if (!(adapterNames as readonly string[]).includes(adapter as string)) {
+      throw new Error(`${method} → ${String(adapter)}: the adapters are ${adapterNames.join(', ')}`);
+    }
+  }
+  return JSON.stringify(routes);
+}
+
+/**
+ * Which adapter serves each payment method on a stage. Production takes Wave and MTN MoMo through
+ * their own adapters unless told otherwise, and never the sandbox; a sandbox stage sends every
+ * method to the sandbox unless its `providerRoutes` names a real adapter (a staging stage on the
+ * providers' own sandboxes, say).
+ */
+export function providerRoutesOf(
+  stageEnvironment: Readonly<Record<string, string>>,
+  production: boolean,
+): Partial<Record<string, AdapterName>> {
+  const given = stageEnvironment.PROVIDER_ROUTES;
+  const routes = given
+    ? (JSON.parse(given) as Record<string, AdapterName>)
+    : production
+      ? { wave: 'wave' as const, mtn: 'mtn' as const }
+      : {};
+  if (production && Object.values(routes).includes('sandbox')) {
+    throw new Error('Invalid providerRoutes: production cannot route to the sandbox');
+  }
+  return routes;
+}
+
+/** The live adapters a stage's routes use: each has its credentials secret on that stage. */
+export const liveAdaptersOf = (routes: Partial<Record<string, AdapterName>>) =>
+  [...new Set(Object.values(routes))].filter(
+    (adapter): adapter is LiveAdapterName => adapter !== undefined && adapter !== 'sandbox',
+  );

@@ -4,7 +4,9 @@ import { projectRoot } from '#infra/paths.ts';
 import {
   checkCollectionCeilings,
   checkFeeSchedule,
+  checkHttpsUrl,
   checkPayoutFeeSchedule,
+  checkProviderRoutes,
   checkPublicBaseUrl,
   checkSmsOriginationIdentity,
 } from '#infra/stage-config.ts';
@@ -45,6 +47,13 @@ const settingVariables = {
   collectionCeilings: { variable: 'COLLECTION_CEILINGS', check: checkCollectionCeilings },
   publicBaseUrl: { variable: 'PUBLIC_BASE_URL', check: checkPublicBaseUrl },
   smsOriginationIdentity: { variable: 'SMS_ORIGINATION_IDENTITY', check: checkSmsOriginationIdentity },
+  /** Payment method → adapter (`wave`, `mtn`, `sandbox`); see providerRoutesOf for the defaults. */
+  providerRoutes: { variable: 'PROVIDER_ROUTES', check: checkProviderRoutes },
+  /** MTN's X-Target-Environment for the stage: `mtnivorycoast` in production, `sandbox` on MTN's sandbox. */
+  mtnTargetEnvironment: { variable: 'MTN_TARGET_ENVIRONMENT', check: (text: string) => text },
+  /** The providers' API base URLs, for a stage that talks to their sandboxes. */
+  mtnApiUrl: { variable: 'MTN_API_URL', check: checkHttpsUrl },
+  waveApiUrl: { variable: 'WAVE_API_URL', check: checkHttpsUrl },
 } as const;
 
 const knownFields = new Set([

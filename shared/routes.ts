@@ -73,7 +73,9 @@ export type AwsAccess =
   | 'key:webhookSecrets:encrypt'
   | 'key:webhookSecrets:decrypt'
   /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
-  | 'device:push';
+  | 'device:push'
+  /** The credentials of the live providers the stage routes to (none where it routes to none). */
+  | 'secret:providers';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -131,7 +133,7 @@ export const routes = {
     path: '/partner_api/payment_requests',
     handler: 'functions/payment-requests/create-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks', 'device:push'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'device:push', 'secret:providers'],
   },
   getPaymentRequest: {
     method: 'GET',
@@ -174,7 +176,7 @@ export const routes = {
     path: '/pl/{id}',
     handler: 'functions/pages/submit-link-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   listTransactions: {
     method: 'GET',
@@ -190,7 +192,27 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'device:push'],
+    access: [
+      'table:write',
+      'secret:sandboxProvider',
+      'queue:send:webhooks',
+      'device:push',
+      'secret:providers',
+    ],
+  },
+  /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */
+  receiveProviderCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}',
+    handler: 'functions/provider-callbacks/receive-provider-callback.ts',
+    caller: 'public',
+    access: [
+      'table:write',
+      'secret:sandboxProvider',
+      'queue:send:webhooks',
+      'device:push',
+      'secret:providers',
+    ],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -220,7 +242,7 @@ export const routes = {
     path: '/payment/{id}',
     handler: 'functions/pages/submit-payment-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   paymentReturnPage: {
     method: 'GET',
@@ -307,7 +329,7 @@ export const routes = {
     path: '/partner_api/transfers',
     handler: 'functions/transfers/create-transfer.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks', 'secret:providers'],
   },
   getTransfer: {
     method: 'GET',
@@ -323,8 +345,16 @@ export const routes = {
     path: '/provider_callbacks/{provider}/payouts',
     handler: 'functions/provider-callbacks/receive-payout-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
+  } /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */,
+  receivePayoutCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}/payouts',
+    handler: 'functions/provider-callbacks/receive-payout-callback.ts',
+    caller: 'public',
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
   },
+
   completeSandboxTransfer: {
     method: 'POST',
     path: '/sandbox/transfers/{id}/complete',
@@ -451,7 +481,13 @@ export const schedules = {
   sweepPendingTransfers: {
     handler: 'functions/workers/sweep-pending-transfers.ts',
     expression: 'rate(1 minute)',
-    access: ['table:write', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
+  },
+  /** Asks the live providers about collections whose callback never came, with backoff, to a bound. */
+  sweepPendingCollections: {
+    handler: 'functions/workers/sweep-pending-collections.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
   },
   /** Sends again the device pushes (QR, announcement) that failed when first sent. */
   sweepDevicePushes: {

@@ -31,6 +31,8 @@ export interface LocalConfig {
   tableName: string;
   /** The key the sandbox provider signs its callbacks with, kept so a restart keeps it too. */
   sandbox: { providerSecret: string };
+  /** With PROVIDERS=fake: where the Wave and MTN MoMo fakes listen (their `/_fake/` controls too). */
+  fakeProviders?: { wave: string; mtn: string };
 }
 
 const configPath = (dataDir: string) => join(dataDir, 'local.json');

@@ -68,6 +68,11 @@ const demo = devices.withDemoDeviceCredentials(previous && !seeded ? previous.de
 const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
 process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
+const fakeProviders =
+  process.env.PROVIDERS === 'fake'
+    ? await (await import('./fake-providers.ts')).startFakeProviders()
+    : undefined;
+
 const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
 const inbox = smsInbox();
@@ -91,6 +96,7 @@ await new Promise<void>((resolve, reject) => {
 const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
 // Links the service hands out (hosted pages, provider callbacks) point here.
 process.env.PUBLIC_BASE_URL = baseUrl;
+fakeProviders?.serviceIsAt(baseUrl);
 const webhooksTo = await subscribeDemoReceiver(demo.businessId, baseUrl, seeded);
 const webhooks =
   webhooksTo === `${baseUrl}${demoReceiverPath}`
@@ -105,6 +111,7 @@ const config: LocalConfig = {
   tableName: localTableName,
   sandbox,
 };
+if (fakeProviders) config.fakeProviders = { wave: fakeProviders.waveUrl, mtn: fakeProviders.mtnUrl };
 writeLocalConfig(dataDir, config);
 
 console.log(`
@@ -117,7 +124,7 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Store id     ${demo.storeId}
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
-  Webhooks     ${webhooks}
+  Webhooks     ${webhooks}${fakeProviders ? `\n  Providers    wave, mtn through their adapters to the fakes at ${fakeProviders.waveUrl} and ${fakeProviders.mtnUrl}` : ''}
   SMS inbox    ${baseUrl}${smsInboxPath} (what the sandbox SMS gateway sent, by number)
   Soundbox     ${baseUrl}${devices.pagePath(demo.deviceId)} (the demo device: open it, then create a soundbox payment request)
                or in a terminal: npm run soundbox -- --device ${demo.deviceId}
@@ -142,6 +149,7 @@ async function stop(signal: string) {
   ]);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  await fakeProviders?.stop();
   await sqs.stop();
   await kms.stop();
   await devices.stop();

@@ -19,7 +19,7 @@ import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { PayoutOutcome, VerifiedPayoutCallback } from '#shared/providers/port.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 
 class TransferNoLongerPending extends Conflict {
   constructor() {

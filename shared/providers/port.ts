@@ -99,6 +99,8 @@ export interface PayoutRequest {
 
 export interface PayoutStarted {
   providerReference: string;
+  /** Set when the provider's answer to the request is already final (Wave often pays at once). */
+  outcome?: PayoutOutcome;
 }
 
 /** How a payout ended on the provider's side: paid, refused by the beneficiary's account, or over a limit. */
@@ -119,18 +121,28 @@ export interface VerifiedPayoutCallback {
  */
 export type PayoutStatus = 'pending' | PayoutOutcome | 'not_found';
 
+/** What the provider says of a collection when asked. */
+export type CollectionStatus = 'pending' | CollectionOutcome | 'not_found';
+
+/** The callback's URL query, for providers that sign nothing and name the transaction there. */
+export type CallbackQuery = Record<string, string | undefined>;
+
 export interface PaymentProvider {
   startCollection(request: CollectionRequest): Promise<CollectionStarted>;
   /** Undefined when the signature or the body is not right: such a callback changes nothing. */
   verifyCallback(
     headers: Record<string, string | undefined>,
     rawBody: string,
+    query?: CallbackQuery,
   ): Promise<VerifiedCallback | undefined>;
+  /** The status query of a collection, for one whose callback never came (live providers). */
+  collectionStatus?(providerReference: string): Promise<CollectionStatus>;
   /** Asks the provider to pay out; throws ProviderRefused when it refuses at once. */
   startPayout(request: PayoutRequest): Promise<PayoutStarted>;
   verifyPayoutCallback(
     headers: Record<string, string | undefined>,
     rawBody: string,
+    query?: CallbackQuery,
   ): Promise<VerifiedPayoutCallback | undefined>;
   /** The status query, for a payout whose callback never came. */
   payoutStatus(transferId: string): Promise<PayoutStatus>;

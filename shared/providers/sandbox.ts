@@ -445,11 +445,3 @@ export async function deliverSandboxPayoutCallback(callback: PendingPayoutCallba
     if (!response.ok) throw new Error(`the service answered ${response.status} to a sandbox payout callback`);
   }
 }
-
-/** The provider for a payment method. Only the sandbox exists yet: live adapters are not built. */
-export function providerFor(_method: PayoutMethod): PaymentProvider {
-  if (process.env.SANDBOX !== 'true') {
-    throw new Error('No live payment provider adapter is configured on this stage');
-  }
-  return sandboxProvider;
-}

@@ -109,9 +109,12 @@ describe('soundbox devices in the stack', () => {
         .map(([name]) => `${stackName('dev')}-${name}`),
     );
     expect([...publishing].sort()).toEqual(
-      ['createPaymentRequest', 'receiveProviderCallback', 'sweepDevicePushes'].map(
-        (name) => `${stackName('dev')}-${name}`,
-      ),
+      [
+        'createPaymentRequest',
+        'receiveProviderCallback',
+        'receiveProviderCallbackPut',
+        'sweepDevicePushes',
+      ].map((name) => `${stackName('dev')}-${name}`),
     );
     const functionByRole = new Map(
       resourcesOf(dev, 'AWS::Lambda::Function').map(([, fn]) => [
