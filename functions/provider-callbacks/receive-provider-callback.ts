@@ -1,4 +1,3 @@
-import { record, string } from 'zod';
 import { Unauthorized } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
@@ -7,12 +6,12 @@ import { announceOnDevice } from '#shared/operations/device-push.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/routing.ts';
 import { routes } from '#shared/routes.ts';
-import { providerCallbackParams } from '#shared/schemas/provider-callbacks.ts';
+import { providerCallbackParams, providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
 
 /** A provider tells the service how a collection ended. Only a verified callback changes anything. */
 export const handler = apiHandler(
   routes.receiveProviderCallback,
-  { params: providerCallbackParams, query: record(string(), string()) },
+  { params: providerCallbackParams, query: providerCallbackQuery },
   async ({ params, query, headers, rawBody, requestId }) => {
     const callback = await providerFor(params.provider).verifyCallback(headers, rawBody, query);
     if (!callback) {

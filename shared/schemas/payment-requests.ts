@@ -137,6 +137,7 @@ export const paymentRequestSchema = object({
   id: uuid(),
   storeId: uuid(),
   reference: string(),
+  description: string().optional(),
   type: enumOf(['redirect', 'soundbox']),
   paymentMethod,
   status: enumOf(['pending', 'success', 'error']),
@@ -148,6 +149,9 @@ export const paymentRequestSchema = object({
   redirectUrl: string().meta({ description: 'The hosted payment page to send the payer to.' }),
   amount: money,
   deviceId: string().optional(),
+  deviceOnline: boolean()
+    .optional()
+    .meta({ description: 'A created `soundbox` request: whether its terminal is online to show the QR.' }),
   paymentLinkId: uuid().optional(),
   createdAt: instant,
 }).meta({

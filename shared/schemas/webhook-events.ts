@@ -1,7 +1,7 @@
 import { enum as enumOf, object, type output, string, type ZodType } from 'zod';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
 import type { WebhookEventName } from '#shared/domain/webhook-events.ts';
 import { executedAt, money } from '#shared/schemas/common.ts';
-import { paymentMethod } from '#shared/schemas/payment-requests.ts';
 
 /** The body of TRANSACTION_COMPLETED: the interface's flat transaction (spec §6). */
 export const transactionCompletedEvent = object({
@@ -9,18 +9,24 @@ export const transactionCompletedEvent = object({
   amount: money,
   fees: money,
   status: enumOf(['success', 'error']).meta({ description: 'A failed payment is an event too.' }),
-  counterpartLabel: string().meta({ description: 'The payer’s display name.' }),
-  counterpartIdentifier: string().meta({ description: 'The payer’s phone, or the terminal id.' }),
-  paymentMethod,
-  transactionType: enumOf(['payment']),
+  counterpartLabel: string().meta({ description: 'The payer’s display name; a transfer’s beneficiary.' }),
+  counterpartIdentifier: string().meta({
+    description: 'The payer’s phone, or the terminal id; a transfer’s beneficiary number, account or store.',
+  }),
+  paymentMethod: enumOf([...providerCodes, 'bank', 'svc']).meta({
+    description: 'A provider code; a transfer may also go to a bank (`bank`) or another store (`svc`).',
+  }),
+  transactionType: enumOf(['payment', 'transfer']),
   businessName: string(),
   storeName: string(),
   storeId: string(),
   description: string(),
   executedAt,
   transactionDetails: object({
-    id: string().optional().meta({ description: 'The payment request’s id.' }),
-    reference: string().optional().meta({ description: 'The payment request’s `reference`.' }),
+    id: string().optional().meta({ description: 'The payment request’s (or transfer’s) id.' }),
+    reference: string()
+      .optional()
+      .meta({ description: 'The payment request’s (or transfer’s) `reference`.' }),
     paymentLinkId: string().optional().meta({ description: 'When paid through a payment link.' }),
   }),
 }).meta({
@@ -60,7 +66,9 @@ export interface WebhookEventContract {
  */
 export const webhookEvents = {
   TRANSACTION_COMPLETED: {
-    summary: 'A payment request (redirect, soundbox or payment link) has completed, in success or in error.',
+    summary:
+      'A payment request (redirect, soundbox or payment link) or a transfer (`transactionType: "transfer"`) ' +
+      'has completed, in success or in error.',
     body: transactionCompletedEvent,
   },
 } as const satisfies { readonly [Name in WebhookEventName]?: WebhookEventContract };

@@ -3,16 +3,21 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { enum as enumOf, object, string, uuid, type ZodType } from 'zod';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
+import { routeContracts } from '#shared/openapi/contracts.ts';
 import { verifiedCallbackBody } from '#shared/providers/port.ts';
 import { type RouteName, routeEntries } from '#shared/routes.ts';
+import { contactPathParams, createContactBody } from '#shared/schemas/contacts.ts';
+import { listMessagesQuery, messagePathParams, sendMessageBody } from '#shared/schemas/messages.ts';
 import {
   createPaymentLinkBody,
   paymentLinkPathParams,
   sandboxLinkPaymentBody,
 } from '#shared/schemas/payment-links.ts';
 import { createPaymentRequestBody, paymentRequestPathParams } from '#shared/schemas/payment-requests.ts';
+import { referenceAssetParams } from '#shared/schemas/reference.ts';
 import { storePathParams } from '#shared/schemas/stores.ts';
 import { listTransactionsQuery } from '#shared/schemas/transactions.ts';
+import { createTransferBody, payoutCallbackParams, transferPathParams } from '#shared/schemas/transfers.ts';
 import { listWebhookDeliveriesQuery, webhookDeliveryPathParams } from '#shared/schemas/webhook-deliveries.ts';
 import {
   createWebhookSubscriptionBody,
@@ -50,6 +55,14 @@ const pageQuery = object({
 const payerForm = object({
   paymentMethod: enumOf(providerCodes),
   payerPhone: string().regex(payerPhonePattern),
+});
+/** A payout callback as the sandbox provider sends it (shared/providers/sandbox.ts). */
+const payoutCallbackBody = object({
+  callbackId: string(),
+  method: enumOf([...providerCodes, 'bank']),
+  providerReference: string(),
+  transferId: uuid(),
+  outcome: enumOf(['success', 'declined', 'limit_exceeded']),
 });
 const checkoutParams = object({ providerReference: string().regex(/^sbx_[0-9a-f-]{36}$/) });
 
@@ -89,6 +102,21 @@ const fuzzInputs: Partial<Record<RouteName, FuzzInputs>> = {
   deleteWebhookSubscription: { params: webhookSubscriptionPathParams, query: merchantBusinessQuery },
   listWebhookDeliveries: { query: listWebhookDeliveriesQuery },
   resendWebhookDelivery: { params: webhookDeliveryPathParams },
+  listContacts: {},
+  createContact: { body: createContactBody },
+  deleteContact: { params: contactPathParams },
+  createTransfer: { body: createTransferBody },
+  getTransfer: { params: transferPathParams },
+  receivePayoutCallback: { params: payoutCallbackParams, body: payoutCallbackBody, signed: true },
+  completeSandboxTransfer: { params: transferPathParams },
+  failSandboxTransfer: { params: transferPathParams },
+  sendMessage: { body: sendMessageBody },
+  listMessages: { query: listMessagesQuery },
+  getMessageAccount: {},
+  getMessage: { params: messagePathParams },
+  openApiDocument: {},
+  referencePage: {},
+  referencePageAsset: { params: referenceAssetParams },
 };
 
 const runs = Number(process.env.FUZZ_RUNS ?? 8);
@@ -274,7 +302,12 @@ describe('fuzzing every route from its schemas', () => {
         if (answer.type.startsWith('application/json') && answer.status >= 400) expectErrorBody(answer.text);
         // A page answers in HTML, unless the gateway refused the request before any handler ran
         // (an unknown route, a malformed escape, too large), in the interface's JSON as a stage does.
-        if (route.caller === 'public' && route.method === 'GET' && answer.status !== 303) {
+        const contract = routeContracts[name];
+        if (contract && 'document' in contract && answer.status === 200) {
+          // A document of the reference answers its own type (each file of the page its own).
+          if (contract.contentType !== 'application/octet-stream')
+            expect(answer.type.startsWith(contract.contentType), answer.type).toBe(true);
+        } else if (route.caller === 'public' && route.method === 'GET' && answer.status !== 303) {
           if (answer.type.startsWith('application/json'))
             expect(['bad_request', 'not_found', 'request_too_large']).toContain(JSON.parse(answer.text).id);
           else expect(answer.type).toMatch(/^text\/html/);

@@ -36,9 +36,23 @@ interface GuardedRoute {
   hidden: Hidden;
   /** What the owner gets for the same request (default 200). */
   control?: number[];
+  /**
+   * The objects belong to the business, not to a store (contacts, messages): a key scoped to one
+   * of its stores sees them, so only other businesses' keys are probed. Says why.
+   */
+  businessWide?: string;
+  /** An id of `a` the owner's answer must show (default: `a`'s second store, for a list). */
+  shows?: (world: World) => string;
 }
 
-type MatrixEntry = GuardedRoute | { public: string };
+type MatrixEntry =
+  | GuardedRoute
+  | { public: string }
+  /** Takes a key but names no object: it acts on the caller's own business alone. Says why. */
+  | { ownBusiness: string };
+
+const contactsReason = 'contacts are the business’s beneficiaries, for transfers from any of its stores';
+const messagesReason = 'messages are sent and paid for by the business, not by a store';
 
 const pageReason = 'a page for payers: the unguessable id in its address is the capability';
 
@@ -130,6 +144,69 @@ const tenancyMatrix: Partial<Record<RouteName, MatrixEntry>> = {
   receiveProviderCallback: {
     public: 'a provider calls it; only a body signed with its secret changes anything',
   },
+  listContacts: {
+    request: () => ({ path: '/partner_api/contacts' }),
+    hidden: 'listed-without',
+    businessWide: contactsReason,
+    shows: (w) => w.a.contactId,
+  },
+  createContact: {
+    ownBusiness:
+      'names no object: the contact is made in the caller’s business (a test of contacts shows it)',
+  },
+  deleteContact: {
+    request: (w) => ({ path: `/partner_api/contacts/${w.a.contactId}` }),
+    hidden: { status: 404, id: 'contact_not_found' },
+    businessWide: contactsReason,
+  },
+  createTransfer: {
+    request: (w) => ({
+      path: '/partner_api/transfers',
+      body: {
+        storeId: w.a.storeId,
+        amountCents: 500,
+        currency: 'XOF',
+        paymentMethod: 'svc',
+        destinationStoreId: w.a.firstStoreId,
+      },
+    }),
+    hidden: { status: 404, id: 'store_not_found' },
+  },
+  getTransfer: {
+    request: (w) => ({ path: `/partner_api/transfers/${w.a.pendingTransferId}` }),
+    hidden: { status: 404, id: 'transfer_not_found' },
+  },
+  receivePayoutCallback: {
+    public: 'a provider calls it; only a body signed with its secret changes anything',
+  },
+  completeSandboxTransfer: {
+    request: (w) => ({ path: `/sandbox/transfers/${w.a.pendingTransferId}/complete` }),
+    hidden: { status: 404, id: 'transfer_not_found' },
+  },
+  failSandboxTransfer: {
+    request: (w) => ({ path: `/sandbox/transfers/${w.a.failableTransferId}/fail` }),
+    hidden: { status: 404, id: 'transfer_not_found' },
+  },
+  sendMessage: {
+    ownBusiness: 'names no object: the message is sent from the caller’s business, on its balance',
+  },
+  listMessages: {
+    request: () => ({ path: '/partner_api/messages' }),
+    hidden: 'listed-without',
+    businessWide: messagesReason,
+    shows: (w) => w.a.messageId,
+  },
+  getMessageAccount: {
+    ownBusiness: 'names no object: it answers the caller’s own business’s account',
+  },
+  getMessage: {
+    request: (w) => ({ path: `/partner_api/messages/${w.a.messageId}` }),
+    hidden: { status: 404, id: 'message_not_found' },
+    businessWide: messagesReason,
+  },
+  openApiDocument: { public: 'the reference, the same for everyone' },
+  referencePage: { public: 'the reference, the same for everyone' },
+  referencePageAsset: { public: 'the reference, the same for everyone' },
 };
 
 const { config } = inject('localHost');
@@ -156,9 +233,13 @@ interface Probe {
 
 /** The callers who may not see `a`'s second store, for a route of this caller kind. */
 function probesFor(route: Route, entry: GuardedRoute): Probe[] {
+  const scopedProbes = (probes: Probe[]) =>
+    entry.businessWide
+      ? probes.filter((probe) => probe.who !== 'a platform key scoped to another store')
+      : probes;
   switch (route.caller) {
     case 'api_key':
-      return [
+      return scopedProbes([
         {
           who: "another business's merchant key",
           headers: (w) => w.b.merchant,
@@ -171,9 +252,9 @@ function probesFor(route: Route, entry: GuardedRoute): Probe[] {
           unseen: idsOfSecondStore,
           expect: entry.hidden,
         },
-      ];
+      ]);
     case 'platform_key':
-      return [
+      return scopedProbes([
         {
           who: "another business's platform key",
           headers: (w) => w.b.platform,
@@ -192,7 +273,7 @@ function probesFor(route: Route, entry: GuardedRoute): Probe[] {
           unseen: () => [],
           expect: { status: 403, id: 'forbidden_action' },
         },
-      ];
+      ]);
     case 'service_provider':
       return [
         {
@@ -228,7 +309,7 @@ function ownerOf(route: Route, w: World): Headers {
 
 const guarded = routeEntries.filter(([name]) => {
   const entry = tenancyMatrix[name];
-  return entry !== undefined && !('public' in entry);
+  return entry !== undefined && !('public' in entry) && !('ownBusiness' in entry);
 }) as [RouteName, Route][];
 
 describe('the tenancy matrix', () => {
@@ -236,12 +317,14 @@ describe('the tenancy matrix', () => {
     const missing = routeEntries.map(([name]) => name).filter((name) => tenancyMatrix[name] === undefined);
     expect(
       missing,
-      `Add to tenancyMatrix in test/e2e/tenancy-matrix.test.ts, for each of these routes, the request aimed at business a's objects and how they are hidden ({ status: 404, id } or 'listed-without'), or { public: why no key applies }`,
+      `Add to tenancyMatrix in test/e2e/tenancy-matrix.test.ts, for each of these routes, the request aimed at business a's objects and how they are hidden ({ status: 404, id } or 'listed-without'), or { public: why no key applies }, or { ownBusiness: why it names no object }`,
     ).toEqual([]);
     for (const [name, route] of routeEntries) {
       const entry = tenancyMatrix[name];
       if (entry && 'public' in entry)
         expect(route.caller, `${name} is in the matrix as public but takes a key`).toBe('public');
+      if (entry && 'ownBusiness' in entry)
+        expect(route.path, `${name} names an object in its path: aim it at one of a's`).not.toContain('{');
     }
   });
 
@@ -278,11 +361,13 @@ describe('the tenancy matrix', () => {
       expect(entry.control ?? [200], JSON.stringify(answer.body)).toContain(answer.status);
       if (entry.hidden === 'listed-without' && route.caller === 'api_key') {
         expect(JSON.stringify(answer.body)).toContain(
-          name === 'listWebhookDeliveries'
-            ? world.a.deliveryId
-            : name === 'listDevices'
-              ? world.a.deviceId
-              : world.a.storeId,
+          entry.shows
+            ? entry.shows(world)
+            : name === 'listWebhookDeliveries'
+              ? world.a.deliveryId
+              : name === 'listDevices'
+                ? world.a.deviceId
+                : world.a.storeId,
         );
       }
     });

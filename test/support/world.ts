@@ -32,6 +32,11 @@ export interface World {
     paymentLinkId: string;
     deliveryId: string;
     subscriptionId: string;
+    contactId: string;
+    /** Payouts of the second store the sandbox provider leaves pending (a number ending in 04). */
+    pendingTransferId: string;
+    failableTransferId: string;
+    messageId: string;
   };
   b: { businessId: string; storeId: string; merchant: Headers; platform: Headers };
   provider: { businessId: string; key: Headers };
@@ -56,6 +61,7 @@ async function provisioning(config: LocalConfig) {
   const { registerDevice } = await import('#shared/data/device.ts');
   const { createApiKey } = await import('#shared/data/api-key.ts');
   const { linkMerchant } = await import('#shared/data/service-provider-link.ts');
+  const { creditSmsBalance } = await import('#shared/operations/messages.ts');
   const owners = new Map<string, string>();
   return {
     business: async (name: string, isServiceProvider = false) => {
@@ -82,6 +88,7 @@ async function provisioning(config: LocalConfig) {
       return headersOf(apiKey.id, secret);
     },
     link: (providerId: string, merchantId: string) => linkMerchant(providerId, merchantId),
+    smsCredit: (businessId: string, segments: number) => creditSmsBalance(businessId, segments),
   };
 }
 
@@ -149,6 +156,31 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
   expect(approved.status).toBe(200);
   const deliveryId = await firstDelivery(call, aMerchant);
 
+  const contact = await call('POST', '/partner_api/contacts', aMerchant, contactBody);
+  expect(contact.status, JSON.stringify(contact.body)).toBe(200);
+  const payout = async () => {
+    const created = await call('POST', '/partner_api/transfers', aMerchant, {
+      storeId,
+      amountCents: 1_000,
+      currency: 'XOF',
+      name: 'Fournisseur en attente',
+      paymentMethod: 'orange',
+      identifier: { number: '+2250700000004' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    return created.body.id as string;
+  };
+  const pendingTransferId = await payout();
+  const failableTransferId = await payout();
+  await make.smsCredit(aId, 5);
+  const message = await call('POST', '/partner_api/messages', aMerchant, {
+    channel: 'sms',
+    to: '+2250700000001',
+    body: 'Votre commande est prête.',
+    reference: `sms-${randomUUID()}`,
+  });
+  expect(message.status, JSON.stringify(message.body)).toBe(200);
+
   return {
     a: {
       businessId: aId,
@@ -165,6 +197,10 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
       paymentLinkId: link.body.id,
       deliveryId,
       subscriptionId: subscribed.body.id,
+      contactId: contact.body.id,
+      pendingTransferId,
+      failableTransferId,
+      messageId: message.body.id,
     },
     b: { businessId: bId, storeId: bStoreId, merchant: bMerchant, platform: bPlatform },
     provider: { businessId: providerId, key: providerKey },
@@ -172,6 +208,13 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
     receiver,
   };
 }
+
+/** Business `a`'s contact: posting it again answers the same contact. */
+export const contactBody = {
+  name: 'Kouassi Yao',
+  paymentMethod: 'wave',
+  identifier: { number: '+2250700000001' },
+};
 
 export function paymentRequestBody(storeId: string) {
   return {
@@ -211,12 +254,16 @@ export const idsOfSecondStore = (world: World) => [
   world.a.completedRequestId,
   world.a.paymentLinkId,
   world.a.deliveryId,
+  world.a.pendingTransferId,
+  world.a.failableTransferId,
 ];
 
 export const idsOfBusiness = (world: World) => [
   world.a.businessId,
   world.a.firstStoreId,
   world.a.subscriptionId,
+  world.a.contactId,
+  world.a.messageId,
   ...idsOfSecondStore(world),
 ];
 
