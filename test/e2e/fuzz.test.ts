@@ -84,6 +84,11 @@ const fuzzInputs: Partial<Record<RouteName, FuzzInputs>> = {
     body: verifiedCallbackBody,
     signed: true,
   },
+  receiveProviderCallbackPut: {
+    params: object({ provider: enumOf(providerCodes) }),
+    body: verifiedCallbackBody,
+    signed: true,
+  },
   approveSandboxPaymentRequest: {
     params: paymentRequestPathParams,
     body: object({ payerPhone: string().regex(payerPhonePattern).optional() }),
@@ -108,6 +113,7 @@ const fuzzInputs: Partial<Record<RouteName, FuzzInputs>> = {
   createTransfer: { body: createTransferBody },
   getTransfer: { params: transferPathParams },
   receivePayoutCallback: { params: payoutCallbackParams, body: payoutCallbackBody, signed: true },
+  receivePayoutCallbackPut: { params: payoutCallbackParams, body: payoutCallbackBody, signed: true },
   completeSandboxTransfer: { params: transferPathParams },
   failSandboxTransfer: { params: transferPathParams },
   sendMessage: { body: sendMessageBody },

@@ -144,6 +144,9 @@ const tenancyMatrix: Partial<Record<RouteName, MatrixEntry>> = {
   receiveProviderCallback: {
     public: 'a provider calls it; only a body signed with its secret changes anything',
   },
+  receiveProviderCallbackPut: {
+    public: 'a provider calls it; only a callback its adapter can prove changes anything',
+  },
   listContacts: {
     request: () => ({ path: '/partner_api/contacts' }),
     hidden: 'listed-without',
@@ -178,6 +181,9 @@ const tenancyMatrix: Partial<Record<RouteName, MatrixEntry>> = {
   },
   receivePayoutCallback: {
     public: 'a provider calls it; only a body signed with its secret changes anything',
+  },
+  receivePayoutCallbackPut: {
+    public: 'a provider calls it; only a callback its adapter can prove changes anything',
   },
   completeSandboxTransfer: {
     request: (w) => ({ path: `/sandbox/transfers/${w.a.pendingTransferId}/complete` }),
