@@ -29,6 +29,7 @@ import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import { payoutFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { accounts, storeTransferPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import { count } from '#shared/metrics.ts';
 import { settleTransfer, transferCompletedEvent } from '#shared/operations/complete-transfer.ts';
 import { liveContact, newContact } from '#shared/operations/contacts.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
@@ -209,6 +210,7 @@ async function payout(
     ...transactionRecordWrites(sendingRecord(transfer)),
   ];
   await transactWrite(writes);
+  count('TransfersCreated', { provider: transfer.paymentMethod });
 
   const method = transfer.paymentMethod as PayoutMethod;
   const identifier = transfer.beneficiaryIdentifier;
@@ -291,6 +293,7 @@ async function storeTransfer(
     outboxWrite(event),
   ];
   await transactWrite(writes);
+  count('TransfersCreated', { provider: 'svc' });
   await dispatchPromptly([event]);
   return transfer;
 }
