@@ -40,6 +40,9 @@ Commands:
   credit          --store ID --amount CENTS [--entry-id ID]   (sandbox stages only)
   credit-sms      --business ID --segments N [--entry-id ID]   top up the SMS balance
                   (the same --entry-id again changes nothing)
+  retire-business --business ID
+                  turns its API access off and removes its webhook subscription; its ledger
+                  entries stay (the smoke test's throwaway businesses end this way)
   audit           recompute the books; exits 1 on any break
 
 --stage names an entry of the stage registry (context.stages in cdk.json); --stage local, or no
@@ -238,6 +241,15 @@ async function run(
       if (!business) throw new BusinessNotFound();
       const { creditSmsBalance } = await import('#shared/operations/messages.ts');
       return creditSmsBalance(business.id, segments, values['entry-id']);
+    }
+    case 'retire-business': {
+      const businessId = required('business');
+      const { disableApiAccess } = await import('#shared/data/business.ts');
+      if (!(await disableApiAccess(businessId))) throw new BusinessNotFound();
+      const { getSubscription, deleteSubscription } = await import('#shared/data/webhook-subscription.ts');
+      const subscription = await getSubscription(businessId);
+      if (subscription) await deleteSubscription(businessId, subscription.id);
+      return { businessId, apiAccessEnabled: false, webhookSubscriptionRemoved: subscription !== undefined };
     }
     case 'audit': {
       const { auditLedger } = await import('#shared/operations/audit.ts');

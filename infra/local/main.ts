@@ -50,6 +50,8 @@ const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, kms: kms.end
 useLocalAws(endpoints, localTableName);
 // The local host is a sandbox stage, like every deployed stage but production.
 process.env.SANDBOX = 'true';
+// Metrics are CloudWatch's embedded format: on a laptop they would only flood the host's output.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 // Webhooks may go to a receiver on the laptop (the demo receiver, a developer's own server).
 process.env.WEBHOOKS_ALLOW_LOOPBACK ??= 'true';
 await ensureTable(new DynamoDBClient({}), localTableName);

@@ -8,6 +8,7 @@ import { statusByErrorId } from '#shared/http/error-status.ts';
 import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { parseInput } from '#shared/http/validation.ts';
 import { logger } from '#shared/logger.ts';
+import { publishMetrics } from '#shared/metrics.ts';
 import type { Route } from '#shared/routes.ts';
 
 /** The event once the wrapper's middlewares have run. */
@@ -57,6 +58,7 @@ export function apiHandler<R extends Route, S extends InputSchemas, T>(
   operation: (request: ApiRequest<S, CallerOf<R>>) => Promise<T>,
 ) {
   const handler = middy<ApiEvent, APIGatewayProxyResult, Error, Context>()
+    .use(metricsPublished())
     .use(errorResponses())
     .use(normalizeHeaders())
     .use(jsonBody())
@@ -165,4 +167,9 @@ export function errorResponses(): MiddlewareObj<ApiEvent, APIGatewayProxyResult>
       });
     },
   };
+}
+
+/** Writes the invocation's metrics as it ends, answered or failed (first in, so it runs last). */
+export function metricsPublished(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
+  return { after: publishMetrics, onError: publishMetrics };
 }

@@ -1,7 +1,13 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { BadRequest, DomainError } from '#shared/domain/errors.ts';
-import { type ApiEvent, normalizeHeaders, publicBaseUrl, rawBody } from '#shared/http/api-handler.ts';
+import {
+  type ApiEvent,
+  metricsPublished,
+  normalizeHeaders,
+  publicBaseUrl,
+  rawBody,
+} from '#shared/http/api-handler.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { logger } from '#shared/logger.ts';
 import { errorPage } from '#shared/pages/error-page.ts';
@@ -83,6 +89,7 @@ export function pageHandler<R extends Route & { caller: 'public' }>(
   render: (request: PageRequest) => Promise<PageResult>,
 ) {
   return middy<PageEvent, APIGatewayProxyResult, Error, Context>()
+    .use(metricsPublished())
     .use(errorPages(route))
     .use(normalizeHeaders())
     .use(pageLanguage())

@@ -18,6 +18,7 @@ import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import { logger } from '#shared/logger.ts';
+import { count } from '#shared/metrics.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 import type { TransactionCompletedEvent } from '#shared/schemas/webhook-events.ts';
 
@@ -86,6 +87,10 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
     } else {
       events = await completeWith(request, callback, 'error', callback.outcome);
     }
+    count('PaymentsCompleted', {
+      outcome: status,
+      provider: request.collectionMethod ?? request.paymentMethod,
+    });
     return { result: 'completed', events, completed: { ...request, status } };
   } catch (error) {
     if (error instanceof AlreadyCompleted) return { result: 'already_completed', events: [] };

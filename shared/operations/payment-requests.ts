@@ -16,6 +16,7 @@ import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { count } from '#shared/metrics.ts';
 import { firstCollectionPollAfterMs } from '#shared/operations/collection-sweep.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
@@ -54,6 +55,7 @@ export async function createPaymentRequestFor(
     baseUrl,
   );
 
+  count('PaymentsCreated', { provider: data.paymentMethod, type });
   const flow: CollectionFlow | undefined =
     type === 'soundbox' ? 'qr' : request.forceProviderDirect ? 'direct' : undefined;
   if (!flow) return request;

@@ -29,6 +29,7 @@ import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import { payoutFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { accounts, storeTransferPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import { count } from '#shared/metrics.ts';
 import {
   completeTransfer,
   settleTransfer,
@@ -213,6 +214,7 @@ async function payout(
     ...transactionRecordWrites(sendingRecord(transfer)),
   ];
   await transactWrite(writes);
+  count('TransfersCreated', { provider: transfer.paymentMethod });
 
   const method = transfer.paymentMethod as PayoutMethod;
   const identifier = transfer.beneficiaryIdentifier;
@@ -310,6 +312,7 @@ async function storeTransfer(
     outboxWrite(event),
   ];
   await transactWrite(writes);
+  count('TransfersCreated', { provider: 'svc' });
   await dispatchPromptly([event]);
   return transfer;
 }
