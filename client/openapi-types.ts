@@ -1764,6 +1764,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error`, `idempotency_key_reused`, `collection_ceiling_exceeded` */
             422: {
                 headers: {
@@ -2054,6 +2071,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error`, `idempotency_key_reused` */
             422: {
                 headers: {
@@ -2328,6 +2362,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "E_PAYMENT_LINK_IS_INVALID";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -2776,6 +2827,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -3414,6 +3482,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error` */
             422: {
                 headers: {
@@ -3965,6 +4050,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error` */
             422: {
                 headers: {
@@ -4253,6 +4355,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "idempotency_key_in_progress" | "transfer_exists_with_reference";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -4961,6 +5080,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "idempotency_key_in_progress" | "message_exists_with_reference";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
