@@ -1772,6 +1772,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error`, `idempotency_key_reused`, `collection_ceiling_exceeded` */
             422: {
                 headers: {
@@ -2062,6 +2079,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error`, `idempotency_key_reused` */
             422: {
                 headers: {
@@ -2336,6 +2370,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "E_PAYMENT_LINK_IS_INVALID";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -2860,6 +2911,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -3498,6 +3566,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error` */
             422: {
                 headers: {
@@ -4049,6 +4134,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
             /** @description `validation_error` */
             422: {
                 headers: {
@@ -4337,6 +4439,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "idempotency_key_in_progress" | "transfer_exists_with_reference";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -5121,6 +5240,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "idempotency_key_in_progress" | "message_exists_with_reference";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {

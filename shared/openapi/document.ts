@@ -38,6 +38,8 @@ const messageOnlyErrorIds: ReadonlySet<ErrorId> = new Set(['webhook_subscription
 
 /** API Gateway's throttling answer on a stage (infra/stack.ts, gateway responses). */
 const throttledErrorId = 'too_many_requests';
+/** The gateway's answer to a body over its limit, before any handler runs. */
+const tooLargeErrorId = 'request_too_large';
 
 /** Why a route cannot be described, said so that whoever adds a route knows what to write. */
 export class MissingContract extends Error {}
@@ -207,6 +209,14 @@ function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
         content: { 'application/json': { schema: contract.response } },
       },
       ...errorResponses(errorIdsOf(route, contract)),
+      ...(body
+        ? {
+            '413': {
+              description: `\`${tooLargeErrorId}\`: the body is over the gateway's limit; nothing was read.`,
+              content: { 'application/json': { schema: errorWithIds([tooLargeErrorId]) } },
+            },
+          }
+        : {}),
       ...(route.caller === 'public'
         ? {}
         : {
