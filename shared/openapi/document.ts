@@ -105,7 +105,8 @@ const messageOnlyError = object({ message: string() }).meta({
 /** The error ids a route may answer: its caller kind's, its input's, its own. */
 function errorIdsOf(route: Route, contract: JsonRouteContract): ErrorId[] {
   const ids: ErrorId[] = [];
-  if (contract.body) ids.push('bad_request');
+  // A body that is not JSON, or a path whose escapes do not decode (refused before the handler).
+  if (contract.body || contract.params) ids.push('bad_request');
   if (route.caller !== 'public') ids.push('unauthorized', 'business_not_enabled_for_api_access');
   if (route.caller === 'platform_key' || route.caller === 'service_provider') ids.push('forbidden_action');
   if (contract.params || contract.query || contract.body) ids.push('validation_error');
@@ -182,6 +183,13 @@ function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
                 [contentType]: { schema: { type: contentType === 'application/json' ? 'object' : 'string' } },
               },
             };
+    }
+    // A path whose escapes do not decode never reaches the page: the gateway refuses it in JSON.
+    if (params && !responses['400']) {
+      responses['400'] = {
+        description: '`bad_request`: the path has a malformed percent-escape; no page was reached.',
+        content: { 'application/json': { schema: errorWithIds(['bad_request']) } },
+      };
     }
     return {
       ...common,

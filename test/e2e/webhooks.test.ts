@@ -1,8 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { localQueueUrl } from '#infra/local/sqs.ts';
 import { deadLetterQueueName } from '#infra/naming.ts';
 import { pendingPartitionOf } from '#shared/data/outbox.ts';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
@@ -220,9 +221,9 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
     try {
-      const { QueueUrl } = await sqs.send(
-        new GetQueueUrlCommand({ QueueName: deadLetterQueueName('webhooks') }),
-      );
+      // Built from the host's endpoint, as the service builds its queue URLs: the emulator's own
+      // answer names a host of its own (sqs.<region>.localhost) that need not resolve here.
+      const QueueUrl = localQueueUrl(config.endpoints.sqs, deadLetterQueueName('webhooks'));
       const parked = await eventually(async () => {
         const { Messages = [] } = await sqs.send(
           new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
