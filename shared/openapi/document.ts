@@ -41,6 +41,14 @@ const throttledErrorId = 'too_many_requests';
 /** The gateway's answer to a body over its limit, before any handler runs. */
 const tooLargeErrorId = 'request_too_large';
 
+/** The gateway refuses a path or query over the service's limit on every route, before any handler. */
+const targetTooLong = () => ({
+  '414': {
+    description: "`bad_request`: the path or query is over the service's limit; no handler was reached.",
+    content: { 'application/json': { schema: errorWithIds(['bad_request']) } },
+  },
+});
+
 /** Why a route cannot be described, said so that whoever adds a route knows what to write. */
 export class MissingContract extends Error {}
 
@@ -191,6 +199,7 @@ function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
         content: { 'application/json': { schema: errorWithIds(['bad_request']) } },
       };
     }
+    Object.assign(responses, targetTooLong());
     return {
       ...common,
       ...(form
@@ -217,6 +226,7 @@ function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
         content: { 'application/json': { schema: contract.response } },
       },
       ...errorResponses(errorIdsOf(route, contract)),
+      ...targetTooLong(),
       ...(body
         ? {
             '413': {
