@@ -361,6 +361,41 @@ export const routes = {
     caller: 'api_key',
     access: ['table:read'],
   },
+  listActivities: {
+    method: 'GET',
+    path: '/partner_api/service_providers/activities',
+    handler: 'functions/service-providers/list-activities.ts',
+    caller: 'service_provider',
+    access: ['table:read'],
+  },
+  onboardBusiness: {
+    method: 'POST',
+    path: '/partner_api/service_providers/business_onboarding',
+    handler: 'functions/service-providers/onboard-business.ts',
+    caller: 'service_provider',
+    access: ['table:write'],
+  },
+  listBusinessLinks: {
+    method: 'GET',
+    path: '/partner_api/service_providers/business_links',
+    handler: 'functions/service-providers/list-business-links.ts',
+    caller: 'service_provider',
+    access: ['table:read'],
+  },
+  detachBusinessLink: {
+    method: 'DELETE',
+    path: '/partner_api/service_providers/business_links/{merchantBusinessId}',
+    handler: 'functions/service-providers/detach-business-link.ts',
+    caller: 'service_provider',
+    access: ['table:write'],
+  },
+  createMerchantApiKey: {
+    method: 'POST',
+    path: '/partner_api/service_providers/business_api_keys',
+    handler: 'functions/service-providers/create-merchant-api-key.ts',
+    caller: 'service_provider',
+    access: ['table:write'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -34,5 +34,8 @@ export const statusByErrorId: Record<ErrorId, number> = {
   message_not_found: 404,
   message_exists_with_reference: 409,
   insufficient_sms_balance: 422,
+  user_already_exists: 409,
+  user_not_found: 404,
+  no_owned_business: 409,
   internal_error: 500,
 };

@@ -10,6 +10,8 @@ export const testHostEnv = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_BASE_SECONDS: '1',
   OUTBOX_SWEEP_SECONDS: '2',
+  // Revoked keys stop working within this time: tests wait for it instead of a minute.
+  AUTH_CACHE_TTL_SECONDS: '2',
 };
 
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */
