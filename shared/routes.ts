@@ -396,6 +396,52 @@ export const routes = {
     caller: 'service_provider',
     access: ['table:write'],
   },
+  createLinkRequests: {
+    // Sends the owner's code by SMS and the `pending` event to the provider at once.
+    method: 'POST',
+    path: '/partner_api/service_providers/business_link_requests',
+    handler: 'functions/service-providers/create-link-requests.ts',
+    caller: 'service_provider',
+    access: ['table:write', 'queue:send:sms', 'queue:send:webhooks'],
+  },
+  getLinkRequest: {
+    // Writes: a request past its time is settled `expired` when read, and its event sent.
+    method: 'GET',
+    path: '/partner_api/service_providers/business_link_requests/{id}',
+    handler: 'functions/service-providers/get-link-request.ts',
+    caller: 'service_provider',
+    access: ['table:write', 'queue:send:webhooks'],
+  },
+  linkRequestPage: {
+    method: 'GET',
+    path: '/lr/{id}',
+    handler: 'functions/pages/link-request-page.ts',
+    caller: 'public',
+    access: ['table:write', 'queue:send:webhooks'],
+  },
+  submitLinkRequestPage: {
+    method: 'POST',
+    path: '/lr/{id}',
+    handler: 'functions/pages/submit-link-request-page.ts',
+    caller: 'public',
+    access: ['table:write', 'queue:send:webhooks'],
+  },
+  approveSandboxLinkRequest: {
+    method: 'POST',
+    path: '/sandbox/business_link_requests/{id}/approve',
+    handler: 'functions/sandbox/approve-link-request.ts',
+    caller: 'service_provider',
+    access: ['table:write', 'queue:send:webhooks'],
+    sandboxOnly: true,
+  },
+  declineSandboxLinkRequest: {
+    method: 'POST',
+    path: '/sandbox/business_link_requests/{id}/decline',
+    handler: 'functions/sandbox/decline-link-request.ts',
+    caller: 'service_provider',
+    access: ['table:write', 'queue:send:webhooks'],
+    sandboxOnly: true,
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

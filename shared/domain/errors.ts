@@ -52,6 +52,7 @@ export type ErrorId =
   | 'user_already_exists'
   | 'user_not_found'
   | 'no_owned_business'
+  | 'business_link_request_not_found'
   | 'internal_error';
 
 export class BadRequest extends DomainError {
@@ -135,5 +136,11 @@ export class UserNotFound extends DomainError {
 export class NoOwnedBusiness extends DomainError {
   constructor() {
     super('no_owned_business', 'The user owns no business');
+  }
+}
+
+export class BusinessLinkRequestNotFound extends DomainError {
+  constructor() {
+    super('business_link_request_not_found', 'Business link request not found');
   }
 }

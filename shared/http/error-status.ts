@@ -37,5 +37,6 @@ export const statusByErrorId: Record<ErrorId, number> = {
   user_already_exists: 409,
   user_not_found: 404,
   no_owned_business: 409,
+  business_link_request_not_found: 404,
   internal_error: 500,
 };

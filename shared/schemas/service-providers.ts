@@ -55,3 +55,7 @@ export const createdMerchantApiKeyResponse = (apiKey: ApiKey, secret: string) =>
   updatedAt: apiKey.updatedAt,
   key: secret,
 });
+
+export const createLinkRequestsBody = object({ phone: phoneNumber('phone') });
+
+export const linkRequestPathParams = object({ id: uuid() });

@@ -27,8 +27,8 @@ const interfaceEndpoints: { method: string; path: string; built: boolean }[] = [
   { method: 'POST', path: '/partner_api/messages', built: true },
   { method: 'GET', path: '/partner_api/messages/account', built: true },
   { method: 'POST', path: '/partner_api/service_providers/business_api_keys', built: true },
-  { method: 'POST', path: '/partner_api/service_providers/business_link_requests', built: false },
-  { method: 'GET', path: '/partner_api/service_providers/business_link_requests/{id}', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/business_link_requests', built: true },
+  { method: 'GET', path: '/partner_api/service_providers/business_link_requests/{id}', built: true },
   { method: 'GET', path: '/partner_api/service_providers/business_links', built: true },
   {
     method: 'DELETE',
