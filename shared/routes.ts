@@ -442,6 +442,29 @@ export const routes = {
     access: ['table:write', 'queue:send:webhooks'],
     sandboxOnly: true,
   },
+  createComplianceVerification: {
+    method: 'POST',
+    path: '/partner_api/service_providers/compliance_verifications',
+    handler: 'functions/service-providers/create-compliance-verification.ts',
+    caller: 'service_provider',
+    access: ['table:write'],
+  },
+  sandboxVerificationPage: {
+    method: 'GET',
+    path: '/sandbox/kyc/{id}',
+    handler: 'functions/sandbox/verification-page.ts',
+    caller: 'public',
+    access: ['table:read'],
+    sandboxOnly: true,
+  },
+  submitSandboxVerificationPage: {
+    method: 'POST',
+    path: '/sandbox/kyc/{id}',
+    handler: 'functions/sandbox/submit-verification-page.ts',
+    caller: 'public',
+    access: ['table:write', 'queue:send:webhooks'],
+    sandboxOnly: true,
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

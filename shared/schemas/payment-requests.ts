@@ -7,7 +7,7 @@ import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
  * Return URLs may be web addresses or app deep links (`myapp://paid?reference=x`), with the
  * client's own query string: any absolute URI with a scheme.
  */
-const returnUrl = string()
+export const returnUrl = string()
   .max(2048)
   .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, 'must be an absolute URL or app link (scheme:...)')
   .refine(isFollowableReturnUrl, {

@@ -1,7 +1,8 @@
-import { object, string, uuid } from 'zod';
+import { enum as enumOf, object, string, uuid } from 'zod';
 import type { ApiKey } from '#shared/data/api-key.ts';
 import type { ServiceProviderLink } from '#shared/data/service-provider-link.ts';
 import { isActivityOffered } from '#shared/domain/activities.ts';
+import { returnUrl } from '#shared/schemas/payment-requests.ts';
 import { phoneNumber } from '#shared/schemas/phone-number.ts';
 
 const name = string().trim().min(1).max(100);
@@ -59,3 +60,9 @@ export const createdMerchantApiKeyResponse = (apiKey: ApiKey, secret: string) =>
 export const createLinkRequestsBody = object({ phone: phoneNumber('phone') });
 
 export const linkRequestPathParams = object({ id: uuid() });
+
+export const createComplianceVerificationBody = object({
+  type: enumOf(['kyc']),
+  merchantBusinessId: uuid(),
+  callbackUrl: returnUrl.optional(),
+});

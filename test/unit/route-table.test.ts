@@ -35,7 +35,7 @@ const interfaceEndpoints: { method: string; path: string; built: boolean }[] = [
     path: '/partner_api/service_providers/business_links/{merchantBusinessId}',
     built: true,
   },
-  { method: 'POST', path: '/partner_api/service_providers/compliance_verifications', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/compliance_verifications', built: true },
   { method: 'GET', path: '/partner_api/service_providers/business_webhook_subscriptions', built: true },
   { method: 'POST', path: '/partner_api/service_providers/business_webhook_subscriptions', built: true },
   {
