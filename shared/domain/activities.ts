@@ -38,9 +38,3 @@ export function isActivityOffered(activityId: string): boolean {
       category.activities.some((activity) => activity.enabled && activity.id === activityId),
   );
 }
-
-/** The ids onboarding accepts, for the `in` rule's message. */
-export const offeredActivityIds = (): string[] =>
-  activityCatalogue
-    .filter((category) => category.enabled)
-    .flatMap((category) => category.activities.filter((a) => a.enabled).map((a) => a.id));
