@@ -68,7 +68,14 @@ export type AwsAccess =
    * Sending SMS through the stage's gateway: `sms-voice:SendTextMessage` on production; on sandbox
    * stages, sending the sandbox gateway's delivery events to the `smsEvents` queue.
    */
-  | 'sms:send';
+  | 'sms:send'
+  /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
+  | 'key:webhookSecrets:encrypt'
+  | 'key:webhookSecrets:decrypt'
+  /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
+  | 'device:push'
+  /** The credentials of the live providers the stage routes to (none where it routes to none). */
+  | 'secret:providers';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -82,6 +89,11 @@ export interface Route {
   readonly access: readonly AwsAccess[];
   /** Test helpers and the sandbox provider: on sandbox stages and the local host only. */
   readonly sandboxOnly?: boolean;
+  /**
+   * Files of installed packages the handler reads at run time (`package/path`), copied beside the
+   * function's bundle: the reference page's viewer, which is served, not bundled.
+   */
+  readonly files?: readonly string[];
 }
 
 /** A function fed by a queue, in batches, reporting partial batch failures. */
@@ -121,7 +133,7 @@ export const routes = {
     path: '/partner_api/payment_requests',
     handler: 'functions/payment-requests/create-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'device:push', 'secret:providers'],
   },
   getPaymentRequest: {
     method: 'GET',
@@ -164,7 +176,7 @@ export const routes = {
     path: '/pl/{id}',
     handler: 'functions/pages/submit-link-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   listTransactions: {
     method: 'GET',
@@ -180,7 +192,27 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: [
+      'table:write',
+      'secret:sandboxProvider',
+      'queue:send:webhooks',
+      'device:push',
+      'secret:providers',
+    ],
+  },
+  /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */
+  receiveProviderCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}',
+    handler: 'functions/provider-callbacks/receive-provider-callback.ts',
+    caller: 'public',
+    access: [
+      'table:write',
+      'secret:sandboxProvider',
+      'queue:send:webhooks',
+      'device:push',
+      'secret:providers',
+    ],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -210,7 +242,7 @@ export const routes = {
     path: '/payment/{id}',
     handler: 'functions/pages/submit-payment-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   paymentReturnPage: {
     method: 'GET',
@@ -247,7 +279,7 @@ export const routes = {
     path: '/partner_api/service_providers/business_webhook_subscriptions',
     handler: 'functions/service-providers/create-webhook-subscription.ts',
     caller: 'service_provider',
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:encrypt'],
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
@@ -297,7 +329,7 @@ export const routes = {
     path: '/partner_api/transfers',
     handler: 'functions/transfers/create-transfer.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks', 'secret:providers'],
   },
   getTransfer: {
     method: 'GET',
@@ -313,8 +345,16 @@ export const routes = {
     path: '/provider_callbacks/{provider}/payouts',
     handler: 'functions/provider-callbacks/receive-payout-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
+  } /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */,
+  receivePayoutCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}/payouts',
+    handler: 'functions/provider-callbacks/receive-payout-callback.ts',
+    caller: 'public',
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
   },
+
   completeSandboxTransfer: {
     method: 'POST',
     path: '/sandbox/transfers/{id}/complete',
@@ -360,6 +400,28 @@ export const routes = {
     handler: 'functions/messages/get-message.ts',
     caller: 'api_key',
     access: ['table:read'],
+  },
+  openApiDocument: {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'functions/reference/get-openapi-document.ts',
+    caller: 'public',
+    access: [],
+  },
+  referencePage: {
+    method: 'GET',
+    path: '/docs',
+    handler: 'functions/reference/reference-page.ts',
+    caller: 'public',
+    access: [],
+  },
+  referencePageAsset: {
+    method: 'GET',
+    path: '/docs/assets/{file}',
+    handler: 'functions/reference/reference-page-asset.ts',
+    caller: 'public',
+    access: [],
+    files: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
   },
   listActivities: {
     method: 'GET',
@@ -483,7 +545,7 @@ export const workers = {
     handler: 'functions/workers/send-webhooks.ts',
     queue: 'webhooks',
     batchSize: 10,
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:decrypt'],
   },
   sendSms: {
     handler: 'functions/workers/send-sms.ts',
@@ -523,10 +585,51 @@ export const schedules = {
   sweepPendingTransfers: {
     handler: 'functions/workers/sweep-pending-transfers.ts',
     expression: 'rate(1 minute)',
-    access: ['table:write', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
+  },
+  /** Asks the live providers about collections whose callback never came, with backoff, to a bound. */
+  sweepPendingCollections: {
+    handler: 'functions/workers/sweep-pending-collections.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
+  },
+  /** Sends again the device pushes (QR, announcement) that failed when first sent. */
+  sweepDevicePushes: {
+    handler: 'functions/workers/sweep-device-pushes.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'device:push'],
   },
 } as const satisfies Record<string, Schedule>;
 
 export type ScheduleName = keyof typeof schedules;
 
 export const scheduleEntries = Object.entries(schedules) as [ScheduleName, Schedule][];
+
+/**
+ * A function invoked by IoT rules on messages of the devices' broker: on AWS an IoT topic rule per
+ * SQL statement, on the local host the embedded broker calling the handler with the same payload.
+ */
+export interface DeviceRule {
+  readonly handler: string;
+  /** IoT SQL (2016-03-23), one rule each. */
+  readonly sql: readonly string[];
+  readonly access: readonly AwsAccess[];
+  /** Devices exist on every stage: never set, here for the shape every function entry shares. */
+  readonly sandboxOnly?: false;
+}
+
+export const deviceRules = {
+  /** Heartbeats on `soundbox/<id>/status` and the broker's connect/disconnect lifecycle events. */
+  recordDevicePresence: {
+    handler: 'functions/devices/record-device-presence.ts',
+    sql: [
+      "SELECT *, topic(2) AS deviceId, timestamp() AS receivedAt FROM 'soundbox/+/status' WHERE type = 'heartbeat'",
+      "SELECT clientId, eventType, timestamp FROM '$aws/events/presence/+/+'",
+    ],
+    access: ['table:write'],
+  },
+} as const satisfies Record<string, DeviceRule>;
+
+export type DeviceRuleName = keyof typeof deviceRules;
+
+export const deviceRuleEntries = Object.entries(deviceRules) as [DeviceRuleName, DeviceRule][];

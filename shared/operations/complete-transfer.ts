@@ -17,9 +17,10 @@ import { Conflict } from '#shared/domain/errors.ts';
 import { accounts, payoutPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
+import { count } from '#shared/metrics.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { PayoutOutcome, VerifiedPayoutCallback } from '#shared/providers/port.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 
 class TransferNoLongerPending extends Conflict {
   constructor() {
@@ -123,6 +124,7 @@ export async function settleTransfer(
     if (error instanceof TransferNoLongerPending) return [];
     throw error;
   }
+  count('TransfersCompleted', { outcome: status, provider: transfer.paymentMethod });
   return [event];
 }
 
