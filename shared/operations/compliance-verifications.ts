@@ -15,6 +15,7 @@ import { transactWrite } from '#shared/data/transact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound, DomainError } from '#shared/domain/errors.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import type { ComplianceVerificationResponse } from '#shared/schemas/service-providers.ts';
 
 /** The level an approved identity check gives: the first, which lifts the level-0 ceiling of zero. */
 export const kycVerificationLevel = 1;
@@ -29,7 +30,9 @@ export class ComplianceVerificationNotFound extends DomainError {
 }
 
 /** The interface's Compliance verification. */
-export const verificationResponse = (verification: ComplianceVerification) => ({
+export const verificationResponse = (
+  verification: ComplianceVerification,
+): ComplianceVerificationResponse => ({
   id: verification.id,
   type: verification.type,
   status: verification.status,

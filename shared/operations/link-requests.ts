@@ -21,6 +21,7 @@ import {
 } from '#shared/domain/errors.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import type { LinkRequestResponse } from '#shared/schemas/service-providers.ts';
 
 /** How long the owner has to answer. */
 export const linkRequestLifetimeMs = 7 * 24 * 3600 * 1000;
@@ -33,7 +34,7 @@ const codeHash = (requestId: string, code: string) =>
   createHash('sha256').update(`${requestId}:${code}`).digest('hex');
 
 /** The interface's Business link request (the code's digest and attempt count stay inside). */
-export const linkRequestResponse = (request: LinkRequest) => ({
+export const linkRequestResponse = (request: LinkRequest): LinkRequestResponse => ({
   id: request.id,
   status: request.status,
   merchantBusinessId: request.merchantBusinessId,
