@@ -14,6 +14,7 @@ import { getLink } from '#shared/data/service-provider-link.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound, DomainError } from '#shared/domain/errors.ts';
+import { count } from '#shared/metrics.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { ComplianceVerificationResponse } from '#shared/schemas/service-providers.ts';
 
@@ -137,6 +138,7 @@ export async function completeVerification(
     ...raise,
     outboxWrite(event),
   ]);
+  count('ComplianceVerificationsCompleted', { outcome: outcome.status });
   await dispatchPromptly([event]);
   return completed;
 }

@@ -19,6 +19,7 @@ import {
   NoOwnedBusiness,
   UserNotFound,
 } from '#shared/domain/errors.ts';
+import { count } from '#shared/metrics.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { LinkRequestResponse } from '#shared/schemas/service-providers.ts';
@@ -85,6 +86,7 @@ export async function createLinkRequests(caller: Caller, phone: string, baseUrl:
     };
     const event = linkRequestEvent(request);
     await transactWrite([newLinkRequestWrite(request), outboxWrite(event)]);
+    count('LinkRequestsCreated');
     await sendPlatformSms({
       to: user.phone,
       reference: `link-request:${id}`,
@@ -199,6 +201,7 @@ async function settle(
       throw error;
     }
   }
+  count('LinkRequestsSettled', { outcome: status });
   await dispatchPromptly([event]);
   return settled;
 }

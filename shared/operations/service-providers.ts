@@ -14,6 +14,7 @@ import { transactWrite } from '#shared/data/transact.ts';
 import { newUser, ownershipWrite, type User, userWrites } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound } from '#shared/domain/errors.ts';
+import { count } from '#shared/metrics.ts';
 import type { OnboardBusinessBody } from '#shared/schemas/service-providers.ts';
 import { businessLinkResponse, createdMerchantApiKeyResponse } from '#shared/schemas/service-providers.ts';
 
@@ -86,6 +87,7 @@ export async function onboardBusiness(caller: Caller, body: OnboardBusinessBody)
     storeName: body.business.storeName ?? body.business.name,
     serviceProvider: provider,
   });
+  count('BusinessesOnboarded');
   return {
     business: {
       id: business.id,
