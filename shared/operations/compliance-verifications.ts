@@ -14,6 +14,7 @@ import { getLink } from '#shared/data/service-provider-link.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound, DomainError } from '#shared/domain/errors.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
 import { count } from '#shared/metrics.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { ComplianceVerificationResponse } from '#shared/schemas/service-providers.ts';
@@ -80,7 +81,8 @@ export async function startVerification(
 }
 
 export async function verificationById(id: string): Promise<ComplianceVerification> {
-  const verification = await getVerification(id);
+  // Pages pass their path as is: an id that cannot be one is not looked up.
+  const verification = uuidPattern.test(id) ? await getVerification(id) : undefined;
   if (!verification) throw new ComplianceVerificationNotFound();
   return verification;
 }

@@ -19,6 +19,7 @@ import {
   NoOwnedBusiness,
   UserNotFound,
 } from '#shared/domain/errors.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
 import { count } from '#shared/metrics.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
@@ -111,7 +112,8 @@ export async function linkRequestOf(caller: Caller, id: string, now = new Date()
  * goes to the provider.
  */
 export async function currentLinkRequest(id: string, now = new Date()): Promise<LinkRequest> {
-  const request = await getLinkRequest(id);
+  // Pages pass their path as is: an id that cannot be one is not looked up.
+  const request = uuidPattern.test(id) ? await getLinkRequest(id) : undefined;
   if (!request) throw new BusinessLinkRequestNotFound();
   if (request.status !== 'pending' || new Date(request.expiresAt) > now) return request;
   return (await settle(request, 'expired', now)) ?? request;
