@@ -4,8 +4,10 @@ import type { ServiceProviderLink } from '#shared/data/service-provider-link.ts'
 import { isActivityOffered } from '#shared/domain/activities.ts';
 import { instant } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { pageQuery } from '#shared/schemas/pages.ts';
 import { returnUrl } from '#shared/schemas/payment-requests.ts';
 import { phoneNumber } from '#shared/schemas/phone-number.ts';
+import { forServiceProviders } from '#shared/schemas/webhook-subscriptions.ts';
 
 const name = string().trim().min(1).max(100);
 
@@ -207,13 +209,6 @@ export const complianceVerificationSchema = object({
 export type ComplianceVerificationResponse = output<typeof complianceVerificationSchema>;
 
 const tag = 'Service providers';
-const forServiceProviders =
-  'Any key of a service provider; another key is answered 403 `forbidden_action`. A merchant not linked ' +
-  'to the caller is 404 `business_not_found`, as an unknown id is.';
-const language = enumOf(['fr', 'en']).optional().meta({
-  description: 'The page’s language; by default the browser’s (`Accept-Language`), French otherwise.',
-});
-const pageQuery = object({ lang: language });
 
 export const serviceProviderContracts = {
   listActivities: {
