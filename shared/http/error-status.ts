@@ -34,5 +34,9 @@ export const statusByErrorId: Record<ErrorId, number> = {
   message_not_found: 404,
   message_exists_with_reference: 409,
   insufficient_sms_balance: 422,
+  user_already_exists: 409,
+  user_not_found: 404,
+  no_owned_business: 409,
+  business_link_request_not_found: 404,
   internal_error: 500,
 };

@@ -6,7 +6,7 @@ import { executedAt, instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 /** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
-const returnUrl = string()
+export const returnUrl = string()
   .max(2048)
   .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, {
     message: 'must be an absolute URL or app link (scheme:...)',

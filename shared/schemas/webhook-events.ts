@@ -2,6 +2,7 @@ import { enum as enumOf, object, type output, string, type ZodType } from 'zod';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import type { WebhookEventName } from '#shared/domain/webhook-events.ts';
 import { executedAt, money } from '#shared/schemas/common.ts';
+import { complianceVerificationSchema, linkRequestEventSchema } from '#shared/schemas/service-providers.ts';
 
 /** The body of TRANSACTION_COMPLETED: the interface's flat transaction (spec §6). */
 export const transactionCompletedEvent = object({
@@ -70,5 +71,15 @@ export const webhookEvents = {
       'A payment request (redirect, soundbox or payment link) or a transfer (`transactionType: "transfer"`) ' +
       'has completed, in success or in error.',
     body: transactionCompletedEvent,
+  },
+  SERVICE_PROVIDER_LINK_REQUEST: {
+    summary:
+      'To the service provider: a link request was made (`pending`), or is now `approved`, `declined` ' +
+      'or `expired`. Dedupe on `id` and `status` together.',
+    body: linkRequestEventSchema,
+  },
+  COMPLIANCE_VERIFICATION_COMPLETED: {
+    summary: 'To the service provider: a compliance verification it started is `approved` or `rejected`.',
+    body: complianceVerificationSchema,
   },
 } as const satisfies { readonly [Name in WebhookEventName]?: WebhookEventContract };
