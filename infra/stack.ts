@@ -37,6 +37,7 @@ import { EmailSubscription, SqsSubscription } from 'aws-cdk-lib/aws-sns-subscrip
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { groupFunctionsOf } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import {
   alarmTopicName,
@@ -253,6 +254,7 @@ export class PaymentsStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
+    groupFunctionsOf(this);
     const stage = props.stage.name;
     // The registry's kind decides, never the name: a stage called "production" may be a sandbox.
     const production = props.stage.kind === 'production';
@@ -506,7 +508,7 @@ export class PaymentsStack extends Stack {
         timeout: scheduledFunctionTimeout,
       });
       this.addFunctionAlarms(fn, functionName);
-      const rule = new Rule(this, `${pascalCase(scheduleName)}Schedule`, {
+      const rule = new Rule(Stack.of(fn), `${pascalCase(scheduleName)}Schedule`, {
         ruleName: functionName,
         description: `Runs ${scheduleName} on ${schedule.expression}`,
         schedule: Schedule.expression(schedule.expression),
@@ -641,7 +643,7 @@ export class PaymentsStack extends Stack {
     for (const workerName of ['sendSms', 'recordSmsEvents'] as const) {
       const fn = workers.get(workerName);
       if (!fn) continue;
-      new MetricFilter(this, `${pascalCase(workerName)}FailedFilter`, {
+      new MetricFilter(Stack.of(fn), `${pascalCase(workerName)}FailedFilter`, {
         logGroup: fn.logGroup,
         filterPattern: FilterPattern.stringValue('$.message', '=', 'sms message failed'),
         metricNamespace: metric.namespace,
@@ -857,7 +859,7 @@ export class PaymentsStack extends Stack {
     for (const [name, rule] of deviceRuleEntries) {
       const fn = newFunction(name, rule);
       rule.sql.forEach((sql, index) => {
-        const topicRule = new CfnTopicRule(this, `${pascalCase(name)}Rule${index + 1}`, {
+        const topicRule = new CfnTopicRule(Stack.of(fn), `${pascalCase(name)}Rule${index + 1}`, {
           // Rule names allow letters, digits and underscores only.
           ruleName: `${stackName(stage)}_${name}_${index + 1}`.replace(/[^a-zA-Z0-9_]/g, '_'),
           topicRulePayload: {
@@ -910,7 +912,7 @@ export class PaymentsStack extends Stack {
   private addFunctionAlarms(fn: ServiceFunction, functionName: string): void {
     const id = fn.node.id;
     const anyIn = (metric: Metric, name: string, description: string) =>
-      new Alarm(this, `${id}${name}Alarm`, {
+      new Alarm(Stack.of(fn), `${id}${name}Alarm`, {
         alarmName: `${functionName}-${name.toLowerCase()}`,
         alarmDescription: description,
         metric,
