@@ -1,4 +1,7 @@
-import { CfnResource, NestedStack, Stack } from 'aws-cdk-lib';
+import { CfnResource, NestedStack, Stack, Token } from 'aws-cdk-lib';
+import { AwsIntegration, type IntegrationConfig, type Method } from 'aws-cdk-lib/aws-apigateway';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct, IConstruct } from 'constructs';
 
 /**
@@ -91,4 +94,39 @@ function checkResourceMargin(stack: Stack): void {
       ];
     },
   });
+}
+
+/**
+ * API Gateway's proxy integration with a function, whose invoke permission is created beside the
+ * function, in its group's stack, rather than in the API's (as `LambdaIntegration` does): one
+ * resource per route fewer in the parent. The permission names the method with the stage's name
+ * rather than a reference to the API's stage, which depends on the deployment, which depends on
+ * the methods, which depend on the function: a reference would make the stacks depend on each other.
+ */
+export class GroupedLambdaIntegration extends AwsIntegration {
+  constructor(
+    private readonly handler: IFunction,
+    private readonly stageName: string,
+  ) {
+    super({
+      proxy: true,
+      service: 'lambda',
+      path: `2015-03-31/functions/${handler.functionArn}/invocations`,
+    });
+  }
+
+  override bind(method: Method): IntegrationConfig {
+    const config = super.bind(method);
+    // Path parameters stand for any value, as in `Method.methodArn`.
+    const path = method.resource.path.replace(/\{[^}]*\}/g, '*');
+    this.handler.addPermission(`ApiInvoke${method.httpMethod}`, {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: method.api.arnForExecuteApi(method.httpMethod, path, this.stageName),
+    });
+    // A renamed function redeploys the API, as with `LambdaIntegration`.
+    const functionName = (this.handler.node.defaultChild as CfnFunction | undefined)?.functionName;
+    return functionName && !Token.isUnresolved(functionName)
+      ? { ...config, deploymentToken: JSON.stringify({ functionName }) }
+      : config;
+  }
 }

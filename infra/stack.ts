@@ -3,7 +3,6 @@ import {
   AccessLogField,
   AccessLogFormat,
   EndpointType,
-  LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   ResponseType,
@@ -37,7 +36,7 @@ import { EmailSubscription, SqsSubscription } from 'aws-cdk-lib/aws-sns-subscrip
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { groupFunctionsOf } from '#infra/function-groups.ts';
+import { GroupedLambdaIntegration, groupFunctionsOf } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import {
   alarmTopicName,
@@ -448,7 +447,7 @@ export class PaymentsStack extends Stack {
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
         // The console's test-invoke is not used; each function may be invoked by its method only.
-        new LambdaIntegration(fn, { allowTestInvoke: false }),
+        new GroupedLambdaIntegration(fn, stage),
       );
       const reason = authorizationReason(route);
       acknowledge(method, 'AwsSolutions-APIG4', reason);
