@@ -229,7 +229,9 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
  * One stage of the service: the table, the queues with their dead-letter queues, the REST API, one
  * function per route, one per worker and one per schedule (with its EventBridge rule). Sandbox-only
  * routes, queues, workers and schedules (the sandbox provider, test helpers) are left out of
- * production.
+ * production. The functions, and what is built beside them with `Stack.of(fn)` (alarms, rules,
+ * permissions), sit in one nested stack per directory of functions/ (infra/function-groups.ts);
+ * the rest is this stack's.
  */
 export class PaymentsStack extends Stack {
   readonly table: Table;
@@ -906,7 +908,8 @@ export class PaymentsStack extends Stack {
    * Errors (a handler that threw past the wrapper, a timeout, a crash) of one function: any is worth
    * a look, and one alarm per function says which. Throttles have one alarm for the stage
    * (addOperationalAlarms): they come from the account's concurrency running out, not from one
-   * function, and an alarm per function would spend ~50 of the stack's 500 resources.
+   * function, and an alarm per function would spend ~50 resources. The alarm sits beside its
+   * function, in the function's nested stack.
    */
   private addFunctionAlarms(fn: ServiceFunction, functionName: string): void {
     const id = fn.node.id;
