@@ -1,6 +1,7 @@
 import { App, CfnWaitConditionHandle, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -124,6 +125,27 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
       expect(inTemplate, each.node.path).toBeLessThanOrEqual(stackResourceMargin);
     }
     expect(stackResourceMargin).toBeLessThan(cloudFormationResourceLimit);
+  });
+
+  it("let API Gateway invoke each route's function from that route's method of this stage only", () => {
+    const merged = stageTemplateOf(stack);
+    const [[apiId]] = resourcesOf(merged, 'AWS::ApiGateway::RestApi') as [[string, Json]];
+    const permissions = resourcesOf(merged, 'AWS::Lambda::Permission');
+    for (const [name, fn] of stack.functions) {
+      const route = routeEntries.find(
+        ([routeName]) => routeName === name,
+      )?.[1] as (typeof routeEntries)[number][1];
+      const functionId = Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnFunction);
+      const granted = permissions.filter(([, permission]) =>
+        JSON.stringify(permission.Properties.FunctionName).includes(`"${functionId}"`),
+      );
+      expect(granted, name).toHaveLength(1);
+      const [[, permission]] = granted as [[string, Json]];
+      expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
+      const [, parts] = permission.Properties.SourceArn['Fn::Join'] as [string, Json[]];
+      expect(parts).toContainEqual({ Ref: apiId });
+      expect(parts.at(-1), name).toBe(`/${stage}/${route.method}${route.path.replace(/\{[^}]*\}/g, '*')}`);
+    }
   });
 
   it('read as one template hold every function, once', () => {
