@@ -1,5 +1,5 @@
 import { App, CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -53,6 +53,7 @@ import {
   workerEntries,
   workers,
 } from '#shared/routes.ts';
+import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 /** The stage registry of cdk.json, as `cdk synth` reads it. */
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
@@ -84,7 +85,7 @@ const appFor = (context: Record<string, unknown>) =>
 function build(stage: string, context: Record<string, unknown> = {}) {
   const app = appFor({ stage, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false, ...context });
   const stack = buildPaymentsApp(app);
-  return { app, stack, template: Template.fromStack(stack) };
+  return { app, stack, template: stageTemplateOf(stack) };
 }
 
 /** Every function of the stage: one per route, per worker, per schedule and per IoT rule set. */
@@ -350,7 +351,7 @@ describe('the functions', () => {
       standAloneFunction(stack, id, access, { table, queues: new Map() });
     const writer = withAccess('Writer', ['table:write']);
     const reader = withAccess('Reader', ['table:read']);
-    const template = Template.fromStack(stack);
+    const template = stageTemplateOf(stack);
     const fnOf = (fn: ServiceFunction) => resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(fn));
 
     const writerActions = tableActionsOf(template, fnOf(writer));
@@ -810,7 +811,7 @@ describe('the queue:send access', () => {
     };
     const sender = standAloneFunction(stack, 'Sender', ['queue:send:sandboxCallbacks'], resources);
     const bystander = standAloneFunction(stack, 'Bystander', ['table:read'], resources);
-    const template = Template.fromStack(stack);
+    const template = stageTemplateOf(stack);
     const callbacksId = stack.getLogicalId(callbacks.node.defaultChild as CfnQueue);
 
     const senderFn = resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(sender));
@@ -870,7 +871,7 @@ describe('the queue:send access', () => {
     const resources = { table, queues: new Map() };
     const access: AwsAccess[] = ['queue:send:sandboxCallbacks'];
     const production = standAloneFunction(stack, 'Production', access, resources, false);
-    const template = Template.fromStack(stack);
+    const template = stageTemplateOf(stack);
     const fn = resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(production));
     expect(queuesSentToBy(template, fn)).toEqual(new Set());
     expect(fn.Properties.Environment.Variables).not.toHaveProperty(queueUrlVariable('sandboxCallbacks'));
@@ -1072,7 +1073,7 @@ describe("stage settings from the stage's registry entry", () => {
 
   it('may come already parsed, from cdk.json', () => {
     const stack = synthWith({ collectionCeilings: { '2': 0 } })();
-    const [, fn] = functionOf(Template.fromStack(stack), 'dev', 'listStores');
+    const [, fn] = functionOf(stageTemplateOf(stack), 'dev', 'listStores');
     expect(fn.Properties.Environment.Variables.COLLECTION_CEILINGS).toBe('{"2":0}');
   });
 
