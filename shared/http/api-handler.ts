@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { ZodType } from 'zod';
+import type { output, ZodMiniType as ZodType } from 'zod/mini';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BadRequest, DomainError } from '#shared/domain/errors.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
@@ -27,7 +27,7 @@ export interface InputSchemas {
   body?: ZodType;
 }
 
-type Parsed<S> = S extends ZodType ? S['_output'] : undefined;
+type Parsed<S> = S extends ZodType ? output<S> : undefined;
 
 export interface ApiRequest<S extends InputSchemas, C> {
   params: Parsed<S['params']>;

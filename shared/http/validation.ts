@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type { output, ZodMiniType as ZodType } from 'zod/mini';
 import type { $ZodIssue } from 'zod/v4/core';
 import { type FieldError, ValidationFailed } from '#shared/domain/errors.ts';
 
@@ -7,7 +7,7 @@ import { type FieldError, ValidationFailed } from '#shared/domain/errors.ts';
  * problem: the interface's 422 `validation_error` body. Rules are short stable words integrations
  * can switch on (`required`, `in`, `uuid`, `min`, `max`, `type`, ...); messages are for people.
  */
-export function parseInput<S extends ZodType>(schema: S, input: unknown): S['_output'] {
+export function parseInput<S extends ZodType>(schema: S, input: unknown): output<S> {
   const illFormed = illFormedText(input);
   if (illFormed.length > 0) throw new ValidationFailed(illFormed);
   const result = schema.safeParse(input);

@@ -1,15 +1,5 @@
-import {
-  array,
-  enum as enumOf,
-  literal,
-  nullable,
-  object,
-  record,
-  string,
-  union,
-  unknown,
-  type ZodType,
-} from 'zod';
+import { array, enum as enumOf, literal, nullable, object, record, string, union, unknown } from 'zod';
+import type { $ZodType as ZodType } from 'zod/v4/core';
 import {
   createDocument,
   type ZodOpenApiOperationObject,

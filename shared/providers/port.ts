@@ -1,4 +1,15 @@
-import { enum as enumOf, object, string, uuid } from 'zod';
+import {
+  enum as enumOf,
+  maxLength,
+  minLength,
+  nullish,
+  object,
+  pipe,
+  regex,
+  string,
+  transform,
+  uuid,
+} from 'zod/mini';
 import { DomainError } from '#shared/domain/errors.ts';
 import {
   type PayoutMethod,
@@ -62,24 +73,20 @@ export interface VerifiedCallback {
  * key, and texts kept to sizes a provider has any reason to send.
  */
 export const verifiedCallbackBody = object({
-  callbackId: string().min(1).max(128),
+  callbackId: string().check(minLength(1), maxLength(128)),
   provider: enumOf(providerCodes),
-  providerReference: string()
-    .min(1)
-    .max(128)
-    .regex(/^[\w.:-]+$/),
+  providerReference: string().check(minLength(1), maxLength(128), regex(/^[\w.:-]+$/)),
   paymentRequestId: uuid(),
   outcome: enumOf(['success', 'declined', 'insufficient_funds']),
   // A provider may send null for what it does not know (no phone when the payer declined).
-  payerPhone: string()
-    .regex(payerPhonePattern)
-    .nullish()
-    .transform((phone) => phone ?? undefined),
-  payerName: string()
-    .min(1)
-    .max(100)
-    .nullish()
-    .transform((name) => name ?? undefined),
+  payerPhone: pipe(
+    nullish(string().check(regex(payerPhonePattern))),
+    transform((phone) => phone ?? undefined),
+  ),
+  payerName: pipe(
+    nullish(string().check(minLength(1), maxLength(100))),
+    transform((name) => name ?? undefined),
+  ),
 });
 
 /** A transfer paid out to a beneficiary: by mobile money to a number, or to a bank account. */

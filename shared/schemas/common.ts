@@ -1,15 +1,36 @@
-import { int, iso, object, string } from 'zod';
+import { globalRegistry, int, iso, object, regex, string, transform } from 'zod/mini';
+import type { $RefinementCtx, $ZodRawIssue } from 'zod/v4/core';
 
 /** An amount in cents (1 XOF = 100 cents) with its currency: every amount the API answers. */
 export const money = object({
-  amount: int().meta({ description: 'Cents: 150000 is 1 500 XOF.' }),
-  currency: string().meta({ examples: ['XOF'] }),
-}).meta({ id: 'Money', examples: [{ amount: 150000, currency: 'XOF' }] });
+  amount: int().register(globalRegistry, { description: 'Cents: 150000 is 1 500 XOF.' }),
+  currency: string().register(globalRegistry, { examples: ['XOF'] }),
+}).register(globalRegistry, { id: 'Money', examples: [{ amount: 150000, currency: 'XOF' }] });
 
 /** `YYYY-MM-DD HH:mm:ss`, UTC: the format integrations parse in transactions and webhooks. */
 export const executedAt = string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
-  .meta({ description: 'UTC, `YYYY-MM-DD HH:mm:ss`.', examples: ['2026-11-20 14:08:55'] });
+  .check(regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/))
+  .register(globalRegistry, {
+    description: 'UTC, `YYYY-MM-DD HH:mm:ss`.',
+    examples: ['2026-11-20 14:08:55'],
+  });
 
 /** An instant as ISO 8601 in UTC, as every `createdAt` and `updatedAt`. */
-export const instant = iso.datetime().meta({ examples: ['2026-11-20T14:08:55.665Z'] });
+export const instant = iso.datetime().register(globalRegistry, { examples: ['2026-11-20T14:08:55.665Z'] });
+
+/**
+ * A transform that may refuse its input with an issue, as classic zod's `.transform` allows: the
+ * zod/mini transform hands the bare parse payload, so `addIssue` is given back here, with classic's
+ * meaning (a `custom` issue on the value being transformed, its message and params as given).
+ */
+export const transformWithIssues = <I, O>(fn: (value: I, context: $RefinementCtx<I>) => O) =>
+  transform<I, O>((value, payload) => {
+    const addIssue = (issue: string | $ZodRawIssue | Partial<$ZodRawIssue>) => {
+      payload.issues.push(
+        typeof issue === 'string'
+          ? { code: 'custom', message: issue, input: value }
+          : ({ code: 'custom', input: value, ...issue } as $ZodRawIssue),
+      );
+    };
+    return fn(value, Object.assign(payload, { addIssue }) as $RefinementCtx<I>);
+  });

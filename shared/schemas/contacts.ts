@@ -1,4 +1,21 @@
-import { array, enum as enumOf, literal, NEVER, object, type output, string, union, uuid } from 'zod';
+import {
+  array,
+  enum as enumOf,
+  globalRegistry,
+  literal,
+  looseObject,
+  maxLength,
+  minLength,
+  NEVER,
+  object,
+  optional,
+  type output,
+  pipe,
+  string,
+  trim,
+  union,
+  uuid,
+} from 'zod/mini';
 import type { $RefinementCtx } from 'zod/v4/core';
 import type { Contact } from '#shared/data/contact.ts';
 import {
@@ -8,7 +25,7 @@ import {
   contactMethods,
 } from '#shared/domain/contacts.ts';
 import { normalizePayerPhone } from '#shared/domain/payment-methods.ts';
-import { instant } from '#shared/schemas/common.ts';
+import { instant, transformWithIssues } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 const bankFields = ['bankName', 'accountNumber', 'bankCode', 'swiftCode', 'agencyCode', 'key'] as const;
@@ -75,17 +92,20 @@ export function parseIdentifier(
   return Object.keys(bank).length === bankFields.length ? (bank as BankIdentifier) : undefined;
 }
 
-export const contactName = string().trim().min(1).max(255);
+export const contactName = string().check(trim(), minLength(1), maxLength(255));
 
-export const createContactBody = object({
-  name: contactName,
-  paymentMethod: enumOf(contactMethods),
-  identifier: object({}).passthrough().optional(),
-}).transform((body, context) => {
-  const identifier = parseIdentifier(body.paymentMethod, body.identifier, context);
-  if (!identifier) return NEVER;
-  return { name: body.name, paymentMethod: body.paymentMethod, identifier };
-});
+export const createContactBody = pipe(
+  object({
+    name: contactName,
+    paymentMethod: enumOf(contactMethods),
+    identifier: optional(looseObject({})),
+  }),
+  transformWithIssues((body, context) => {
+    const identifier = parseIdentifier(body.paymentMethod, body.identifier, context);
+    if (!identifier) return NEVER;
+    return { name: body.name, paymentMethod: body.paymentMethod, identifier };
+  }),
+);
 
 export type CreateContactBody = ReturnType<typeof createContactBody.parse>;
 
@@ -93,7 +113,7 @@ export const contactPathParams = object({ id: uuid() });
 
 /** What the money is sent to: a mobile-money number, a bank account, or (`svc`) a store. */
 export const contactIdentifierSchema = union([
-  object({ number: string().meta({ examples: ['+2250700000001'] }) }),
+  object({ number: string().register(globalRegistry, { examples: ['+2250700000001'] }) }),
   object({
     bankName: string(),
     accountNumber: string(),
@@ -103,7 +123,7 @@ export const contactIdentifierSchema = union([
     key: string(),
   }),
   object({ storeId: uuid() }),
-]).meta({ id: 'ContactIdentifier' });
+]).register(globalRegistry, { id: 'ContactIdentifier' });
 
 export const contactSchema = object({
   id: uuid(),
@@ -111,7 +131,7 @@ export const contactSchema = object({
   paymentMethod: enumOf([...contactMethods, 'svc']),
   identifier: contactIdentifierSchema,
   createdAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'Contact',
   examples: [
     {

@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type { ZodMiniType as ZodType } from 'zod/mini';
 import type { ErrorId } from '#shared/domain/errors.ts';
 import type { RouteName } from '#shared/routes.ts';
 

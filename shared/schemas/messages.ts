@@ -1,15 +1,23 @@
 import {
+  _default,
   array,
   coerce,
   enum as enumOf,
+  globalRegistry,
+  gte,
   int,
   literal,
+  lte,
+  maxLength,
+  minLength,
   nullable,
   object,
+  optional,
   type output,
+  refine,
   string,
   uuid,
-} from 'zod';
+} from 'zod/mini';
 import { type Message, type MessageAccount, messageStatuses } from '#shared/data/message.ts';
 import { instant } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
@@ -23,14 +31,15 @@ export const sendMessageBody = object({
   channel: enumOf(['sms']),
   to: phoneNumber('to'),
   // Characters as people count them (an emoji is one), not UTF-16 units.
-  body: string()
-    .min(1)
-    .refine((body) => [...body].length <= maxBodyCharacters, {
+  body: string().check(
+    minLength(1),
+    refine((body) => [...body].length <= maxBodyCharacters, {
       params: { rule: 'max' },
       message: `The body field must not be greater than ${maxBodyCharacters} characters.`,
     }),
-  reference: string().min(1).max(100),
-}).meta({
+  ),
+  reference: string().check(minLength(1), maxLength(100)),
+}).register(globalRegistry, {
   examples: [
     {
       channel: 'sms',
@@ -46,9 +55,9 @@ export type SendMessageBody = ReturnType<typeof sendMessageBody.parse>;
 export const messagePathParams = object({ id: uuid() });
 
 export const listMessagesQuery = object({
-  status: enumOf(messageStatuses).optional(),
-  page: coerce.number().int().min(1).default(1),
-  limit: coerce.number().int().min(1).max(100).default(100),
+  status: optional(enumOf(messageStatuses)),
+  page: _default(coerce.number().check(int(), gte(1)), 1),
+  limit: _default(coerce.number().check(int(), gte(1), lte(100)), 100),
 });
 
 export type ListMessagesQuery = ReturnType<typeof listMessagesQuery.parse>;
@@ -57,14 +66,16 @@ export const messageSchema = object({
   id: uuid(),
   businessId: string(),
   channel: literal('sms'),
-  to: string().meta({ description: 'International form, `+` and digits.' }),
+  to: string().register(globalRegistry, { description: 'International form, `+` and digits.' }),
   body: string(),
   reference: string(),
   status: enumOf(messageStatuses),
-  failedReason: nullable(string()).meta({ description: 'Why it ended in `failed`.' }),
-  segments: int().meta({ description: 'The SMS parts it takes, taken from the SMS balance.' }),
+  failedReason: nullable(string()).register(globalRegistry, { description: 'Why it ended in `failed`.' }),
+  segments: int().register(globalRegistry, {
+    description: 'The SMS parts it takes, taken from the SMS balance.',
+  }),
   createdAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'Message',
   examples: [
     {
@@ -89,15 +100,15 @@ export const messageListSchema = object({
   perPage: int(),
   currentPage: int(),
   data: array(messageSchema),
-}).meta({ id: 'MessageList' });
+}).register(globalRegistry, { id: 'MessageList' });
 
 export const messageAccountSchema = object({
   id: uuid(),
   businessId: string(),
-  smsBalance: int().meta({ description: 'SMS segments left to send.' }),
+  smsBalance: int().register(globalRegistry, { description: 'SMS segments left to send.' }),
   whatsappBalance: int(),
   createdAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'MessageAccount',
   examples: [
     {

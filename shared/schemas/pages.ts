@@ -1,4 +1,4 @@
-import { enum as enumOf, object, string, uuid } from 'zod';
+import { enum as enumOf, globalRegistry, object, optional, string, uuid } from 'zod/mini';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
@@ -7,13 +7,13 @@ import type { RouteContracts } from '#shared/schemas/contract.ts';
  * HTML in the payer's language, so these schemas describe rather than validate.
  */
 const idParams = object({ id: uuid() });
-const language = enumOf(['fr', 'en']).optional().meta({
+const language = optional(enumOf(['fr', 'en'])).register(globalRegistry, {
   description: 'The page’s language; by default the browser’s (`Accept-Language`), French otherwise.',
 });
 export const pageQuery = object({ lang: language });
 const payerForm = object({
   paymentMethod: enumOf(providerCodes),
-  payerPhone: string().meta({
+  payerPhone: string().register(globalRegistry, {
     description: '`+225` and 10 digits; spaces, `00225` or no prefix are accepted.',
   }),
 });
@@ -48,7 +48,7 @@ export const pageContracts = {
     tag,
     summary: 'Where the provider sends the payer back',
     params: idParams,
-    query: object({ lang: language, attempt: string().optional() }),
+    query: object({ lang: language, attempt: optional(string()) }),
     answers: {
       200: 'Waiting for the provider (reloads every 2 seconds), or the outcome.',
       303: 'To `successUrl` or `errorUrl` once decided.',
@@ -60,7 +60,7 @@ export const pageContracts = {
     tag,
     summary: 'The page of a payment link (`link`)',
     params: idParams,
-    query: object({ lang: language, payment: uuid().optional(), attempt: string().optional() }),
+    query: object({ lang: language, payment: optional(uuid()), attempt: optional(string()) }),
     answers: { 200: 'The page, or the outcome of the payment `payment`.', 404: 'Unknown id.' },
   },
   submitLinkPage: {
@@ -95,7 +95,7 @@ export const pageContracts = {
     summary: 'Approve or decline on the sandbox provider’s page',
     params: checkoutParams,
     query: pageQuery,
-    form: object({ action: enumOf(['approve', 'decline']), payerPhone: string().optional() }),
+    form: object({ action: enumOf(['approve', 'decline']), payerPhone: optional(string()) }),
     answers: { 303: 'Back to the return page.', 400: 'The page again, with the error.', 404: 'Unknown.' },
   },
 } as const satisfies RouteContracts;

@@ -1,4 +1,18 @@
-import { boolean, int, object, type output, string, uuid } from 'zod';
+import {
+  boolean,
+  globalRegistry,
+  gte,
+  int,
+  lte,
+  maxLength,
+  minLength,
+  object,
+  optional,
+  type output,
+  regex,
+  string,
+  uuid,
+} from 'zod/mini';
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 import { instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
@@ -11,15 +25,13 @@ import {
 
 export const createPaymentLinkBody = object({
   storeId: uuid(),
-  title: string().min(10).max(255),
-  amountCents: int().min(10_000).max(maxAmountCents),
-  currency: string()
-    .regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code')
-    .optional(),
-  allowMultiplePayments: boolean()
-    .optional()
-    .meta({ description: 'False by default: the link is paid once.' }),
-}).meta({
+  title: string().check(minLength(10), maxLength(255)),
+  amountCents: int().check(gte(10_000), lte(maxAmountCents)),
+  currency: optional(string().check(regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'))),
+  allowMultiplePayments: optional(boolean()).register(globalRegistry, {
+    description: 'False by default: the link is paid once.',
+  }),
+}).register(globalRegistry, {
   examples: [
     {
       storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
@@ -43,11 +55,13 @@ export const paymentLinkSchema = object({
   title: string(),
   amount: money,
   allowMultiplePayments: boolean(),
-  canReceivePayments: boolean().meta({ description: 'False once a single-use link is paid.' }),
-  link: string().meta({ description: 'The page where customers pay.' }),
-  escrowId: uuid().optional(),
+  canReceivePayments: boolean().register(globalRegistry, {
+    description: 'False once a single-use link is paid.',
+  }),
+  link: string().register(globalRegistry, { description: 'The page where customers pay.' }),
+  escrowId: optional(uuid()),
   createdAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'PaymentLink',
   examples: [
     {

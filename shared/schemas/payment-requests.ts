@@ -1,4 +1,22 @@
-import { boolean, enum as enumOf, int, nullable, object, type output, string, uuid } from 'zod';
+import {
+  boolean,
+  enum as enumOf,
+  globalRegistry,
+  gte,
+  int,
+  lte,
+  maxLength,
+  minLength,
+  nullable,
+  object,
+  optional,
+  type output,
+  regex,
+  string,
+  superRefine,
+  trim,
+  uuid,
+} from 'zod/mini';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
 import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
@@ -7,67 +25,70 @@ import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 /** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
 export const returnUrl = string()
-  .max(2048)
-  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, {
-    message: 'must be an absolute URL or app link (scheme:...)',
-    abort: true,
-  })
-  .superRefine((url, context) => {
-    const reason = refusedReturnUrl(url);
-    if (reason)
-      context.addIssue({
-        code: 'custom',
-        params: { rule: 'url' },
-        message: `The URL is not allowed: ${reason}.`,
-      });
-  });
+  .check(
+    maxLength(2048),
+    regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, {
+      message: 'must be an absolute URL or app link (scheme:...)',
+      abort: true,
+    }),
+  )
+  .check(
+    superRefine((url, context) => {
+      const reason = refusedReturnUrl(url);
+      if (reason)
+        context.addIssue({
+          code: 'custom',
+          params: { rule: 'url' },
+          message: `The URL is not allowed: ${reason}.`,
+        });
+    }),
+  );
 
 /** Far above any ceiling, and far below 2^53: amounts stay exact in every computation. */
 export const maxAmountCents = 1_000_000_000_000;
 
 export const payerPhone = string()
-  .regex(payerPhonePattern, 'must be +225 followed by 10 digits')
-  .meta({ examples: ['+2250700000001'] });
+  .check(regex(payerPhonePattern, 'must be +225 followed by 10 digits'))
+  .register(globalRegistry, { examples: ['+2250700000001'] });
 
-export const paymentMethod = enumOf(providerCodes).meta({
+export const paymentMethod = enumOf(providerCodes).register(globalRegistry, {
   id: 'PaymentMethod',
   description: 'The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo.',
 });
 
 export const createPaymentRequestBody = object({
   storeId: uuid(),
-  amountCents: int().min(100).max(maxAmountCents).meta({ description: 'Cents: 150000 is 1 500 XOF.' }),
-  currency: string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'),
-  reference: string()
-    .min(1)
-    .max(100)
-    .meta({ description: 'Yours, unique per business: a second request with it answers 409.' }),
-  description: string().trim().min(1).max(255).optional().meta({
+  amountCents: int()
+    .check(gte(100), lte(maxAmountCents))
+    .register(globalRegistry, { description: 'Cents: 150000 is 1 500 XOF.' }),
+  currency: string().check(regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code')),
+  reference: string().check(minLength(1), maxLength(100)).register(globalRegistry, {
+    description: 'Yours, unique per business: a second request with it answers 409.',
+  }),
+  description: optional(string().check(trim(), minLength(1), maxLength(255))).register(globalRegistry, {
     description: 'What the payer pays for, shown on the hosted page and carried into the transaction.',
   }),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
       paymentMethod,
-      successUrl: returnUrl
-        .optional()
-        .meta({ description: 'Required for `redirect`: where the payer is sent back after a success.' }),
-      errorUrl: returnUrl
-        .optional()
-        .meta({ description: 'Required for `redirect`: where the payer is sent back after a failure.' }),
-      deviceId: string()
-        .min(1)
-        .max(128)
-        .optional()
-        .meta({ description: 'Required for `soundbox`: the terminal that shows the QR code.' }),
-      forceProviderDirect: boolean()
-        .optional()
-        .meta({ description: 'Prompt the payer’s phone at once, with no page; needs `payerPhone`.' }),
-      payerPhone: payerPhone.optional(),
+      successUrl: optional(returnUrl).register(globalRegistry, {
+        description: 'Required for `redirect`: where the payer is sent back after a success.',
+      }),
+      errorUrl: optional(returnUrl).register(globalRegistry, {
+        description: 'Required for `redirect`: where the payer is sent back after a failure.',
+      }),
+      deviceId: optional(string().check(minLength(1), maxLength(128))).register(globalRegistry, {
+        description: 'Required for `soundbox`: the terminal that shows the QR code.',
+      }),
+      forceProviderDirect: optional(boolean()).register(globalRegistry, {
+        description: 'Prompt the payer’s phone at once, with no page; needs `payerPhone`.',
+      }),
+      payerPhone: optional(payerPhone),
     }),
   }),
 })
-  .meta({
+  .register(globalRegistry, {
     examples: [
       {
         storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
@@ -85,38 +106,40 @@ export const createPaymentRequestBody = object({
       },
     ],
   })
-  .superRefine((body, context) => {
-    const { type, data } = body.paymentDetails;
-    // The payer of a redirect is sent back to the merchant; a soundbox payer stays at the till.
-    if (type === 'redirect') {
-      for (const field of ['successUrl', 'errorUrl'] as const) {
-        if (data[field] !== undefined) continue;
+  .check(
+    superRefine((body, context) => {
+      const { type, data } = body.paymentDetails;
+      // The payer of a redirect is sent back to the merchant; a soundbox payer stays at the till.
+      if (type === 'redirect') {
+        for (const field of ['successUrl', 'errorUrl'] as const) {
+          if (data[field] !== undefined) continue;
+          context.addIssue({
+            code: 'custom',
+            path: ['paymentDetails', 'data', field],
+            params: { rule: 'required' },
+            message: `The paymentDetails.data.${field} field is required when paymentDetails.type is redirect.`,
+          });
+        }
+      }
+      if (type === 'soundbox' && data.deviceId === undefined) {
         context.addIssue({
           code: 'custom',
-          path: ['paymentDetails', 'data', field],
+          path: ['paymentDetails', 'data', 'deviceId'],
           params: { rule: 'required' },
-          message: `The paymentDetails.data.${field} field is required when paymentDetails.type is redirect.`,
+          message: 'The paymentDetails.data.deviceId field is required when paymentDetails.type is soundbox.',
         });
       }
-    }
-    if (type === 'soundbox' && data.deviceId === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['paymentDetails', 'data', 'deviceId'],
-        params: { rule: 'required' },
-        message: 'The paymentDetails.data.deviceId field is required when paymentDetails.type is soundbox.',
-      });
-    }
-    if (data.forceProviderDirect === true && data.payerPhone === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['paymentDetails', 'data', 'payerPhone'],
-        params: { rule: 'required' },
-        message:
-          'The paymentDetails.data.payerPhone field is required when paymentDetails.data.forceProviderDirect is true.',
-      });
-    }
-  });
+      if (data.forceProviderDirect === true && data.payerPhone === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['paymentDetails', 'data', 'payerPhone'],
+          params: { rule: 'required' },
+          message:
+            'The paymentDetails.data.payerPhone field is required when paymentDetails.data.forceProviderDirect is true.',
+        });
+      }
+    }),
+  );
 
 export type CreatePaymentRequestBody = ReturnType<typeof createPaymentRequestBody.parse>;
 
@@ -128,33 +151,39 @@ const completedTransaction = object({
   fees: money,
   status: enumOf(['success', 'error']),
   counterpartLabel: string(),
-  counterpartIdentifier: string().meta({ description: 'The payer’s phone, or the terminal id.' }),
+  counterpartIdentifier: string().register(globalRegistry, {
+    description: 'The payer’s phone, or the terminal id.',
+  }),
   description: string(),
   executedAt,
-}).meta({ id: 'CompletedTransaction' });
+}).register(globalRegistry, { id: 'CompletedTransaction' });
 
 export const paymentRequestSchema = object({
   id: uuid(),
   storeId: uuid(),
   reference: string(),
-  description: string().optional(),
+  description: optional(string()),
   type: enumOf(['redirect', 'soundbox']),
   paymentMethod,
   status: enumOf(['pending', 'success', 'error']),
-  errorReason: nullable(string()).meta({
+  errorReason: nullable(string()).register(globalRegistry, {
     description:
       'Why it ended in `error`: `declined`, `insufficient_funds`, `collection_ceiling_exceeded`, ...',
   }),
-  transaction: nullable(completedTransaction).meta({ description: 'Once the provider has answered.' }),
-  redirectUrl: string().meta({ description: 'The hosted payment page to send the payer to.' }),
+  transaction: nullable(completedTransaction).register(globalRegistry, {
+    description: 'Once the provider has answered.',
+  }),
+  redirectUrl: string().register(globalRegistry, {
+    description: 'The hosted payment page to send the payer to.',
+  }),
   amount: money,
-  deviceId: string().optional(),
-  deviceOnline: boolean()
-    .optional()
-    .meta({ description: 'A created `soundbox` request: whether its terminal is online to show the QR.' }),
-  paymentLinkId: uuid().optional(),
+  deviceId: optional(string()),
+  deviceOnline: optional(boolean()).register(globalRegistry, {
+    description: 'A created `soundbox` request: whether its terminal is online to show the QR.',
+  }),
+  paymentLinkId: optional(uuid()),
   createdAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'PaymentRequest',
   examples: [
     {
@@ -204,7 +233,7 @@ export function paymentRequestResponse(request: PaymentRequest): PaymentRequestR
   };
 }
 
-export const sandboxPayerBody = object({ payerPhone: payerPhone.optional() }).optional();
+export const sandboxPayerBody = optional(object({ payerPhone: optional(payerPhone) }));
 
 export const paymentRequestContracts = {
   createPaymentRequest: {

@@ -1,4 +1,4 @@
-import { enum as enumOf, literal, object, string } from 'zod';
+import { enum as enumOf, globalRegistry, literal, maxLength, object, optional, string } from 'zod/mini';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
@@ -10,10 +10,9 @@ export const providerCallbackParams = object({ provider: enumOf(providerCodes) }
  * MTN for its status. Other providers' callbacks have none.
  */
 export const providerCallbackQuery = object({
-  reference: string()
-    .max(128)
-    .optional()
-    .meta({ description: 'MTN MoMo only: the collection or payout this callback is about.' }),
+  reference: optional(string().check(maxLength(128))).register(globalRegistry, {
+    description: 'MTN MoMo only: the collection or payout this callback is about.',
+  }),
 });
 
 export const providerCallbackContracts = {

@@ -1,4 +1,4 @@
-import { enum as enumOf, object } from 'zod';
+import { enum as enumOf, object } from 'zod/mini';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 /** The reference's own files: the viewer and its stylesheet, and the page's start-up script. */

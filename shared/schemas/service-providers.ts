@@ -1,4 +1,22 @@
-import { array, boolean, enum as enumOf, int, nullable, object, type output, string, uuid } from 'zod';
+import {
+  array,
+  boolean,
+  email,
+  enum as enumOf,
+  extend,
+  globalRegistry,
+  int,
+  maxLength,
+  minLength,
+  nullable,
+  object,
+  optional,
+  type output,
+  refine,
+  string,
+  trim,
+  uuid,
+} from 'zod/mini';
 import type { ApiKey } from '#shared/data/api-key.ts';
 import type { ServiceProviderLink } from '#shared/data/service-provider-link.ts';
 import { isActivityOffered } from '#shared/domain/activities.ts';
@@ -9,25 +27,27 @@ import { returnUrl } from '#shared/schemas/payment-requests.ts';
 import { phoneNumber } from '#shared/schemas/phone-number.ts';
 import { forServiceProviders } from '#shared/schemas/webhook-subscriptions.ts';
 
-const name = string().trim().min(1).max(100);
+const name = string().check(trim(), minLength(1), maxLength(100));
 
 export const onboardBusinessBody = object({
   owner: object({
     phone: phoneNumber('owner.phone'),
     firstName: name,
     lastName: name,
-    email: string().email().max(254).optional(),
+    email: optional(string().check(email(), maxLength(254))),
   }),
   business: object({
-    name: string().trim().min(1).max(255),
+    name: string().check(trim(), minLength(1), maxLength(255)),
     // An unknown or disabled activity is a value outside the list: rule `in`.
-    activityId: string().refine(isActivityOffered, {
-      params: { rule: 'in' },
-      message:
-        'The business.activityId field must be the id of an activity listed by GET /partner_api/service_providers/activities.',
-    }),
-    storeName: string().trim().min(1).max(255).optional(),
-    referralCode: string().trim().min(1).max(64).optional(),
+    activityId: string().check(
+      refine(isActivityOffered, {
+        params: { rule: 'in' },
+        message:
+          'The business.activityId field must be the id of an activity listed by GET /partner_api/service_providers/activities.',
+      }),
+    ),
+    storeName: optional(string().check(trim(), minLength(1), maxLength(255))),
+    referralCode: optional(string().check(trim(), minLength(1), maxLength(64))),
   }),
 });
 
@@ -37,7 +57,7 @@ export const merchantBusinessPathParams = object({ merchantBusinessId: uuid() })
 
 export const createMerchantApiKeyBody = object({
   merchantBusinessId: uuid(),
-  name: string().trim().min(1).max(255),
+  name: string().check(trim(), minLength(1), maxLength(255)),
 });
 
 export const businessLinkSchema = object({
@@ -47,7 +67,7 @@ export const businessLinkSchema = object({
   serviceProviderBusinessId: uuid(),
   serviceProviderBusinessName: string(),
   linkedAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'BusinessLink',
   examples: [
     {
@@ -75,13 +95,15 @@ export const createdMerchantApiKeySchema = object({
   id: uuid(),
   name: string(),
   businessId: uuid(),
-  businessMemberId: uuid().meta({ description: 'The provider’s member who made the key.' }),
+  businessMemberId: uuid().register(globalRegistry, {
+    description: 'The provider’s member who made the key.',
+  }),
   createdAt: instant,
   updatedAt: instant,
-  key: string().meta({
+  key: string().register(globalRegistry, {
     description: 'The secret (`X-API-KEY`), with `id` as `X-API-KEY-ID`: shown only here.',
   }),
-}).meta({ id: 'CreatedMerchantApiKey' });
+}).register(globalRegistry, { id: 'CreatedMerchantApiKey' });
 
 /** The interface's Merchant API key, with its secret: only the creation answers it. */
 export const createdMerchantApiKeyResponse = (
@@ -104,7 +126,7 @@ export const linkRequestPathParams = object({ id: uuid() });
 export const createComplianceVerificationBody = object({
   type: enumOf(['kyc']),
   merchantBusinessId: uuid(),
-  callbackUrl: returnUrl.optional(),
+  callbackUrl: optional(returnUrl),
 });
 
 const activitySchema = object({ id: string(), name: string() });
@@ -113,7 +135,7 @@ export const activityCategorySchema = object({
   id: string(),
   name: string(),
   activities: array(activitySchema),
-}).meta({
+}).register(globalRegistry, {
   id: 'ActivityCategory',
   examples: [
     {
@@ -132,13 +154,17 @@ export const onboardedBusinessSchema = object({
     id: uuid(),
     name: string(),
     activityId: string(),
-    apiAccessEnabled: boolean().meta({ description: 'True: onboarded businesses have API access.' }),
-    verificationLevel: int().meta({ description: '0 until a compliance verification is approved.' }),
+    apiAccessEnabled: boolean().register(globalRegistry, {
+      description: 'True: onboarded businesses have API access.',
+    }),
+    verificationLevel: int().register(globalRegistry, {
+      description: '0 until a compliance verification is approved.',
+    }),
   }),
   owner: object({ id: uuid(), phone: string(), firstName: string(), lastName: string() }),
   store: object({ id: uuid(), name: string(), currency: string() }),
   link: businessLinkSchema,
-}).meta({ id: 'OnboardedBusiness' });
+}).register(globalRegistry, { id: 'OnboardedBusiness' });
 
 export const linkRequestStatuses = ['pending', 'approved', 'declined', 'expired'] as const;
 
@@ -150,12 +176,14 @@ export const linkRequestSchema = object({
   serviceProviderBusinessId: uuid(),
   serviceProviderBusinessName: string(),
   serviceProviderMemberId: uuid(),
-  ownerPhone: string().meta({ description: 'The owner’s phone, international form: the code went there.' }),
-  expiresAt: instant.meta({
+  ownerPhone: string().register(globalRegistry, {
+    description: 'The owner’s phone, international form: the code went there.',
+  }),
+  expiresAt: instant.clone().register(globalRegistry, {
     description: 'Seven days after creation; a request still pending then is `expired`.',
   }),
   createdAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'BusinessLinkRequest',
   examples: [
     {
@@ -176,23 +204,25 @@ export const linkRequestSchema = object({
 export type LinkRequestResponse = output<typeof linkRequestSchema>;
 
 /** The body of SERVICE_PROVIDER_LINK_REQUEST: the request as it now is. */
-export const linkRequestEventSchema = linkRequestSchema
-  .extend({
-    declinedReason: string()
-      .optional()
-      .meta({ description: '`too_many_code_attempts` when declined after the fifth wrong code.' }),
-  })
-  .meta({ id: 'BusinessLinkRequestEvent' });
+export const linkRequestEventSchema = extend(linkRequestSchema, {
+  declinedReason: optional(string()).register(globalRegistry, {
+    description: '`too_many_code_attempts` when declined after the fifth wrong code.',
+  }),
+}).register(globalRegistry, { id: 'BusinessLinkRequestEvent' });
 
 export const complianceVerificationSchema = object({
   id: uuid(),
   type: enumOf(['kyc']),
   status: enumOf(['pending', 'approved', 'rejected']),
   merchantBusinessId: uuid(),
-  url: string().meta({ description: 'The page where the merchant’s owner gives their identity.' }),
-  callbackUrl: nullable(string()).meta({ description: 'Where the page sends the owner once decided.' }),
-  rejectionReason: string().optional().meta({ description: 'Why it was `rejected`.' }),
-}).meta({
+  url: string().register(globalRegistry, {
+    description: 'The page where the merchant’s owner gives their identity.',
+  }),
+  callbackUrl: nullable(string()).register(globalRegistry, {
+    description: 'Where the page sends the owner once decided.',
+  }),
+  rejectionReason: optional(string()).register(globalRegistry, { description: 'Why it was `rejected`.' }),
+}).register(globalRegistry, {
   id: 'ComplianceVerification',
   examples: [
     {
@@ -244,7 +274,9 @@ export const serviceProviderContracts = {
     summary: 'Detach a merchant',
     description: `${forServiceProviders} Ends the link and revokes the keys the caller made for the merchant, in the same write.`,
     params: merchantBusinessPathParams,
-    response: object({ message: string().meta({ examples: ['Business link detached'] }) }),
+    response: object({
+      message: string().register(globalRegistry, { examples: ['Business link detached'] }),
+    }),
     responseDescription: 'Detached.',
     errors: ['business_not_found'],
   },
@@ -296,7 +328,7 @@ export const serviceProviderContracts = {
     params: linkRequestPathParams,
     query: pageQuery,
     form: object({
-      code: string().meta({ description: 'The six digits sent by SMS.' }),
+      code: string().register(globalRegistry, { description: 'The six digits sent by SMS.' }),
       decision: enumOf(['approve', 'decline']),
     }),
     answers: {

@@ -1,4 +1,14 @@
-import { array, boolean, literal, nullable, object, type output, string, uuid } from 'zod';
+import {
+  array,
+  boolean,
+  globalRegistry,
+  literal,
+  nullable,
+  object,
+  type output,
+  string,
+  uuid,
+} from 'zod/mini';
 import type { Device } from '#shared/data/device.ts';
 import type { Store } from '#shared/data/store.ts';
 import type { Money } from '#shared/domain/money.ts';
@@ -7,7 +17,7 @@ import { instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 export const storePathParams = object({
-  storeId: uuid().meta({ examples: ['4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10'] }),
+  storeId: uuid().register(globalRegistry, { examples: ['4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10'] }),
 });
 
 /** A store as the API shows it: a bare array of these answers GET /partner_api/stores. */
@@ -16,7 +26,7 @@ export const storeSchema = object({
   name: string(),
   currency: string(),
   createdAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'Store',
   examples: [
     {
@@ -40,17 +50,17 @@ export const storeResponse = (store: Store): StoreResponse => ({
 export type BalanceResponse = Money;
 
 export const deviceSchema = object({
-  id: string().meta({ description: 'The terminal id, as printed on it.' }),
+  id: string().register(globalRegistry, { description: 'The terminal id, as printed on it.' }),
   type: literal('SoundBoxQrTerminal'),
   storeId: uuid(),
   createdAt: instant,
-  online: boolean().meta({
+  online: boolean().register(globalRegistry, {
     description: 'Beyond the spec, additive: connected, or a heartbeat under 90 s old.',
   }),
-  lastSeenAt: nullable(instant).meta({
+  lastSeenAt: nullable(instant).register(globalRegistry, {
     description: "When the device's last heartbeat arrived; null before the first.",
   }),
-}).meta({
+}).register(globalRegistry, {
   id: 'Device',
   examples: [
     {

@@ -1,4 +1,24 @@
-import { array, coerce, enum as enumOf, int, iso, object, type output, string, uuid } from 'zod';
+import {
+  _default,
+  array,
+  coerce,
+  enum as enumOf,
+  globalRegistry,
+  gte,
+  int,
+  iso,
+  lte,
+  object,
+  optional,
+  type output,
+  pipe,
+  refine,
+  regex,
+  string,
+  superRefine,
+  transform,
+  uuid,
+} from 'zod/mini';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
@@ -7,38 +27,44 @@ import type { RouteContracts } from '#shared/schemas/contract.ts';
 export const maxRangeDays = 90;
 const dayMs = 24 * 60 * 60 * 1000;
 
-const date = string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD', abort: true })
-  .refine(
+const date = string().check(
+  regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD', abort: true }),
+  refine(
     (value) =>
       !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
       new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
     { message: 'The date does not exist.', params: { rule: 'date' } },
-  );
+  ),
+);
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysBefore = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - days * dayMs).toISOString().slice(0, 10);
 
-export const listTransactionsQuery = object({
-  storeId: uuid().optional().meta({ description: 'One store of the business; all of them by default.' }),
-  page: coerce.number().int().min(1).default(1),
-  limit: coerce.number().int().min(1).max(100).default(100),
-  startDate: date.optional().meta({ description: '`YYYY-MM-DD`; by default 7 days before `endDate`.' }),
-  endDate: date
-    .optional()
-    .meta({ description: '`YYYY-MM-DD`, at most 90 days after `startDate`; today by default.' }),
-  /** Optional: lists as of this instant; by default page 1 takes now and later pages reuse it. */
-  asOf: iso
-    .datetime()
-    .optional()
-    .meta({ description: 'The listing’s instant; page 1 fixes it and the next pages reuse it.' }),
-})
-  .transform((query) => {
+export const listTransactionsQuery = pipe(
+  object({
+    storeId: optional(uuid()).register(globalRegistry, {
+      description: 'One store of the business; all of them by default.',
+    }),
+    page: _default(coerce.number().check(int(), gte(1)), 1),
+    limit: _default(coerce.number().check(int(), gte(1), lte(100)), 100),
+    startDate: optional(date).register(globalRegistry, {
+      description: '`YYYY-MM-DD`; by default 7 days before `endDate`.',
+    }),
+    endDate: optional(date).register(globalRegistry, {
+      description: '`YYYY-MM-DD`, at most 90 days after `startDate`; today by default.',
+    }),
+    /** Optional: lists as of this instant; by default page 1 takes now and later pages reuse it. */
+    asOf: optional(iso.datetime()).register(globalRegistry, {
+      description: 'The listing’s instant; page 1 fixes it and the next pages reuse it.',
+    }),
+  }),
+  transform((query) => {
     const endDate = query.endDate ?? today();
     return { ...query, endDate, startDate: query.startDate ?? daysBefore(endDate, 7) };
-  })
-  .superRefine((query, context) => {
+  }),
+).check(
+  superRefine((query, context) => {
     if (query.endDate < query.startDate) {
       context.addIssue({
         code: 'custom',
@@ -54,7 +80,8 @@ export const listTransactionsQuery = object({
         message: `The endDate field must be at most ${maxRangeDays} days after startDate.`,
       });
     }
-  });
+  }),
+);
 
 export type ListTransactionsQuery = ReturnType<typeof listTransactionsQuery.parse>;
 
@@ -72,14 +99,16 @@ export const transactionSchema = object({
   reference: string(),
   storeId: uuid(),
   createdAt: instant,
-  transactionDetails: object({
-    id: string().optional(),
-    reference: string().optional(),
-    paymentLinkId: string().optional(),
-  }).optional(),
-  paymentRequestId: uuid().optional(),
-  escrowId: uuid().optional(),
-}).meta({
+  transactionDetails: optional(
+    object({
+      id: optional(string()),
+      reference: optional(string()),
+      paymentLinkId: optional(string()),
+    }),
+  ),
+  paymentRequestId: optional(uuid()),
+  escrowId: optional(uuid()),
+}).register(globalRegistry, {
   id: 'Transaction',
   examples: [
     {
@@ -107,10 +136,10 @@ export const transactionListSchema = object({
   perPage: int(),
   currentPage: int(),
   data: array(transactionSchema),
-  asOf: instant.meta({
+  asOf: instant.clone().register(globalRegistry, {
     description: 'The instant the listing is taken at: pass it on, or page with the same query.',
   }),
-}).meta({ id: 'TransactionList' });
+}).register(globalRegistry, { id: 'TransactionList' });
 
 export type TransactionListResponse = output<typeof transactionListSchema>;
 

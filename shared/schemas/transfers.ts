@@ -1,7 +1,26 @@
-import { enum as enumOf, int, literal, NEVER, nullable, object, type output, string, uuid } from 'zod';
+import {
+  enum as enumOf,
+  globalRegistry,
+  gte,
+  int,
+  literal,
+  looseObject,
+  lte,
+  maxLength,
+  minLength,
+  NEVER,
+  nullable,
+  object,
+  optional,
+  type output,
+  pipe,
+  regex,
+  string,
+  uuid,
+} from 'zod/mini';
 import type { Transfer } from '#shared/data/transfer.ts';
 import { type ContactIdentifier, type ContactMethod, contactMethods } from '#shared/domain/contacts.ts';
-import { instant, money } from '#shared/schemas/common.ts';
+import { instant, money, transformWithIssues } from '#shared/schemas/common.ts';
 import { contactName, parseIdentifier } from '#shared/schemas/contacts.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 import { maxAmountCents } from '#shared/schemas/payment-requests.ts';
@@ -23,109 +42,112 @@ const formFields = {
  * or `paymentMethod: "svc"` with `destinationStoreId`. None, or two at once, is refused naming the
  * fields in question.
  */
-export const createTransferBody = object({
-  storeId: uuid(),
-  amountCents: int().min(500).max(maxAmountCents),
-  currency: string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'),
-  description: string().max(255).optional(),
-  reference: string().min(1).max(100).optional(),
-  contactId: uuid().optional(),
-  name: contactName.optional(),
-  paymentMethod: enumOf([...contactMethods, 'svc']).optional(),
-  identifier: object({}).passthrough().optional(),
-  destinationStoreId: uuid().optional(),
-}).transform((body, context) => {
-  const given = {
-    contact: body.contactId !== undefined,
-    inline:
-      body.name !== undefined ||
-      body.identifier !== undefined ||
-      (body.paymentMethod !== undefined && body.paymentMethod !== 'svc'),
-    store: body.destinationStoreId !== undefined || body.paymentMethod === 'svc',
-  };
-  const forms = (Object.keys(given) as (keyof typeof given)[]).filter((form) => given[form]);
-  if (forms.length === 0) {
-    for (const field of ['contactId', 'paymentMethod'] as const) {
-      context.addIssue({
-        code: 'custom',
-        path: [field],
-        params: { rule: 'required_without_all' },
-        message: `The ${field} field is required: give a contactId; or name, paymentMethod and identifier; or paymentMethod svc with destinationStoreId.`,
-      });
+export const createTransferBody = pipe(
+  object({
+    storeId: uuid(),
+    amountCents: int().check(gte(500), lte(maxAmountCents)),
+    currency: string().check(regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code')),
+    description: optional(string().check(maxLength(255))),
+    reference: optional(string().check(minLength(1), maxLength(100))),
+    contactId: optional(uuid()),
+    name: optional(contactName),
+    paymentMethod: optional(enumOf([...contactMethods, 'svc'])),
+    identifier: optional(looseObject({})),
+    destinationStoreId: optional(uuid()),
+  }),
+  transformWithIssues((body, context) => {
+    const given = {
+      contact: body.contactId !== undefined,
+      inline:
+        body.name !== undefined ||
+        body.identifier !== undefined ||
+        (body.paymentMethod !== undefined && body.paymentMethod !== 'svc'),
+      store: body.destinationStoreId !== undefined || body.paymentMethod === 'svc',
+    };
+    const forms = (Object.keys(given) as (keyof typeof given)[]).filter((form) => given[form]);
+    if (forms.length === 0) {
+      for (const field of ['contactId', 'paymentMethod'] as const) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          params: { rule: 'required_without_all' },
+          message: `The ${field} field is required: give a contactId; or name, paymentMethod and identifier; or paymentMethod svc with destinationStoreId.`,
+        });
+      }
+      return NEVER;
     }
-    return NEVER;
-  }
-  if (forms.length > 1) {
-    const present = new Set(
-      forms.flatMap((form) => formFields[form].filter((field) => body[field] !== undefined)),
-    );
-    for (const field of present) {
-      context.addIssue({
-        code: 'custom',
-        path: [field],
-        params: { rule: 'prohibited' },
-        message: `The ${field} field cannot be combined with the fields of another beneficiary form (${forms.join(', ')}): give exactly one.`,
-      });
+    if (forms.length > 1) {
+      const present = new Set(
+        forms.flatMap((form) => formFields[form].filter((field) => body[field] !== undefined)),
+      );
+      for (const field of present) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          params: { rule: 'prohibited' },
+          message: `The ${field} field cannot be combined with the fields of another beneficiary form (${forms.join(', ')}): give exactly one.`,
+        });
+      }
+      return NEVER;
     }
-    return NEVER;
-  }
-  const common = {
-    storeId: body.storeId,
-    amountCents: body.amountCents,
-    currency: body.currency,
-    description: body.description,
-    reference: body.reference,
-  };
-  let beneficiary: BeneficiaryForm | undefined;
-  if (given.contact && body.contactId) {
-    beneficiary = { form: 'contact', contactId: body.contactId };
-  } else if (given.store) {
-    const missing = (['paymentMethod', 'destinationStoreId'] as const).filter(
-      (field) => body[field] === undefined,
-    );
-    for (const field of missing) {
-      context.addIssue({
-        code: 'custom',
-        path: [field],
-        params: { rule: 'required' },
-        message:
-          field === 'paymentMethod'
-            ? 'The paymentMethod field is required and must be svc for a transfer to a store.'
-            : 'The destinationStoreId field is required when paymentMethod is svc.',
-      });
-    }
-    if (body.destinationStoreId && missing.length === 0) {
-      beneficiary = { form: 'store', destinationStoreId: body.destinationStoreId };
-    }
-  } else {
-    for (const field of ['name', 'paymentMethod'] as const) {
-      if (body[field] === undefined) {
+    const common = {
+      storeId: body.storeId,
+      amountCents: body.amountCents,
+      currency: body.currency,
+      description: body.description,
+      reference: body.reference,
+    };
+    let beneficiary: BeneficiaryForm | undefined;
+    if (given.contact && body.contactId) {
+      beneficiary = { form: 'contact', contactId: body.contactId };
+    } else if (given.store) {
+      const missing = (['paymentMethod', 'destinationStoreId'] as const).filter(
+        (field) => body[field] === undefined,
+      );
+      for (const field of missing) {
         context.addIssue({
           code: 'custom',
           path: [field],
           params: { rule: 'required' },
-          message: `The ${field} field is required for an inline beneficiary.`,
+          message:
+            field === 'paymentMethod'
+              ? 'The paymentMethod field is required and must be svc for a transfer to a store.'
+              : 'The destinationStoreId field is required when paymentMethod is svc.',
         });
       }
+      if (body.destinationStoreId && missing.length === 0) {
+        beneficiary = { form: 'store', destinationStoreId: body.destinationStoreId };
+      }
+    } else {
+      for (const field of ['name', 'paymentMethod'] as const) {
+        if (body[field] === undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [field],
+            params: { rule: 'required' },
+            message: `The ${field} field is required for an inline beneficiary.`,
+          });
+        }
+      }
+      const method = body.paymentMethod === 'svc' ? undefined : body.paymentMethod;
+      const identifier = method ? parseIdentifier(method, body.identifier, context) : undefined;
+      if (body.name && method && identifier) {
+        beneficiary = { form: 'inline', name: body.name, paymentMethod: method, identifier };
+      }
     }
-    const method = body.paymentMethod === 'svc' ? undefined : body.paymentMethod;
-    const identifier = method ? parseIdentifier(method, body.identifier, context) : undefined;
-    if (body.name && method && identifier) {
-      beneficiary = { form: 'inline', name: body.name, paymentMethod: method, identifier };
+    if (!beneficiary) return NEVER;
+    if (beneficiary.form === 'store' && beneficiary.destinationStoreId === body.storeId) {
+      context.addIssue({
+        code: 'custom',
+        path: ['destinationStoreId'],
+        params: { rule: 'different' },
+        message: 'The destinationStoreId field must be another store than storeId.',
+      });
+      return NEVER;
     }
-  }
-  if (!beneficiary) return NEVER;
-  if (beneficiary.form === 'store' && beneficiary.destinationStoreId === body.storeId) {
-    context.addIssue({
-      code: 'custom',
-      path: ['destinationStoreId'],
-      params: { rule: 'different' },
-      message: 'The destinationStoreId field must be another store than storeId.',
-    });
-    return NEVER;
-  }
-  return { ...common, beneficiary };
-});
+    return { ...common, beneficiary };
+  }),
+);
 
 export type CreateTransferBody = ReturnType<typeof createTransferBody.parse>;
 
@@ -134,25 +156,32 @@ export const transferPathParams = object({ id: uuid() });
 export const transferSchema = object({
   id: uuid(),
   storeId: uuid(),
-  contactId: uuid().meta({
+  contactId: uuid().register(globalRegistry, {
     description: 'The beneficiary: the contact given, or the one the transfer made.',
   }),
   amount: money,
   fees: money,
   status: enumOf(['pending', 'success', 'error']),
-  errorReason: nullable(string()).meta({
+  errorReason: nullable(string()).register(globalRegistry, {
     description: 'Why it ended in `error`: `declined`, `insufficient_balance`, ...',
   }),
   paymentMethod: enumOf([...contactMethods, 'svc']),
-  beneficiary: string().meta({ description: 'The beneficiary’s name (the receiving store’s, for `svc`).' }),
-  destinationStoreId: uuid().optional(),
-  description: string(),
-  reference: string().meta({ description: 'Yours, or the transfer’s id when none was given.' }),
-  createdAt: instant,
-  transaction: object({ id: uuid(), status: enumOf(['pending', 'success', 'error']) }).meta({
-    description: 'The line of the transaction list that reports it.',
+  beneficiary: string().register(globalRegistry, {
+    description: 'The beneficiary’s name (the receiving store’s, for `svc`).',
   }),
-}).meta({
+  destinationStoreId: optional(uuid()),
+  description: string(),
+  reference: string().register(globalRegistry, {
+    description: 'Yours, or the transfer’s id when none was given.',
+  }),
+  createdAt: instant,
+  transaction: object({ id: uuid(), status: enumOf(['pending', 'success', 'error']) }).register(
+    globalRegistry,
+    {
+      description: 'The line of the transaction list that reports it.',
+    },
+  ),
+}).register(globalRegistry, {
   id: 'Transfer',
   examples: [
     {

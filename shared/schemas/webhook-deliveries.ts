@@ -1,12 +1,27 @@
-import { array, coerce, enum as enumOf, int, nullable, object, type output, string, uuid } from 'zod';
+import {
+  _default,
+  array,
+  coerce,
+  enum as enumOf,
+  globalRegistry,
+  gte,
+  int,
+  lte,
+  nullable,
+  object,
+  optional,
+  type output,
+  string,
+  uuid,
+} from 'zod/mini';
 import { deliveryStatuses, type WebhookDelivery } from '#shared/data/webhook-delivery.ts';
 import { instant } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 export const listWebhookDeliveriesQuery = object({
-  status: enumOf(deliveryStatuses).optional(),
-  page: coerce.number().int().min(1).default(1),
-  limit: coerce.number().int().min(1).max(100).default(100),
+  status: optional(enumOf(deliveryStatuses)),
+  page: _default(coerce.number().check(int(), gte(1)), 1),
+  limit: _default(coerce.number().check(int(), gte(1), lte(100)), 100),
 });
 
 export type ListWebhookDeliveriesQuery = ReturnType<typeof listWebhookDeliveriesQuery.parse>;
@@ -16,23 +31,27 @@ export const webhookDeliveryPathParams = object({ id: uuid() });
 export const webhookDeliverySchema = object({
   id: uuid(),
   eventId: string(),
-  eventName: string().meta({ description: 'The `Svc-Event` of the delivery.' }),
+  eventName: string().register(globalRegistry, { description: 'The `Svc-Event` of the delivery.' }),
   url: string(),
   status: enumOf(deliveryStatuses),
   attempts: array(
     object({
       at: instant,
-      status: nullable(int()).meta({ description: 'The receiver’s HTTP status; null when none came.' }),
+      status: nullable(int()).register(globalRegistry, {
+        description: 'The receiver’s HTTP status; null when none came.',
+      }),
       error: nullable(string()),
       durationMs: int(),
-      responseExcerpt: string().meta({ description: 'The first KB of the receiver’s answer.' }),
+      responseExcerpt: string().register(globalRegistry, {
+        description: 'The first KB of the receiver’s answer.',
+      }),
     }),
   ),
-  failureReason: string().optional(),
-  resendOf: uuid().optional().meta({ description: 'The delivery this one sends again.' }),
+  failureReason: optional(string()),
+  resendOf: optional(uuid()).register(globalRegistry, { description: 'The delivery this one sends again.' }),
   createdAt: instant,
   updatedAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'WebhookDelivery',
   examples: [
     {
@@ -63,7 +82,7 @@ export const webhookDeliveryListSchema = object({
   perPage: int(),
   currentPage: int(),
   data: array(webhookDeliverySchema),
-}).meta({ id: 'WebhookDeliveryList' });
+}).register(globalRegistry, { id: 'WebhookDeliveryList' });
 
 /** A delivery as its business sees it: where it went and how every attempt ended, no secret. */
 export function webhookDeliveryResponse(delivery: WebhookDelivery): WebhookDeliveryResponse {

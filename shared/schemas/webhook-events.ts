@@ -1,4 +1,12 @@
-import { enum as enumOf, object, type output, string, type ZodType } from 'zod';
+import {
+  enum as enumOf,
+  globalRegistry,
+  object,
+  optional,
+  type output,
+  string,
+  type ZodMiniType as ZodType,
+} from 'zod/mini';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import type { WebhookEventName } from '#shared/domain/webhook-events.ts';
 import { executedAt, money } from '#shared/schemas/common.ts';
@@ -6,15 +14,19 @@ import { complianceVerificationSchema, linkRequestEventSchema } from '#shared/sc
 
 /** The body of TRANSACTION_COMPLETED: the interface's flat transaction (spec §6). */
 export const transactionCompletedEvent = object({
-  id: string().meta({ description: 'The transaction’s id: receivers dedupe on it.' }),
+  id: string().register(globalRegistry, { description: 'The transaction’s id: receivers dedupe on it.' }),
   amount: money,
   fees: money,
-  status: enumOf(['success', 'error']).meta({ description: 'A failed payment is an event too.' }),
-  counterpartLabel: string().meta({ description: 'The payer’s display name; a transfer’s beneficiary.' }),
-  counterpartIdentifier: string().meta({
+  status: enumOf(['success', 'error']).register(globalRegistry, {
+    description: 'A failed payment is an event too.',
+  }),
+  counterpartLabel: string().register(globalRegistry, {
+    description: 'The payer’s display name; a transfer’s beneficiary.',
+  }),
+  counterpartIdentifier: string().register(globalRegistry, {
     description: 'The payer’s phone, or the terminal id; a transfer’s beneficiary number, account or store.',
   }),
-  paymentMethod: enumOf([...providerCodes, 'bank', 'svc']).meta({
+  paymentMethod: enumOf([...providerCodes, 'bank', 'svc']).register(globalRegistry, {
     description: 'A provider code; a transfer may also go to a bank (`bank`) or another store (`svc`).',
   }),
   transactionType: enumOf(['payment', 'transfer']),
@@ -24,13 +36,17 @@ export const transactionCompletedEvent = object({
   description: string(),
   executedAt,
   transactionDetails: object({
-    id: string().optional().meta({ description: 'The payment request’s (or transfer’s) id.' }),
-    reference: string()
-      .optional()
-      .meta({ description: 'The payment request’s (or transfer’s) `reference`.' }),
-    paymentLinkId: string().optional().meta({ description: 'When paid through a payment link.' }),
+    id: optional(string()).register(globalRegistry, {
+      description: 'The payment request’s (or transfer’s) id.',
+    }),
+    reference: optional(string()).register(globalRegistry, {
+      description: 'The payment request’s (or transfer’s) `reference`.',
+    }),
+    paymentLinkId: optional(string()).register(globalRegistry, {
+      description: 'When paid through a payment link.',
+    }),
   }),
-}).meta({
+}).register(globalRegistry, {
   id: 'TransactionCompletedEvent',
   examples: [
     {

@@ -1,4 +1,17 @@
-import { array, enum as enumOf, object, type output, string, uuid } from 'zod';
+import {
+  array,
+  enum as enumOf,
+  extend,
+  globalRegistry,
+  maxLength,
+  minLength,
+  object,
+  optional,
+  type output,
+  string,
+  superRefine,
+  uuid,
+} from 'zod/mini';
 import type { NewWebhookSubscription, WebhookSubscription } from '#shared/data/webhook-subscription.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
 import { refusedWebhookUrl, webhookUrlPolicy } from '#shared/domain/webhook-url.ts';
@@ -8,9 +21,9 @@ import type { RouteContracts } from '#shared/schemas/contract.ts';
 export const merchantBusinessQuery = object({ merchantBusinessId: uuid() });
 
 /** Checked against the policy of where the function runs: https and public hosts on a stage. */
-const webhookUrl = string()
-  .max(2048)
-  .superRefine((url, context) => {
+const webhookUrl = string().check(
+  maxLength(2048),
+  superRefine((url, context) => {
     const reason = refusedWebhookUrl(url, webhookUrlPolicy());
     if (reason) {
       context.addIssue({
@@ -19,20 +32,22 @@ const webhookUrl = string()
         message: `The url field is not allowed (${reason}).`,
       });
     }
-  });
+  }),
+);
 
-const webhookEventName = enumOf(webhookEventNames).meta({ id: 'WebhookEventName' });
+const webhookEventName = enumOf(webhookEventNames).register(globalRegistry, { id: 'WebhookEventName' });
 
 export const createWebhookSubscriptionBody = object({
   merchantBusinessId: uuid(),
-  url: webhookUrl.meta({ description: '`https://` to a public host.' }),
-  name: string().min(1).max(255).optional().meta({ description: 'The provider’s name by default.' }),
-  events: array(webhookEventName)
-    .min(1)
-    .max(webhookEventNames.length)
-    .optional()
-    .meta({ description: '`["TRANSACTION_COMPLETED"]` by default.' }),
-}).meta({
+  url: webhookUrl.clone().register(globalRegistry, { description: '`https://` to a public host.' }),
+  name: optional(string().check(minLength(1), maxLength(255))).register(globalRegistry, {
+    description: 'The provider’s name by default.',
+  }),
+  events: optional(array(webhookEventName).check(minLength(1), maxLength(webhookEventNames.length))).register(
+    globalRegistry,
+    { description: '`["TRANSACTION_COMPLETED"]` by default.' },
+  ),
+}).register(globalRegistry, {
   examples: [
     {
       merchantBusinessId: '0b6f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
@@ -55,7 +70,7 @@ export const webhookSubscriptionSchema = object({
   events: array(string()),
   createdAt: instant,
   updatedAt: instant,
-}).meta({
+}).register(globalRegistry, {
   id: 'WebhookSubscription',
   examples: [
     {
@@ -70,11 +85,11 @@ export const webhookSubscriptionSchema = object({
   ],
 });
 
-export const createdWebhookSubscriptionSchema = webhookSubscriptionSchema
-  .extend({
-    secret: string().meta({ description: 'Signs every delivery (`Svc-Signature`); shown only here.' }),
-  })
-  .meta({ id: 'CreatedWebhookSubscription' });
+export const createdWebhookSubscriptionSchema = extend(webhookSubscriptionSchema, {
+  secret: string().register(globalRegistry, {
+    description: 'Signs every delivery (`Svc-Signature`); shown only here.',
+  }),
+}).register(globalRegistry, { id: 'CreatedWebhookSubscription' });
 
 /** The interface's Webhook subscription. The secret is not part of it: it is shown once, at creation. */
 export const webhookSubscriptionResponse = (
@@ -125,7 +140,9 @@ export const webhookSubscriptionContracts = {
     description: `${forServiceProviders} An unknown subscription answers 404 \`{"message": "Webhook subscription not found"}\`.`,
     params: webhookSubscriptionPathParams,
     query: merchantBusinessQuery,
-    response: object({ message: string().meta({ examples: ['Webhook subscription deleted'] }) }),
+    response: object({
+      message: string().register(globalRegistry, { examples: ['Webhook subscription deleted'] }),
+    }),
     responseDescription: 'Deleted.',
     errors: ['business_not_found', 'webhook_subscription_not_found'],
   },

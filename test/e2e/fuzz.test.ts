@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { enum as enumOf, object, string, uuid, type ZodType } from 'zod';
+import { enum as enumOf, object, string, uuid } from 'zod';
+import type { $ZodType as ZodType } from 'zod/v4/core';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
 import { routeContracts } from '#shared/openapi/contracts.ts';
 import { verifiedCallbackBody } from '#shared/providers/port.ts';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { toJSONSchema, type ZodType } from 'zod';
+import { toJSONSchema } from 'zod';
+import type { $ZodType as ZodType } from 'zod/v4/core';
 
 /**
  * fast-check arbitraries from a zod schema, through the JSON Schema zod 4 writes of its input
