@@ -42,6 +42,8 @@ export const bundling = {
   alias: {
     '@aws-sdk/credential-provider-node': path.join(projectRoot, 'infra/lambda/credentials.ts'),
     '@smithy/core/event-streams': path.join(projectRoot, 'infra/lambda/no-event-streams.ts'),
+    // A directory: its `functions` file stands for the package's `/functions` entry.
+    '@aws-lambda-powertools/jmespath': path.join(projectRoot, 'infra/lambda/jmespath'),
   } as Record<string, string>,
 } as const;
 
