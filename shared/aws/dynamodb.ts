@@ -1,11 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { traced } from '#shared/aws/tracing.ts';
 
 /**
  * One DynamoDB client per container. The endpoint comes from the standard AWS_ENDPOINT_URL_DYNAMODB
  * variable when it is set (the local host, the tests), so nothing here knows where it runs.
  */
-export const dynamodb = new DynamoDBClient({});
+export const dynamodb = traced(new DynamoDBClient({}));
 
 export const documentClient = DynamoDBDocumentClient.from(dynamodb, {
   marshallOptions: { removeUndefinedValues: true },

@@ -1,4 +1,5 @@
 import { IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
+import { traced } from '#shared/aws/tracing.ts';
 
 /**
  * One IoT data-plane client per container. The endpoint comes from the standard
@@ -8,7 +9,9 @@ import { IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
  * must not wait on an unreachable broker.
  */
 // Pure: a function whose code never sends to a device leaves the client, and its SDK, out of its bundle.
-export const iotData = /* @__PURE__ */ new IoTDataPlaneClient({
-  maxAttempts: 2,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
-});
+export const iotData = /* @__PURE__ */ traced(
+  /* @__PURE__ */ new IoTDataPlaneClient({
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+  }),
+);

@@ -1,4 +1,5 @@
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import { traced } from '#shared/aws/tracing.ts';
 
 /**
  * Webhook signing secrets are encrypted with the stage's own KMS key, which only the functions that
@@ -8,7 +9,7 @@ import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
  */
 let client: KMSClient | undefined;
 const kms = () => {
-  client ??= new KMSClient({});
+  client ??= traced(new KMSClient({}));
   return client;
 };
 

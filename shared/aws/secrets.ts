@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { traced } from '#shared/aws/tracing.ts';
 
 let client: SecretsManagerClient | undefined;
 const cache = new Map<string, Promise<string>>();
@@ -15,7 +16,7 @@ export function secretValue(name: string): Promise<string> {
   if (!arn) return Promise.reject(new Error(`neither ${name} nor ${name}_ARN is set`));
   let value = cache.get(arn);
   if (!value) {
-    client ??= new SecretsManagerClient({});
+    client ??= traced(new SecretsManagerClient({}));
     value = client.send(new GetSecretValueCommand({ SecretId: arn })).then(({ SecretString }) => {
       if (!SecretString) throw new Error(`secret ${arn} has no string value`);
       return SecretString;

@@ -4,6 +4,7 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { traced } from '#shared/aws/tracing.ts';
 import { type QueueName, queueUrlVariable } from '#shared/routes.ts';
 
 /**
@@ -11,7 +12,7 @@ import { type QueueName, queueUrlVariable } from '#shared/routes.ts';
  * when it is set (the local host's SQS, the tests), so nothing here knows where it runs.
  */
 // Pure: a function whose code never sends to a queue leaves the client, and its SDK, out of its bundle.
-export const sqs = /* @__PURE__ */ new SQSClient({});
+export const sqs = /* @__PURE__ */ traced(/* @__PURE__ */ new SQSClient({}));
 
 export interface SendOptions {
   /** Hides the message for this long (0 to 900 s), overriding the queue's own delay. */

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { recordCall } from '#shared/aws/tracing.ts';
 import { DomainError, ValidationFailed } from '#shared/domain/errors.ts';
 import { logger } from '#shared/logger.ts';
 
@@ -61,6 +62,18 @@ export async function callProvider(
   let lastProblem = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (attempt > 1) await sleep(policy.backoffMs * 2 ** (attempt - 2));
+    const startTime = Date.now() / 1000;
+    const traced = (status: number | undefined) =>
+      recordCall({
+        name: new URL(call.url).host,
+        namespace: 'remote',
+        startTime,
+        endTime: Date.now() / 1000,
+        status,
+        failed: status === undefined,
+        // Without the query string: a provider may put a reference or a token there.
+        http: { request: { method: call.method, url: call.url.split('?')[0] ?? call.url } },
+      });
     try {
       const response = await fetch(call.url, {
         method: call.method,
@@ -73,6 +86,7 @@ export async function callProvider(
         signal: AbortSignal.timeout(policy.timeoutMs),
       });
       const text = await response.text();
+      traced(response.status);
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : undefined;
@@ -84,6 +98,7 @@ export async function callProvider(
       }
       lastProblem = `status ${response.status}`;
     } catch (error) {
+      traced(undefined);
       lastProblem = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
     }
     logger.warn('provider call failed', { provider, method: call.method, attempt, problem: lastProblem });
