@@ -86,6 +86,24 @@ export function recordCall(call: CallRecord): void {
 
 const seconds = () => Date.now() / 1000;
 
+/**
+ * Starts timing an outgoing HTTP call; calling the answer records it, with the status answered or,
+ * without one, as failed. The URL is kept without its query string, where a token may travel.
+ */
+export function httpCall(method: string, url: URL): (status?: number) => void {
+  const startTime = seconds();
+  return (status) =>
+    recordCall({
+      name: url.host,
+      namespace: 'remote',
+      startTime,
+      endTime: seconds(),
+      status,
+      failed: status === undefined,
+      http: { request: { method, url: `${url.origin}${url.pathname}` } },
+    });
+}
+
 interface ResponseMetadata {
   readonly $metadata?: { httpStatusCode?: number; requestId?: string; attempts?: number };
 }

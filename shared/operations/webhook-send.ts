@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { httpCall } from '#shared/aws/tracing.ts';
 import {
   type DeliveryAttempt,
   failDelivery,
@@ -129,10 +130,13 @@ export async function postWebhook(
     const why = refusedAddress(address, options.policy);
     if (why) return attempt({ error: `Address refused for ${host}: ${why}` });
   }
+  const traced = httpCall('POST', url);
   try {
     const answer = await send(url, body, headers, addresses, deadline);
+    traced(answer.status);
     return attempt(answer);
   } catch (error) {
+    traced(undefined);
     return attempt({ error: failure(error, options.timeoutMs, 'Request failed') });
   }
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { recordCall } from '#shared/aws/tracing.ts';
+import { httpCall } from '#shared/aws/tracing.ts';
 import { DomainError, ValidationFailed } from '#shared/domain/errors.ts';
 import { logger } from '#shared/logger.ts';
 
@@ -62,18 +62,7 @@ export async function callProvider(
   let lastProblem = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (attempt > 1) await sleep(policy.backoffMs * 2 ** (attempt - 2));
-    const startTime = Date.now() / 1000;
-    const traced = (status: number | undefined) =>
-      recordCall({
-        name: new URL(call.url).host,
-        namespace: 'remote',
-        startTime,
-        endTime: Date.now() / 1000,
-        status,
-        failed: status === undefined,
-        // Without the query string: a provider may put a reference or a token there.
-        http: { request: { method: call.method, url: call.url.split('?')[0] ?? call.url } },
-      });
+    const traced = httpCall(call.method, new URL(call.url));
     try {
       const response = await fetch(call.url, {
         method: call.method,
