@@ -5,7 +5,7 @@ import { createSocket, type Socket } from 'node:dgram';
  * X-Ray subsegments for the calls a function makes (AWS SDK clients, providers' HTTP APIs), sent
  * the way the X-Ray SDK sends them: one UDP datagram per call to the daemon that Lambda runs beside
  * every function with active tracing, parented to the invocation's segment. Powertools Tracer does
- * the same through `aws-xray-sdk-core`, which measured 127 KB and ~46 ms of cold import on its own
+ * the same through `aws-xray-sdk-core`, which measured 127 KB and ~72 ms of cold import on its own
  * (README, "Bundle size"); this is a few hundred bytes and nothing at import. Outside Lambda, or
  * when the invocation is not sampled, nothing is sent.
  */
