@@ -44,6 +44,7 @@ export const bundling = {
     '@smithy/core/event-streams': path.join(projectRoot, 'infra/lambda/no-event-streams.ts'),
     // A directory: its `functions` file stands for the package's `/functions` entry.
     '@aws-lambda-powertools/jmespath': path.join(projectRoot, 'infra/lambda/jmespath'),
+    'mnemonist/lru-cache': path.join(projectRoot, 'infra/lambda/lru-cache.ts'),
   } as Record<string, string>,
 } as const;
 
