@@ -361,6 +361,21 @@ export const routes = {
     caller: 'api_key',
     access: ['table:read'],
   },
+  listEscrows: {
+    method: 'GET',
+    path: '/partner_api/escrows',
+    handler: 'functions/escrows/list-escrows.ts',
+    caller: 'platform_key',
+    access: ['table:read'],
+  },
+  releaseEscrow: {
+    // Sends ESCROW_RELEASED at once; the outbox sweeper is the fallback.
+    method: 'POST',
+    path: '/partner_api/escrows/{id}/release',
+    handler: 'functions/escrows/release-escrow.ts',
+    caller: 'platform_key',
+    access: ['table:write', 'queue:send:webhooks'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

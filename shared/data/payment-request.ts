@@ -46,6 +46,12 @@ export interface CompletedTransaction {
   executedAt: string;
 }
 
+/** What the completion needs of a request's escrow without reading it. */
+export interface PaymentRequestEscrow {
+  id: string;
+  holdUntil: string;
+}
+
 export interface PaymentRequest {
   id: string;
   businessId: string;
@@ -67,6 +73,8 @@ export interface PaymentRequest {
   paymentLinkId?: string | undefined;
   /** For a payment through a single-use link: its completion closes the link. */
   paymentLinkSingleUse?: boolean | undefined;
+  /** The escrow the payment lands in, when a platform key asked for one. */
+  escrow?: PaymentRequestEscrow | undefined;
   /** The hosted payment page of this request, answered to integrations for every type. */
   redirectUrl: string;
   status: PaymentRequestStatus;

@@ -49,6 +49,10 @@ export type ErrorId =
   | 'message_not_found'
   | 'message_exists_with_reference'
   | 'insufficient_sms_balance'
+  | 'escrow_not_found'
+  | 'escrow_already_released'
+  | 'escrow_already_refunded'
+  | 'escrow_not_held'
   | 'internal_error';
 
 export class BadRequest extends DomainError {

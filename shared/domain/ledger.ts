@@ -30,7 +30,7 @@ export interface Posting {
 export interface JournalEntry {
   /** Derived from the business event that causes it, so a replay cannot post twice. */
   id: string;
-  kind: 'payment' | 'credit' | 'transfer';
+  kind: 'payment' | 'credit' | 'transfer' | 'escrow';
   postings: Posting[];
   createdAt: string;
   /** What caused it, for people reading the books (payment request id, operator, ...). */
@@ -164,6 +164,20 @@ export function storeTransferPostings(input: {
     { account: accounts.wallet(input.businessId, input.toStoreId, 'operating'), amount: input.amount },
     { account: accounts.platformFees, amount: input.fee },
   ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}
+
+/** An escrow released: what its wallet held for the payment moves to the store's operating wallet. */
+export function escrowReleasePostings(input: {
+  businessId: string;
+  storeId: string;
+  amount: Cents;
+}): Posting[] {
+  const postings: Posting[] = [
+    { account: accounts.wallet(input.businessId, input.storeId, 'escrow'), amount: -input.amount },
+    { account: accounts.wallet(input.businessId, input.storeId, 'operating'), amount: input.amount },
+  ];
   assertBalanced(postings);
   return postings;
 }

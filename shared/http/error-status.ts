@@ -34,5 +34,9 @@ export const statusByErrorId: Record<ErrorId, number> = {
   message_not_found: 404,
   message_exists_with_reference: 409,
   insufficient_sms_balance: 422,
+  escrow_not_found: 404,
+  escrow_already_released: 409,
+  escrow_already_refunded: 409,
+  escrow_not_held: 409,
   internal_error: 500,
 };

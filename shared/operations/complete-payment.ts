@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
+import { escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
@@ -9,6 +10,7 @@ import {
   completionWrite,
   findPaymentRequest,
   type PaymentRequest,
+  type PaymentRequestEscrow,
 } from '#shared/data/payment-request.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
@@ -18,6 +20,7 @@ import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import { logger } from '#shared/logger.ts';
+import { escrowEvent } from '#shared/operations/escrows.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 
 export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';
@@ -127,7 +130,21 @@ async function completeWith(
         request.paymentLinkId,
         request.id,
         request.paymentLinkSingleUse === true,
+        request.escrow?.id,
       ),
+    );
+  }
+  if (request.escrow) {
+    writes.push(
+      status === 'success'
+        ? escrowTransitionWrite(
+            request.escrow.id,
+            'pending',
+            'held',
+            { fees: fee, payerPhone, provider },
+            createdAt,
+          )
+        : escrowTransitionWrite(request.escrow.id, 'pending', 'cancelled', {}, createdAt),
     );
   }
   const [record, ...counters] = transactionRecordWrites({
@@ -147,6 +164,7 @@ async function completeWith(
     createdAt,
     transactionDetails,
     paymentRequestId: request.id,
+    ...(request.escrow ? { escrowId: request.escrow.id } : {}),
   }) as [GuardedWrite, ...GuardedWrite[]];
   if (status === 'success') {
     writes.push(
@@ -172,7 +190,7 @@ async function completeWith(
             provider,
             amount: request.amountCents,
             fee,
-            wallet: 'operating',
+            wallet: request.escrow ? 'escrow' : 'operating',
           }),
         },
         { within: record },
@@ -182,28 +200,31 @@ async function completeWith(
     writes.push(record);
   }
   writes.push(...counters);
-  const event: OutboxEvent = {
-    id: `TRANSACTION_COMPLETED:${transaction.id}`,
-    name: 'TRANSACTION_COMPLETED',
-    businessId: request.businessId,
-    createdAt,
-    body: {
-      id: transaction.id,
-      amount: transaction.amount,
-      fees: transaction.fees,
-      status,
-      counterpartLabel: transaction.counterpartLabel,
-      counterpartIdentifier: transaction.counterpartIdentifier,
-      paymentMethod: provider,
-      transactionType: 'payment',
-      businessName: business.name,
-      storeName: request.storeName,
-      storeId: request.storeId,
-      description: transaction.description,
-      executedAt: transaction.executedAt,
-      transactionDetails,
-    },
-  };
+  const event: OutboxEvent =
+    request.escrow && status === 'success'
+      ? heldEvent(request, request.escrow, createdAt)
+      : {
+          id: `TRANSACTION_COMPLETED:${transaction.id}`,
+          name: 'TRANSACTION_COMPLETED',
+          businessId: request.businessId,
+          createdAt,
+          body: {
+            id: transaction.id,
+            amount: transaction.amount,
+            fees: transaction.fees,
+            status,
+            counterpartLabel: transaction.counterpartLabel,
+            counterpartIdentifier: transaction.counterpartIdentifier,
+            paymentMethod: provider,
+            transactionType: 'payment',
+            businessName: business.name,
+            storeName: request.storeName,
+            storeId: request.storeId,
+            description: transaction.description,
+            executedAt: transaction.executedAt,
+            transactionDetails,
+          },
+        };
   writes.push(outboxWrite(event));
   await transactWrite(writes);
   // A failed attempt leaves its single-use link open for the next payer.
@@ -211,4 +232,23 @@ async function completeWith(
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
   }
   return [event];
+}
+
+/** A payment that lands in escrow is announced as ESCROW_HELD instead of TRANSACTION_COMPLETED. */
+function heldEvent(request: PaymentRequest, escrow: PaymentRequestEscrow, occurredAt: string): OutboxEvent {
+  return escrowEvent(
+    'ESCROW_HELD',
+    {
+      id: escrow.id,
+      businessId: request.businessId,
+      storeId: request.storeId,
+      amount: request.amountCents,
+      currency: request.currency,
+      paymentRequestId: request.id,
+      paymentLinkId: request.paymentLinkId ?? null,
+      holdUntil: escrow.holdUntil,
+    },
+    'held',
+    occurredAt,
+  );
 }

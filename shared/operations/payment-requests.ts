@@ -15,7 +15,9 @@ import type { GuardedWrite } from '#shared/data/transact.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
+import type { EscrowTerms } from '#shared/domain/escrows.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrows.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/sandbox.ts';
@@ -32,6 +34,7 @@ export async function createPaymentRequestFor(
   body: CreatePaymentRequestBody,
   baseUrl: string,
 ): Promise<PaymentRequest> {
+  if (body.escrow) assertMayHoldInEscrow(caller);
   const store = await storeForCollection(caller, body.storeId, body.currency);
   const { type, data } = body.paymentDetails;
   const request = await openPaymentRequest(
@@ -49,6 +52,7 @@ export async function createPaymentRequestFor(
       deviceId: type === 'soundbox' ? data.deviceId : undefined,
       forceProviderDirect: data.forceProviderDirect === true,
       payerPhone: data.payerPhone,
+      escrowTerms: body.escrow ? checkedTerms(body.escrow) : undefined,
     },
     baseUrl,
   );
@@ -79,6 +83,8 @@ export type NewPaymentRequest = Pick<
   id?: string;
   /** The business's verification level, when the caller already knows it (saves a read). */
   verificationLevel?: number;
+  /** Hold the payment in escrow on these terms (already checked). */
+  escrowTerms?: EscrowTerms | undefined;
 };
 
 /**
@@ -99,8 +105,19 @@ export async function openPaymentRequest(
   if (ceiling !== null && (await collectedThisMonth(input.businessId)) + input.amountCents > ceiling) {
     throw new CollectionCeilingExceeded();
   }
-  const { store, id = randomUUID(), verificationLevel: _level, ...fields } = input;
+  const { store, id = randomUUID(), verificationLevel: _level, escrowTerms, ...fields } = input;
   const now = new Date().toISOString();
+  const escrow = escrowTerms
+    ? pendingEscrow({
+        businessId: input.businessId,
+        storeId: store.id,
+        currency: store.currency,
+        amount: input.amountCents,
+        paymentRequestId: id,
+        paymentLinkId: input.paymentLinkId,
+        terms: escrowTerms,
+      })
+    : undefined;
   const request: PaymentRequest = {
     ...fields,
     id,
@@ -111,10 +128,11 @@ export async function openPaymentRequest(
     status: 'pending',
     errorReason: null,
     transaction: null,
+    ...(escrow ? { escrow: { id: escrow.escrow.id, holdUntil: escrow.escrow.holdUntil } } : {}),
     createdAt: now,
     updatedAt: now,
   };
-  await createPaymentRequest(request, alongside);
+  await createPaymentRequest(request, escrow ? [...alongside, escrow.write] : alongside);
   return request;
 }
 

@@ -1,6 +1,7 @@
 import { boolean, enum as enumOf, int, object, string, uuid } from 'zod';
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
+import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 import { maxAmountCents } from '#shared/schemas/payment-requests.ts';
 
 export const createPaymentLinkBody = object({
@@ -11,6 +12,8 @@ export const createPaymentLinkBody = object({
     .regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code')
     .optional(),
   allowMultiplePayments: boolean().optional(),
+  /** Hold each payment through the link in escrow (platform keys only). */
+  escrow: escrowTermsBody.optional(),
 });
 
 export type CreatePaymentLinkBody = ReturnType<typeof createPaymentLinkBody.parse>;
@@ -32,7 +35,7 @@ export function paymentLinkResponse(link: PaymentLink, baseUrl: string) {
     allowMultiplePayments: link.allowMultiplePayments,
     canReceivePayments: canReceivePayments(link),
     link: `${baseUrl}/pl/${link.id}`,
-    ...(link.escrowId ? { escrowId: link.escrowId } : {}),
+    escrowId: link.escrowId ?? null,
     createdAt: link.createdAt,
   };
 }

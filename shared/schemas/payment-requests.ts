@@ -2,6 +2,7 @@ import { boolean, enum as enumOf, int, object, string, uuid } from 'zod';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
+import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 
 /**
  * Return URLs may be web addresses or app deep links (`myapp://paid?reference=x`), with the
@@ -25,6 +26,8 @@ export const createPaymentRequestBody = object({
   reference: string().min(1).max(100),
   /** What the payer pays for, shown on the hosted page and carried into the transaction. */
   description: string().trim().min(1).max(255).optional(),
+  /** Hold the payment in escrow (platform keys only). */
+  escrow: escrowTermsBody.optional(),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
@@ -89,6 +92,7 @@ export function paymentRequestResponse(request: PaymentRequest) {
     amount: { amount: request.amountCents, currency: request.currency },
     ...(request.deviceId ? { deviceId: request.deviceId } : {}),
     ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
+    ...(request.escrow ? { escrowId: request.escrow.id } : {}),
     createdAt: request.createdAt,
   };
 }

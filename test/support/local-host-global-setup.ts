@@ -10,6 +10,8 @@ export const testHostEnv = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_BASE_SECONDS: '1',
   OUTBOX_SWEEP_SECONDS: '2',
+  /** Escrow holds of a few seconds, so the tests see holds expire. */
+  ESCROW_MIN_HOLD_SECONDS: '2',
 };
 
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */

@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Escrow,
+  EscrowMoved,
+  EscrowNotFound,
+  escrowCreateWrite,
+  escrowTransitionWrite,
+  findEscrow,
+  getEscrow,
+  listEscrows,
+  notHeldError,
+} from '#shared/data/escrow.ts';
+import { ledgerWrites } from '#shared/data/ledger.ts';
+import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
+import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
+import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
+import { ForbiddenAction, ValidationFailed } from '#shared/domain/errors.ts';
+import {
+  type EscrowStatus,
+  type EscrowTerms,
+  heldAmount,
+  holdUntilOf,
+  minHoldSeconds,
+} from '#shared/domain/escrows.ts';
+import { escrowReleasePostings } from '#shared/domain/ledger.ts';
+import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+
+/** Only a platform key may put a payment in escrow (the interface reserves escrows to it). */
+export function assertMayHoldInEscrow(caller: Caller): void {
+  if (caller.keyKind !== 'platform') {
+    throw new ForbiddenAction('Only a platform key may hold payments in escrow');
+  }
+}
+
+/** The hold's terms, checked against the stage's limits now: a refused date names its field. */
+export function checkedTerms(terms: EscrowTerms, now = new Date()): EscrowTerms {
+  const hold = holdUntilOf(terms, now, minHoldSeconds());
+  if ('refused' in hold) {
+    throw new ValidationFailed([{ field: 'escrow.holdUntil', rule: 'between', message: hold.refused }]);
+  }
+  return terms;
+}
+
+/**
+ * The escrow of a payment request being created, `pending`, and the write that puts it in the
+ * request's creating transaction.
+ */
+export function pendingEscrow(input: {
+  businessId: string;
+  storeId: string;
+  currency: string;
+  amount: number;
+  paymentRequestId: string;
+  paymentLinkId?: string | undefined;
+  terms: EscrowTerms;
+}): { escrow: Escrow; write: GuardedWrite } {
+  const now = new Date();
+  const hold = holdUntilOf(input.terms, now, 0);
+  // A link's fixed date may have come closer than the minimum since the link was made: the hold
+  // then ends at its date, never before now.
+  const holdUntil = 'holdUntil' in hold ? hold.holdUntil : now.toISOString();
+  const escrow: Escrow = {
+    id: randomUUID(),
+    businessId: input.businessId,
+    storeId: input.storeId,
+    status: 'pending',
+    holdUntil,
+    amount: input.amount,
+    fees: 0,
+    currency: input.currency,
+    onExpiry: input.terms.onExpiry,
+    paymentRequestId: input.paymentRequestId,
+    paymentLinkId: input.paymentLinkId ?? null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  return { escrow, write: escrowCreateWrite(escrow) };
+}
+
+export type EscrowEventName = 'ESCROW_HELD' | 'ESCROW_RELEASED' | 'ESCROW_REFUNDED';
+
+/** An escrow event, with the same signing and delivery as the other webhooks (through the outbox). */
+export function escrowEvent(
+  name: EscrowEventName,
+  escrow: Pick<
+    Escrow,
+    | 'id'
+    | 'businessId'
+    | 'storeId'
+    | 'amount'
+    | 'currency'
+    | 'paymentRequestId'
+    | 'paymentLinkId'
+    | 'holdUntil'
+  >,
+  status: EscrowStatus,
+  occurredAt: string,
+): OutboxEvent {
+  return {
+    id: `${name}:${escrow.id}`,
+    name,
+    businessId: escrow.businessId,
+    createdAt: occurredAt,
+    body: {
+      event: name,
+      escrowId: escrow.id,
+      status,
+      storeId: escrow.storeId,
+      amount: { amount: escrow.amount, currency: escrow.currency },
+      paymentRequestId: escrow.paymentRequestId,
+      paymentLinkId: escrow.paymentLinkId,
+      holdUntil: escrow.holdUntil,
+      occurredAt,
+    },
+  };
+}
+
+export async function escrowsOf(
+  caller: Caller,
+  query: { status?: EscrowStatus | undefined; storeId?: string | undefined },
+): Promise<Escrow[]> {
+  if (query.storeId && !callerSeesStore(caller, query.storeId)) return [];
+  return listEscrows(caller.businessId, { status: query.status, storeId: caller.storeId ?? query.storeId });
+}
+
+export async function escrowOf(caller: Caller, id: string, consistent = false): Promise<Escrow> {
+  const escrow = await getEscrow(caller.businessId, id, consistent);
+  if (!escrow || !callerSeesStore(caller, escrow.storeId)) throw new EscrowNotFound();
+  return escrow;
+}
+
+export async function releaseEscrowFor(caller: Caller, id: string): Promise<Escrow> {
+  const escrow = await escrowOf(caller, id, true);
+  const { escrow: released, events } = await releaseEscrow(escrow);
+  await dispatchPromptly(events);
+  return released;
+}
+
+/**
+ * Moves a held escrow's money to the store's operating wallet, once: the escrow's `held`
+ * condition, the ledger entry (riding in the `escrow` transaction record), the record and the
+ * ESCROW_RELEASED event in one transaction. Whoever comes second (the API or the hold's expiry)
+ * gets the 409 of the state the first left.
+ */
+export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; events: OutboxEvent[] }> {
+  if (escrow.status !== 'held') throw notHeldError(escrow.status);
+  const createdAt = new Date().toISOString();
+  const held = heldAmount(escrow);
+  const [record, ...counters] = transactionRecordWrites({
+    id: randomUUID(),
+    businessId: escrow.businessId,
+    storeId: escrow.storeId,
+    type: 'escrow',
+    status: 'success',
+    amount: { amount: held, currency: escrow.currency },
+    fees: { amount: 0, currency: escrow.currency },
+    currency: escrow.currency,
+    paymentMethod: escrow.provider ?? '',
+    counterpartLabel: 'Escrow',
+    counterpartIdentifier: escrow.id,
+    description: `Escrow release ${escrow.id}`,
+    reference: escrow.id,
+    createdAt,
+    transactionDetails: {
+      id: escrow.paymentRequestId,
+      ...(escrow.paymentLinkId ? { paymentLinkId: escrow.paymentLinkId } : {}),
+    },
+    paymentRequestId: escrow.paymentRequestId,
+    escrowId: escrow.id,
+  }) as [GuardedWrite, ...GuardedWrite[]];
+  const event = escrowEvent('ESCROW_RELEASED', escrow, 'released', createdAt);
+  const writes: GuardedWrite[] = [
+    escrowTransitionWrite(escrow.id, 'held', 'released', { releasedAt: createdAt }, createdAt),
+    ...(held > 0
+      ? ledgerWrites(
+          {
+            id: `escrow-release:${escrow.id}`,
+            kind: 'escrow',
+            cause: `escrow ${escrow.id} released`,
+            createdAt,
+            postings: escrowReleasePostings({
+              businessId: escrow.businessId,
+              storeId: escrow.storeId,
+              amount: held,
+            }),
+          },
+          { within: record },
+        )
+      : [record]),
+    ...counters,
+    outboxWrite(event),
+  ];
+  try {
+    await transactWrite(writes);
+  } catch (error) {
+    if (!(error instanceof EscrowMoved)) throw error;
+    const now = await findEscrow(escrow.id, true);
+    throw notHeldError(now?.status ?? 'released');
+  }
+  return { escrow: { ...escrow, status: 'released', updatedAt: createdAt }, events: [event] };
+}
+
+export type ExpiryResult = 'released' | 'refunded' | 'not_due' | 'not_held' | 'unknown';
+
+/**
+ * The hold's end: a held escrow past its time gets its `onExpiry` through the same conditional
+ * transition as the API's; anything else (released first, cancelled, unknown) is left as it is.
+ */
+export async function expireEscrow(id: string, now = new Date()): Promise<ExpiryResult> {
+  const escrow = await findEscrow(id, true);
+  if (!escrow) return 'unknown';
+  if (escrow.status !== 'held') return 'not_held';
+  if (Date.parse(escrow.holdUntil) > now.getTime()) return 'not_due';
+  try {
+    const { events } = await releaseEscrow(escrow);
+    await dispatchPromptly(events);
+    return 'released';
+  } catch (error) {
+    if (error instanceof Error && 'id' in error && String(error.id).startsWith('escrow_')) return 'not_held';
+    throw error;
+  }
+}
