@@ -376,6 +376,14 @@ export const routes = {
     caller: 'platform_key',
     access: ['table:write', 'queue:send:webhooks'],
   },
+  refundEscrow: {
+    // Beyond the interface: pays a held escrow back to the payer through the provider's payout.
+    method: 'POST',
+    path: '/partner_api/escrows/{id}/refund',
+    handler: 'functions/escrows/refund-escrow.ts',
+    caller: 'platform_key',
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -40,6 +40,13 @@ export interface Escrow {
   /** Who paid, through which provider: where a refund goes. Set when held. */
   payerPhone?: string | undefined;
   provider?: ProviderCode | undefined;
+  /**
+   * The service's address when the escrow was made: where a refund's payout callback goes when no
+   * request carries one (the hold's expiry).
+   */
+  baseUrl: string;
+  /** The payout that refunds it, once asked for. */
+  refundTransferId?: string | undefined;
   createdAt: string;
   updatedAt: string;
 }

@@ -181,3 +181,26 @@ export function escrowReleasePostings(input: {
   assertBalanced(postings);
   return postings;
 }
+
+/**
+ * An escrow refunded through a provider's payout: the payer gets the whole payment back, what the
+ * escrow wallet held and the fee the service took; the provider is owed what it paid out.
+ */
+export function escrowRefundPostings(input: {
+  businessId: string;
+  storeId: string;
+  method: PayoutMethod;
+  amount: Cents;
+  fees: Cents;
+}): Posting[] {
+  const postings: Posting[] = [
+    {
+      account: accounts.wallet(input.businessId, input.storeId, 'escrow'),
+      amount: -(input.amount - input.fees),
+    },
+    { account: accounts.platformFees, amount: -input.fees },
+    { account: accounts.payoutClearing(input.method), amount: input.amount },
+  ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}

@@ -20,7 +20,7 @@ import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import { logger } from '#shared/logger.ts';
-import { escrowEvent } from '#shared/operations/escrows.ts';
+import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 
 export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';

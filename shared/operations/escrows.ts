@@ -10,12 +10,15 @@ import {
   listEscrows,
   notHeldError,
 } from '#shared/data/escrow.ts';
-import { ledgerWrites } from '#shared/data/ledger.ts';
+import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
+import { getStore } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
+import { type Transfer, transferCreationWrites } from '#shared/data/transfer.ts';
+import { reserveWrite } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import { ForbiddenAction, ValidationFailed } from '#shared/domain/errors.ts';
+import { Conflict, ForbiddenAction, ValidationFailed } from '#shared/domain/errors.ts';
 import {
   type EscrowStatus,
   type EscrowTerms,
@@ -23,8 +26,11 @@ import {
   holdUntilOf,
   minHoldSeconds,
 } from '#shared/domain/escrows.ts';
-import { escrowReleasePostings } from '#shared/domain/ledger.ts';
+import { accounts, escrowReleasePostings } from '#shared/domain/ledger.ts';
+import { escrowEvent } from '#shared/operations/escrow-events.ts';
+import { sendingRecord, startTransferPayout } from '#shared/operations/transfers.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import { ProviderRefused } from '#shared/providers/port.ts';
 
 /** Only a platform key may put a payment in escrow (the interface reserves escrows to it). */
 export function assertMayHoldInEscrow(caller: Caller): void {
@@ -54,6 +60,7 @@ export function pendingEscrow(input: {
   paymentRequestId: string;
   paymentLinkId?: string | undefined;
   terms: EscrowTerms;
+  baseUrl: string;
 }): { escrow: Escrow; write: GuardedWrite } {
   const now = new Date();
   const hold = holdUntilOf(input.terms, now, 0);
@@ -72,48 +79,11 @@ export function pendingEscrow(input: {
     onExpiry: input.terms.onExpiry,
     paymentRequestId: input.paymentRequestId,
     paymentLinkId: input.paymentLinkId ?? null,
+    baseUrl: input.baseUrl,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
   return { escrow, write: escrowCreateWrite(escrow) };
-}
-
-export type EscrowEventName = 'ESCROW_HELD' | 'ESCROW_RELEASED' | 'ESCROW_REFUNDED';
-
-/** An escrow event, with the same signing and delivery as the other webhooks (through the outbox). */
-export function escrowEvent(
-  name: EscrowEventName,
-  escrow: Pick<
-    Escrow,
-    | 'id'
-    | 'businessId'
-    | 'storeId'
-    | 'amount'
-    | 'currency'
-    | 'paymentRequestId'
-    | 'paymentLinkId'
-    | 'holdUntil'
-  >,
-  status: EscrowStatus,
-  occurredAt: string,
-): OutboxEvent {
-  return {
-    id: `${name}:${escrow.id}`,
-    name,
-    businessId: escrow.businessId,
-    createdAt: occurredAt,
-    body: {
-      event: name,
-      escrowId: escrow.id,
-      status,
-      storeId: escrow.storeId,
-      amount: { amount: escrow.amount, currency: escrow.currency },
-      paymentRequestId: escrow.paymentRequestId,
-      paymentLinkId: escrow.paymentLinkId,
-      holdUntil: escrow.holdUntil,
-      occurredAt,
-    },
-  };
 }
 
 export async function escrowsOf(
@@ -201,6 +171,89 @@ export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; e
   return { escrow: { ...escrow, status: 'released', updatedAt: createdAt }, events: [event] };
 }
 
+export async function refundEscrowFor(caller: Caller, id: string): Promise<Escrow> {
+  return refundEscrow(await escrowOf(caller, id, true));
+}
+
+export class PayerUnknown extends Conflict {
+  constructor() {
+    super('The payer of this escrow is unknown, so it cannot be refunded');
+  }
+}
+
+/**
+ * Pays a held escrow back to the payer, as a transfer does: in one transaction the escrow moves to
+ * `refunding` (once, whoever asks first), what its wallet holds is reserved there, and the payout
+ * is recorded pending with its transaction-list line; then the payer's provider is asked to pay.
+ * Its answer settles the payout (shared/operations/complete-transfer.ts), which takes the whole
+ * payment out of the books (escrow wallet and the fee given back) and makes the escrow `refunded`,
+ * with ESCROW_REFUNDED; a failed payout holds it again.
+ */
+export async function refundEscrow(escrow: Escrow): Promise<Escrow> {
+  if (escrow.status !== 'held') throw notHeldError(escrow.status);
+  if (!escrow.payerPhone || !escrow.provider) throw new PayerUnknown();
+  const store = await getStore(escrow.businessId, escrow.storeId);
+  if (!store) throw new EscrowNotFound();
+  const now = new Date().toISOString();
+  const held = heldAmount(escrow);
+  const wallet = { businessId: escrow.businessId, storeId: escrow.storeId, kind: 'escrow' as const };
+  const id = randomUUID();
+  const transfer: Transfer = {
+    id,
+    businessId: escrow.businessId,
+    storeId: escrow.storeId,
+    storeName: store.name,
+    // No contact: the payer is not a beneficiary the merchant saved.
+    contactId: '',
+    amountCents: escrow.amount,
+    feeCents: 0,
+    currency: escrow.currency,
+    status: 'pending',
+    errorReason: null,
+    paymentMethod: escrow.provider,
+    beneficiary: escrow.payerPhone,
+    beneficiaryIdentifier: { number: escrow.payerPhone },
+    description: `Escrow refund ${escrow.id}`,
+    reference: id,
+    referenceClaimed: false,
+    transactionId: randomUUID(),
+    reservation: {
+      account: accounts.wallet(wallet.businessId, wallet.storeId, 'escrow'),
+      amount: held,
+      state: 'open',
+    },
+    escrow: {
+      id: escrow.id,
+      fees: escrow.fees,
+      paymentRequestId: escrow.paymentRequestId,
+      paymentLinkId: escrow.paymentLinkId,
+      holdUntil: escrow.holdUntil,
+    },
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await transactWrite([
+      escrowTransitionWrite(escrow.id, 'held', 'refunding', { refundTransferId: id }, now),
+      reserveWrite(wallet, held, () => new InsufficientBalance()),
+      ...transferCreationWrites(transfer),
+      ...transactionRecordWrites({ ...sendingRecord(transfer), escrowId: escrow.id }),
+    ]);
+  } catch (error) {
+    if (!(error instanceof EscrowMoved)) throw error;
+    throw notHeldError((await findEscrow(escrow.id, true))?.status ?? 'refunded');
+  }
+  try {
+    await startTransferPayout(transfer, escrow.baseUrl);
+  } catch (error) {
+    // Refused at once: the payout ended in error and the escrow is held again; anything else
+    // leaves the payout pending for the status query.
+    if (!(error instanceof ProviderRefused)) throw error;
+    return { ...escrow, updatedAt: now };
+  }
+  return { ...escrow, status: 'refunding', refundTransferId: id, updatedAt: now };
+}
+
 export type ExpiryResult = 'released' | 'refunded' | 'not_due' | 'not_held' | 'unknown';
 
 /**
@@ -213,6 +266,10 @@ export async function expireEscrow(id: string, now = new Date()): Promise<Expiry
   if (escrow.status !== 'held') return 'not_held';
   if (Date.parse(escrow.holdUntil) > now.getTime()) return 'not_due';
   try {
+    if (escrow.onExpiry === 'refund') {
+      await refundEscrow(escrow);
+      return 'refunded';
+    }
     const { events } = await releaseEscrow(escrow);
     await dispatchPromptly(events);
     return 'released';

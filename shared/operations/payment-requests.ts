@@ -116,6 +116,7 @@ export async function openPaymentRequest(
         paymentRequestId: id,
         paymentLinkId: input.paymentLinkId,
         terms: escrowTerms,
+        baseUrl,
       })
     : undefined;
   const request: PaymentRequest = {

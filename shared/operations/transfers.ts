@@ -167,7 +167,7 @@ function newTransfer(
   };
 }
 
-function sendingRecord(transfer: Transfer): TransactionRecord {
+export function sendingRecord(transfer: Transfer): TransactionRecord {
   return {
     id: transfer.transactionId,
     businessId: transfer.businessId,
@@ -209,7 +209,15 @@ async function payout(
     ...transactionRecordWrites(sendingRecord(transfer)),
   ];
   await transactWrite(writes);
+  return startTransferPayout(transfer, baseUrl);
+}
 
+/**
+ * Asks the provider to pay out a transfer recorded pending with its reservation (a transfer, or an
+ * escrow's refund). A refusal ends it at once and gives the reservation back; anything else leaves
+ * it pending for the status query.
+ */
+export async function startTransferPayout(transfer: Transfer, baseUrl: string): Promise<Transfer> {
   const method = transfer.paymentMethod as PayoutMethod;
   const identifier = transfer.beneficiaryIdentifier;
   try {

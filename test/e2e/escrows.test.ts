@@ -339,3 +339,50 @@ describe('payment links with escrow', () => {
     });
   });
 });
+
+async function waitForStatus(escrowId: string, status: string, timeoutMs = 20_000): Promise<Body> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const escrow = await escrowOf(escrowId);
+    if (escrow?.status === status || Date.now() > deadline) return escrow;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('POST /partner_api/escrows/{id}/refund', () => {
+  it('pays the whole payment back to the payer through the provider, once, and sends ESCROW_REFUNDED', async () => {
+    const payment = await heldPayment();
+    const escrowId = payment.escrowId as string;
+    const held = await escrowOf(escrowId);
+    const [before, escrowBefore] = [await balance(), await escrowWallet()];
+
+    const refunding = await call('POST', `/partner_api/escrows/${escrowId}/refund`, platform);
+    expect(refunding.status).toBe(200);
+    expect(refunding.body.status).toBe('refunding');
+    const twice = await call('POST', `/partner_api/escrows/${escrowId}/refund`, platform);
+    expect(twice.status).toBe(409);
+    expect(twice.body.id).toBe('escrow_already_refunded');
+    const release = await call('POST', `/partner_api/escrows/${escrowId}/release`, platform);
+    expect(release.body.id).toBe('escrow_already_refunded');
+
+    expect((await waitForStatus(escrowId, 'refunded')).status).toBe('refunded');
+    expect(await balance()).toBe(before);
+    expect(await escrowWallet()).toBe((escrowBefore ?? 0) - (held.amount.amount - held.fees.amount));
+    const webhook = await waitForWebhook(escrowId, 'ESCROW_REFUNDED');
+    expect(webhook?.body).toMatchObject({
+      event: 'ESCROW_REFUNDED',
+      escrowId,
+      status: 'refunded',
+      amount: { amount: 200_000, currency: 'XOF' },
+    });
+    const { body: list } = await call(
+      'GET',
+      `/partner_api/transactions?storeId=${merchant.storeId}`,
+      platform,
+    );
+    const refund = (list.data as Body[]).find(
+      (line) => line.escrowId === escrowId && line.type === 'transfer',
+    );
+    expect(refund).toMatchObject({ amount: { amount: 200_000 }, counterpartIdentifier: '+2250700000001' });
+  });
+});
