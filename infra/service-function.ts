@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type CfnElement, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -29,6 +29,14 @@ export interface ServiceResources {
   readonly sandboxProviderSecret?: ISecret;
   /** The SMS configuration set whose event destination reports deliveries; production only. */
   readonly smsConfigurationSet?: { readonly name: string; readonly arn: string };
+  /** Where escrow holds are scheduled to end: the group, the function invoked, the role it is invoked with. */
+  readonly escrowExpiry?: EscrowExpiryResources;
+}
+
+export interface EscrowExpiryResources {
+  readonly groupName: string;
+  readonly functionArn: string;
+  readonly role: IRole;
 }
 
 /** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
@@ -211,6 +219,39 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
     case 'sms:send':
       grantSmsSend(fn, resources);
       return;
+    case 'schedule:escrowExpiry': {
+      const expiry = resourceFor(
+        fn,
+        resources.escrowExpiry,
+        false,
+        'the escrow expiry schedules',
+      ) as EscrowExpiryResources;
+      // Only the schedules of the stage's own group, and only the role made to invoke the expiry.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+          resources: [
+            Stack.of(fn).formatArn({
+              service: 'scheduler',
+              resource: 'schedule',
+              resourceName: `${expiry.groupName}/*`,
+            }),
+          ],
+        }),
+      );
+      if (fn.role) {
+        Validations.of(fn.role).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${expiry.groupName}/*]`,
+          reason:
+            'One schedule per escrow, named at run time from its id: the grant is limited to the schedules of the stage’s own escrow-expiry group.',
+        });
+      }
+      expiry.role.grantPassRole(fn.grantPrincipal);
+      fn.addEnvironment('ESCROW_SCHEDULE_GROUP', expiry.groupName);
+      fn.addEnvironment('ESCROW_EXPIRY_FUNCTION_ARN', expiry.functionArn);
+      fn.addEnvironment('ESCROW_SCHEDULER_ROLE_ARN', expiry.role.roleArn);
+      return;
+    }
     default: {
       const unhandled: never = access;
       throw new Error(`No grant is defined for access ${String(unhandled)}`);

@@ -29,10 +29,11 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -51,6 +52,7 @@ import {
 } from '#infra/naming.ts';
 import {
   apiFunctionTimeout,
+  type EscrowExpiryResources,
   ServiceFunction,
   type ServiceFunctionProps,
   scheduledFunctionTimeout,
@@ -66,6 +68,7 @@ import {
   routeEntries,
   type ScheduleName,
   scheduleEntries,
+  scheduleTargetEntries,
   type WorkerName,
   workerEntries,
 } from '#shared/routes.ts';
@@ -230,12 +233,15 @@ export class PaymentsStack extends Stack {
 
     this.smsConfigurationSet = production ? this.addSmsDeliveryEvents(stage) : undefined;
 
+    const escrowExpiry = this.addEscrowExpirySchedules(stage);
+
     // What every function of the stage shares; each adds its entry, name, access and timeout.
     const functionDefaults = {
       resources: {
         table: this.table,
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
+        escrowExpiry,
         ...(this.smsConfigurationSet
           ? {
               smsConfigurationSet: {
@@ -396,6 +402,18 @@ export class PaymentsStack extends Stack {
     }
     this.scheduled = scheduled;
 
+    for (const [targetName, target] of scheduleTargetEntries) {
+      const functionName = `${stackName(stage)}-${targetName}`;
+      const fn = new ServiceFunction(this, pascalCase(targetName), {
+        ...functionDefaults,
+        entry: target.handler,
+        functionName,
+        access: target.access,
+        timeout: scheduledFunctionTimeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+    }
+
     this.addSmsFailureAlarm(stage, workers);
     this.addWebAcl(stage);
 
@@ -536,6 +554,53 @@ export class PaymentsStack extends Stack {
    * Errors (a handler that threw past the wrapper, a timeout, a crash) and throttles (concurrency
    * exhausted) of one function: any is worth a look, and one alarm per function says which.
    */
+  /**
+   * Escrow holds end by one-time EventBridge Scheduler schedules (`at(holdUntil)`), created in the
+   * stage's own group and invoking the expiry function with a role that may invoke that function
+   * and nothing else. Scheduler retries a failed invocation; one that still fails raises the alarm
+   * (the safety sweep ends the hold later).
+   */
+  private addEscrowExpirySchedules(stage: string): EscrowExpiryResources {
+    const groupName = `${stackName(stage)}-escrow-expiry`;
+    new CfnScheduleGroup(this, 'EscrowExpiryScheduleGroup', { name: groupName });
+    const functionArn = this.formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: `${stackName(stage)}-expireEscrow`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const role = new Role(this, 'EscrowExpirySchedulerRole', {
+      description: 'Assumed by EventBridge Scheduler to end escrow holds: invokes the expiry function only',
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    });
+    role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [functionArn] }));
+    const failures = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/Scheduler',
+        metricName,
+        dimensionsMap: { ScheduleGroup: groupName },
+        period: Duration.minutes(5),
+        statistic: Stats.SUM,
+      });
+    new Alarm(this, 'EscrowExpiryFailedInvocationsAlarm', {
+      alarmName: `${groupName}-failed-invocations`,
+      alarmDescription:
+        'EventBridge Scheduler could not end escrow holds: the expiry function failed or was not invoked (role, throttling). The sweep retries them; look at the expireEscrow logs.',
+      metric: new MathExpression({
+        expression: 'errors + dropped',
+        usingMetrics: { errors: failures('TargetErrorCount'), dropped: failures('InvocationDroppedCount') },
+        period: Duration.minutes(5),
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    return { groupName, functionArn, role };
+  }
+
   private addFunctionAlarms(fn: ServiceFunction, functionName: string): void {
     const id = fn.node.id;
     const anyIn = (metric: Metric, name: string, description: string) =>

@@ -68,7 +68,12 @@ export type AwsAccess =
    * Sending SMS through the stage's gateway: `sms-voice:SendTextMessage` on production; on sandbox
    * stages, sending the sandbox gateway's delivery events to the `smsEvents` queue.
    */
-  | 'sms:send';
+  | 'sms:send'
+  /**
+   * Creating and deleting the one-time EventBridge Scheduler schedules that end escrow holds: the
+   * stage's schedule group only, and passing the role Scheduler invokes the expiry function with.
+   */
+  | 'schedule:escrowExpiry';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -180,7 +185,8 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    // A payment held in escrow gets the schedule that ends its hold.
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'schedule:escrowExpiry'],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -374,7 +380,7 @@ export const routes = {
     path: '/partner_api/escrows/{id}/release',
     handler: 'functions/escrows/release-escrow.ts',
     caller: 'platform_key',
-    access: ['table:write', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:webhooks', 'schedule:escrowExpiry'],
   },
   refundEscrow: {
     // Beyond the interface: pays a held escrow back to the payer through the provider's payout.
@@ -382,7 +388,7 @@ export const routes = {
     path: '/partner_api/escrows/{id}/refund',
     handler: 'functions/escrows/refund-escrow.ts',
     caller: 'platform_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks', 'schedule:escrowExpiry'],
   },
 } as const satisfies Record<string, Route>;
 
@@ -444,8 +450,39 @@ export const schedules = {
     expression: 'rate(1 minute)',
     access: ['table:write', 'queue:send:webhooks'],
   },
+  /**
+   * Held escrows past their time whose one-time schedule was lost (its creation failed, or it was
+   * deleted by hand): their hold ends here instead.
+   */
+  sweepEscrows: {
+    handler: 'functions/workers/sweep-escrows.ts',
+    expression: 'rate(5 minutes)',
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks'],
+  },
 } as const satisfies Record<string, Schedule>;
 
 export type ScheduleName = keyof typeof schedules;
 
 export const scheduleEntries = Object.entries(schedules) as [ScheduleName, Schedule][];
+
+/** A function EventBridge Scheduler invokes from one-time schedules the service creates. */
+export interface ScheduleTarget {
+  readonly handler: string;
+  readonly access: readonly AwsAccess[];
+  readonly sandboxOnly?: boolean;
+}
+
+export const scheduleTargets = {
+  /** Ends one escrow's hold at its `holdUntil`: `{"escrowId": ...}` in, onExpiry applied once. */
+  expireEscrow: {
+    handler: 'functions/workers/expire-escrow.ts',
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks'],
+  },
+} as const satisfies Record<string, ScheduleTarget>;
+
+export type ScheduleTargetName = keyof typeof scheduleTargets;
+
+export const scheduleTargetEntries = Object.entries(scheduleTargets) as [
+  ScheduleTargetName,
+  ScheduleTarget,
+][];

@@ -14,6 +14,7 @@ import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
+import { startLocalScheduler } from './eventbridge-scheduler.ts';
 import {
   type LocalConfig,
   localDataDir,
@@ -46,6 +47,13 @@ useLocalAws(endpoints, localTableName);
 process.env.SANDBOX = 'true';
 // Webhooks may go to a receiver on the laptop (the demo receiver, a developer's own server).
 process.env.WEBHOOKS_ALLOW_LOOPBACK ??= 'true';
+// Escrow holds end by one-time schedules: the Scheduler stand-in keeps them on disk and fires them
+// (those due while the host was stopped included) into the expiry function.
+const escrowScheduler = await startLocalScheduler({ dataDir: `${dataDir}/scheduler`, projectRoot });
+process.env.AWS_ENDPOINT_URL_SCHEDULER = escrowScheduler.endpoint;
+process.env.ESCROW_SCHEDULE_GROUP = 'local-escrow-expiry';
+process.env.ESCROW_EXPIRY_FUNCTION_ARN = 'arn:aws:lambda:local:000000000000:function:expireEscrow';
+process.env.ESCROW_SCHEDULER_ROLE_ARN = 'arn:aws:iam::000000000000:role/local-escrow-expiry';
 await ensureTable(new DynamoDBClient({}), localTableName);
 const sqsClient = new SQSClient({});
 const queueUrls = await ensureQueues(sqsClient, sqs.endpoint);
@@ -84,6 +92,7 @@ const webhooks =
     : (webhooksTo ?? 'no subscription');
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
+escrowScheduler.startFiring();
 const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName, sandbox };
 writeLocalConfig(dataDir, config);
 
@@ -114,7 +123,7 @@ async function stop(signal: string) {
   // Schedules and workers first, while the API they may call back is still up; one stuck on a
   // slow call does not hold up the stop: its messages stay in the queue and come back after a restart.
   await Promise.race([
-    Promise.all([schedules.stop(), workers.stop()]),
+    Promise.all([schedules.stop(), workers.stop(), escrowScheduler.stop()]),
     new Promise((resolve) => setTimeout(resolve, 5000)),
   ]);
   server.closeAllConnections();

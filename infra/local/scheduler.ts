@@ -17,6 +17,7 @@ export function localIntervals(): Record<ScheduleName, number> {
   return {
     sweepOutbox: seconds(process.env.OUTBOX_SWEEP_SECONDS, 10),
     sweepPendingTransfers: seconds(process.env.TRANSFER_SWEEP_SECONDS, 30),
+    sweepEscrows: seconds(process.env.ESCROW_SWEEP_SECONDS, 30),
   };
 }
 

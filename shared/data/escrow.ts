@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryAll } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
@@ -14,11 +14,16 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
  * - pk = ESCROW#<id>, sk = ESCROW: the escrow; a business's read checks `businessId`, so another
  *   business's id is not found.
  * - gsi1pk = ESCROWS#<businessId>, gsi1sk = <createdAt>#<id>: a business's escrows, newest first.
+ * - pk = ESCROWDUE#<shard>, sk = <holdUntil>#<id>: when a held escrow's hold ends, for the safety
+ *   sweep that catches holds whose schedule was lost; written with `held`, removed by the sweep
+ *   once the escrow has ended (so a transition out of `held` writes nothing more here). Spread
+ *   over `dueShards` partitions by id.
  *
  * Access patterns and cost (the item stays well under 1 KB):
  * - create: one put in the payment request's creating transaction, 2 WCU (+1 for the index).
- * - held / cancelled: one update in the completion's transaction, 2 WCU (+1 for the index). A
- *   payment without escrow writes nothing here.
+ * - held / cancelled: one update in the completion's transaction, 2 WCU (+1 for the index), and
+ *   for held the due marker, 2 WCU. A payment without escrow writes nothing here.
+ * - sweep: one Query per due shard over the markers already due, 0.5 RCU per 4 KB.
  * - release, refund: one conditional update in the transition's transaction, 2 WCU (+1).
  * - get by id: GetItem, 0.5 RCU (1 when consistent).
  * - list a business's: Query on gsi1, 0.5 RCU per 4 KB read; status and store are filters.
@@ -181,6 +186,64 @@ export async function listEscrows(
     ...(filters.status ? { ExpressionAttributeNames: names } : {}),
   });
   return items.map(toEscrow);
+}
+
+const dueShards = 4;
+
+const dueShardOf = (id: string) => {
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % dueShards;
+};
+
+const dueKey = (id: string, holdUntil: string) => ({
+  pk: `ESCROWDUE#${dueShardOf(id)}`,
+  sk: `${holdUntil}#${id}`,
+});
+
+/** The held escrow's due marker, in the transaction that makes it held. */
+export function escrowDueWrite(id: string, holdUntil: string): GuardedWrite {
+  return {
+    write: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...dueKey(id, holdUntil), entity: 'escrow_due', escrowId: id, holdUntil },
+      },
+    },
+  };
+}
+
+export interface DueEscrow {
+  escrowId: string;
+  holdUntil: string;
+}
+
+/** Markers of holds ended by `now`, oldest first in each shard, about `limit` in all. */
+export async function dueEscrows(now: Date, limit: number): Promise<DueEscrow[]> {
+  const perShard = Math.max(1, Math.ceil(limit / dueShards));
+  const shards = await Promise.all(
+    Array.from({ length: dueShards }, async (_, shard) => {
+      const page = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND sk < :now',
+          ExpressionAttributeValues: { ':pk': `ESCROWDUE#${shard}`, ':now': now.toISOString() },
+          Limit: perShard,
+        }),
+      );
+      return (page.Items ?? []).map((item) => ({
+        escrowId: item.escrowId as string,
+        holdUntil: item.holdUntil as string,
+      }));
+    }),
+  );
+  return shards.flat();
+}
+
+export async function removeDueMarker(due: DueEscrow): Promise<void> {
+  await documentClient.send(
+    new DeleteCommand({ TableName: tableName(), Key: dueKey(due.escrowId, due.holdUntil) }),
+  );
 }
 
 function toEscrow(item: Record<string, unknown>): Escrow {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
-import { escrowTransitionWrite } from '#shared/data/escrow.ts';
+import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
@@ -21,6 +21,7 @@ import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import { logger } from '#shared/logger.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
+import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 
 export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';
@@ -134,18 +135,19 @@ async function completeWith(
       ),
     );
   }
-  if (request.escrow) {
+  if (request.escrow && status === 'success') {
     writes.push(
-      status === 'success'
-        ? escrowTransitionWrite(
-            request.escrow.id,
-            'pending',
-            'held',
-            { fees: fee, payerPhone, provider },
-            createdAt,
-          )
-        : escrowTransitionWrite(request.escrow.id, 'pending', 'cancelled', {}, createdAt),
+      escrowTransitionWrite(
+        request.escrow.id,
+        'pending',
+        'held',
+        { fees: fee, payerPhone, provider },
+        createdAt,
+      ),
+      escrowDueWrite(request.escrow.id, request.escrow.holdUntil),
     );
+  } else if (request.escrow) {
+    writes.push(escrowTransitionWrite(request.escrow.id, 'pending', 'cancelled', {}, createdAt));
   }
   const [record, ...counters] = transactionRecordWrites({
     id: transaction.id,
@@ -227,6 +229,7 @@ async function completeWith(
         };
   writes.push(outboxWrite(event));
   await transactWrite(writes);
+  if (request.escrow && status === 'success') await scheduleHoldEnd(request.escrow);
   // A failed attempt leaves its single-use link open for the next payer.
   if (status === 'error' && request.paymentLinkId && request.paymentLinkSingleUse) {
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);

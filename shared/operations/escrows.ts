@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  dueEscrows,
   type Escrow,
   EscrowMoved,
   EscrowNotFound,
@@ -9,6 +10,7 @@ import {
   getEscrow,
   listEscrows,
   notHeldError,
+  removeDueMarker,
 } from '#shared/data/escrow.ts';
 import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
@@ -27,7 +29,9 @@ import {
   minHoldSeconds,
 } from '#shared/domain/escrows.ts';
 import { accounts, escrowReleasePostings } from '#shared/domain/ledger.ts';
+import { logger } from '#shared/logger.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
+import { dropHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { sendingRecord, startTransferPayout } from '#shared/operations/transfers.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
@@ -104,6 +108,7 @@ export async function releaseEscrowFor(caller: Caller, id: string): Promise<Escr
   const escrow = await escrowOf(caller, id, true);
   const { escrow: released, events } = await releaseEscrow(escrow);
   await dispatchPromptly(events);
+  await dropHoldEnd(escrow.id);
   return released;
 }
 
@@ -277,4 +282,33 @@ export async function expireEscrow(id: string, now = new Date()): Promise<Expiry
     if (error instanceof Error && 'id' in error && String(error.id).startsWith('escrow_')) return 'not_held';
     throw error;
   }
+}
+
+export interface EscrowSweepReport {
+  found: number;
+  ended: number;
+  failed: number;
+}
+
+/**
+ * Held escrows past their time whose schedule was lost end here, through the same transition; a
+ * marker whose escrow has ended is removed. Run on a schedule.
+ */
+export async function sweepEscrows(now = new Date(), limit = 100): Promise<EscrowSweepReport> {
+  const due = await dueEscrows(now, limit);
+  const report: EscrowSweepReport = { found: due.length, ended: 0, failed: 0 };
+  for (const marker of due) {
+    try {
+      const result = await expireEscrow(marker.escrowId, now);
+      if (result === 'released' || result === 'refunded') report.ended++;
+      const escrow = await findEscrow(marker.escrowId, true);
+      // A refund under way keeps its marker: a failed payout makes the escrow held again.
+      if (!escrow || (escrow.status !== 'held' && escrow.status !== 'refunding'))
+        await removeDueMarker(marker);
+    } catch (error) {
+      report.failed++;
+      logger.error('due escrow not ended', { escrowId: marker.escrowId, error: error as Error });
+    }
+  }
+  return report;
 }

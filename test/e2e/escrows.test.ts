@@ -386,3 +386,57 @@ describe('POST /partner_api/escrows/{id}/refund', () => {
     expect(refund).toMatchObject({ amount: { amount: 200_000 }, counterpartIdentifier: '+2250700000001' });
   });
 });
+
+describe('the end of a hold (EventBridge Scheduler stand-in)', () => {
+  const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
+  it('releases a held escrow at its holdUntil when onExpiry is release', async () => {
+    const payment = await heldPayment({ holdUntil: inSeconds(4) });
+    const held = await escrowOf(payment.escrowId);
+    expect(held.status).toBe('held');
+    const before = await balance();
+    const released = await waitForStatus(payment.escrowId, 'released', 30_000);
+    expect(released.status).toBe('released');
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(held.holdUntil));
+    expect(await balance()).toBe(before + held.amount.amount - held.fees.amount);
+    expect((await waitForWebhook(payment.escrowId, 'ESCROW_RELEASED'))?.body.status).toBe('released');
+  });
+
+  it('refunds a held escrow at its holdUntil when onExpiry is refund', async () => {
+    const payment = await heldPayment({ holdUntil: inSeconds(4), onExpiry: 'refund' });
+    const before = await balance();
+    expect((await waitForStatus(payment.escrowId, 'refunded', 40_000)).status).toBe('refunded');
+    expect(await balance()).toBe(before);
+    expect((await waitForWebhook(payment.escrowId, 'ESCROW_REFUNDED'))?.body.status).toBe('refunded');
+  });
+
+  it('makes exactly one transition when a release races the expiry', async () => {
+    const payment = await heldPayment({ holdUntil: inSeconds(4) });
+    const held = await escrowOf(payment.escrowId);
+    const before = await balance();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(held.holdUntil) - Date.now())));
+    const answers = await Promise.all(
+      [0, 150, 300, 600].map(async (delay) => {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        return call('POST', `/partner_api/escrows/${payment.escrowId}/release`, platform);
+      }),
+    );
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(1);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.id).toBe('escrow_already_released');
+    }
+    expect((await waitForStatus(payment.escrowId, 'released', 30_000)).status).toBe('released');
+    expect(await balance()).toBe(before + held.amount.amount - held.fees.amount);
+    const { body: list } = await call(
+      'GET',
+      `/partner_api/transactions?storeId=${merchant.storeId}`,
+      platform,
+    );
+    expect(
+      (list.data as Body[]).filter((line) => line.escrowId === payment.escrowId && line.type === 'escrow'),
+    ).toHaveLength(1);
+    await waitForWebhook(payment.escrowId, 'ESCROW_RELEASED');
+    expect(webhooksOf(payment.escrowId).filter((r) => r.event === 'ESCROW_RELEASED')).toHaveLength(1);
+  });
+});

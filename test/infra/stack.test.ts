@@ -36,6 +36,7 @@ import {
   routes,
   scheduleEntries,
   schedules,
+  scheduleTargetEntries,
   workerEntries,
   workers,
 } from '#shared/routes.ts';
@@ -54,8 +55,8 @@ function build(stage: string, context: Record<string, unknown> = {}) {
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-/** Every function of the stage: one per route, per worker and per schedule. */
-const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries];
+/** Every function of the stage: one per route, per worker, per schedule and per schedule target. */
+const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries, ...scheduleTargetEntries];
 
 const dev = build('dev');
 const prod = build('prod');
@@ -944,7 +945,9 @@ describe('the alarms', () => {
 
   it("include the API's 5xx rate: over 1% of requests over 5 minutes", () => {
     const [stageId] = resourcesOf(dev.template, 'AWS::ApiGateway::Stage')[0] as [string, Json];
-    const found = alarmsOf(dev.template).filter(([, alarm]) => alarm.Properties.Metrics);
+    const found = alarmsOf(dev.template).filter(
+      ([, alarm]) => alarm.Properties.Metrics && String(alarm.Properties.AlarmName).endsWith('-api-5xx-rate'),
+    );
     expect(found).toHaveLength(1);
     const props = (found[0] as [string, Json])[1].Properties;
     expect(props).toMatchObject({
@@ -1230,5 +1233,118 @@ describe('SMS messaging', () => {
       ([, candidate]) => candidate.Properties.AlarmName === `${stackName(stage)}-sms-failures`,
     );
     expect(alarm?.[1].Properties).toMatchObject({ MetricName: 'SmsFailed', Threshold: 10, Statistic: 'Sum' });
+  });
+});
+
+describe('escrow hold expiry (EventBridge Scheduler)', () => {
+  const groupName = `${stackName('dev')}-escrow-expiry`;
+  const schedulerRole = (template: Template): [string, Json] => {
+    const found = resourcesOf(template, 'AWS::IAM::Role').filter(([, role]) =>
+      role.Properties.AssumeRolePolicyDocument.Statement.some(
+        (statement: Json) => statement.Principal?.Service === 'scheduler.amazonaws.com',
+      ),
+    );
+    expect(found).toHaveLength(1);
+    return found[0] as [string, Json];
+  };
+  const schedulingFunctions = [
+    ...routeEntries,
+    ...workerEntries,
+    ...scheduleEntries,
+    ...scheduleTargetEntries,
+  ]
+    .filter(([, entry]) => (entry.access as readonly AwsAccess[]).includes('schedule:escrowExpiry'))
+    .map(([name]) => name);
+
+  it('has a schedule group of its own on every stage', () => {
+    for (const [stage, built] of [
+      ['dev', dev],
+      ['prod', prod],
+    ] as const) {
+      built.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', {
+        Name: `${stackName(stage)}-escrow-expiry`,
+      });
+    }
+  });
+
+  it('lets Scheduler, from this account only, invoke the expiry function and nothing else', () => {
+    const [roleId, role] = schedulerRole(dev.template);
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      }),
+    ]);
+    const statements = resourcesOf(dev.template, 'AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((r: Json) => r.Ref === roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Action).toBe('lambda:InvokeFunction');
+    expect(JSON.stringify(statements[0].Resource)).toContain(`:function:${stackName('dev')}-expireEscrow`);
+    expect(functionsNamed(dev.template, 'dev', 'expireEscrow')).toHaveLength(1);
+  });
+
+  it('lets exactly the functions that schedule create and delete schedules of the group, and pass that role', () => {
+    expect(schedulingFunctions.sort()).toEqual(['receiveProviderCallback', 'refundEscrow', 'releaseEscrow']);
+    const [roleId] = schedulerRole(dev.template);
+    for (const [, fn] of resourcesOf(dev.template, 'AWS::Lambda::Function')) {
+      const name = String(fn.Properties.FunctionName).replace(`${stackName('dev')}-`, '');
+      const statements = statementsOf(dev.template, fn);
+      const scheduling = statements.filter((s) =>
+        asArray<string>(s.Action).some((a) => a.startsWith('scheduler:')),
+      );
+      const passing = statements.filter((s) => asArray<string>(s.Action).includes('iam:PassRole'));
+      if (!schedulingFunctions.includes(name as never)) {
+        expect(scheduling, name).toEqual([]);
+        expect(passing, name).toEqual([]);
+        continue;
+      }
+      expect(scheduling, name).toHaveLength(1);
+      expect(asArray(scheduling[0].Action).sort()).toEqual([
+        'scheduler:CreateSchedule',
+        'scheduler:DeleteSchedule',
+      ]);
+      expect(JSON.stringify(scheduling[0].Resource)).toContain(`:schedule/${groupName}/*`);
+      expect(passing.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [roleId, 'Arn'] }]);
+      const variables = fn.Properties.Environment.Variables;
+      expect(variables.ESCROW_SCHEDULE_GROUP, name).toBe(groupName);
+      expect(variables.ESCROW_SCHEDULER_ROLE_ARN, name).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
+      expect(JSON.stringify(variables.ESCROW_EXPIRY_FUNCTION_ARN)).toContain(
+        `${stackName('dev')}-expireEscrow`,
+      );
+    }
+  });
+
+  it('raises an alarm when Scheduler fails to invoke the expiry or drops an invocation', () => {
+    const [, alarm] = resourcesOf(dev.template, 'AWS::CloudWatch::Alarm').find(
+      ([, a]) => a.Properties.AlarmName === `${groupName}-failed-invocations`,
+    ) as [string, Json];
+    expect(alarm.Properties).toMatchObject({
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      TreatMissingData: 'notBreaching',
+    });
+    const metrics = alarm.Properties.Metrics.filter((m: Json) => m.MetricStat).map(
+      (m: Json) => m.MetricStat.Metric,
+    );
+    expect(metrics.map((m: Json) => m.MetricName).sort()).toEqual([
+      'InvocationDroppedCount',
+      'TargetErrorCount',
+    ]);
+    for (const metric of metrics) {
+      expect(metric.Namespace).toBe('AWS/Scheduler');
+      expect(metric.Dimensions).toEqual([{ Name: 'ScheduleGroup', Value: groupName }]);
+    }
+    expect(alarm.Properties.AlarmActions).toBeDefined();
+  });
+
+  it('sweeps held escrows whose schedule was lost every five minutes', () => {
+    expect(schedules.sweepEscrows.expression).toBe('rate(5 minutes)');
+    dev.template.hasResourceProperties('AWS::Events::Rule', {
+      Name: `${stackName('dev')}-sweepEscrows`,
+      ScheduleExpression: 'rate(5 minutes)',
+    });
   });
 });
