@@ -12,6 +12,7 @@ const stageSettings = {
   collectionCeilings: { variable: 'COLLECTION_CEILINGS', check: checkCollectionCeilings },
   publicBaseUrl: { variable: 'PUBLIC_BASE_URL', check: checkPublicBaseUrl },
   smsOriginationIdentity: { variable: 'SMS_ORIGINATION_IDENTITY', check: checkSmsOriginationIdentity },
+  escrowMinHoldSeconds: { variable: 'ESCROW_MIN_HOLD_SECONDS', check: checkEscrowMinHoldSeconds },
 } as const satisfies Record<string, { variable: string; check: (value: string) => string }>;
 
 /**
@@ -103,4 +104,12 @@ function checkSmsOriginationIdentity(text: string): string {
     throw new Error('must be a sender id, a phone number, or a phone number or pool id or ARN');
   }
   return text;
+}
+
+function checkEscrowMinHoldSeconds(text: string): string {
+  const seconds = Number(text);
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 90 * 86_400) {
+    throw new Error('must be a whole number of seconds from 1 to 90 days');
+  }
+  return String(seconds);
 }
