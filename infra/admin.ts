@@ -7,9 +7,23 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { adminWebhookUrlPolicy, webhookSettings } from './admin-webhook.ts';
 import { ensureTable } from './local/create-table.ts';
-import { JavaMissing, type RunningDynamoDb, startDynamoDbLocal } from './local/dynamodb-local.ts';
-import { localDataDir, localTableName, readLocalConfig, useLocalAws } from './local/local-config.ts';
-import { isProductionStage, stagePattern, tableNameForStage } from './naming.ts';
+import { JavaMissing, startDynamoDbLocal } from './local/dynamodb-local.ts';
+import { startKmsStandIn } from './local/kms.ts';
+import {
+  localDataDir,
+  localKeyMaterial,
+  localTableName,
+  readLocalConfig,
+  useLocalAws,
+} from './local/local-config.ts';
+import { tableNameForStage, webhookSecretsKeyAlias } from './naming.ts';
+import {
+  localStageName,
+  readRegistryFile,
+  type StageEntry,
+  StageRegistryError,
+  stageEntry,
+} from './stage-registry.ts';
 
 const usage = `Usage: npm run admin -- <command> [options] [--json] [--stage NAME]
 
@@ -17,6 +31,8 @@ Commands:
   create-business --name N [--service-provider] [--no-api-access] [--verification-level N]
   create-store    --business ID --name N
   create-device   --store ID --device-id ID
+                  registers a soundbox and prints, once, how it connects: on the local host the
+                  broker's address and a password; with --stage an IoT thing and its certificate
   create-key      --business ID [--kind merchant|platform] [--store ID] [--name N]
   link            --provider ID --merchant ID   (the provider may then act for the merchant)
   set-webhook     --business ID --url URL [--events E1,E2] [--name N]
@@ -24,9 +40,13 @@ Commands:
   credit          --store ID --amount CENTS [--entry-id ID]   (sandbox stages only)
   credit-sms      --business ID --segments N [--entry-id ID]   top up the SMS balance
                   (the same --entry-id again changes nothing)
+  retire-business --business ID
+                  turns its API access off and removes its webhook subscription; its ledger
+                  entries stay (the smoke test's throwaway businesses end this way)
   audit           recompute the books; exits 1 on any break
 
-Without --stage it acts on the local host's data (DATA_DIR, default .data/), where webhooks may
+--stage names an entry of the stage registry (context.stages in cdk.json); --stage local, or no
+--stage, acts on the local host's data (DATA_DIR, default .data/), where webhooks may
 go to http://localhost; with --stage they must go to a public https address.`;
 
 class UsageError extends Error {}
@@ -61,11 +81,25 @@ function required(name: keyof typeof values): string {
   return value;
 }
 
+/** The deployed stage the command acts on, from the registry; undefined for the local host. */
+function deployedStage(): StageEntry | undefined {
+  if (values.stage === undefined || values.stage === localStageName) return undefined;
+  try {
+    return stageEntry(readRegistryFile(), values.stage);
+  } catch (error) {
+    if (error instanceof StageRegistryError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Connects to the chosen data: a deployed stage, the running local host, or the local files. */
-async function connect(): Promise<RunningDynamoDb | undefined> {
-  if (values.stage) {
-    if (!stagePattern.test(values.stage)) throw new UsageError(`invalid stage name: ${values.stage}`);
-    process.env.TABLE_NAME = tableNameForStage(values.stage);
+async function connect(stage: StageEntry | undefined): Promise<{ stop(): Promise<void> } | undefined> {
+  if (stage) {
+    process.env.TABLE_NAME = tableNameForStage(stage.name);
+    // The stage's own region, whatever the operator's profile defaults to.
+    process.env.AWS_REGION = stage.region;
+    // set-webhook encrypts the new secret with the stage's key, by its alias.
+    process.env.WEBHOOK_SECRETS_KEY_ID = webhookSecretsKeyAlias(stage.name);
     return undefined;
   }
   const dataDir = localDataDir();
@@ -74,23 +108,42 @@ async function connect(): Promise<RunningDynamoDb | undefined> {
     useLocalAws(running.endpoints, running.tableName);
     return undefined;
   }
-  // The local host is not running: open its data files with a DynamoDB Local of our own.
+  // The local host is not running: open its data files with a DynamoDB Local of our own, and
+  // its webhook-secrets key with a KMS stand-in of our own.
   const dynamodb = await startDynamoDbLocal({ dataDir: `${dataDir}/dynamodb` });
-  useLocalAws({ dynamodb: dynamodb.endpoint }, localTableName);
+  const kms = await startKmsStandIn({ keyMaterial: localKeyMaterial(dataDir) });
+  useLocalAws({ dynamodb: dynamodb.endpoint, kms: kms.endpoint }, localTableName);
   await ensureTable(new DynamoDBClient({}), localTableName);
-  return dynamodb;
+  return {
+    stop: async () => {
+      await kms.stop();
+      await dynamodb.stop();
+    },
+  };
 }
 
+/**
+ * Whether the host's DynamoDB Local answers. A stopped host refuses the connection at once; a host
+ * that is running but busy (a loaded machine, a test run) may take seconds, and opening its data
+ * files beside it with a second DynamoDB Local would fail, so a slow answer is waited for.
+ */
 async function answers(endpoint: string): Promise<boolean> {
-  try {
-    await fetch(endpoint, { signal: AbortSignal.timeout(1000) });
-    return true;
-  } catch {
-    return false;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await fetch(endpoint, { signal: AbortSignal.timeout(5000) });
+      return true;
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (code === 'ECONNREFUSED' || Date.now() > deadline) return false;
+    }
   }
 }
 
-async function run(command: string | undefined): Promise<Record<string, unknown>> {
+async function run(
+  command: string | undefined,
+  stage: StageEntry | undefined,
+): Promise<Record<string, unknown>> {
   // Imported after connect(): these modules build their AWS clients from the environment.
   const { getBusiness, createBusiness } = await import('#shared/data/business.ts');
   const { createStore } = await import('#shared/data/store.ts');
@@ -125,7 +178,10 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
       const storeId = required('store');
       const businessId = await businessOfStore(storeId);
       const device = await registerDevice({ businessId, storeId, deviceId });
-      return { deviceId: device.id };
+      return (await deviceProvisioning({ deviceId: device.id, storeId, businessId })) as unknown as Record<
+        string,
+        unknown
+      >;
     }
     case 'create-key': {
       const kind = values.kind ?? 'merchant';
@@ -152,7 +208,7 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
     case 'set-webhook': {
       const settings = webhookSettings(
         { url: required('url'), events: values.events },
-        adminWebhookUrlPolicy(values.stage),
+        adminWebhookUrlPolicy(stage?.name),
       );
       if ('refused' in settings) throw new UsageError(settings.refused);
       const business = await getBusiness(required('business'));
@@ -170,8 +226,7 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
       return { subscriptionId: subscription.id, secret: subscription.secret };
     }
     case 'credit': {
-      if (values.stage && isProductionStage(values.stage))
-        throw new UsageError('credit adds test money: not on production');
+      if (stage?.kind === 'production') throw new UsageError('credit adds test money: not on production');
       const amount = Number(required('amount'));
       if (!Number.isSafeInteger(amount) || amount <= 0)
         throw new UsageError('--amount must be a positive whole number of cents');
@@ -187,6 +242,15 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
       const { creditSmsBalance } = await import('#shared/operations/messages.ts');
       return creditSmsBalance(business.id, segments, values['entry-id']);
     }
+    case 'retire-business': {
+      const businessId = required('business');
+      const { disableApiAccess } = await import('#shared/data/business.ts');
+      if (!(await disableApiAccess(businessId))) throw new BusinessNotFound();
+      const { getSubscription, deleteSubscription } = await import('#shared/data/webhook-subscription.ts');
+      const subscription = await getSubscription(businessId);
+      if (subscription) await deleteSubscription(businessId, subscription.id);
+      return { businessId, apiAccessEnabled: false, webhookSubscriptionRemoved: subscription !== undefined };
+    }
     case 'audit': {
       const { auditLedger } = await import('#shared/operations/audit.ts');
       const report = await auditLedger();
@@ -196,6 +260,22 @@ async function run(command: string | undefined): Promise<Record<string, unknown>
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
+}
+
+/** The device's IoT thing and certificate on a stage; its broker password on the local host. */
+async function deviceProvisioning(device: { deviceId: string; storeId: string; businessId: string }) {
+  const { localDeviceProvisioning, newIotClient, provisionIotThing } = await import('./admin-device.ts');
+  const stage = deployedStage();
+  if (stage) return provisionIotThing(newIotClient(), stage, device);
+  const { issueDeviceCredentials } = await import('./local/device-credentials.ts');
+  const dataDir = localDataDir();
+  const brokerUrl =
+    readLocalConfig(dataDir)?.endpoints.mqtt ?? `mqtt://127.0.0.1:${process.env.MQTT_PORT ?? 1883}`;
+  return localDeviceProvisioning(
+    device.deviceId,
+    brokerUrl,
+    issueDeviceCredentials(dataDir, device.deviceId),
+  );
 }
 
 /** A store is addressed by id alone here; its business is found through the store index. */
@@ -221,11 +301,12 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-let local: RunningDynamoDb | undefined;
+let local: { stop(): Promise<void> } | undefined;
 let exitCode = 0;
 try {
-  local = await connect();
-  print(await run(positionals[0]));
+  const stage = deployedStage();
+  local = await connect(stage);
+  print(await run(positionals[0], stage));
   exitCode = Number(process.exitCode ?? 0);
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;

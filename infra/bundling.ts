@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { projectRoot } from '#infra/paths.ts';
 
 /**
  * How every function is bundled, declared once. The stack (through `ServiceFunction`) and the cold-start
@@ -33,6 +35,14 @@ export const bundling = {
    * to ~63 ms. It also pins the SDK version to the lock file instead of whatever Lambda ships.
    */
   externalModules: [] as string[],
+  /**
+   * Modules replaced in the bundles by lighter ones that do all a Lambda function needs of them
+   * (each file says why). Found with the cold-start bench's per-package breakdown (the metafile).
+   */
+  alias: {
+    '@aws-sdk/credential-provider-node': path.join(projectRoot, 'infra/lambda/credentials.ts'),
+    '@smithy/core/event-streams': path.join(projectRoot, 'infra/lambda/no-event-streams.ts'),
+  } as Record<string, string>,
 } as const;
 
 /** The minified bundle maps stack traces back to the TypeScript sources only if Node is told to. */
@@ -52,6 +62,9 @@ export function nodejsFunctionBundling(): BundlingOptions {
     sourcesContent: bundling.sourcesContent,
     banner: bundling.banner,
     externalModules: [...bundling.externalModules],
+    esbuildArgs: Object.fromEntries(
+      Object.entries(bundling.alias).map(([module, replacement]) => [`--alias:${module}`, replacement]),
+    ),
     forceDockerBundling: false,
   };
 }
@@ -74,6 +87,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     sourcesContent: bundling.sourcesContent,
     banner: { js: bundling.banner },
     external: [...bundling.externalModules],
+    alias: { ...bundling.alias },
     logLevel: 'warning',
   };
 }

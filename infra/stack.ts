@@ -1,12 +1,4 @@
-import {
-  ArnFormat,
-  CfnOutput,
-  Duration,
-  RemovalPolicy,
-  Stack,
-  type StackProps,
-  Validations,
-} from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -19,36 +11,46 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
+  type AlarmProps,
   ComparisonOperator,
+  Dashboard,
+  GraphWidget,
   MathExpression,
   Metric,
   Stats,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, Operation, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPolicy as CfnIotPolicy, CfnThingType, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { EmailSubscription, SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { acknowledge } from '#infra/nag.ts';
 import {
   alarmTopicName,
   deadLetterQueueName,
-  isProductionStage,
+  devicePolicyName,
+  deviceThingTypeName,
+  functionNameFor,
+  providerSecretName,
   sandboxProviderSecretName,
   serviceName,
   stackName,
   tableNameForStage,
+  webhookSecretsKeyAlias,
 } from '#infra/naming.ts';
 import {
   apiFunctionTimeout,
@@ -58,12 +60,19 @@ import {
   scheduledFunctionTimeout,
   workerFunctionTimeout,
 } from '#infra/service-function.ts';
+import { liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
+import type { StageEntry } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
+import { requestLimits } from '#shared/http/request-limits.ts';
+import type { LiveAdapterName } from '#shared/providers/adapters.ts';
 import {
+  type DeviceRuleName,
+  deviceRuleEntries,
   type QueueDefinition,
   type QueueName,
   queues,
   queueUrlVariable,
+  type Route,
   type RouteName,
   routeEntries,
   type ScheduleName,
@@ -74,9 +83,8 @@ import {
 } from '#shared/routes.ts';
 
 export interface PaymentsStackProps extends StackProps {
-  readonly stage: string;
-  /** Variables every function gets: the stage's checked `-c` settings (see stage-config.ts). */
-  readonly stageEnvironment?: Readonly<Record<string, string>>;
+  /** The stage's entry of the registry in cdk.json, checked. */
+  readonly stage: StageEntry;
 }
 
 /**
@@ -90,11 +98,30 @@ export interface PaymentsStackProps extends StackProps {
 export const stageThrottling = { rateLimit: 100, burstLimit: 200 } as const;
 
 /**
- * WAF rate limits over one-minute windows. Per API key id, so a single integrator cannot use the
- * whole stage budget (20/s on average); per IP, a looser cap that also covers requests without a
- * key id (public pages, scans of unknown routes), which the key rule does not count.
+ * WAF rate limits over one-minute windows, derived from the stage's throttling so that no single
+ * caller can exhaust it: an API key id, or an IP address, gets at most a fifth of the stage's
+ * steady rate (20/s of 100/s). It takes five callers at their limit to reach the stage's own
+ * throttle, where the per-IP limit was once so loose that two addresses did. The per-IP rule also
+ * covers requests without a key id (public pages, scans of unknown routes).
  */
-export const wafRateLimits = { perApiKeyId: 1_200, perIp: 3_000, windowSeconds: 60 } as const;
+const callersToExhaustStage = 5;
+const perCallerPerMinute = (stageThrottling.rateLimit * 60) / callersToExhaustStage;
+export const wafRateLimits = {
+  perApiKeyId: perCallerPerMinute,
+  perIp: perCallerPerMinute,
+  windowSeconds: 60,
+  callersToExhaustStage,
+} as const;
+
+/**
+ * AWS managed rule groups evaluated after the rate rules: common exploits (OWASP-style), known bad
+ * inputs (Log4Shell, request smuggling...), and addresses Amazon's threat intelligence reports.
+ */
+export const managedRuleGroups = [
+  'AWSManagedRulesCommonRuleSet',
+  'AWSManagedRulesKnownBadInputsRuleSet',
+  'AWSManagedRulesAmazonIpReputationList',
+] as const;
 
 /** The spec's error body. `message` is a VTL expression that yields a JSON string. */
 const errorTemplate = (id: string, message: string) => `{"id":"${id}","message":${message},"extras":null}`;
@@ -155,6 +182,47 @@ export const serverErrorRateAlarm = { percent: 1, period: Duration.minutes(5) } 
  */
 export const smsFailureAlarm = { threshold: 10, period: Duration.minutes(5) } as const;
 
+/**
+ * Why a method has no API Gateway authorizer. Partner routes check API keys in the handler wrapper,
+ * which must answer the spec's exact 401 and 403 bodies (an authorizer's denials come out as gateway
+ * errors). Public routes have no key to check at all, each for its own reason.
+ */
+function authorizationReason(route: Route): string {
+  if (route.caller !== 'public') {
+    return 'Integrators authenticate with API keys, checked by the handler wrapper (DESIGN §3), not with an authorizer or Cognito users.';
+  }
+  if (route.path.startsWith('/provider_callbacks/')) {
+    return "Called by mobile-money providers, which hold no API key of ours: the handler accepts a callback only with the provider's valid signature.";
+  }
+  return 'A page a payer opens in a browser, who has no API key: it shows only the payment or link its unguessable id names, and acts only on that one.';
+}
+
+/**
+ * The API's p99 above 2 s for 15 minutes: requests take tens of milliseconds and a cold start about
+ * a second, so a sustained p99 over 2 s means something is slow, not that a container started.
+ */
+export const apiLatencyAlarm = { thresholdMs: 2000, period: Duration.minutes(5), periods: 3 } as const;
+
+/**
+ * A queued message older than an hour: a webhook's retries end about 31 minutes after its first
+ * attempt (shared/domain/webhook-retry.ts) and a sandbox callback is sent within minutes, so an
+ * hour-old message means its worker is failing, throttled or not keeping up.
+ */
+export const oldestMessageAlarmSeconds = 60 * 60;
+
+/** The table operations the service makes; CloudWatch alarms take at most 10 metrics. */
+const tableOperations = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.TRANSACT_GET_ITEMS,
+];
+
 /** SQS's own limit on queue names. */
 const maxQueueNameLength = 80;
 
@@ -171,19 +239,26 @@ export class PaymentsStack extends Stack {
   readonly queues: ReadonlyMap<QueueName, Queue>;
   /** Sandbox stages only: the key the sandbox provider signs callbacks with, and the service checks. */
   readonly sandboxProviderSecret: Secret | undefined;
+  /** The credentials of each live provider the stage routes to. */
+  readonly providerSecrets: ReadonlyMap<LiveAdapterName, Secret>;
   /** Every alarm of the stage notifies it; operators subscribe to it. */
   readonly alarmTopic: Topic;
+  /** Encrypts webhook signing secrets in the table. */
+  readonly webhookSecretsKey: Key;
   readonly api: RestApi;
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
   readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
   /** Production only: where AWS End User Messaging SMS reports the delivery of each message. */
   readonly smsConfigurationSet: CfnConfigurationSet | undefined;
+  /** The functions IoT rules invoke on devices' messages (presence). */
+  readonly deviceRuleFunctions: ReadonlyMap<DeviceRuleName, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
-    const { stage } = props;
-    const production = isProductionStage(stage);
+    const stage = props.stage.name;
+    // The registry's kind decides, never the name: a stage called "production" may be a sandbox.
+    const production = props.stage.kind === 'production';
     const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.table = new Table(this, 'Table', {
@@ -224,14 +299,41 @@ export class PaymentsStack extends Stack {
           removalPolicy: RemovalPolicy.DESTROY,
         });
     if (this.sandboxProviderSecret) {
-      Validations.of(this.sandboxProviderSecret).acknowledge({
-        id: 'AwsSolutions-SMG4',
-        reason:
-          'Sandbox-only signing key shared by our own functions alone: no third party holds a copy to rotate.',
-      });
+      acknowledge(
+        this.sandboxProviderSecret,
+        'AwsSolutions-SMG4',
+        'Sandbox-only signing key shared by our own functions alone: no third party holds a copy to rotate.',
+      );
     }
 
     this.smsConfigurationSet = production ? this.addSmsDeliveryEvents(stage) : undefined;
+    // The key policy leaves use to IAM: only the roles the route table grants it (the functions
+    // that create subscriptions and send webhooks) and the account's administrators may use it.
+    this.webhookSecretsKey = new Key(this, 'WebhookSecretsKey', {
+      alias: webhookSecretsKeyAlias(stage),
+      description: `Encrypts the webhook signing secrets of ${stackName(stage)}`,
+      enableKeyRotation: true,
+      // Without it the secrets in a retained table could never be read again.
+      removalPolicy,
+    });
+    const providerRoutes = providerRoutesOf(props.stage.environment, production);
+    const providerSecrets = new Map<LiveAdapterName, Secret>();
+    for (const adapter of liveAdaptersOf(providerRoutes)) {
+      const secret = new Secret(this, `${pascalCase(adapter)}ProviderSecret`, {
+        secretName: providerSecretName(stage, adapter),
+        description: `${adapter} API credentials of the ${stage} stage, as JSON (see the README's provider section)`,
+        // Holds a placeholder until an operator puts the provider's keys in; never in the template.
+        generateSecretString: { passwordLength: 32, excludePunctuation: true },
+        removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      });
+      acknowledge(
+        secret,
+        'AwsSolutions-SMG4',
+        'Keys issued by the provider in its own portal: rotated there, then put here by an operator.',
+      );
+      providerSecrets.set(adapter, secret);
+    }
+    this.providerSecrets = providerSecrets;
 
     const escrowExpiry = this.addEscrowExpirySchedules(stage);
 
@@ -250,8 +352,10 @@ export class PaymentsStack extends Stack {
               },
             }
           : {}),
+        webhookSecretsKey: this.webhookSecretsKey,
+        providerSecrets,
       },
-      stageEnvironment: props.stageEnvironment,
+      stageEnvironment: { ...props.stage.environment, PROVIDER_ROUTES: JSON.stringify(providerRoutes) },
       sandbox: !production,
       logRetention: production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
       logRemovalPolicy: removalPolicy,
@@ -268,6 +372,9 @@ export class PaymentsStack extends Stack {
       description: `Partner Payments API (${stage})`,
       // Regional, so WAF's IP rule sees callers' addresses rather than CloudFront edges'.
       endpointTypes: [EndpointType.REGIONAL],
+      // Answers of 1 KB and more are compressed for callers that accept it: the reference page's
+      // viewer (1.7 MB) travels as about 0.5 MB, and lists shrink several times.
+      minCompressionSize: Size.kibibytes(1),
       // Needed for execution logging; it is an account-wide setting that every stage re-asserts.
       cloudWatchRole: true,
       deployOptions: {
@@ -312,27 +419,32 @@ export class PaymentsStack extends Stack {
         templates: { 'application/json': errorTemplate(response.id, response.message) },
       });
     }
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-APIG2',
-      reason: "Handlers validate with zod to answer the spec's 422 validation_error body.",
-    });
+    acknowledge(
+      this.api,
+      'AwsSolutions-APIG2',
+      "Handlers validate with zod to answer the spec's 422 validation_error body.",
+    );
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {
-      Validations.of(cloudWatchRole).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason: "API Gateway's account-wide logging role needs to create log groups it names itself.",
-      });
+      acknowledge(
+        cloudWatchRole,
+        'AwsSolutions-IAM4',
+        "API Gateway's account-wide logging role needs to create log groups it names itself.",
+        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+      );
     }
 
     const functions = new Map<RouteName, ServiceFunction>();
     for (const [routeName, route] of routeEntries) {
       if (production && route.sandboxOnly) continue;
-      const functionName = `${stackName(stage)}-${routeName}`;
+      const functionName = functionNameFor(stage, routeName);
       const fn = new ServiceFunction(this, pascalCase(routeName), {
         ...functionDefaults,
         entry: route.handler,
+        invokedBy: 'api',
         functionName,
         access: route.access,
+        ...('files' in route ? { files: route.files } : {}),
         timeout: apiFunctionTimeout,
       });
       this.addFunctionAlarms(fn, functionName);
@@ -342,12 +454,9 @@ export class PaymentsStack extends Stack {
         // The console's test-invoke is not used; each function may be invoked by its method only.
         new LambdaIntegration(fn, { allowTestInvoke: false }),
       );
-      // Authentication and key rights are checked in the handler wrapper, because it must answer
-      // the spec's exact 401 and 403 bodies (an authorizer's denials come out as gateway errors).
-      Validations.of(method).acknowledge(
-        { id: 'AwsSolutions-APIG4', reason: 'API keys are checked by the handler wrapper (DESIGN §3).' },
-        { id: 'AwsSolutions-COG4', reason: 'Integrators authenticate with API keys, not Cognito users.' },
-      );
+      const reason = authorizationReason(route);
+      acknowledge(method, 'AwsSolutions-APIG4', reason);
+      acknowledge(method, 'AwsSolutions-COG4', reason);
     }
     this.functions = functions;
 
@@ -360,19 +469,29 @@ export class PaymentsStack extends Stack {
           `Worker ${workerName} reads queue ${worker.queue}, which ${stage} does not have: a sandbox-only queue can feed sandbox-only workers only`,
         );
       }
-      const functionName = `${stackName(stage)}-${workerName}`;
+      const functionName = functionNameFor(stage, workerName);
       const fn = new ServiceFunction(this, pascalCase(workerName), {
         ...functionDefaults,
         entry: worker.handler,
+        invokedBy: 'queue',
         functionName,
         access: worker.access,
         timeout: workerFunctionTimeout(queues[worker.queue]),
       });
       this.addFunctionAlarms(fn, functionName);
       // Failed records are reported one by one, so a batch's successes are not handled twice.
-      fn.addEventSource(
-        new SqsEventSource(queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }),
-      );
+      const eventSource = new SqsEventSource(queue, {
+        batchSize: worker.batchSize,
+        reportBatchItemFailures: true,
+      });
+      fn.addEventSource(eventSource);
+      for (const mapping of fn.node.children.filter((child) => child instanceof EventSourceMapping)) {
+        acknowledge(
+          mapping,
+          'Serverless-LambdaEventSourceMappingDestination',
+          "On-failure destinations are for stream sources; an SQS source's failed messages go to the queue's dead-letter queue after maxReceiveCount.",
+        );
+      }
       // The event source lets the worker consume its queue, visibility changes included (how a
       // worker sets when a failed message comes back); the URL is what those calls need.
       fn.addEnvironment(queueUrlVariable(worker.queue), queue.queueUrl);
@@ -383,29 +502,36 @@ export class PaymentsStack extends Stack {
     const scheduled = new Map<ScheduleName, ServiceFunction>();
     for (const [scheduleName, schedule] of scheduleEntries) {
       if (production && schedule.sandboxOnly) continue;
-      const functionName = `${stackName(stage)}-${scheduleName}`;
+      const functionName = functionNameFor(stage, scheduleName);
       const fn = new ServiceFunction(this, pascalCase(scheduleName), {
         ...functionDefaults,
         entry: schedule.handler,
+        invokedBy: 'schedule',
         functionName,
         access: schedule.access,
         timeout: scheduledFunctionTimeout,
       });
       this.addFunctionAlarms(fn, functionName);
-      new Rule(this, `${pascalCase(scheduleName)}Schedule`, {
+      const rule = new Rule(this, `${pascalCase(scheduleName)}Schedule`, {
         ruleName: functionName,
         description: `Runs ${scheduleName} on ${schedule.expression}`,
         schedule: Schedule.expression(schedule.expression),
         targets: [new LambdaFunction(fn)],
       });
+      acknowledge(
+        rule,
+        'Serverless-EventBusDLQ',
+        'A schedule tick that cannot be delivered holds no data: the next tick does the same work, and the Errors alarm reports failing runs.',
+      );
       scheduled.set(scheduleName, fn);
     }
     this.scheduled = scheduled;
 
     for (const [targetName, target] of scheduleTargetEntries) {
-      const functionName = `${stackName(stage)}-${targetName}`;
+      const functionName = functionNameFor(stage, targetName);
       const fn = new ServiceFunction(this, pascalCase(targetName), {
         ...functionDefaults,
+        invokedBy: 'scheduler',
         entry: target.handler,
         functionName,
         access: target.access,
@@ -415,10 +541,36 @@ export class PaymentsStack extends Stack {
     }
 
     this.addSmsFailureAlarm(stage, workers);
-    this.addWebAcl(stage);
+    this.deviceRuleFunctions = this.addDevices(stage, production, (name, rule) => {
+      const functionName = functionNameFor(stage, name);
+      const fn = new ServiceFunction(this, pascalCase(name), {
+        ...functionDefaults,
+        invokedBy: 'iotRule',
+        entry: rule.handler,
+        functionName,
+        access: rule.access,
+        timeout: apiFunctionTimeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+      return fn;
+    });
+
+    this.addWebAcl(stage, production, removalPolicy);
 
     this.addServerErrorRateAlarm(stage);
+    this.addOperationalAlarms(stage);
+    this.addDashboard(stage);
     this.alarmTopic = this.addAlarmTopic(stage);
+    const alarmEmail = new EmailSubscription(props.stage.alarmEmail);
+    this.alarmTopic.addSubscription(alarmEmail);
+    const emailSubscription = this.alarmTopic.node.tryFindChild(props.stage.alarmEmail);
+    if (emailSubscription) {
+      acknowledge(
+        emailSubscription,
+        'Serverless-SNSRedrivePolicy',
+        'A lost alarm e-mail loses no alarm: its state and history stay in CloudWatch, and OK/ALARM transitions are e-mailed again.',
+      );
+    }
     // Found rather than listed, so an alarm added later cannot be left silent by mistake.
     const notify = new SnsAction(this.alarmTopic);
     for (const construct of this.node.findAll()) {
@@ -477,7 +629,12 @@ export class PaymentsStack extends Stack {
         },
       }),
     );
-    topic.addSubscription(new SqsSubscription(events, { rawMessageDelivery: true }));
+    const subscription = topic.addSubscription(new SqsSubscription(events, { rawMessageDelivery: true }));
+    acknowledge(
+      subscription,
+      'Serverless-SNSRedrivePolicy',
+      'SNS delivers to a queue of this stack, which SNS retries for days; the queue itself has a dead-letter queue for what its worker cannot record.',
+    );
     const configurationSet = new CfnConfigurationSet(this, 'SmsConfigurationSet', {
       configurationSetName,
       eventDestinations: [
@@ -527,6 +684,219 @@ export class PaymentsStack extends Stack {
     });
   }
 
+  /**
+   * The API's slow tail, each queue's backlog, and the table's throttles and errors. Scheduled
+   * functions' failures are their Errors alarms (addFunctionAlarms), like every function's.
+   */
+  private addOperationalAlarms(stage: string): void {
+    const alarm = (id: string, name: string, props: Omit<AlarmProps, 'alarmName' | 'treatMissingData'>) =>
+      new Alarm(this, id, {
+        alarmName: `${stackName(stage)}-${name}`,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        ...props,
+      });
+    const { thresholdMs, period, periods } = apiLatencyAlarm;
+    alarm('ApiLatencyP99Alarm', 'api-latency-p99', {
+      alarmDescription: `The API's p99 latency was above ${thresholdMs} ms for ${periods} periods of ${period.toMinutes()} minutes: look at the slowest functions' durations and at DynamoDB's latency.`,
+      metric: this.api.deploymentStage.metricLatency({ period, statistic: 'p99' }),
+      threshold: thresholdMs,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: periods,
+    });
+    for (const [queueName, queue] of this.queues) {
+      alarm(`${pascalCase(queueName)}OldestMessageAlarm`, `${queueName}-oldest-message`, {
+        alarmDescription: `A message of ${queueName} has waited over ${oldestMessageAlarmSeconds / 60} minutes, longer than its retries take: its worker is failing, throttled or not keeping up.`,
+        metric: queue.metricApproximateAgeOfOldestMessage({
+          period: Duration.minutes(5),
+          statistic: Stats.MAXIMUM,
+        }),
+        threshold: oldestMessageAlarmSeconds,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+    // Lambda's account-wide Throttles: no function has reserved concurrency, so a throttle means
+    // the account's concurrency ran out, whichever function it hit.
+    alarm('FunctionThrottlesAlarm', 'function-throttles', {
+      alarmDescription:
+        "Lambda throttled invocations: the account's concurrency ran out. API callers got an error; a queue's batch waits and is retried. The dashboard's function panels show which.",
+      metric: new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'Throttles',
+        period: Duration.minutes(1),
+        statistic: Stats.SUM,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    const period5 = Duration.minutes(5);
+    alarm('TableThrottlesAlarm', 'table-throttles', {
+      alarmDescription:
+        'DynamoDB throttled reads or writes of the table (or a GSI through it): requests slowed or failed.',
+      metric: new MathExpression({
+        expression: 'reads + writes',
+        usingMetrics: {
+          reads: this.table.metric('ReadThrottleEvents', { period: period5, statistic: Stats.SUM }),
+          writes: this.table.metric('WriteThrottleEvents', { period: period5, statistic: Stats.SUM }),
+        },
+        label: 'Throttled reads and writes',
+        period: period5,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    alarm('TableSystemErrorsAlarm', 'table-system-errors', {
+      alarmDescription:
+        'DynamoDB answered 500s to the service: its own errors, retried by the SDK; a run of them is an AWS incident.',
+      metric: this.table.metricSystemErrorsForOperations({
+        operations: tableOperations,
+        period: period5,
+        statistic: Stats.SUM,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+
+  /** One dashboard per stage: traffic, errors and latency; functions; queues; the table. */
+  private addDashboard(stage: string): void {
+    const apiStage = this.api.deploymentStage;
+    const period = Duration.minutes(5);
+    const allFunctions = [...this.functions.values(), ...this.workers.values(), ...this.scheduled.values()];
+    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: stackName(stage) });
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'API requests and errors',
+        left: [apiStage.metricCount({ period, statistic: Stats.SUM })],
+        right: [
+          apiStage.metricClientError({ period, statistic: Stats.SUM }),
+          apiStage.metricServerError({ period, statistic: Stats.SUM }),
+        ],
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'API latency (ms)',
+        left: ['p50', 'p90', 'p99'].map((statistic) => apiStage.metricLatency({ period, statistic })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Function errors',
+        left: allFunctions.map((fn) => fn.metricErrors({ period, statistic: Stats.SUM, label: fn.node.id })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Function duration p99 (ms)',
+        left: allFunctions.map((fn) => fn.metricDuration({ period, statistic: 'p99', label: fn.node.id })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Queues: oldest message (s)',
+        left: [...this.queues].map(([name, queue]) =>
+          queue.metricApproximateAgeOfOldestMessage({ period, statistic: Stats.MAXIMUM, label: name }),
+        ),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Table: consumed capacity and throttles',
+        left: [
+          this.table.metricConsumedReadCapacityUnits({ period, statistic: Stats.SUM }),
+          this.table.metricConsumedWriteCapacityUnits({ period, statistic: Stats.SUM }),
+        ],
+        right: [
+          this.table.metric('ReadThrottleEvents', { period, statistic: Stats.SUM }),
+          this.table.metric('WriteThrottleEvents', { period, statistic: Stats.SUM }),
+        ],
+        width: 12,
+      }),
+    );
+  }
+
+  /**
+   * Soundbox terminals (DESIGN §8): their thing type, the policy every device certificate gets,
+   * and the IoT rules that hand devices' heartbeats and connection events to the presence
+   * function. The policy is written with the thing-name policy variable, so one policy serves every
+   * device and each device reaches only its own topics: it connects only as its own thing (with a
+   * certificate attached to it, of the stage's type), subscribes and receives only under
+   * `soundbox/<its name>/`, and publishes only its status.
+   */
+  private addDevices(
+    stage: string,
+    production: boolean,
+    newFunction: (name: DeviceRuleName, rule: (typeof deviceRuleEntries)[number][1]) => ServiceFunction,
+  ): ReadonlyMap<DeviceRuleName, ServiceFunction> {
+    const thingType = new CfnThingType(this, 'DeviceThingType', {
+      thingTypeName: deviceThingTypeName(stage, production),
+      thingTypeProperties: {
+        thingTypeDescription: 'Soundbox QR terminal: shows payment QR codes and announces payments',
+        searchableAttributes: ['storeId', 'businessId'],
+      },
+    });
+    // A thing type can be deleted only five minutes after it is deprecated, and never while things
+    // use it: production's outlives its stack rather than block a deletion.
+    thingType.applyRemovalPolicy(production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+
+    // An IoT policy variable, resolved by IoT Core per connection: not a template placeholder.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: IoT policy variable syntax
+    const thingName = '${iot:Connection.Thing.ThingName}';
+    const iotArn = (resource: string, resourceName: string) =>
+      this.formatArn({ service: 'iot', resource, resourceName });
+    new CfnIotPolicy(this, 'DevicePolicy', {
+      policyName: devicePolicyName(stage),
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'iot:Connect',
+            Resource: iotArn('client', thingName),
+            Condition: {
+              Bool: { 'iot:Connection.Thing.IsAttached': 'true' },
+              StringEquals: { 'iot:Connection.Thing.ThingTypeName': deviceThingTypeName(stage, production) },
+            },
+          },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Subscribe',
+            Resource: iotArn('topicfilter', `soundbox/${thingName}/*`),
+          },
+          { Effect: 'Allow', Action: 'iot:Receive', Resource: iotArn('topic', `soundbox/${thingName}/*`) },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Publish',
+            Resource: iotArn('topic', `soundbox/${thingName}/status`),
+          },
+        ],
+      },
+    });
+
+    const functions = new Map<DeviceRuleName, ServiceFunction>();
+    for (const [name, rule] of deviceRuleEntries) {
+      const fn = newFunction(name, rule);
+      rule.sql.forEach((sql, index) => {
+        const topicRule = new CfnTopicRule(this, `${pascalCase(name)}Rule${index + 1}`, {
+          // Rule names allow letters, digits and underscores only.
+          ruleName: `${stackName(stage)}_${name}_${index + 1}`.replace(/[^a-zA-Z0-9_]/g, '_'),
+          topicRulePayload: {
+            sql,
+            awsIotSqlVersion: '2016-03-23',
+            ruleDisabled: false,
+            actions: [{ lambda: { functionArn: fn.functionArn } }],
+          },
+        });
+        fn.addPermission(`${pascalCase(name)}Rule${index + 1}Invoke`, {
+          principal: new ServicePrincipal('iot.amazonaws.com'),
+          sourceArn: topicRule.attrArn,
+          sourceAccount: this.account,
+        });
+      });
+      functions.set(name, fn);
+    }
+    return functions;
+  }
+
   private addServerErrorRateAlarm(stage: string): void {
     const { period, percent } = serverErrorRateAlarm;
     const apiStage = this.api.deploymentStage;
@@ -551,10 +921,6 @@ export class PaymentsStack extends Stack {
   }
 
   /**
-   * Errors (a handler that threw past the wrapper, a timeout, a crash) and throttles (concurrency
-   * exhausted) of one function: any is worth a look, and one alarm per function says which.
-   */
-  /**
    * Escrow holds end by one-time EventBridge Scheduler schedules (`at(holdUntil)`), created in the
    * stage's own group and invoking the expiry function with a role that may invoke that function
    * and nothing else. Scheduler retries a failed invocation; one that still fails raises the alarm
@@ -566,7 +932,7 @@ export class PaymentsStack extends Stack {
     const functionArn = this.formatArn({
       service: 'lambda',
       resource: 'function',
-      resourceName: `${stackName(stage)}-expireEscrow`,
+      resourceName: functionNameFor(stage, 'expireEscrow'),
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     const role = new Role(this, 'EscrowExpirySchedulerRole', {
@@ -601,6 +967,12 @@ export class PaymentsStack extends Stack {
     return { groupName, functionArn, role };
   }
 
+  /**
+   * Errors (a handler that threw past the wrapper, a timeout, a crash) of one function: any is worth
+   * a look, and one alarm per function says which. Throttles have one alarm for the stage
+   * (addOperationalAlarms): they come from the account's concurrency running out, not from one
+   * function, and an alarm per function would spend ~50 of the stack's 500 resources.
+   */
   private addFunctionAlarms(fn: ServiceFunction, functionName: string): void {
     const id = fn.node.id;
     const anyIn = (metric: Metric, name: string, description: string) =>
@@ -619,11 +991,6 @@ export class PaymentsStack extends Stack {
       fn.metricErrors(options),
       'Errors',
       `${functionName} failed: an unhandled error, a timeout or a crash. Its log group has the request id and the stack trace.`,
-    );
-    anyIn(
-      fn.metricThrottles(options),
-      'Throttles',
-      `${functionName} was throttled: the account's concurrency ran out. API callers got an error; a queue's batch waits and is retried.`,
     );
   }
 
@@ -686,6 +1053,11 @@ export class PaymentsStack extends Stack {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
+    acknowledge(
+      deadLetters,
+      'Serverless-SQSRedrivePolicy',
+      'This is the dead-letter queue: its messages stay here for an operator to inspect and redrive.',
+    );
     const queue = new Queue(this, `${id}Queue`, {
       queueName: physicalName,
       visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
@@ -709,7 +1081,7 @@ export class PaymentsStack extends Stack {
     return queue;
   }
 
-  private addWebAcl(stage: string): void {
+  private addWebAcl(stage: string, production: boolean, removalPolicy: RemovalPolicy): void {
     const rateLimitedBody = 'RateLimited';
     const rateRule = (
       name: string,
@@ -729,6 +1101,33 @@ export class PaymentsStack extends Stack {
       visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name },
     });
 
+    // Bodies over the limit are refused whole: WAF inspects the first 16 KB of a body on API
+    // Gateway, and MATCH treats what lies beyond as over the limit rather than letting it through.
+    const tooLargeBody = 'RequestTooLarge';
+    const targetTooLongBody = 'TargetTooLong';
+    const sizeRule = (
+      name: string,
+      priority: number,
+      fieldToMatch: CfnWebACL.FieldToMatchProperty,
+      limit: number,
+      answer: { status: number; bodyKey: string },
+    ): CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      statement: {
+        sizeConstraintStatement: {
+          fieldToMatch,
+          comparisonOperator: 'GT',
+          size: limit,
+          textTransformations: [{ priority: 0, type: 'NONE' }],
+        },
+      },
+      action: {
+        block: { customResponse: { responseCode: answer.status, customResponseBodyKey: answer.bodyKey } },
+      },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name },
+    });
+
     const webAcl = new CfnWebACL(this, 'WebAcl', {
       name: stackName(stage),
       scope: 'REGIONAL',
@@ -737,6 +1136,14 @@ export class PaymentsStack extends Stack {
         [rateLimitedBody]: {
           contentType: 'APPLICATION_JSON',
           content: errorTemplate('too_many_requests', '"Too many requests"'),
+        },
+        [tooLargeBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorTemplate('request_too_large', '"The request body is too large"'),
+        },
+        [targetTooLongBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorTemplate('bad_request', '"The request target is too long"'),
         },
       },
       rules: [
@@ -753,6 +1160,33 @@ export class PaymentsStack extends Stack {
           ],
         }),
         rateRule('RatePerIp', 1, wafRateLimits.perIp, { aggregateKeyType: 'IP' }),
+        sizeRule('BodyTooLarge', 2, { body: { oversizeHandling: 'MATCH' } }, requestLimits.bodyBytes, {
+          status: 413,
+          bodyKey: tooLargeBody,
+        }),
+        // API Gateway caps the target at 8 KB itself; the service takes half of that.
+        sizeRule('QueryTooLong', 3, { queryString: {} }, requestLimits.targetChars, {
+          status: 414,
+          bodyKey: targetTooLongBody,
+        }),
+        sizeRule('PathTooLong', 4, { uriPath: {} }, requestLimits.targetChars, {
+          status: 414,
+          bodyKey: targetTooLongBody,
+        }),
+        ...managedRuleGroups.map(
+          (name, index): CfnWebACL.RuleProperty => ({
+            name,
+            priority: 10 + index,
+            statement: { managedRuleGroupStatement: { vendorName: 'AWS', name } },
+            // The group's own actions (block) apply.
+            overrideAction: { none: {} },
+            visibilityConfig: {
+              cloudWatchMetricsEnabled: true,
+              sampledRequestsEnabled: true,
+              metricName: name,
+            },
+          }),
+        ),
       ],
       visibilityConfig: {
         cloudWatchMetricsEnabled: true,
@@ -763,6 +1197,18 @@ export class PaymentsStack extends Stack {
     new CfnWebACLAssociation(this, 'WebAclAssociation', {
       resourceArn: this.api.deploymentStage.stageArn,
       webAclArn: webAcl.attrArn,
+    });
+    // WAF requires the `aws-waf-logs-` prefix. What was blocked and why, for a caller who says
+    // they were refused; the API key is never logged.
+    const wafLogs = new LogGroup(this, 'WafLogs', {
+      logGroupName: `aws-waf-logs-${stackName(stage)}`,
+      retention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
+      removalPolicy,
+    });
+    new CfnLoggingConfiguration(this, 'WafLogging', {
+      resourceArn: webAcl.attrArn,
+      logDestinationConfigs: [wafLogs.logGroupArn],
+      redactedFields: [{ singleHeader: { Name: 'x-api-key' } }],
     });
   }
 }

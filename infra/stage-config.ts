@@ -1,38 +1,39 @@
 import type { Node } from 'constructs';
 import { feeScheduleFromEnvironment, payoutFeeScheduleFromEnvironment } from '#shared/domain/fees.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+import { type AdapterName, adapterNames, type LiveAdapterName } from '#shared/providers/adapters.ts';
 
 /**
- * Per-stage settings given at synth with `-c NAME=VALUE`, checked there so that a typo fails
- * `cdk synth` instead of every payment of the stage at run time, and handed to every function in
- * the environment variables the shared code reads.
+ * Checks of the per-stage settings of the stage registry (infra/stage-registry.ts), run at synth so
+ * that a typo fails `cdk synth` instead of every payment of the stage at run time. Each returns the
+ * value of the environment variable the shared code reads.
  */
-const stageSettings = {
-  feeSchedule: { variable: 'FEE_SCHEDULE', check: checkFeeSchedule },
-  payoutFeeSchedule: { variable: 'PAYOUT_FEE_SCHEDULE', check: checkPayoutFeeSchedule },
-  collectionCeilings: { variable: 'COLLECTION_CEILINGS', check: checkCollectionCeilings },
-  publicBaseUrl: { variable: 'PUBLIC_BASE_URL', check: checkPublicBaseUrl },
-  smsOriginationIdentity: { variable: 'SMS_ORIGINATION_IDENTITY', check: checkSmsOriginationIdentity },
-  escrowMinHoldSeconds: { variable: 'ESCROW_MIN_HOLD_SECONDS', check: checkEscrowMinHoldSeconds },
-} as const satisfies Record<string, { variable: string; check: (value: string) => string }>;
+
+/** The settings that used to be given with `-c`; they now live in the stage's registry entry. */
+export const registrySettingNames = [
+  'feeSchedule',
+  'payoutFeeSchedule',
+  'collectionCeilings',
+  'publicBaseUrl',
+  'smsOriginationIdentity',
+  'providerRoutes',
+  'mtnTargetEnvironment',
+  'mtnApiUrl',
+  'waveApiUrl',
+] as const;
 
 /**
- * The environment variables of the settings given in the context, each checked. A setting left
- * out is not set at all, so the code keeps its defaults.
+ * A setting given on the command line would hold for one deploy only, and the next deploy without
+ * it would reset it: refused, pointing at the registry.
  */
-export function stageEnvironmentOf(node: Node): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const [name, setting] of Object.entries(stageSettings)) {
-    const given: unknown = node.tryGetContext(name);
-    if (given === undefined) continue;
-    // `-c` gives strings; cdk.json or a test's App may give the JSON settings already parsed.
-    const text = typeof given === 'string' ? given : JSON.stringify(given);
-    try {
-      environment[setting.variable] = setting.check(text);
-    } catch (error) {
-      throw new Error(`Invalid -c ${name}=${text}: ${(error as Error).message}`);
+export function refuseCommandLineSettings(node: Node): void {
+  for (const name of registrySettingNames) {
+    if (node.tryGetContext(name) !== undefined) {
+      throw new Error(
+        `-c ${name} is no longer read: set ${name} in the stage's entry of context.stages in cdk.json, so every deploy keeps it`,
+      );
     }
   }
-  return environment;
 }
 
 function parseObject(text: string): Record<string, unknown> {
@@ -60,16 +61,16 @@ function checkSchedule(text: string, runtimeCheck: (text: string) => unknown): s
   return JSON.stringify(overrides);
 }
 
-function checkFeeSchedule(text: string): string {
+export function checkFeeSchedule(text: string): string {
   return checkSchedule(text, feeScheduleFromEnvironment);
 }
 
-function checkPayoutFeeSchedule(text: string): string {
+export function checkPayoutFeeSchedule(text: string): string {
   return checkSchedule(text, payoutFeeScheduleFromEnvironment);
 }
 
 /** From verification level to cents, or null for no ceiling, as `collectionCeiling` reads it. */
-function checkCollectionCeilings(text: string): string {
+export function checkCollectionCeilings(text: string): string {
   const ceilings = parseObject(text);
   for (const [level, ceiling] of Object.entries(ceilings)) {
     // A key that is not a level would be ignored at run time, leaving the intended level unchanged.
@@ -84,7 +85,7 @@ function checkCollectionCeilings(text: string): string {
 }
 
 /** Where payers and providers reach the stage: pages and callback URLs are built on it. */
-function checkPublicBaseUrl(text: string): string {
+export function checkPublicBaseUrl(text: string): string {
   let url: URL;
   try {
     url = new URL(text);
@@ -99,14 +100,59 @@ function checkPublicBaseUrl(text: string): string {
 }
 
 /** A sender id, a phone number, or the id or ARN of a phone number or pool, as SendTextMessage takes. */
-function checkSmsOriginationIdentity(text: string): string {
+export function checkSmsOriginationIdentity(text: string): string {
   if (!/^[A-Za-z0-9_:/+.-]{1,256}$/.test(text)) {
     throw new Error('must be a sender id, a phone number, or a phone number or pool id or ARN');
   }
   return text;
 }
 
-function checkEscrowMinHoldSeconds(text: string): string {
+export function checkHttpsUrl(text: string): string {
+  if (!/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(text))
+    throw new Error('must be an https:// URL without query');
+  return text.replace(/\/$/, '');
+}
+
+export function checkProviderRoutes(text: string): string {
+  const routes = parseObject(text);
+  for (const [method, adapter] of Object.entries(routes)) {
+    if (![...providerCodes, 'bank'].includes(method)) throw new Error(`${method} is not a payment method`);
+    if (!(adapterNames as readonly string[]).includes(adapter as string)) {
+      throw new Error(`${method} → ${String(adapter)}: the adapters are ${adapterNames.join(', ')}`);
+    }
+  }
+  return JSON.stringify(routes);
+}
+
+/**
+ * Which adapter serves each payment method on a stage. Production takes Wave and MTN MoMo through
+ * their own adapters unless told otherwise, and never the sandbox; a sandbox stage sends every
+ * method to the sandbox unless its `providerRoutes` names a real adapter (a staging stage on the
+ * providers' own sandboxes, say).
+ */
+export function providerRoutesOf(
+  stageEnvironment: Readonly<Record<string, string>>,
+  production: boolean,
+): Partial<Record<string, AdapterName>> {
+  const given = stageEnvironment.PROVIDER_ROUTES;
+  const routes = given
+    ? (JSON.parse(given) as Record<string, AdapterName>)
+    : production
+      ? { wave: 'wave' as const, mtn: 'mtn' as const }
+      : {};
+  if (production && Object.values(routes).includes('sandbox')) {
+    throw new Error('Invalid providerRoutes: production cannot route to the sandbox');
+  }
+  return routes;
+}
+
+/** The live adapters a stage's routes use: each has its credentials secret on that stage. */
+export const liveAdaptersOf = (routes: Partial<Record<string, AdapterName>>) =>
+  [...new Set(Object.values(routes))].filter(
+    (adapter): adapter is LiveAdapterName => adapter !== undefined && adapter !== 'sandbox',
+  );
+
+export function checkEscrowMinHoldSeconds(text: string): string {
   const seconds = Number(text);
   if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 90 * 86_400) {
     throw new Error('must be a whole number of seconds from 1 to 90 days');

@@ -69,6 +69,13 @@ export type AwsAccess =
    * stages, sending the sandbox gateway's delivery events to the `smsEvents` queue.
    */
   | 'sms:send'
+  /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
+  | 'key:webhookSecrets:encrypt'
+  | 'key:webhookSecrets:decrypt'
+  /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
+  | 'device:push'
+  /** The credentials of the live providers the stage routes to (none where it routes to none). */
+  | 'secret:providers'
   /**
    * Creating and deleting the one-time EventBridge Scheduler schedules that end escrow holds: the
    * stage's schedule group only, and passing the role Scheduler invokes the expiry function with.
@@ -87,6 +94,11 @@ export interface Route {
   readonly access: readonly AwsAccess[];
   /** Test helpers and the sandbox provider: on sandbox stages and the local host only. */
   readonly sandboxOnly?: boolean;
+  /**
+   * Files of installed packages the handler reads at run time (`package/path`), copied beside the
+   * function's bundle: the reference page's viewer, which is served, not bundled.
+   */
+  readonly files?: readonly string[];
 }
 
 /** A function fed by a queue, in batches, reporting partial batch failures. */
@@ -126,7 +138,7 @@ export const routes = {
     path: '/partner_api/payment_requests',
     handler: 'functions/payment-requests/create-payment-request.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'device:push', 'secret:providers'],
   },
   getPaymentRequest: {
     method: 'GET',
@@ -169,7 +181,7 @@ export const routes = {
     path: '/pl/{id}',
     handler: 'functions/pages/submit-link-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   listTransactions: {
     method: 'GET',
@@ -185,8 +197,31 @@ export const routes = {
     path: '/provider_callbacks/{provider}',
     handler: 'functions/provider-callbacks/receive-provider-callback.ts',
     caller: 'public',
-    // A payment held in escrow gets the schedule that ends its hold.
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'schedule:escrowExpiry'],
+    access: [
+      'table:write',
+      'secret:sandboxProvider',
+      'queue:send:webhooks',
+      'device:push',
+      'secret:providers',
+      // A payment held in escrow gets the schedule that ends its hold.
+      'schedule:escrowExpiry',
+    ],
+  },
+  /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */
+  receiveProviderCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}',
+    handler: 'functions/provider-callbacks/receive-provider-callback.ts',
+    caller: 'public',
+    access: [
+      'table:write',
+      'secret:sandboxProvider',
+      'queue:send:webhooks',
+      'device:push',
+      'secret:providers',
+      // A payment held in escrow gets the schedule that ends its hold.
+      'schedule:escrowExpiry',
+    ],
   },
   approveSandboxPaymentRequest: {
     method: 'POST',
@@ -216,7 +251,7 @@ export const routes = {
     path: '/payment/{id}',
     handler: 'functions/pages/submit-payment-page.ts',
     caller: 'public',
-    access: ['table:write', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
   paymentReturnPage: {
     method: 'GET',
@@ -253,7 +288,7 @@ export const routes = {
     path: '/partner_api/service_providers/business_webhook_subscriptions',
     handler: 'functions/service-providers/create-webhook-subscription.ts',
     caller: 'service_provider',
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:encrypt'],
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
@@ -303,7 +338,7 @@ export const routes = {
     path: '/partner_api/transfers',
     handler: 'functions/transfers/create-transfer.ts',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks', 'secret:providers'],
   },
   getTransfer: {
     method: 'GET',
@@ -319,8 +354,16 @@ export const routes = {
     path: '/provider_callbacks/{provider}/payouts',
     handler: 'functions/provider-callbacks/receive-payout-callback.ts',
     caller: 'public',
-    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks'],
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
+  } /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */,
+  receivePayoutCallbackPut: {
+    method: 'PUT',
+    path: '/provider_callbacks/{provider}/payouts',
+    handler: 'functions/provider-callbacks/receive-payout-callback.ts',
+    caller: 'public',
+    access: ['table:write', 'secret:sandboxProvider', 'queue:send:webhooks', 'secret:providers'],
   },
+
   completeSandboxTransfer: {
     method: 'POST',
     path: '/sandbox/transfers/{id}/complete',
@@ -388,7 +431,35 @@ export const routes = {
     path: '/partner_api/escrows/{id}/refund',
     handler: 'functions/escrows/refund-escrow.ts',
     caller: 'platform_key',
-    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks', 'schedule:escrowExpiry'],
+    access: [
+      'table:write',
+      'queue:send:sandboxCallbacks',
+      'queue:send:webhooks',
+      'schedule:escrowExpiry',
+      'secret:providers',
+    ],
+  },
+  openApiDocument: {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'functions/reference/get-openapi-document.ts',
+    caller: 'public',
+    access: [],
+  },
+  referencePage: {
+    method: 'GET',
+    path: '/docs',
+    handler: 'functions/reference/reference-page.ts',
+    caller: 'public',
+    access: [],
+  },
+  referencePageAsset: {
+    method: 'GET',
+    path: '/docs/assets/{file}',
+    handler: 'functions/reference/reference-page-asset.ts',
+    caller: 'public',
+    access: [],
+    files: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
   },
 } as const satisfies Record<string, Route>;
 
@@ -408,7 +479,7 @@ export const workers = {
     handler: 'functions/workers/send-webhooks.ts',
     queue: 'webhooks',
     batchSize: 10,
-    access: ['table:write'],
+    access: ['table:write', 'key:webhookSecrets:decrypt'],
   },
   sendSms: {
     handler: 'functions/workers/send-sms.ts',
@@ -448,7 +519,19 @@ export const schedules = {
   sweepPendingTransfers: {
     handler: 'functions/workers/sweep-pending-transfers.ts',
     expression: 'rate(1 minute)',
-    access: ['table:write', 'queue:send:webhooks'],
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
+  },
+  /** Asks the live providers about collections whose callback never came, with backoff, to a bound. */
+  sweepPendingCollections: {
+    handler: 'functions/workers/sweep-pending-collections.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers', 'schedule:escrowExpiry'],
+  },
+  /** Sends again the device pushes (QR, announcement) that failed when first sent. */
+  sweepDevicePushes: {
+    handler: 'functions/workers/sweep-device-pushes.ts',
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'device:push'],
   },
   /**
    * Held escrows past their time whose one-time schedule was lost (its creation failed, or it was
@@ -457,7 +540,7 @@ export const schedules = {
   sweepEscrows: {
     handler: 'functions/workers/sweep-escrows.ts',
     expression: 'rate(5 minutes)',
-    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
 } as const satisfies Record<string, Schedule>;
 
@@ -476,7 +559,7 @@ export const scheduleTargets = {
   /** Ends one escrow's hold at its `holdUntil`: `{"escrowId": ...}` in, onExpiry applied once. */
   expireEscrow: {
     handler: 'functions/workers/expire-escrow.ts',
-    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks'],
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks', 'secret:providers'],
   },
 } as const satisfies Record<string, ScheduleTarget>;
 
@@ -486,3 +569,32 @@ export const scheduleTargetEntries = Object.entries(scheduleTargets) as [
   ScheduleTargetName,
   ScheduleTarget,
 ][];
+
+/**
+ * A function invoked by IoT rules on messages of the devices' broker: on AWS an IoT topic rule per
+ * SQL statement, on the local host the embedded broker calling the handler with the same payload.
+ */
+export interface DeviceRule {
+  readonly handler: string;
+  /** IoT SQL (2016-03-23), one rule each. */
+  readonly sql: readonly string[];
+  readonly access: readonly AwsAccess[];
+  /** Devices exist on every stage: never set, here for the shape every function entry shares. */
+  readonly sandboxOnly?: false;
+}
+
+export const deviceRules = {
+  /** Heartbeats on `soundbox/<id>/status` and the broker's connect/disconnect lifecycle events. */
+  recordDevicePresence: {
+    handler: 'functions/devices/record-device-presence.ts',
+    sql: [
+      "SELECT *, topic(2) AS deviceId, timestamp() AS receivedAt FROM 'soundbox/+/status' WHERE type = 'heartbeat'",
+      "SELECT clientId, eventType, timestamp FROM '$aws/events/presence/+/+'",
+    ],
+    access: ['table:write'],
+  },
+} as const satisfies Record<string, DeviceRule>;
+
+export type DeviceRuleName = keyof typeof deviceRules;
+
+export const deviceRuleEntries = Object.entries(deviceRules) as [DeviceRuleName, DeviceRule][];

@@ -4,5 +4,5 @@ import { routes } from '#shared/routes.ts';
 import { deviceResponse } from '#shared/schemas/stores.ts';
 
 export const handler = apiHandler(routes.listDevices, {}, async ({ caller }) =>
-  (await devicesOf(caller)).map(deviceResponse),
+  (await devicesOf(caller)).map((device) => deviceResponse(device)),
 );

@@ -1,5 +1,6 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
+import { showOnDevice } from '#shared/operations/device-push.ts';
 import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
 import { routes } from '#shared/routes.ts';
 import { createPaymentRequestBody, paymentRequestResponse } from '#shared/schemas/payment-requests.ts';
@@ -16,6 +17,10 @@ export const handler = apiHandler(
         payload: body,
         context,
       },
-      async () => paymentRequestResponse(await createPaymentRequestFor(caller, body, baseUrl)),
+      async () => {
+        const request = await createPaymentRequestFor(caller, body, baseUrl);
+        // A soundbox request's answer also says whether its device is online (`deviceOnline`).
+        return { ...paymentRequestResponse(request), ...(await showOnDevice(request)) };
+      },
     ),
 );

@@ -1,19 +1,19 @@
-import { enum as enumOf, object } from 'zod';
 import { Unauthorized } from '#shared/domain/errors.ts';
-import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
 import { completeTransfer } from '#shared/operations/complete-transfer.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 import { routes } from '#shared/routes.ts';
+import { providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
+import { payoutCallbackParams } from '#shared/schemas/transfers.ts';
 
 /** A provider tells the service how a payout ended. Only a verified callback changes anything. */
 export const handler = apiHandler(
   routes.receivePayoutCallback,
-  { params: object({ provider: enumOf([...providerCodes, 'bank']) }) },
-  async ({ params, headers, rawBody, requestId }) => {
-    const callback = await providerFor(params.provider).verifyPayoutCallback(headers, rawBody);
+  { params: payoutCallbackParams, query: providerCallbackQuery },
+  async ({ params, query, headers, rawBody, requestId }) => {
+    const callback = await providerFor(params.provider).verifyPayoutCallback(headers, rawBody, query);
     if (!callback) {
       logger.warn('payout callback refused: bad or missing signature', {
         method: params.provider,

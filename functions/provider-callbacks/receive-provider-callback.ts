@@ -1,19 +1,19 @@
-import { enum as enumOf, object } from 'zod';
 import { Unauthorized } from '#shared/domain/errors.ts';
-import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
+import { announceOnDevice } from '#shared/operations/device-push.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 import { routes } from '#shared/routes.ts';
+import { providerCallbackParams, providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
 
 /** A provider tells the service how a collection ended. Only a verified callback changes anything. */
 export const handler = apiHandler(
   routes.receiveProviderCallback,
-  { params: object({ provider: enumOf(providerCodes) }) },
-  async ({ params, headers, rawBody, requestId }) => {
-    const callback = await providerFor(params.provider).verifyCallback(headers, rawBody);
+  { params: providerCallbackParams, query: providerCallbackQuery },
+  async ({ params, query, headers, rawBody, requestId }) => {
+    const callback = await providerFor(params.provider).verifyCallback(headers, rawBody, query);
     if (!callback) {
       logger.warn('provider callback refused: bad or missing signature', {
         provider: params.provider,
@@ -21,8 +21,8 @@ export const handler = apiHandler(
       });
       throw new Unauthorized();
     }
-    const { result, events } = await completePayment(callback);
-    await dispatchPromptly(events);
+    const { result, events, completed } = await completePayment(callback);
+    await Promise.all([dispatchPromptly(events), announceOnDevice(completed)]);
     logger.info('provider callback', {
       result,
       callbackId: callback.callbackId,

@@ -1,5 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { withMetrics } from '#shared/metrics.ts';
 import { applySmsDeliveryEvent, parseSmsEventMessage } from '#shared/operations/sms-delivery.ts';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -9,5 +10,6 @@ async function record(event: SQSRecord): Promise<void> {
   await applySmsDeliveryEvent(parseSmsEventMessage(event.body));
 }
 
-export const handler = (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, record, processor, { context });
+export const handler = withMetrics((event: SQSEvent, context: Context) =>
+  processPartialResponse(event, record, processor, { context }),
+);

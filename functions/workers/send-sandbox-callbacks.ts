@@ -1,5 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { withMetrics } from '#shared/metrics.ts';
 import {
   deliverSandboxCallback,
   deliverSandboxPayoutCallback,
@@ -16,5 +17,6 @@ async function deliver(record: SQSRecord): Promise<void> {
   else await deliverSandboxCallback(callback as PendingCallback);
 }
 
-export const handler = (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, deliver, processor, { context });
+export const handler = withMetrics((event: SQSEvent, context: Context) =>
+  processPartialResponse(event, deliver, processor, { context }),
+);

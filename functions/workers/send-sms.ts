@@ -1,5 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { withMetrics } from '#shared/metrics.ts';
 import type { SmsQueueMessage } from '#shared/operations/messages.ts';
 import { sendQueuedSms } from '#shared/operations/sms-delivery.ts';
 
@@ -13,5 +14,6 @@ async function send(record: SQSRecord): Promise<void> {
   );
 }
 
-export const handler = (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, send, processor, { context });
+export const handler = withMetrics((event: SQSEvent, context: Context) =>
+  processPartialResponse(event, send, processor, { context }),
+);

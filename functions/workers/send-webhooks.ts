@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { changeMessageVisibility } from '#shared/aws/sqs.ts';
 import { logger } from '#shared/logger.ts';
+import { withMetrics } from '#shared/metrics.ts';
 import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
 import { attemptDelivery } from '#shared/operations/webhook-send.ts';
 
@@ -29,5 +30,6 @@ async function send(record: SQSRecord): Promise<void> {
 
 // A receiver that is down fails every record of a batch: that is its failure, not the function's,
 // so it is reported record by record instead of failing the invocation (and its error alarm).
-export const handler = (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, send, processor, { context, throwOnFullBatchFailure: false });
+export const handler = withMetrics((event: SQSEvent, context: Context) =>
+  processPartialResponse(event, send, processor, { context, throwOnFullBatchFailure: false }),
+);

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { requestLimits } from '#shared/http/request-limits.ts';
 import { type Route, routeEntries } from '#shared/routes.ts';
 import { lambdaContext } from './lambda-context.ts';
 
@@ -14,9 +15,6 @@ interface CompiledRoute {
   pattern: RegExp;
   paramNames: string[];
 }
-
-/** API Gateway's own payload limit; larger bodies are refused before any handler runs. */
-const maxBodyBytes = 10 * 1024 * 1024;
 
 /**
  * Plays API Gateway's part on the laptop: matches a request against the route table, turns it into
@@ -39,27 +37,56 @@ export function createApiGateway(projectRoot: string, stage = 'local') {
     return handler;
   };
 
+  /**
+   * Never throws: whatever a client sends (a target the URL parser refuses, a malformed escape,
+   * header or parameter names like `__proto__`, a body announced and never sent), it gets an
+   * answer or, once it has hung up, nothing, and the host goes on serving the others.
+   */
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
-    const match = matchRoute(compiled, method, url.pathname);
-    if (!match) return send(response, 404, errorJson('not_found', 'Route not found'));
-
-    const body = await readBody(request);
-    if (body === undefined)
-      return send(response, 413, errorJson('request_too_large', 'The request body is too large'));
-
-    const requestId = randomUUID();
-    const event = toProxyEvent({ request, url, method, body, requestId, stage, match });
+    let path = '?';
     try {
+      const target = parseTarget(request.url);
+      if (!target) return send(response, 400, errorJson('bad_request', 'The request target is not valid'));
+      path = target.pathname;
+      if (target.pathname.length + target.search.length > requestLimits.targetChars)
+        return send(response, 414, errorJson('bad_request', 'The request target is too long'));
+      const match = matchRoute(compiled, method, target.pathname);
+      if (match === 'malformed')
+        return send(response, 400, errorJson('bad_request', 'The request path has a malformed escape'));
+      if (!match) return send(response, 404, errorJson('not_found', 'Route not found'));
+
+      const body = await readBody(request);
+      if (body === 'aborted') return;
+      if (body === 'too_large')
+        return send(response, 413, errorJson('request_too_large', 'The request body is too large'), {
+          ...jsonHeaders,
+          connection: 'close',
+        });
+
+      const requestId = randomUUID();
+      const event = toProxyEvent({ request, url: target, method, body, requestId, stage, match });
       const handler = await loadHandler(match.route.route);
       const result = await handler(event, lambdaContext(match.route.name, 29_000, requestId));
       send(response, result.statusCode, result.body, result.headers);
     } catch (error) {
-      console.error(`[api] ${method} ${url.pathname} failed:`, error);
+      console.error(`[api] ${method} ${path} failed:`, error);
       send(response, 502, errorJson('internal_error', 'Internal server error'));
     }
   };
+}
+
+/**
+ * The request target as API Gateway reads it: always a path on this host. `new URL` alone would
+ * take `//[` for an authority and throw.
+ */
+function parseTarget(target: string | undefined): URL | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  try {
+    return new URL(`http://localhost${target}`);
+  } catch {
+    return undefined;
+  }
 }
 
 function compile(name: string, route: Route): CompiledRoute {
@@ -81,27 +108,52 @@ interface RouteMatch {
   pathParameters: Record<string, string> | null;
 }
 
-function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch | undefined {
+function matchRoute(
+  routes: CompiledRoute[],
+  method: string,
+  path: string,
+): RouteMatch | 'malformed' | undefined {
   for (const route of routes) {
     if (route.route.method !== method) continue;
     const found = route.pattern.exec(path);
     if (!found) continue;
-    const values = found.slice(1).map((value) => decodeURIComponent(value));
+    const values = found.slice(1).map(decodeSegment);
+    if (values.includes(undefined)) return 'malformed';
     const pathParameters = route.paramNames.length
-      ? Object.fromEntries(route.paramNames.map((name, index) => [name, values[index] ?? '']))
+      ? Object.fromEntries(route.paramNames.map((name, index) => [name, values[index] as string]))
       : null;
     return { route, pathParameters };
   }
   return undefined;
 }
 
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
+const decodeSegment = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The body, or why there is none to hand on: larger than the gateway takes (refused from its
+ * Content-Length before reading when announced), or the client hung up before sending it all.
+ */
+async function readBody(request: IncomingMessage): Promise<string | 'too_large' | 'aborted'> {
+  if (Number(request.headers['content-length'] ?? 0) > requestLimits.bodyBytes) {
+    request.resume();
+    return 'too_large';
+  }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) return undefined;
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > requestLimits.bodyBytes) return 'too_large';
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    return 'aborted';
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -116,20 +168,16 @@ function toProxyEvent(input: {
   match: RouteMatch;
 }): APIGatewayProxyEvent {
   const { request, url, method, body, requestId, stage, match } = input;
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = request.rawHeaders[i] as string;
-    const value = request.rawHeaders[i + 1] as string;
-    headers[name] = value;
-    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
-  }
-  const query: Record<string, string> = {};
-  const multiValueQuery: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    query[name] = value;
-    multiValueQuery[name] = [...(multiValueQuery[name] ?? []), value];
-  }
+  // Built with fromEntries, so a name like `__proto__` or `toString` is an own property, as in
+  // the JSON event Lambda gets, never a look-up into Object.prototype.
+  const headerPairs: [string, string][] = [];
+  for (let i = 0; i < request.rawHeaders.length; i += 2)
+    headerPairs.push([request.rawHeaders[i] as string, request.rawHeaders[i + 1] as string]);
+  const headers = Object.fromEntries(headerPairs);
+  const multiValueHeaders = Object.fromEntries(grouped(headerPairs));
+  const queryPairs = [...url.searchParams];
+  const query = Object.fromEntries(queryPairs);
+  const multiValueQuery = Object.fromEntries(grouped(queryPairs));
   const hasQuery = Object.keys(query).length > 0;
   return {
     resource: match.route.route.path,
@@ -176,6 +224,14 @@ function toProxyEvent(input: {
   };
 }
 
+function grouped(pairs: [string, string][]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const [name, value] of pairs) groups.set(name, [...(groups.get(name) ?? []), value]);
+  return groups;
+}
+
+const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };
+
 function errorJson(id: string, message: string): string {
   return JSON.stringify({ id, message, extras: null });
 }
@@ -184,8 +240,9 @@ function send(
   response: ServerResponse,
   status: number,
   body: string,
-  headers: APIGatewayProxyResult['headers'] = { 'content-type': 'application/json; charset=utf-8' },
+  headers: APIGatewayProxyResult['headers'] = jsonHeaders,
 ): void {
+  if (response.headersSent || response.destroyed) return;
   response.writeHead(status, headers as Record<string, string>);
   response.end(body);
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getSubscription, saveSubscription } from '#shared/data/webhook-subscription.ts';
+import { getSubscription, saveSubscription, signingSecretOf } from '#shared/data/webhook-subscription.ts';
 import { formatAmount } from '#shared/pages/format.ts';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 
@@ -40,7 +40,13 @@ export async function subscribeDemoReceiver(
   }
   if (current && current.url !== url && isDemoReceiverUrl(current.url)) {
     await saveSubscription(
-      { businessId, url, name: current.name, events: current.events, secret: current.secret },
+      {
+        businessId,
+        url,
+        name: current.name,
+        events: current.events,
+        secret: await signingSecretOf(current),
+      },
       { replace: true },
     );
     return url;
@@ -62,7 +68,7 @@ export function demoReceiver(businessId: string) {
       !verifyWebhookSignature(
         body,
         typeof signature === 'string' ? signature : undefined,
-        subscription.secret,
+        await signingSecretOf(subscription),
       )
     ) {
       console.log(`[demo receiver] refused a ${request.method} ${event ?? ''}: bad or missing signature`);

@@ -57,7 +57,8 @@ async function waitUntilAnswering(
   child: ChildProcess,
   output: () => string,
 ): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // Java starts in about 2 s on an idle machine, but far slower on a loaded one (a CI run).
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`DynamoDB Local exited with code ${child.exitCode}:\n${output()}`);
@@ -69,7 +70,7 @@ async function waitUntilAnswering(
     }
   }
   child.kill('SIGKILL');
-  throw new Error(`DynamoDB Local did not answer within 30 s:\n${output()}`);
+  throw new Error(`DynamoDB Local did not answer within 90 s:\n${output()}`);
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -13,11 +13,14 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
+import { startDevices } from './devices.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startLocalScheduler } from './eventbridge-scheduler.ts';
+import { startKmsStandIn } from './kms.ts';
 import {
   type LocalConfig,
   localDataDir,
+  localKeyMaterial,
   localTableName,
   readLocalConfig,
   useLocalAws,
@@ -41,10 +44,15 @@ try {
 // Queues and their messages survive a restart, in flight or delayed: a webhook retry waiting in its
 // queue is sent after the restart, as it would be in AWS.
 const sqs = await startLocalSqs({ dataDir: `${dataDir}/sqs` });
-const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint };
+// Webhook secrets are encrypted as on a stage, with a key kept in DATA_DIR.
+const kms = await startKmsStandIn({ keyMaterial: localKeyMaterial(dataDir) });
+const devices = await startDevices(projectRoot, dataDir);
+const endpoints = { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, kms: kms.endpoint, ...devices.endpoints };
 useLocalAws(endpoints, localTableName);
 // The local host is a sandbox stage, like every deployed stage but production.
 process.env.SANDBOX = 'true';
+// Metrics are CloudWatch's embedded format: on a laptop they would only flood the host's output.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 // Webhooks may go to a receiver on the laptop (the demo receiver, a developer's own server).
 process.env.WEBHOOKS_ALLOW_LOOPBACK ??= 'true';
 // Escrow holds end by one-time schedules: the Scheduler stand-in keeps them on disk and fires them
@@ -66,17 +74,30 @@ const { smsInbox, smsInboxPath } = await import('./sms-inbox.ts');
 
 const previous = readLocalConfig(dataDir);
 const seeded = !(await demoStillThere(previous?.demo));
-const demo = previous && !seeded ? previous.demo : await seedDemo();
+const demo = devices.withDemoDeviceCredentials(previous && !seeded ? previous.demo : await seedDemo());
 const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
 process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
+
+const fakeProviders =
+  process.env.PROVIDERS === 'fake'
+    ? await (await import('./fake-providers.ts')).startFakeProviders()
+    : undefined;
 
 const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
 const inbox = smsInbox();
 const server = createServer((request, response) => {
-  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  const path = request.url?.split('?')[0] ?? '/';
   if (path === smsInboxPath && request.method === 'GET') return void inbox(request, response);
+  if (devices.serves(path)) return void devices.handle(request, response);
   void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
+});
+server.on('upgrade', devices.upgrade);
+// A socket error (a client resetting mid-request, a malformed request line) concerns that client
+// alone; Node answers 400 to what it cannot parse.
+server.on('clientError', (_error, socket) => {
+  if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  else socket.destroy();
 });
 await new Promise<void>((resolve, reject) => {
   server.once('error', reject);
@@ -85,6 +106,7 @@ await new Promise<void>((resolve, reject) => {
 const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
 // Links the service hands out (hosted pages, provider callbacks) point here.
 process.env.PUBLIC_BASE_URL = baseUrl;
+fakeProviders?.serviceIsAt(baseUrl);
 const webhooksTo = await subscribeDemoReceiver(demo.businessId, baseUrl, seeded);
 const webhooks =
   webhooksTo === `${baseUrl}${demoReceiverPath}`
@@ -93,7 +115,14 @@ const webhooks =
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
 escrowScheduler.startFiring();
-const config: LocalConfig = { baseUrl, demo, endpoints, tableName: localTableName, sandbox };
+const config: LocalConfig = {
+  baseUrl,
+  demo,
+  endpoints: { ...endpoints, mqttWebSocket: devices.webSocketUrl(baseUrl) },
+  tableName: localTableName,
+  sandbox,
+};
+if (fakeProviders) config.fakeProviders = { wave: fakeProviders.waveUrl, mtn: fakeProviders.mtnUrl };
 writeLocalConfig(dataDir, config);
 
 console.log(`
@@ -106,8 +135,11 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Store id     ${demo.storeId}
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
-  Webhooks     ${webhooks}
+  Webhooks     ${webhooks}${fakeProviders ? `\n  Providers    wave, mtn through their adapters to the fakes at ${fakeProviders.waveUrl} and ${fakeProviders.mtnUrl}` : ''}
   SMS inbox    ${baseUrl}${smsInboxPath} (what the sandbox SMS gateway sent, by number)
+  Soundbox     ${baseUrl}${devices.pagePath(demo.deviceId)} (the demo device: open it, then create a soundbox payment request)
+               or in a terminal: npm run soundbox -- --device ${demo.deviceId}
+  MQTT broker  ${endpoints.mqtt} and ${devices.webSocketUrl(baseUrl)}
 
 Try:
   curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'
@@ -128,7 +160,10 @@ async function stop(signal: string) {
   ]);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  await fakeProviders?.stop();
   await sqs.stop();
+  await kms.stop();
+  await devices.stop();
   await dynamodb.stop();
   console.log('stopped.');
   process.exit(0);

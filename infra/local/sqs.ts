@@ -13,7 +13,6 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startFauxqs } from 'fauxqs';
 
 export const localAccountId = '000000000000';
 
@@ -35,6 +34,9 @@ export interface RunningSqs {
 /** Starts the local SQS, in memory, or kept under `dataDir` across restarts. */
 export async function startLocalSqs(options: { dataDir?: string } = {}): Promise<RunningSqs> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // Imported only here: fauxqs loads node:sqlite, whose experimental warning would otherwise print
+  // in every command that only needs a queue's URL (the admin command's JSON on stderr, say).
+  const { startFauxqs } = await import('fauxqs');
   const fauxqs = await startFauxqs({ port: 0, logger: false, dataDir: options.dataDir });
   /** Queue name → operation → requests, failed ones included: SQS bills those too. */
   const counts: Record<string, Record<string, number>> = {};

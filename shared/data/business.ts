@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { type Member, memberItem } from '#shared/data/member.ts';
 import { transactWrite } from '#shared/data/transact.ts';
@@ -16,6 +17,7 @@ import { Conflict } from '#shared/domain/errors.ts';
  * - get by id, on every authentication that misses the container cache: GetItem, eventually
  *   consistent, 0.5 RCU.
  * - create with its owner member: TransactWriteItems of 2 puts, 4 WCU.
+ * - retire (API access off, by the operator): UpdateItem, 1 WCU.
  */
 export interface Business {
   id: string;
@@ -102,4 +104,26 @@ function toBusiness(item: Record<string, unknown>): Business {
     ownerMemberId: item.ownerMemberId as string,
     createdAt: item.createdAt as string,
   };
+}
+
+/**
+ * Turns the business's API access off: its keys are refused from then on (403). Nothing is deleted:
+ * its ledger entries stay, as every movement of money must.
+ */
+export async function disableApiAccess(businessId: string): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: businessKey(businessId),
+        UpdateExpression: 'SET apiAccessEnabled = :off',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':off': false },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

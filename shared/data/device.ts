@@ -1,4 +1,6 @@
-import { tableName } from '#shared/aws/dynamodb.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryPrefix } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
@@ -18,6 +20,10 @@ import { Conflict, StoreNotFound } from '#shared/domain/errors.ts';
  * - list a business's devices: Query pk, begins_with(sk, "DEVICE#"), 0.5 RCU per 4 KB (~25 devices).
  * - get one device of a business: GetItem on the business view, 0.5 RCU.
  * - register: TransactWriteItems, a condition check on the store and 2 puts, 6 WCU.
+ * - presence (heartbeats and IoT lifecycle events, kept on the business view so the listing
+ *   stays one query): the device's business from its claim, GetItem 0.5 RCU (cached per
+ *   container, it never changes), then a conditional UpdateItem, 1 WCU. A heartbeat or event
+ *   older than the one recorded changes nothing, so late or reordered messages cannot roll it back.
  */
 export const deviceType = 'SoundBoxQrTerminal';
 
@@ -27,6 +33,10 @@ export interface Device {
   businessId: string;
   storeId: string;
   createdAt: string;
+  /** Connected to the broker, by the last IoT lifecycle event. */
+  connected?: boolean | undefined;
+  /** When its last heartbeat was received. */
+  lastSeenAt?: string | undefined;
 }
 
 export const deviceKey = (businessId: string, deviceId: string) => ({
@@ -98,6 +108,69 @@ export async function registerDevice(input: {
   return device;
 }
 
+export async function getDevice(businessId: string, deviceId: string): Promise<Device | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: deviceKey(businessId, deviceId) }),
+  );
+  return Item ? toDevice(Item) : undefined;
+}
+
+const businessOfDevice = new Map<string, string>();
+
+/** The business a device id is registered to, from its claim; undefined for an unknown device. */
+export async function findDeviceBusiness(deviceId: string): Promise<string | undefined> {
+  const cached = businessOfDevice.get(deviceId);
+  if (cached) return cached;
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: deviceClaimKey(deviceId) }),
+  );
+  const businessId = Item?.businessId as string | undefined;
+  if (businessId) businessOfDevice.set(deviceId, businessId);
+  return businessId;
+}
+
+/** Answers false when a newer heartbeat was already recorded, or the device is not registered. */
+export async function recordHeartbeat(businessId: string, deviceId: string, at: string): Promise<boolean> {
+  return conditionalUpdate(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: deviceKey(businessId, deviceId),
+      UpdateExpression: 'SET lastSeenAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSeenAt) OR lastSeenAt < :at)',
+      ExpressionAttributeValues: { ':at': at },
+    }),
+  );
+}
+
+/** Answers false when a newer lifecycle event was already recorded, or the device is not registered. */
+export async function recordConnection(
+  businessId: string,
+  deviceId: string,
+  connected: boolean,
+  at: string,
+): Promise<boolean> {
+  return conditionalUpdate(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: deviceKey(businessId, deviceId),
+      UpdateExpression: 'SET connected = :connected, connectionChangedAt = :at',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(connectionChangedAt) OR connectionChangedAt < :at)',
+      ExpressionAttributeValues: { ':connected': connected, ':at': at },
+    }),
+  );
+}
+
+async function conditionalUpdate(command: UpdateCommand): Promise<boolean> {
+  try {
+    await documentClient.send(command);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
 function toDevice(item: Record<string, unknown>): Device {
   return {
     id: item.id as string,
@@ -105,5 +178,7 @@ function toDevice(item: Record<string, unknown>): Device {
     businessId: item.businessId as string,
     storeId: item.storeId as string,
     createdAt: item.createdAt as string,
+    connected: item.connected as boolean | undefined,
+    lastSeenAt: item.lastSeenAt as string | undefined,
   };
 }

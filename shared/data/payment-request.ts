@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { deviceKey } from '#shared/data/device.ts';
+import { queryShardsBefore } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { DeviceNotFound, DomainError } from '#shared/domain/errors.ts';
 import type { Money } from '#shared/domain/money.ts';
@@ -18,6 +20,9 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
  *   business's id is not found.
  * - pk = BIZ#<businessId>, sk = PAYREF#<reference>: the reference's claim; references are unique
  *   per business.
+ * - gsi1pk = PAYREQ#POLL#<shard>, gsi1sk = <next poll, ISO time>#<id>, on the request itself while
+ *   a live provider's collection is pending: the sparse index the collection sweep polls. Set when
+ *   the collection starts, moved later after each pending answer, removed on completion.
  *
  * The store is not checked inside the creating transaction: it was read just before (the caller's
  * store, in the request's currency), and stores are never deleted.
@@ -30,6 +35,8 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
  *   its device: 6 WCU.
  * - record the provider's start: UpdateItem, 1 WCU.
  * - complete: part of the completion transaction (shared/operations/complete-payment.ts), 2 WCU.
+ * - collections to poll: one Query per shard on gsi1 (8 shards), 0.5 RCU per 4 KB read; each poll
+ *   that finds it still pending moves it (UpdateItem, 1-4 WCU).
  */
 export type PaymentRequestType = 'redirect' | 'soundbox';
 export type PaymentRequestStatus = 'pending' | 'success' | 'error';
@@ -196,18 +203,25 @@ export async function recordCollectionStarted(
     checkoutUrl?: string | undefined;
     qrPayload?: string | undefined;
     payerPhone?: string | undefined;
+    /** When to ask the provider first, for a provider whose status can be asked (a live one). */
+    pollAt?: Date | undefined;
   },
 ): Promise<boolean> {
+  const poll = started.pollAt
+    ? { ':gpk': pollShard(request.id), ':gsk': `${started.pollAt.toISOString()}#${request.id}`, ':polls': 0 }
+    : undefined;
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
-        UpdateExpression:
-          'SET providerReference = :ref, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now',
+        UpdateExpression: `SET providerReference = :ref, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
+          poll ? ', gsi1pk = :gpk, gsi1sk = :gsk, statusPolls = :polls' : ' REMOVE gsi1pk, gsi1sk'
+        }`,
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
+          ...poll,
           ':ref': started.providerReference,
           ':method': started.paymentMethod,
           ':checkout': started.checkoutUrl ?? null,
@@ -270,7 +284,7 @@ export function completionWrite(
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
         UpdateExpression:
-          'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :now',
+          'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :now REMOVE gsi1pk, gsi1sk',
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status', '#transaction': 'transaction' },
         ExpressionAttributeValues: {
@@ -299,4 +313,56 @@ function toPaymentRequest(item: Record<string, unknown>): PaymentRequest {
     errorReason: request.errorReason ?? null,
     transaction: request.transaction ?? null,
   };
+}
+
+const pollShards = 8;
+
+const pollShard = (id: string) =>
+  `PAYREQ#POLL#${(createHash('sha256').update(id).digest()[0] as number) % pollShards}`;
+
+/** Pending collections of live providers whose next status query is due by `now`. */
+export async function collectionsToPoll(now: Date, limit: number): Promise<PaymentRequest[]> {
+  return (await queryShardsBefore('PAYREQ#POLL#', pollShards, now, limit)).map((item) => {
+    const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...request } = item;
+    return request as unknown as PaymentRequest & { statusPolls?: number };
+  });
+}
+
+/**
+ * The provider still says pending: ask again at `next`, or, with `next` undefined, stop asking
+ * (the bound is reached). Nothing happens if the request completed meanwhile.
+ */
+export async function reschedulePoll(request: PaymentRequest, next: Date | undefined): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: paymentRequestKey(request.id),
+        UpdateExpression: next
+          ? 'SET gsi1sk = :gsk, statusPolls = if_not_exists(statusPolls, :zero) + :one'
+          : 'REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#status = :pending AND providerReference = :ref',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':ref': request.providerReference ?? null,
+          ...(next ? { ':gsk': `${next.toISOString()}#${request.id}`, ':zero': 0, ':one': 1 } : {}),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** Out of the polling index for good: the request is no longer pending, or its provider cannot be asked. */
+export async function stopPolling(request: PaymentRequest): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: paymentRequestKey(request.id),
+      UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+      ConditionExpression: 'attribute_exists(pk)',
+    }),
+  );
 }

@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#shared/aws/dynamodb.ts';
 import type { DomainError } from '#shared/domain/errors.ts';
+import { count } from '#shared/metrics.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -34,7 +35,9 @@ export async function transactWrite(writes: readonly GuardedWrite[]): Promise<vo
         throw domainError ?? error;
       }
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (conflict) count('LedgerConflicts');
       if (!conflict || attempt >= maxAttempts) throw error;
+      count('LedgerRetries');
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
     }
   }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { decryptWebhookSecret, encryptWebhookSecret } from '#shared/aws/kms.ts';
 import { DomainError } from '#shared/domain/errors.ts';
 
 /**
@@ -9,8 +10,9 @@ import { DomainError } from '#shared/domain/errors.ts';
  * A business has at most one.
  *
  * The secret must be usable to sign (HMAC), so it cannot be stored as a one-way hash. It is kept
- * in the table, which is encrypted at rest with a key only the service's roles can use, and only
- * ever shown once: in the answer that creates the subscription.
+ * in the table encrypted with the stage's webhook-secrets KMS key (shared/aws/kms.ts), which only
+ * the functions that create subscriptions and send webhooks may use; every other reader of the
+ * table sees ciphertext. The plain secret is shown once: in the answer that creates the subscription.
  *
  * Key: pk = BIZ#<businessId>, sk = WEBHOOK: one item per business, so "at most one" is a
  * conditional put, and the fan-out of an event finds it with one read.
@@ -23,10 +25,14 @@ export interface WebhookSubscription {
   name: string;
   /** Event names; empty means every event. */
   events: string[];
-  secret: string;
+  /** The signing secret, KMS-encrypted under a context naming the business (base64). */
+  secretCiphertext: string;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A subscription just saved, with its secret in clear: to be shown once, never stored so. */
+export type NewWebhookSubscription = WebhookSubscription & { secret: string };
 
 /** The interface answers this one with `{"message"}` alone. */
 export class WebhookSubscriptionNotFound extends DomainError {
@@ -61,15 +67,16 @@ export async function getSubscription(businessId: string): Promise<WebhookSubscr
 export async function saveSubscription(
   input: { businessId: string; url: string; name: string; events: string[]; secret?: string },
   options: { replace: boolean },
-): Promise<WebhookSubscription> {
+): Promise<NewWebhookSubscription> {
   const now = new Date().toISOString();
+  const secret = input.secret ?? newWebhookSecret();
   const subscription: WebhookSubscription = {
     id: randomUUID(),
     businessId: input.businessId,
     url: input.url,
     name: input.name,
     events: input.events,
-    secret: input.secret ?? newWebhookSecret(),
+    secretCiphertext: await encryptWebhookSecret(secret, input.businessId),
     createdAt: now,
     updatedAt: now,
   };
@@ -85,8 +92,12 @@ export async function saveSubscription(
     if (error instanceof ConditionalCheckFailedException) throw new WebhookSubscriptionExists();
     throw error;
   }
-  return subscription;
+  return { ...subscription, secret };
 }
+
+/** The secret to sign with; only a function granted the key's decrypt may call this. */
+export const signingSecretOf = (subscription: WebhookSubscription): Promise<string> =>
+  decryptWebhookSecret(subscription.secretCiphertext, subscription.businessId);
 
 export async function deleteSubscription(businessId: string, subscriptionId: string): Promise<void> {
   try {

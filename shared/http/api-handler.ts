@@ -5,8 +5,10 @@ import type { Caller } from '#shared/domain/caller.ts';
 import { BadRequest, DomainError } from '#shared/domain/errors.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
+import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { parseInput } from '#shared/http/validation.ts';
 import { logger } from '#shared/logger.ts';
+import { publishMetrics } from '#shared/metrics.ts';
 import type { Route } from '#shared/routes.ts';
 
 /** The event once the wrapper's middlewares have run. */
@@ -55,7 +57,8 @@ export function apiHandler<R extends Route, S extends InputSchemas, T>(
   schemas: S,
   operation: (request: ApiRequest<S, CallerOf<R>>) => Promise<T>,
 ) {
-  return middy<ApiEvent, APIGatewayProxyResult, Error, Context>()
+  const handler = middy<ApiEvent, APIGatewayProxyResult, Error, Context>()
+    .use(metricsPublished())
     .use(errorResponses())
     .use(normalizeHeaders())
     .use(jsonBody())
@@ -78,29 +81,27 @@ export function apiHandler<R extends Route, S extends InputSchemas, T>(
       });
       return jsonResponse(200, result);
     });
+  // Kept on the handler so a test can check they are the very schemas the reference publishes.
+  return Object.assign(handler, { inputSchemas: schemas });
 }
+
+export { publicBaseUrl };
 
 export function rawBody(event: APIGatewayProxyEvent): string {
   if (!event.body) return '';
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/**
- * PUBLIC_BASE_URL when the stage has its own domain (and on the local host); otherwise the
- * address API Gateway was reached at, stage included.
- */
-export function publicBaseUrl(event: APIGatewayProxyEvent): string {
-  const configured = process.env.PUBLIC_BASE_URL;
-  if (configured) return configured.replace(/\/$/, '');
-  const { domainName, stage } = event.requestContext ?? {};
-  return `https://${domainName ?? event.headers?.Host ?? 'localhost'}/${stage ?? ''}`.replace(/\/$/, '');
+/** An answer already serialized, sent byte for byte (an idempotent replay of a first answer). */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxyResult {
   return {
     statusCode,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify(body),
+    body: body instanceof JsonText ? body.text : JSON.stringify(body),
   };
 }
 
@@ -166,4 +167,9 @@ export function errorResponses(): MiddlewareObj<ApiEvent, APIGatewayProxyResult>
       });
     },
   };
+}
+
+/** Writes the invocation's metrics as it ends, answered or failed (first in, so it runs last). */
+export function metricsPublished(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
+  return { after: publishMetrics, onError: publishMetrics };
 }

@@ -8,6 +8,8 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { Context } from 'aws-lambda';
 import { dynamodb, tableName } from '#shared/aws/dynamodb.ts';
 import { DomainError, ValidationFailed } from '#shared/domain/errors.ts';
+import { JsonText } from '#shared/http/api-handler.ts';
+import { illFormedText } from '#shared/http/validation.ts';
 
 /** A replay within this time gets the first answer again. */
 const replayWindowSeconds = 24 * 60 * 60;
@@ -63,15 +65,23 @@ export interface IdempotencyScope {
  * same body gets the first answer again, a replay with another body is refused (422
  * idempotency_key_reused), and a replay while the first still runs gets 409. Failures are not
  * remembered (Powertools deletes the record), so a retry after an error runs again.
+ *
+ * The answer is kept as the JSON text first sent, and a replay sends that text: kept as an object
+ * it would be stored as a DynamoDB map, which does not keep the order of its keys, and a client
+ * comparing or signing the bytes would see another answer.
  */
-export async function idempotent<R>(scope: IdempotencyScope, operation: () => Promise<R>): Promise<R> {
-  if (scope.key === undefined) return operation();
-  if (scope.key.length < 1 || scope.key.length > 255) {
+export async function idempotent(
+  scope: IdempotencyScope,
+  operation: () => Promise<unknown>,
+): Promise<JsonText> {
+  const serialized = async () => JSON.stringify(await operation());
+  if (scope.key === undefined) return new JsonText(await serialized());
+  if (scope.key.length < 1 || scope.key.length > 255 || illFormedText(scope.key).length > 0) {
     throw new ValidationFailed([
       {
         field: 'Idempotency-Key',
         rule: 'max',
-        message: 'The Idempotency-Key header must be 1 to 255 characters.',
+        message: 'The Idempotency-Key header must be 1 to 255 characters of well-formed text.',
       },
     ]);
   }
@@ -82,13 +92,15 @@ export async function idempotent<R>(scope: IdempotencyScope, operation: () => Pr
     throwOnNoIdempotencyKey: true,
   });
   config.registerLambdaContext(scope.context);
-  const run = makeIdempotent(async (_input: { key: string; payload: unknown }) => operation(), {
+  const run = makeIdempotent(async (_input: { key: string; payload: unknown }) => serialized(), {
     persistenceStore: store(),
     config,
     keyPrefix: scope.operation,
   });
   try {
-    return (await run({ key: `${scope.businessId}:${scope.key}`, payload: scope.payload })) as R;
+    return new JsonText(
+      (await run({ key: `${scope.businessId}:${scope.key}`, payload: scope.payload })) as string,
+    );
   } catch (error) {
     if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReused();
     if (error instanceof IdempotencyAlreadyInProgressError) throw new IdempotencyKeyInProgress();

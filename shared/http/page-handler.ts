@@ -1,7 +1,13 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { BadRequest, DomainError } from '#shared/domain/errors.ts';
-import { type ApiEvent, normalizeHeaders, publicBaseUrl, rawBody } from '#shared/http/api-handler.ts';
+import {
+  type ApiEvent,
+  metricsPublished,
+  normalizeHeaders,
+  publicBaseUrl,
+  rawBody,
+} from '#shared/http/api-handler.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { logger } from '#shared/logger.ts';
 import { errorPage } from '#shared/pages/error-page.ts';
@@ -83,6 +89,7 @@ export function pageHandler<R extends Route & { caller: 'public' }>(
   render: (request: PageRequest) => Promise<PageResult>,
 ) {
   return middy<PageEvent, APIGatewayProxyResult, Error, Context>()
+    .use(metricsPublished())
     .use(errorPages(route))
     .use(normalizeHeaders())
     .use(pageLanguage())
@@ -124,6 +131,12 @@ export function pageLanguage(): MiddlewareObj<PageEvent, APIGatewayProxyResult> 
   };
 }
 
+/**
+ * Longer than any field of these pages takes (the phone input stops at 32 characters): a longer
+ * value was not typed into one of them, and is refused rather than echoed back into the page.
+ */
+export const maxFormFieldChars = 64;
+
 /** An HTML form's body; a body of any other type is not something these pages ever send. */
 export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   return {
@@ -135,7 +148,10 @@ export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
         throw new BadRequest('The request body is not a form');
       }
       const form: Record<string, string> = {};
-      for (const [name, value] of new URLSearchParams(text)) if (!(name in form)) form[name] = value;
+      for (const [name, value] of new URLSearchParams(text)) {
+        if (value.length > maxFormFieldChars) throw new BadRequest(`The form field ${name} is too long`);
+        if (!Object.hasOwn(form, name)) form[name] = value;
+      }
       request.event.form = form;
     },
   };

@@ -8,6 +8,8 @@ import { type FieldError, ValidationFailed } from '#shared/domain/errors.ts';
  * can switch on (`required`, `in`, `uuid`, `min`, `max`, `type`, ...); messages are for people.
  */
 export function parseInput<S extends ZodType>(schema: S, input: unknown): S['_output'] {
+  const illFormed = illFormedText(input);
+  if (illFormed.length > 0) throw new ValidationFailed(illFormed);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new ValidationFailed(result.error.issues.map((issue) => toFieldError(issue, input)));
@@ -68,4 +70,22 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[segment];
   }
   return value;
+}
+
+// In a /u expression a surrogate pair is one code point, so only a surrogate alone matches.
+const loneSurrogate = /\p{Surrogate}/u;
+
+/**
+ * Every string of the input, at any depth, must be well-formed Unicode. JSON lets a client send a
+ * lone surrogate (`"\\ud800"`); kept, it would be stored, compared and echoed as text that no
+ * encoder can write back faithfully, and two different inputs could end up as the same reference.
+ */
+export function illFormedText(input: unknown, path: string[] = []): FieldError[] {
+  if (typeof input === 'string') {
+    if (!loneSurrogate.test(input)) return [];
+    const field = path.join('.') || 'body';
+    return [{ field, rule: 'format', message: `The ${field} field is not well-formed Unicode text.` }];
+  }
+  if (input === null || typeof input !== 'object') return [];
+  return Object.entries(input).flatMap(([key, value]) => illFormedText(value, [...path, key]));
 }

@@ -20,9 +20,11 @@ import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import { logger } from '#shared/logger.ts';
+import { count } from '#shared/metrics.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
+import type { TransactionCompletedEvent } from '#shared/schemas/webhook-events.ts';
 
 export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';
 
@@ -30,6 +32,8 @@ export interface Completion {
   result: CompletionResult;
   /** The outbox events written with the completion, for the caller to dispatch at once. */
   events: OutboxEvent[];
+  /** The request as this completion left it (`completed` only), for its device to be told. */
+  completed?: PaymentRequest;
 }
 
 class AlreadyCompleted extends Conflict {
@@ -67,9 +71,11 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
   if (request.status !== 'pending') return { result: 'already_completed', events: [] };
   try {
     let events: OutboxEvent[];
+    let status: 'success' | 'error' = 'error';
     if (callback.outcome === 'success') {
       try {
         events = await completeWith(request, callback, 'success', null);
+        status = 'success';
       } catch (error) {
         // The provider collected, but the business may not receive more this month, or the
         // single-use link was paid by someone else first: the request fails and the provider
@@ -85,7 +91,11 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
     } else {
       events = await completeWith(request, callback, 'error', callback.outcome);
     }
-    return { result: 'completed', events };
+    count('PaymentsCompleted', {
+      outcome: status,
+      provider: request.collectionMethod ?? request.paymentMethod,
+    });
+    return { result: 'completed', events, completed: { ...request, status } };
   } catch (error) {
     if (error instanceof AlreadyCompleted) return { result: 'already_completed', events: [] };
     throw error;
@@ -225,7 +235,7 @@ async function completeWith(
             description: transaction.description,
             executedAt: transaction.executedAt,
             transactionDetails,
-          },
+          } satisfies TransactionCompletedEvent,
         };
   writes.push(outboxWrite(event));
   await transactWrite(writes);

@@ -19,10 +19,11 @@ import { Conflict } from '#shared/domain/errors.ts';
 import { accounts, escrowRefundPostings, payoutPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
+import { count } from '#shared/metrics.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { PayoutOutcome, VerifiedPayoutCallback } from '#shared/providers/port.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 
 class TransferNoLongerPending extends Conflict {
   constructor() {
@@ -154,6 +155,7 @@ export async function settleTransfer(
     if (error instanceof TransferNoLongerPending) return [];
     throw error;
   }
+  count('TransfersCompleted', { outcome: status, provider: transfer.paymentMethod });
   return events;
 }
 

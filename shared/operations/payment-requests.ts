@@ -17,10 +17,12 @@ import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { count } from '#shared/metrics.ts';
+import { firstCollectionPollAfterMs } from '#shared/operations/collection-sweep.ts';
 import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrows.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 import type { CreatePaymentRequestBody } from '#shared/schemas/payment-requests.ts';
 
 /**
@@ -57,6 +59,7 @@ export async function createPaymentRequestFor(
     baseUrl,
   );
 
+  count('PaymentsCreated', { provider: data.paymentMethod, type });
   const flow: CollectionFlow | undefined =
     type === 'soundbox' ? 'qr' : request.forceProviderDirect ? 'direct' : undefined;
   if (!flow) return request;
@@ -146,7 +149,8 @@ export async function startCollection(
   baseUrl: string,
 ): Promise<PaymentRequest> {
   try {
-    const started = await providerFor(method).startCollection({
+    const provider = providerFor(method);
+    const started = await provider.startCollection({
       paymentRequestId: request.id,
       provider: method,
       amountCents: request.amountCents,
@@ -161,6 +165,8 @@ export async function startCollection(
       ...started,
       paymentMethod: method,
       payerPhone,
+      // A provider whose status can be asked is polled until it answers, should its callback not come.
+      pollAt: provider.collectionStatus ? new Date(Date.now() + firstCollectionPollAfterMs) : undefined,
     });
     // Completed meanwhile (a callback of an earlier collection): this collection must not be used.
     if (!recorded) throw new Conflict('The payment request is no longer pending');

@@ -3,13 +3,20 @@ import { getStore } from '#shared/data/store.ts';
 import { listTransactions } from '#shared/data/transaction-list.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { StoreNotFound } from '#shared/domain/errors.ts';
-import { type ListTransactionsQuery, transactionResponse } from '#shared/schemas/transactions.ts';
+import {
+  type ListTransactionsQuery,
+  type TransactionListResponse,
+  transactionResponse,
+} from '#shared/schemas/transactions.ts';
 
 /**
  * The transaction list of the caller's business, or of one of its stores. A key scoped to a store
  * lists that store whatever it asks for; another business's store is not found.
  */
-export async function transactionsOf(caller: Caller, query: ListTransactionsQuery) {
+export async function transactionsOf(
+  caller: Caller,
+  query: ListTransactionsQuery,
+): Promise<TransactionListResponse> {
   const storeId = query.storeId ?? caller.storeId;
   if (storeId !== undefined) {
     if (!callerSeesStore(caller, storeId) || !(await getStore(caller.businessId, storeId)))

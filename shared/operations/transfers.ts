@@ -29,12 +29,17 @@ import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import { payoutFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { accounts, storeTransferPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
-import { settleTransfer, transferCompletedEvent } from '#shared/operations/complete-transfer.ts';
+import { count } from '#shared/metrics.ts';
+import {
+  completeTransfer,
+  settleTransfer,
+  transferCompletedEvent,
+} from '#shared/operations/complete-transfer.ts';
 import { liveContact, newContact } from '#shared/operations/contacts.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
-import { providerFor } from '#shared/providers/sandbox.ts';
+import { providerFor } from '#shared/providers/routing.ts';
 import type { CreateTransferBody } from '#shared/schemas/transfers.ts';
 
 const payoutFees = payoutFeeScheduleFromEnvironment();
@@ -209,6 +214,7 @@ async function payout(
     ...transactionRecordWrites(sendingRecord(transfer)),
   ];
   await transactWrite(writes);
+  count('TransfersCreated', { provider: transfer.paymentMethod });
   return startTransferPayout(transfer, baseUrl);
 }
 
@@ -232,6 +238,21 @@ export async function startTransferPayout(transfer: Transfer, baseUrl: string): 
       callbackUrl: `${baseUrl}/provider_callbacks/${method}/payouts`,
     });
     await recordPayoutStarted(transfer, started.providerReference);
+    if (started.outcome) {
+      // The provider's answer is already final: the transfer ends now, once, as a callback would end it.
+      const { result, events } = await completeTransfer({
+        callbackId: `start:${transfer.id}`,
+        method,
+        providerReference: started.providerReference,
+        transferId: transfer.id,
+        outcome: started.outcome,
+      });
+      await dispatchPromptly(events);
+      if (result === 'completed') {
+        const settled = await getTransfer(transfer.businessId, transfer.id);
+        if (settled) return settled;
+      }
+    }
     return { ...transfer, providerReference: started.providerReference };
   } catch (error) {
     if (error instanceof ProviderRefused) {
@@ -299,6 +320,7 @@ async function storeTransfer(
     outboxWrite(event),
   ];
   await transactWrite(writes);
+  count('TransfersCreated', { provider: 'svc' });
   await dispatchPromptly([event]);
   return transfer;
 }

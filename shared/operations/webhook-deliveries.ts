@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import {
   createDelivery,
   failDelivery,
   getDelivery,
   listDeliveries,
+  resendIdAt,
   type WebhookDelivery,
   WebhookDeliveryNotFound,
 } from '#shared/data/webhook-delivery.ts';
@@ -36,7 +36,7 @@ export async function resendWebhookDelivery(caller: Caller, id: string): Promise
   if (!subscription) throw new WebhookSubscriptionNotFound();
   const now = new Date().toISOString();
   const { delivery } = await createDelivery({
-    id: randomUUID(),
+    id: resendIdAt(now),
     businessId: original.businessId,
     ...(original.storeId ? { storeId: original.storeId } : {}),
     subscriptionId: subscription.id,

@@ -1,7 +1,22 @@
 import { sendToQueue } from '#shared/aws/sqs.ts';
-import { markOutboxEventDone, type OutboxEvent, pendingOutboxEvents } from '#shared/data/outbox.ts';
-import { createDelivery, deliveryIdFor, type WebhookDelivery } from '#shared/data/webhook-delivery.ts';
-import { getSubscription, subscribedTo } from '#shared/data/webhook-subscription.ts';
+import {
+  moveOutboxCursor,
+  type OutboxEvent,
+  outboxCursor,
+  outboxEventsFrom,
+  sweepPosition,
+} from '#shared/data/outbox.ts';
+import {
+  createDelivery,
+  deliveryIdFor,
+  getDelivery,
+  type WebhookDelivery,
+} from '#shared/data/webhook-delivery.ts';
+import {
+  getSubscription,
+  subscribedTo,
+  type WebhookSubscription,
+} from '#shared/data/webhook-subscription.ts';
 import { logger } from '#shared/logger.ts';
 
 /** What the webhook queue carries: which delivery to attempt. The delivery holds the rest. */
@@ -14,27 +29,27 @@ export type DispatchResult = 'queued' | 'not_subscribed';
 
 /**
  * Hands one outbox event to the webhook queue: the delivery is created (once per event and
- * subscription, whoever gets there first), its message sent, and only then is the event marked
- * done. A crash between two steps leaves the event pending, and the sweeper runs this again: the
- * delivery is found instead of made twice.
+ * subscription, whoever gets there first) and its message sent. A crash between the two leaves
+ * the delivery unsent, and the sweeper runs this again: the delivery is found instead of made
+ * twice.
  *
  * A delivery found with attempts already went through the queue, so it is not sent again. One
  * found without attempts may be a crashed run's, or a concurrent one's that is on its way: it is
  * sent, and the rare duplicate message is what receivers dedupe on the body's id for.
  *
- * Cost: the subscription read (0.5 RCU), the delivery put (~2 WCU), one SendMessage, and marking
- * the event (2 WCU).
+ * Cost: the subscription read (0.5 RCU), the delivery put (1 WCU: under 1 KB, no index), one
+ * SendMessage.
  */
-export async function dispatchOutboxEvent(event: OutboxEvent): Promise<DispatchResult> {
-  const subscription = await getSubscription(event.businessId);
-  if (!subscription || !subscribedTo(subscription, event.name)) {
-    await markOutboxEventDone(event.id, 'no_subscriber');
-    return 'not_subscribed';
-  }
+export async function dispatchOutboxEvent(
+  event: OutboxEvent,
+  subscription?: WebhookSubscription | undefined,
+): Promise<DispatchResult> {
+  subscription ??= await getSubscription(event.businessId);
+  if (!subscription || !subscribedTo(subscription, event.name)) return 'not_subscribed';
   const now = new Date().toISOString();
   const storeId = event.body.storeId;
   const { created, delivery } = await createDelivery({
-    id: deliveryIdFor(event.id, subscription.id),
+    id: deliveryIdFor(event, subscription.id),
     businessId: event.businessId,
     ...(typeof storeId === 'string' ? { storeId } : {}),
     subscriptionId: subscription.id,
@@ -50,7 +65,6 @@ export async function dispatchOutboxEvent(event: OutboxEvent): Promise<DispatchR
   if (created || (delivery.status === 'pending' && delivery.attempts.length === 0)) {
     await queueDelivery(delivery);
   }
-  await markOutboxEventDone(event.id, 'queued');
   return 'queued';
 }
 
@@ -79,40 +93,128 @@ export async function dispatchPromptly(events: readonly OutboxEvent[]): Promise<
   );
 }
 
-/** Events younger than this are left to the function that wrote them, which dispatches them itself. */
-export const sweepAfterMs = 60_000;
+/**
+ * The sweeper's two passes over the outbox, each behind its own cursor:
+ * - `missing`, a minute after an event: its delivery is missing (the function that wrote the
+ *   event stopped or failed before making it), so it is made and sent. The minute is also what an
+ *   event may take between its `createdAt` and its commit and index entry (the longest function
+ *   that writes events runs 50 s), since a cursor never goes back over what it has passed.
+ * - `unsent`, 15 minutes after: its delivery exists but was never attempted (the function
+ *   stopped between making it and sending it, or the send was lost), so it is sent. Any sooner,
+ *   and a delivery still on the queue or with a slow receiver (30 s) would be sent twice.
+ * `OUTBOX_SWEEP_AFTER_SECONDS` shortens the first for tests of the local host.
+ */
+export const sweeps = {
+  missing: {
+    afterMs: () => secondsFromEnvironment('OUTBOX_SWEEP_AFTER_SECONDS', 60) * 1000,
+    sendUnsent: false,
+  },
+  unsent: { afterMs: () => 15 * 60_000, sendUnsent: true },
+} as const;
+export type SweepName = keyof typeof sweeps;
+
+const secondsFromEnvironment = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
 /** Bounded, so one run ends well within its timeout; a backlog drains over the next runs. */
 export const sweepBatch = 100;
 const sweepConcurrency = 10;
 
 export interface SweepReport {
+  /** Events looked at: every event, once per pass. */
   found: number;
+  /** Sent now: their delivery was missing (or, in the `unsent` pass, never attempted). */
   queued: number;
+  /** Dispatched already, by the function that wrote them or an earlier pass. */
+  alreadyDispatched: number;
   notSubscribed: number;
   failed: number;
 }
 
-/**
- * Dispatches the outbox events that have been waiting longer than `sweepAfterMs`, oldest first.
- * One event failing does not stop the others; it stays pending for the next run.
- */
+/** Both passes, the one a minute behind first. */
 export async function sweepOutbox(now = new Date(), limit = sweepBatch): Promise<SweepReport> {
-  const events = await pendingOutboxEvents(new Date(now.getTime() - sweepAfterMs), limit);
-  const report: SweepReport = { found: events.length, queued: 0, notSubscribed: 0, failed: 0 };
+  const missing = await sweepPass('missing', now, limit);
+  const unsent = await sweepPass('unsent', now, limit);
+  return {
+    found: missing.found + unsent.found,
+    queued: missing.queued + unsent.queued,
+    alreadyDispatched: missing.alreadyDispatched + unsent.alreadyDispatched,
+    notSubscribed: missing.notSubscribed + unsent.notSubscribed,
+    failed: missing.failed + unsent.failed,
+  };
+}
+
+/**
+ * Walks the events written since the pass's cursor, up to its delay ago, oldest first, and
+ * dispatches those whose delivery is missing (or, in the `unsent` pass, was never attempted);
+ * then moves the cursor past what it handled, but not past an event that failed, which the next
+ * run tries again (with the ones after it, which it finds dispatched). Each event is read once a
+ * pass, with its delivery (0.5 RCU each) and its business's subscription (0.5 RCU per business
+ * per run): reads, where marking every event done would cost 2 WCU each.
+ *
+ * A subscription made after the event is not sent it: it is not the one the event was for.
+ */
+export async function sweepPass(sweep: SweepName, now: Date, limit: number): Promise<SweepReport> {
+  const from = await outboxCursor(sweep);
+  const events = await outboxEventsFrom(from, new Date(now.getTime() - sweeps[sweep].afterMs()), limit);
+  const report: SweepReport = {
+    found: events.length,
+    queued: 0,
+    alreadyDispatched: 0,
+    notSubscribed: 0,
+    failed: 0,
+  };
+  const subscriptions = new Map<string, Promise<WebhookSubscription | undefined>>();
+  const subscriptionOf = (businessId: string) => {
+    let subscription = subscriptions.get(businessId);
+    if (!subscription) {
+      subscription = getSubscription(businessId);
+      subscriptions.set(businessId, subscription);
+    }
+    return subscription;
+  };
+  let firstFailed: string | undefined;
   const queue = [...events];
   await Promise.all(
     Array.from({ length: Math.min(sweepConcurrency, queue.length) }, async () => {
       for (let event = queue.shift(); event; event = queue.shift()) {
         try {
-          const result = await dispatchOutboxEvent(event);
-          if (result === 'queued') report.queued++;
-          else report.notSubscribed++;
+          const subscription = await subscriptionOf(event.businessId);
+          if (
+            !subscription ||
+            !subscribedTo(subscription, event.name) ||
+            subscription.createdAt > event.createdAt
+          ) {
+            report.notSubscribed++;
+            continue;
+          }
+          // A minute after the dispatch, an eventually consistent read sees the delivery.
+          const delivery = await getDelivery(event.businessId, deliveryIdFor(event, subscription.id));
+          const unsent = delivery?.status === 'pending' && delivery.attempts.length === 0;
+          if (delivery && !(unsent && sweeps[sweep].sendUnsent)) {
+            report.alreadyDispatched++;
+            continue;
+          }
+          await dispatchOutboxEvent(event, subscription);
+          report.queued++;
         } catch (error) {
           report.failed++;
-          logger.error('outbox event not dispatched', { eventId: event.id, error: error as Error });
+          const position = sweepPosition(event);
+          if (firstFailed === undefined || position < firstFailed) firstFailed = position;
+          logger.error('outbox event not dispatched', { eventId: event.id, sweep, error: error as Error });
         }
       }
     }),
   );
+  // Up to just before the first failure, so the next run starts at it.
+  const last = events.at(-1);
+  const through =
+    firstFailed !== undefined
+      ? (events[events.findIndex((event) => sweepPosition(event) === firstFailed) - 1] ?? undefined)
+      : last;
+  const to = through ? sweepPosition(through) : undefined;
+  if (to !== undefined && to > from) await moveOutboxCursor(sweep, from, to);
   return report;
 }

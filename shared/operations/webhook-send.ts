@@ -10,7 +10,7 @@ import {
   recordAttempt,
   responseExcerptBytes,
 } from '#shared/data/webhook-delivery.ts';
-import { getSubscription } from '#shared/data/webhook-subscription.ts';
+import { getSubscription, signingSecretOf } from '#shared/data/webhook-subscription.ts';
 import { retryBaseSeconds, retryDelaySeconds } from '#shared/domain/webhook-retry.ts';
 import {
   refusedAddress,
@@ -19,6 +19,7 @@ import {
   webhookUrlPolicy,
 } from '#shared/domain/webhook-url.ts';
 import { logger } from '#shared/logger.ts';
+import { count } from '#shared/metrics.ts';
 import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
 import { queues } from '#shared/routes.ts';
 import { signWebhookBody } from '#shared/webhooks/verify-signature.ts';
@@ -62,7 +63,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number)
     subscription.url,
     delivery.body,
     {
-      'Svc-Signature': signWebhookBody(delivery.body, subscription.secret),
+      'Svc-Signature': signWebhookBody(delivery.body, await signingSecretOf(subscription)),
       'Svc-Event': delivery.eventName,
       'Svc-Webhook-Version': webhookVersion,
     },
@@ -70,6 +71,9 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number)
   );
   const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
   const last = attempt >= maxAttempts;
+  count('WebhookAttempts');
+  if (!delivered) count('WebhookAttemptFailures');
+  if (!delivered && last) count('WebhooksFailed');
   const reason = result.error ?? `the receiver answered ${result.status}`;
   await recordAttempt(
     delivery,

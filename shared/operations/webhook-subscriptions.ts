@@ -2,6 +2,7 @@ import { getLink, type ServiceProviderLink } from '#shared/data/service-provider
 import {
   deleteSubscription,
   getSubscription,
+  type NewWebhookSubscription,
   saveSubscription,
   type WebhookSubscription,
 } from '#shared/data/webhook-subscription.ts';
@@ -39,7 +40,7 @@ export async function merchantSubscriptions(
 export async function createMerchantSubscription(
   caller: Caller,
   body: CreateWebhookSubscriptionBody,
-): Promise<WebhookSubscription> {
+): Promise<NewWebhookSubscription> {
   const link = await linkedMerchant(caller, body.merchantBusinessId);
   return saveSubscription(
     {

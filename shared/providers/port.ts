@@ -1,5 +1,11 @@
+import { enum as enumOf, object, string, uuid } from 'zod';
 import { DomainError } from '#shared/domain/errors.ts';
-import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
+import {
+  type PayoutMethod,
+  type ProviderCode,
+  payerPhonePattern,
+  providerCodes,
+} from '#shared/domain/payment-methods.ts';
 
 /**
  * The one port behind which the mobile-money providers sit. A collection starts in one of three
@@ -50,6 +56,32 @@ export interface VerifiedCallback {
   payerName?: string | undefined;
 }
 
+/**
+ * What a callback body must hold once its signature checks out, whoever signed it. A signature
+ * proves who sent the body, not that it is sane: ids are checked here, before any is used as a
+ * key, and texts kept to sizes a provider has any reason to send.
+ */
+export const verifiedCallbackBody = object({
+  callbackId: string().min(1).max(128),
+  provider: enumOf(providerCodes),
+  providerReference: string()
+    .min(1)
+    .max(128)
+    .regex(/^[\w.:-]+$/),
+  paymentRequestId: uuid(),
+  outcome: enumOf(['success', 'declined', 'insufficient_funds']),
+  // A provider may send null for what it does not know (no phone when the payer declined).
+  payerPhone: string()
+    .regex(payerPhonePattern)
+    .nullish()
+    .transform((phone) => phone ?? undefined),
+  payerName: string()
+    .min(1)
+    .max(100)
+    .nullish()
+    .transform((name) => name ?? undefined),
+});
+
 /** A transfer paid out to a beneficiary: by mobile money to a number, or to a bank account. */
 export interface PayoutRequest {
   /** The service's id for it, which the provider keeps: its callbacks and status answers name it. */
@@ -67,6 +99,8 @@ export interface PayoutRequest {
 
 export interface PayoutStarted {
   providerReference: string;
+  /** Set when the provider's answer to the request is already final (Wave often pays at once). */
+  outcome?: PayoutOutcome;
 }
 
 /** How a payout ended on the provider's side: paid, refused by the beneficiary's account, or over a limit. */
@@ -87,18 +121,28 @@ export interface VerifiedPayoutCallback {
  */
 export type PayoutStatus = 'pending' | PayoutOutcome | 'not_found';
 
+/** What the provider says of a collection when asked. */
+export type CollectionStatus = 'pending' | CollectionOutcome | 'not_found';
+
+/** The callback's URL query, for providers that sign nothing and name the transaction there. */
+export type CallbackQuery = Record<string, string | undefined>;
+
 export interface PaymentProvider {
   startCollection(request: CollectionRequest): Promise<CollectionStarted>;
   /** Undefined when the signature or the body is not right: such a callback changes nothing. */
   verifyCallback(
     headers: Record<string, string | undefined>,
     rawBody: string,
+    query?: CallbackQuery,
   ): Promise<VerifiedCallback | undefined>;
+  /** The status query of a collection, for one whose callback never came (live providers). */
+  collectionStatus?(providerReference: string): Promise<CollectionStatus>;
   /** Asks the provider to pay out; throws ProviderRefused when it refuses at once. */
   startPayout(request: PayoutRequest): Promise<PayoutStarted>;
   verifyPayoutCallback(
     headers: Record<string, string | undefined>,
     rawBody: string,
+    query?: CallbackQuery,
   ): Promise<VerifiedPayoutCallback | undefined>;
   /** The status query, for a payout whose callback never came. */
   payoutStatus(transferId: string): Promise<PayoutStatus>;

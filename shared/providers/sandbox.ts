@@ -15,6 +15,7 @@ import {
   ProviderRefused,
   type VerifiedCallback,
   type VerifiedPayoutCallback,
+  verifiedCallbackBody,
 } from '#shared/providers/port.ts';
 
 /**
@@ -152,9 +153,13 @@ export const signSandboxBody = async (body: string, key?: string) =>
     .update(body)
     .digest('hex');
 
+/** What the sandbox hands out as a provider reference; anything else is not one of its collections. */
+const providerReferencePattern = /^sbx_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export async function getSandboxCollection(
   providerReference: string,
 ): Promise<SandboxCollection | undefined> {
+  if (!providerReferencePattern.test(providerReference)) return undefined;
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName(), Key: collectionKey(providerReference), ConsistentRead: true }),
   );
@@ -225,18 +230,15 @@ export const sandboxProvider: PaymentProvider = {
 
   async verifyCallback(headers, rawBody) {
     const body = await signedBody<VerifiedCallback>(headers, rawBody);
-    if (
-      !body ||
-      typeof body.callbackId !== 'string' ||
-      typeof body.providerReference !== 'string' ||
-      typeof body.paymentRequestId !== 'string' ||
-      typeof body.provider !== 'string' ||
-      !isProviderCode(body.provider) ||
-      (body.outcome !== 'success' && body.outcome !== 'declined' && body.outcome !== 'insufficient_funds')
-    ) {
+    if (!body) return undefined;
+    const parsed = verifiedCallbackBody.safeParse(body);
+    if (!parsed.success) {
+      logger.warn('sandbox callback refused: signed, but its body is not a callback', {
+        issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.code}`),
+      });
       return undefined;
     }
-    return body as VerifiedCallback;
+    return parsed.data as VerifiedCallback;
   },
 
   async startPayout(request) {
@@ -442,12 +444,4 @@ export async function deliverSandboxPayoutCallback(callback: PendingPayoutCallba
     });
     if (!response.ok) throw new Error(`the service answered ${response.status} to a sandbox payout callback`);
   }
-}
-
-/** The provider for a payment method. Only the sandbox exists yet: live adapters are not built. */
-export function providerFor(_method: PayoutMethod): PaymentProvider {
-  if (process.env.SANDBOX !== 'true') {
-    throw new Error('No live payment provider adapter is configured on this stage');
-  }
-  return sandboxProvider;
 }

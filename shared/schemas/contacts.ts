@@ -1,4 +1,4 @@
-import { enum as enumOf, NEVER, object, string, uuid } from 'zod';
+import { array, enum as enumOf, literal, NEVER, object, type output, string, union, uuid } from 'zod';
 import type { $RefinementCtx } from 'zod/v4/core';
 import type { Contact } from '#shared/data/contact.ts';
 import {
@@ -8,6 +8,8 @@ import {
   contactMethods,
 } from '#shared/domain/contacts.ts';
 import { normalizePayerPhone } from '#shared/domain/payment-methods.ts';
+import { instant } from '#shared/schemas/common.ts';
+import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 const bankFields = ['bankName', 'accountNumber', 'bankCode', 'swiftCode', 'agencyCode', 'key'] as const;
 
@@ -89,7 +91,42 @@ export type CreateContactBody = ReturnType<typeof createContactBody.parse>;
 
 export const contactPathParams = object({ id: uuid() });
 
-export function contactResponse(contact: Contact) {
+/** What the money is sent to: a mobile-money number, a bank account, or (`svc`) a store. */
+export const contactIdentifierSchema = union([
+  object({ number: string().meta({ examples: ['+2250700000001'] }) }),
+  object({
+    bankName: string(),
+    accountNumber: string(),
+    bankCode: string(),
+    swiftCode: string(),
+    agencyCode: string(),
+    key: string(),
+  }),
+  object({ storeId: uuid() }),
+]).meta({ id: 'ContactIdentifier' });
+
+export const contactSchema = object({
+  id: uuid(),
+  name: string(),
+  paymentMethod: enumOf([...contactMethods, 'svc']),
+  identifier: contactIdentifierSchema,
+  createdAt: instant,
+}).meta({
+  id: 'Contact',
+  examples: [
+    {
+      id: '9d2f6b8e-3c41-4a7e-8f5d-1b2c3d4e5f60',
+      name: 'Kouassi Yao (fournisseur attiéké)',
+      paymentMethod: 'orange',
+      identifier: { number: '+2250700000001' },
+      createdAt: '2026-11-20T10:02:11.000Z',
+    },
+  ],
+});
+
+export type ContactResponse = output<typeof contactSchema>;
+
+export function contactResponse(contact: Contact): ContactResponse {
   return {
     id: contact.id,
     name: contact.name,
@@ -98,3 +135,33 @@ export function contactResponse(contact: Contact) {
     createdAt: contact.createdAt,
   };
 }
+
+export const contactContracts = {
+  listContacts: {
+    tag: 'Contacts',
+    summary: 'List the contacts',
+    description: 'The beneficiaries of the caller’s business, for transfers; deleted ones are gone.',
+    response: array(contactSchema),
+    responseDescription: 'The contacts, as a bare array.',
+  },
+  createContact: {
+    tag: 'Contacts',
+    summary: 'Create a contact',
+    description:
+      'A beneficiary of transfers: a mobile-money number (`identifier.number`, any form the hosted ' +
+      'page accepts, stored as +225 and 10 digits) or a bank account (all six fields). Creating the ' +
+      'same beneficiary again answers the existing contact.',
+    body: createContactBody,
+    response: contactSchema,
+    responseDescription: 'The contact.',
+  },
+  deleteContact: {
+    tag: 'Contacts',
+    summary: 'Delete a contact',
+    description: 'Transfers already made to it keep it as their beneficiary.',
+    params: contactPathParams,
+    response: object({ id: uuid(), deleted: literal(true) }),
+    responseDescription: 'Deleted.',
+    errors: ['contact_not_found'],
+  },
+} as const satisfies RouteContracts;

@@ -1,83 +1,195 @@
-import { boolean, enum as enumOf, int, object, string, uuid } from 'zod';
+import { boolean, enum as enumOf, int, nullable, object, type output, string, uuid } from 'zod';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
-import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
+import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
+import { executedAt, instant, money } from '#shared/schemas/common.ts';
+import type { RouteContracts } from '#shared/schemas/contract.ts';
 import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 
-/**
- * Return URLs may be web addresses or app deep links (`myapp://paid?reference=x`), with the
- * client's own query string: any absolute URI with a scheme.
- */
+/** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
 const returnUrl = string()
   .max(2048)
-  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, 'must be an absolute URL or app link (scheme:...)')
-  .refine(isFollowableReturnUrl, {
-    message: 'The URL scheme is not allowed: javascript, vbscript, data, file and blob URLs are refused.',
-    params: { rule: 'url' },
+  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, {
+    message: 'must be an absolute URL or app link (scheme:...)',
+    abort: true,
+  })
+  .superRefine((url, context) => {
+    const reason = refusedReturnUrl(url);
+    if (reason)
+      context.addIssue({
+        code: 'custom',
+        params: { rule: 'url' },
+        message: `The URL is not allowed: ${reason}.`,
+      });
   });
 
 /** Far above any ceiling, and far below 2^53: amounts stay exact in every computation. */
 export const maxAmountCents = 1_000_000_000_000;
 
+export const payerPhone = string()
+  .regex(payerPhonePattern, 'must be +225 followed by 10 digits')
+  .meta({ examples: ['+2250700000001'] });
+
+export const paymentMethod = enumOf(providerCodes).meta({
+  id: 'PaymentMethod',
+  description: 'The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo.',
+});
+
 export const createPaymentRequestBody = object({
   storeId: uuid(),
-  amountCents: int().min(100).max(maxAmountCents),
+  amountCents: int().min(100).max(maxAmountCents).meta({ description: 'Cents: 150000 is 1 500 XOF.' }),
   currency: string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'),
-  reference: string().min(1).max(100),
-  /** What the payer pays for, shown on the hosted page and carried into the transaction. */
-  description: string().trim().min(1).max(255).optional(),
-  /** Hold the payment in escrow (platform keys only). */
-  escrow: escrowTermsBody.optional(),
+  reference: string()
+    .min(1)
+    .max(100)
+    .meta({ description: 'Yours, unique per business: a second request with it answers 409.' }),
+  description: string().trim().min(1).max(255).optional().meta({
+    description: 'What the payer pays for, shown on the hosted page and carried into the transaction.',
+  }),
+  escrow: escrowTermsBody
+    .optional()
+    .meta({ description: 'Hold the payment in escrow (platform keys only).' }),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
-      paymentMethod: enumOf(providerCodes),
-      successUrl: returnUrl.optional(),
-      errorUrl: returnUrl.optional(),
-      deviceId: string().min(1).max(128).optional(),
-      forceProviderDirect: boolean().optional(),
-      payerPhone: string().regex(payerPhonePattern, 'must be +225 followed by 10 digits').optional(),
+      paymentMethod,
+      successUrl: returnUrl
+        .optional()
+        .meta({ description: 'Required for `redirect`: where the payer is sent back after a success.' }),
+      errorUrl: returnUrl
+        .optional()
+        .meta({ description: 'Required for `redirect`: where the payer is sent back after a failure.' }),
+      deviceId: string()
+        .min(1)
+        .max(128)
+        .optional()
+        .meta({ description: 'Required for `soundbox`: the terminal that shows the QR code.' }),
+      forceProviderDirect: boolean()
+        .optional()
+        .meta({ description: 'Prompt the payer’s phone at once, with no page; needs `payerPhone`.' }),
+      payerPhone: payerPhone.optional(),
     }),
   }),
-}).superRefine((body, context) => {
-  const { type, data } = body.paymentDetails;
-  // The payer of a redirect is sent back to the merchant; a soundbox payer stays at the till.
-  if (type === 'redirect') {
-    for (const field of ['successUrl', 'errorUrl'] as const) {
-      if (data[field] !== undefined) continue;
+})
+  .meta({
+    examples: [
+      {
+        storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+        amountCents: 1_500_000,
+        currency: 'XOF',
+        reference: 'commande-2042',
+        paymentDetails: {
+          type: 'redirect',
+          data: {
+            paymentMethod: 'wave',
+            successUrl: 'https://boutique-awa.ci/commandes/2042/merci',
+            errorUrl: 'https://boutique-awa.ci/commandes/2042/echec',
+          },
+        },
+      },
+    ],
+  })
+  .superRefine((body, context) => {
+    const { type, data } = body.paymentDetails;
+    // The payer of a redirect is sent back to the merchant; a soundbox payer stays at the till.
+    if (type === 'redirect') {
+      for (const field of ['successUrl', 'errorUrl'] as const) {
+        if (data[field] !== undefined) continue;
+        context.addIssue({
+          code: 'custom',
+          path: ['paymentDetails', 'data', field],
+          params: { rule: 'required' },
+          message: `The paymentDetails.data.${field} field is required when paymentDetails.type is redirect.`,
+        });
+      }
+    }
+    if (type === 'soundbox' && data.deviceId === undefined) {
       context.addIssue({
         code: 'custom',
-        path: ['paymentDetails', 'data', field],
+        path: ['paymentDetails', 'data', 'deviceId'],
         params: { rule: 'required' },
-        message: `The paymentDetails.data.${field} field is required when paymentDetails.type is redirect.`,
+        message: 'The paymentDetails.data.deviceId field is required when paymentDetails.type is soundbox.',
       });
     }
-  }
-  if (type === 'soundbox' && data.deviceId === undefined) {
-    context.addIssue({
-      code: 'custom',
-      path: ['paymentDetails', 'data', 'deviceId'],
-      params: { rule: 'required' },
-      message: 'The paymentDetails.data.deviceId field is required when paymentDetails.type is soundbox.',
-    });
-  }
-  if (data.forceProviderDirect === true && data.payerPhone === undefined) {
-    context.addIssue({
-      code: 'custom',
-      path: ['paymentDetails', 'data', 'payerPhone'],
-      params: { rule: 'required' },
-      message:
-        'The paymentDetails.data.payerPhone field is required when paymentDetails.data.forceProviderDirect is true.',
-    });
-  }
-});
+    if (data.forceProviderDirect === true && data.payerPhone === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['paymentDetails', 'data', 'payerPhone'],
+        params: { rule: 'required' },
+        message:
+          'The paymentDetails.data.payerPhone field is required when paymentDetails.data.forceProviderDirect is true.',
+      });
+    }
+  });
 
 export type CreatePaymentRequestBody = ReturnType<typeof createPaymentRequestBody.parse>;
 
 export const paymentRequestPathParams = object({ id: uuid() });
 
+const completedTransaction = object({
+  id: uuid(),
+  amount: money,
+  fees: money,
+  status: enumOf(['success', 'error']),
+  counterpartLabel: string(),
+  counterpartIdentifier: string().meta({ description: 'The payer’s phone, or the terminal id.' }),
+  description: string(),
+  executedAt,
+}).meta({ id: 'CompletedTransaction' });
+
+export const paymentRequestSchema = object({
+  id: uuid(),
+  storeId: uuid(),
+  reference: string(),
+  description: string().optional(),
+  type: enumOf(['redirect', 'soundbox']),
+  paymentMethod,
+  status: enumOf(['pending', 'success', 'error']),
+  errorReason: nullable(string()).meta({
+    description:
+      'Why it ended in `error`: `declined`, `insufficient_funds`, `collection_ceiling_exceeded`, ...',
+  }),
+  transaction: nullable(completedTransaction).meta({ description: 'Once the provider has answered.' }),
+  redirectUrl: string().meta({ description: 'The hosted payment page to send the payer to.' }),
+  amount: money,
+  deviceId: string().optional(),
+  deviceOnline: boolean()
+    .optional()
+    .meta({ description: 'A created `soundbox` request: whether its terminal is online to show the QR.' }),
+  paymentLinkId: uuid().optional(),
+  createdAt: instant,
+}).meta({
+  id: 'PaymentRequest',
+  examples: [
+    {
+      id: '4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11',
+      storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+      reference: 'commande-2042',
+      type: 'redirect',
+      paymentMethod: 'wave',
+      status: 'success',
+      errorReason: null,
+      transaction: {
+        id: 'bfe37c2f-5b1d-4c1e-9d7a-0d3e6a2f4b55',
+        amount: { amount: 1_500_000, currency: 'XOF' },
+        fees: { amount: 15_000, currency: 'XOF' },
+        status: 'success',
+        counterpartLabel: 'Aminata Koné',
+        counterpartIdentifier: '+2250700000001',
+        description: 'Paiement commande-2042',
+        executedAt: '2026-11-20 14:08:55',
+      },
+      redirectUrl: 'https://pay.example.ci/payment/4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11',
+      amount: { amount: 1_500_000, currency: 'XOF' },
+      createdAt: '2026-11-20T14:07:31.120Z',
+    },
+  ],
+});
+
+export type PaymentRequestResponse = output<typeof paymentRequestSchema>;
+
 /** The payment request as integrations read it: create answer and GET answer alike. */
-export function paymentRequestResponse(request: PaymentRequest) {
+export function paymentRequestResponse(request: PaymentRequest): PaymentRequestResponse {
   return {
     id: request.id,
     storeId: request.storeId,
@@ -96,3 +208,55 @@ export function paymentRequestResponse(request: PaymentRequest) {
     createdAt: request.createdAt,
   };
 }
+
+export const sandboxPayerBody = object({ payerPhone: payerPhone.optional() }).optional();
+
+export const paymentRequestContracts = {
+  createPaymentRequest: {
+    tag: 'Payment requests',
+    summary: 'Create a payment request',
+    description:
+      'Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR ' +
+      'code on a terminal. The request stays `pending` until the provider answers; poll it, or receive ' +
+      'the `TRANSACTION_COMPLETED` webhook.',
+    body: createPaymentRequestBody,
+    response: paymentRequestSchema,
+    responseDescription: 'The payment request, `pending`.',
+    idempotent: true,
+    errors: [
+      'store_not_found',
+      'device_not_found',
+      'payment_request_exists_with_reference',
+      'third_party_payment_provider_error',
+      'collection_ceiling_exceeded',
+    ],
+  },
+  getPaymentRequest: {
+    tag: 'Payment requests',
+    summary: 'Get a payment request',
+    params: paymentRequestPathParams,
+    response: paymentRequestSchema,
+    responseDescription: 'The payment request as it is now.',
+    errors: ['payment_request_not_found'],
+  },
+  approveSandboxPaymentRequest: {
+    tag: 'Sandbox',
+    summary: 'Approve as the payer (sandbox)',
+    description:
+      'Plays the payer approving in their app, through the provider’s signed callback: the phone ' +
+      'number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...).',
+    params: paymentRequestPathParams,
+    body: sandboxPayerBody,
+    response: paymentRequestSchema,
+    responseDescription: 'The payment request after the callback.',
+    errors: ['payment_request_not_found', 'conflict'],
+  },
+  declineSandboxPaymentRequest: {
+    tag: 'Sandbox',
+    summary: 'Decline as the payer (sandbox)',
+    params: paymentRequestPathParams,
+    response: paymentRequestSchema,
+    responseDescription: 'The payment request after the callback, in `error`.',
+    errors: ['payment_request_not_found', 'conflict'],
+  },
+} as const satisfies RouteContracts;

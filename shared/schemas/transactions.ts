@@ -1,5 +1,7 @@
-import { coerce, iso, object, string, uuid } from 'zod';
+import { array, coerce, enum as enumOf, int, iso, object, type output, string, uuid } from 'zod';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
+import { instant, money } from '#shared/schemas/common.ts';
+import type { RouteContracts } from '#shared/schemas/contract.ts';
 
 /** The longest range one listing covers: 90 days after startDate. */
 export const maxRangeDays = 90;
@@ -19,13 +21,18 @@ const daysBefore = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - days * dayMs).toISOString().slice(0, 10);
 
 export const listTransactionsQuery = object({
-  storeId: uuid().optional(),
+  storeId: uuid().optional().meta({ description: 'One store of the business; all of them by default.' }),
   page: coerce.number().int().min(1).default(1),
   limit: coerce.number().int().min(1).max(100).default(100),
-  startDate: date.optional(),
-  endDate: date.optional(),
+  startDate: date.optional().meta({ description: '`YYYY-MM-DD`; by default 7 days before `endDate`.' }),
+  endDate: date
+    .optional()
+    .meta({ description: '`YYYY-MM-DD`, at most 90 days after `startDate`; today by default.' }),
   /** Optional: lists as of this instant; by default page 1 takes now and later pages reuse it. */
-  asOf: iso.datetime().optional(),
+  asOf: iso
+    .datetime()
+    .optional()
+    .meta({ description: 'The listing’s instant; page 1 fixes it and the next pages reuse it.' }),
 })
   .transform((query) => {
     const endDate = query.endDate ?? today();
@@ -51,8 +58,64 @@ export const listTransactionsQuery = object({
 
 export type ListTransactionsQuery = ReturnType<typeof listTransactionsQuery.parse>;
 
+export const transactionSchema = object({
+  id: uuid(),
+  type: enumOf(['payment', 'transfer', 'escrow']),
+  status: enumOf(['pending', 'success', 'error']),
+  amount: money,
+  fees: money,
+  currency: string(),
+  paymentMethod: string(),
+  counterpartLabel: string(),
+  counterpartIdentifier: string(),
+  description: string(),
+  reference: string(),
+  storeId: uuid(),
+  createdAt: instant,
+  transactionDetails: object({
+    id: string().optional(),
+    reference: string().optional(),
+    paymentLinkId: string().optional(),
+  }).optional(),
+  paymentRequestId: uuid().optional(),
+  escrowId: uuid().optional(),
+}).meta({
+  id: 'Transaction',
+  examples: [
+    {
+      id: 'bfe37c2f-5b1d-4c1e-9d7a-0d3e6a2f4b55',
+      type: 'payment',
+      status: 'success',
+      amount: { amount: 1_500_000, currency: 'XOF' },
+      fees: { amount: 15_000, currency: 'XOF' },
+      currency: 'XOF',
+      paymentMethod: 'wave',
+      counterpartLabel: 'Aminata Koné',
+      counterpartIdentifier: '+2250700000001',
+      description: 'Paiement commande-2042',
+      reference: 'commande-2042',
+      storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+      createdAt: '2026-11-20T14:08:55.402Z',
+      transactionDetails: { id: '4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11', reference: 'commande-2042' },
+      paymentRequestId: '4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11',
+    },
+  ],
+});
+
+export const transactionListSchema = object({
+  total: int(),
+  perPage: int(),
+  currentPage: int(),
+  data: array(transactionSchema),
+  asOf: instant.meta({
+    description: 'The instant the listing is taken at: pass it on, or page with the same query.',
+  }),
+}).meta({ id: 'TransactionList' });
+
+export type TransactionListResponse = output<typeof transactionListSchema>;
+
 /** A line of the transaction list, as the interface's Transaction. */
-export function transactionResponse(record: TransactionRecord) {
+export function transactionResponse(record: TransactionRecord): output<typeof transactionSchema> {
   return {
     id: record.id,
     type: record.type,
@@ -72,3 +135,18 @@ export function transactionResponse(record: TransactionRecord) {
     ...(record.escrowId ? { escrowId: record.escrowId } : {}),
   };
 }
+
+export const transactionContracts = {
+  listTransactions: {
+    tag: 'Transactions',
+    summary: 'List the transactions',
+    description:
+      'Completed payments (transfers and escrow releases will join them), newest first. Page 1 fixes ' +
+      'the listing’s instant (`asOf`); the next pages of the same query reuse it for ten minutes, so a ' +
+      'payment arriving while you page neither repeats nor hides another.',
+    query: listTransactionsQuery,
+    response: transactionListSchema,
+    responseDescription: 'One page of the list.',
+    errors: ['store_not_found'],
+  },
+} as const satisfies RouteContracts;

@@ -1,8 +1,11 @@
-import { enum as enumOf, int, NEVER, object, string, uuid } from 'zod';
+import { enum as enumOf, int, literal, NEVER, nullable, object, type output, string, uuid } from 'zod';
 import type { Transfer } from '#shared/data/transfer.ts';
 import { type ContactIdentifier, type ContactMethod, contactMethods } from '#shared/domain/contacts.ts';
+import { instant, money } from '#shared/schemas/common.ts';
 import { contactName, parseIdentifier } from '#shared/schemas/contacts.ts';
+import type { RouteContracts } from '#shared/schemas/contract.ts';
 import { maxAmountCents } from '#shared/schemas/payment-requests.ts';
+import { providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
 
 export type BeneficiaryForm =
   | { form: 'contact'; contactId: string }
@@ -128,8 +131,52 @@ export type CreateTransferBody = ReturnType<typeof createTransferBody.parse>;
 
 export const transferPathParams = object({ id: uuid() });
 
+export const transferSchema = object({
+  id: uuid(),
+  storeId: uuid(),
+  contactId: uuid().meta({
+    description: 'The beneficiary: the contact given, or the one the transfer made.',
+  }),
+  amount: money,
+  fees: money,
+  status: enumOf(['pending', 'success', 'error']),
+  errorReason: nullable(string()).meta({
+    description: 'Why it ended in `error`: `declined`, `insufficient_balance`, ...',
+  }),
+  paymentMethod: enumOf([...contactMethods, 'svc']),
+  beneficiary: string().meta({ description: 'The beneficiary’s name (the receiving store’s, for `svc`).' }),
+  destinationStoreId: uuid().optional(),
+  description: string(),
+  reference: string().meta({ description: 'Yours, or the transfer’s id when none was given.' }),
+  createdAt: instant,
+  transaction: object({ id: uuid(), status: enumOf(['pending', 'success', 'error']) }).meta({
+    description: 'The line of the transaction list that reports it.',
+  }),
+}).meta({
+  id: 'Transfer',
+  examples: [
+    {
+      id: '6c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+      storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+      contactId: '9d2f6b8e-3c41-4a7e-8f5d-1b2c3d4e5f60',
+      amount: { amount: 2_500_000, currency: 'XOF' },
+      fees: { amount: 25_000, currency: 'XOF' },
+      status: 'pending',
+      errorReason: null,
+      paymentMethod: 'orange',
+      beneficiary: 'Kouassi Yao (fournisseur attiéké)',
+      description: 'Règlement facture fournisseur 118',
+      reference: 'virement-fournisseur-118',
+      createdAt: '2026-11-20T15:30:00.000Z',
+      transaction: { id: '7d2e3f40-5b6c-4d7e-9f80-a1b2c3d4e5f6', status: 'pending' },
+    },
+  ],
+});
+
+export type TransferResponse = output<typeof transferSchema>;
+
 /** The interface's Transfer: the create answer and the GET answer alike. */
-export function transferResponse(transfer: Transfer) {
+export function transferResponse(transfer: Transfer): TransferResponse {
   return {
     id: transfer.id,
     storeId: transfer.storeId,
@@ -147,3 +194,89 @@ export function transferResponse(transfer: Transfer) {
     transaction: { id: transfer.transactionId, status: transfer.status },
   };
 }
+
+export const transferContracts = {
+  createTransfer: {
+    tag: 'Transfers',
+    summary: 'Send money out of a store',
+    description:
+      'Pays a beneficiary from a store’s available balance: a contact (`contactId`); a new beneficiary ' +
+      '(`name`, `paymentMethod`, `identifier`, saved as a contact); or another store of the business ' +
+      '(`paymentMethod: "svc"`, `destinationStoreId`). The amount and fees are reserved at once; a payout ' +
+      'stays `pending` until the provider answers, then the `TRANSACTION_COMPLETED` webhook (with ' +
+      '`transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once.',
+    body: createTransferBody,
+    response: transferSchema,
+    responseDescription: 'The transfer.',
+    idempotent: true,
+    errors: [
+      'store_not_found',
+      'contact_not_found',
+      'transfer_exists_with_reference',
+      'insufficient_balance',
+      'third_party_payment_provider_error',
+    ],
+  },
+  getTransfer: {
+    tag: 'Transfers',
+    summary: 'Get a transfer',
+    params: transferPathParams,
+    response: transferSchema,
+    responseDescription: 'The transfer as it is now.',
+    errors: ['transfer_not_found'],
+  },
+  completeSandboxTransfer: {
+    tag: 'Sandbox',
+    summary: 'Complete a payout (sandbox)',
+    description:
+      'Plays the provider paying the beneficiary of a payout it has not settled by itself (a number ' +
+      'ending in `04`), through its signed callback.',
+    params: transferPathParams,
+    response: transferSchema,
+    responseDescription: 'The transfer after the callback, in `success`.',
+    errors: ['transfer_not_found', 'conflict'],
+  },
+  failSandboxTransfer: {
+    tag: 'Sandbox',
+    summary: 'Fail a payout (sandbox)',
+    params: transferPathParams,
+    response: transferSchema,
+    responseDescription: 'The transfer after the callback, in `error`, its reservation given back.',
+    errors: ['transfer_not_found', 'conflict'],
+  },
+} as const satisfies RouteContracts;
+
+export const payoutCallbackParams = object({ provider: enumOf([...contactMethods]) });
+
+export const payoutCallbackContracts = {
+  receivePayoutCallback: {
+    tag: 'Providers',
+    summary: 'Receive a provider’s payout callback',
+    description:
+      'Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key ' +
+      'it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.',
+    params: payoutCallbackParams,
+    query: providerCallbackQuery,
+    response: object({
+      received: literal(true),
+      result: enumOf(['completed', 'already_completed', 'unknown_transfer', 'wrong_payout']),
+    }),
+    responseDescription: 'Taken into account (or already was).',
+    errors: ['unauthorized'],
+  },
+  receivePayoutCallbackPut: {
+    tag: 'Providers',
+    summary: 'Receive a provider’s payout callback (PUT)',
+    description:
+      'MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key ' +
+      'it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.',
+    params: payoutCallbackParams,
+    query: providerCallbackQuery,
+    response: object({
+      received: literal(true),
+      result: enumOf(['completed', 'already_completed', 'unknown_transfer', 'wrong_payout']),
+    }),
+    responseDescription: 'Taken into account (or already was).',
+    errors: ['unauthorized'],
+  },
+} as const satisfies RouteContracts;

@@ -16,6 +16,8 @@ export const listPrices = {
   sqsStandardPerMillionRequests: 0.4,
 };
 
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
 /** The memory every function has (infra/service-function.ts). */
 export const lambdaMemoryGb = 0.5;
 
@@ -67,7 +69,8 @@ export function billOf(payment: PaidPayment): Bill {
     },
     {
       service: 'DynamoDB (on-demand)',
-      usage: `${payment.writeUnits} write units, ${payment.readUnits} read units`,
+      // The sweep's per-event share makes them fractional.
+      usage: `${round2(payment.writeUnits)} write units, ${round2(payment.readUnits)} read units`,
       perMillionPayments:
         payment.writeUnits * p.dynamoDbWritePerMillionUnits +
         payment.readUnits * p.dynamoDbReadPerMillionUnits,

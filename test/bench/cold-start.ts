@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { bundleFileName, esbuildOptions, nodeOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
-import { routeEntries } from '#shared/routes.ts';
+import { routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
 import type { BenchReport } from '#test/bench/report.ts';
 
 const run = promisify(execFile);
@@ -47,10 +47,27 @@ async function coldImportMs(bundle: string): Promise<number> {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
+/** The packages that weigh most in a bundle, from esbuild's metafile: where to look to cut. */
+function heaviestPackages(inputs: Record<string, { bytesInOutput: number }>, count: number): string[] {
+  const byPackage = new Map<string, number>();
+  for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '(service code)';
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, bytes]) => `${name} ${Math.round(bytes / 1000)}k`);
+}
+
+/** The targets every bundle is held to. */
+export const coldStartTargets = { maxBundleBytes: 300_000, maxImportMs: 40 } as const;
+
 export interface ColdStartResult {
   readonly route: string;
   readonly handler: string;
   readonly bundleBytes: number;
+  readonly heaviest: string[];
   readonly medianImportMs: number;
   readonly importMs: number[];
 }
@@ -65,9 +82,14 @@ export async function coldStart(): Promise<BenchReport> {
   await mkdir(outDir, { recursive: true });
 
   const results: ColdStartResult[] = [];
-  for (const [routeName, route] of routeEntries) {
+  // Every function of the stack: routes, workers and schedules.
+  for (const [routeName, route] of [...routeEntries, ...workerEntries, ...scheduleEntries]) {
     const bundle = path.join(outDir, routeName, bundleFileName);
-    await build(esbuildOptions(path.join(projectRoot, route.handler), bundle));
+    const { metafile } = await build({
+      ...esbuildOptions(path.join(projectRoot, route.handler), bundle),
+      metafile: true,
+    });
+    const output = Object.values(metafile.outputs).find((candidate) => candidate.entryPoint);
     const { size } = await stat(bundle);
     // One discarded run, so every measured run reads the bundle from the page cache alike.
     await coldImportMs(bundle);
@@ -77,6 +99,7 @@ export async function coldStart(): Promise<BenchReport> {
       route: routeName,
       handler: route.handler,
       bundleBytes: size,
+      heaviest: heaviestPackages(output?.inputs ?? {}, 3),
       medianImportMs: median(importMs),
       importMs,
     });
@@ -85,14 +108,15 @@ export async function coldStart(): Promise<BenchReport> {
   return {
     name: 'coldStart',
     title: `Cold start per function (Node ${process.version}, median of ${runs} fresh processes)`,
-    columns: ['function', 'bundle (bytes, minified)', 'cold import (ms)', 'min', 'max'],
+    columns: ['function', 'bundle (bytes, minified)', 'cold import (ms)', 'min', 'max', 'heaviest packages'],
     rows: results.map((result) => [
       result.route,
       result.bundleBytes,
       result.medianImportMs,
       Math.min(...result.importMs),
       Math.max(...result.importMs),
+      result.heaviest.join(', '),
     ]),
-    data: { runs, results },
+    data: { runs, targets: coldStartTargets, results },
   };
 }

@@ -1,16 +1,18 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DecryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { describe, expect, it } from 'vitest';
 import { apiClient } from '#test/support/api-client.ts';
 import { type LocalHost, newDataDir, startLocalHost } from '#test/support/local-host.ts';
 import { testHostEnv } from '#test/support/local-host-global-setup.ts';
 
-/** The demo business's subscription, read from the host's table as the operator would. */
+/**
+ * The demo business's subscription, read from the host's table as the operator would, its secret
+ * decrypted with the host's KMS stand-in as the sender does.
+ */
 async function demoSubscription(host: LocalHost) {
-  const client = new DynamoDBClient({
-    endpoint: host.config.endpoints.dynamodb,
-    region: 'eu-west-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const local = { region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  const client = new DynamoDBClient({ endpoint: host.config.endpoints.dynamodb, ...local });
+  const kms = new KMSClient({ endpoint: host.config.endpoints.kms, ...local });
   try {
     const { Item } = await client.send(
       new GetItemCommand({
@@ -18,9 +20,18 @@ async function demoSubscription(host: LocalHost) {
         Key: { pk: { S: `BIZ#${host.config.demo.businessId}` }, sk: { S: 'WEBHOOK' } },
       }),
     );
-    return { url: Item?.url?.S, secret: Item?.secret?.S };
+    // Never stored in clear.
+    expect(Item).not.toHaveProperty('secret');
+    const { Plaintext } = await kms.send(
+      new DecryptCommand({
+        CiphertextBlob: Buffer.from(Item?.secretCiphertext?.S ?? '', 'base64'),
+        EncryptionContext: { purpose: 'webhook-signing-secret', businessId: host.config.demo.businessId },
+      }),
+    );
+    return { url: Item?.url?.S, secret: Buffer.from(Plaintext ?? []).toString('utf8') };
   } finally {
     client.destroy();
+    kms.destroy();
   }
 }
 
@@ -83,6 +94,7 @@ describe('the demo receiver of the local host', () => {
       host = await startLocalHost(dataDir, testHostEnv);
       const again = await demoSubscription(host);
       expect(again.url).toBe(`${host.config.baseUrl}/__local/webhooks`);
+      expect(first.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
       expect(again.secret).toBe(first.secret);
       await printed(host, await demoPayment(host, 'demo-43'));
     } finally {

@@ -49,7 +49,14 @@ describe('the demo business seeded on first start', () => {
 
   it('has its credentials in DATA_DIR/local.json', () => {
     expect(config.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
-    expect(Object.keys(demo).sort()).toEqual(['apiKey', 'apiKeyId', 'businessId', 'deviceId', 'storeId']);
+    expect(Object.keys(demo).sort()).toEqual([
+      'apiKey',
+      'apiKeyId',
+      'businessId',
+      'deviceId',
+      'devicePassword',
+      'storeId',
+    ]);
   });
 });
 

@@ -1,19 +1,24 @@
-import { App, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { App, CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { type CfnQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
+import { rulesWithFindings } from '#infra/nag.ts';
 import {
   alarmTopicName,
   deadLetterQueueName,
   sandboxProviderSecretName,
   stackName,
   tableNameForStage,
+  webhookSecretsKeyAlias,
 } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
 import {
@@ -22,12 +27,21 @@ import {
   type ServiceResources,
   sandboxProviderSecretArnVariable,
 } from '#infra/service-function.ts';
-import { serverErrorRateAlarm, stageThrottling } from '#infra/stack.ts';
+import {
+  apiLatencyAlarm,
+  managedRuleGroups,
+  oldestMessageAlarmSeconds,
+  serverErrorRateAlarm,
+  stageThrottling,
+} from '#infra/stack.ts';
+import { readRegistryFile } from '#infra/stage-registry.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
+import { requestLimits } from '#shared/http/request-limits.ts';
 import {
   type AwsAccess,
+  deviceRuleEntries,
   type QueueDefinition,
   type QueueName,
   queues,
@@ -41,9 +55,28 @@ import {
   workers,
 } from '#shared/routes.ts';
 
+/** The stage registry of cdk.json, as `cdk synth` reads it. */
+const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
+
+/** The stack's managed policy for X-Ray, which every function's role has. */
+function tracingPolicyId(template: Template): string {
+  const policies = Object.entries(template.findResources('AWS::IAM::ManagedPolicy')).filter(([, policy]) =>
+    JSON.stringify(policy.Properties.PolicyDocument).includes('xray:PutTraceSegments'),
+  );
+  expect(policies).toHaveLength(1);
+  const [id, policy] = policies[0] as [string, { Properties: { PolicyDocument: { Statement: unknown[] } } }];
+  expect(policy.Properties.PolicyDocument.Statement).toHaveLength(1);
+  return id;
+}
+
+/** The registry with one stage's entry changed. */
+const registryWith = (stage: string, entry: Record<string, unknown>) => ({
+  stages: { ...registry, [stage]: entry },
+});
+
 // Bundling is skipped: these tests are about the template, and esbuild would add seconds per function.
 const appFor = (context: Record<string, unknown>) =>
-  new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  new App({ context: { 'aws:cdk:bundling-stacks': [], stages: registry, ...context } });
 
 /**
  * Each stage is built and synthesized once. Its cdk-nag findings do not fail this synth: the
@@ -55,8 +88,14 @@ function build(stage: string, context: Record<string, unknown> = {}) {
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-/** Every function of the stage: one per route, per worker, per schedule and per schedule target. */
-const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries, ...scheduleTargetEntries];
+/** Every function of the stage: one per route, per worker, per schedule, per schedule target and per IoT rule set. */
+const functionEntries = [
+  ...routeEntries,
+  ...workerEntries,
+  ...scheduleEntries,
+  ...scheduleTargetEntries,
+  ...deviceRuleEntries,
+];
 
 const dev = build('dev');
 const prod = build('prod');
@@ -151,6 +190,7 @@ function standAloneFunction(
 ) {
   return new ServiceFunction(stack, id, {
     entry: routes.listStores.handler,
+    invokedBy: 'api',
     functionName: `grants-${id}`,
     access,
     resources,
@@ -263,12 +303,16 @@ describe('the functions', () => {
       expect(logStatements.map((statement) => statement.Resource)).toEqual([
         { 'Fn::GetAtt': [logGroupId, 'Arn'] },
       ]);
+      // The one managed policy a role has is the stack's X-Ray policy, which holds nothing else.
       const role = resourceOf(dev.template, 'AWS::IAM::Role', fn.Properties.Role['Fn::GetAtt'][0]);
-      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties.ManagedPolicyArns).toEqual([{ Ref: tracingPolicyId(dev.template) }]);
     }
   });
 
   it("may use exactly the table actions of their route's access, on the stage's table only", () => {
+    for (const [, fn] of resourcesOf(dev.template, 'AWS::Lambda::Function')) {
+      expect(tableActionsOf(dev.template, fn).has('dynamodb:Scan'), fn.Properties.FunctionName).toBe(false);
+    }
     const [tableId] = resourcesOf(dev.template, 'AWS::DynamoDB::Table')[0] as [string, Json];
     const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
     for (const [routeName, route] of routeEntries) {
@@ -276,10 +320,16 @@ describe('the functions', () => {
       const actions = tableActionsOf(dev.template, fn);
       for (const statement of statementsOf(dev.template, fn)) {
         if (!asArray<string>(statement.Action).some((action) => action.startsWith('dynamodb:'))) continue;
-        expect(asArray(statement.Resource), routeName).toEqual([
-          tableArn,
-          { 'Fn::Join': ['', [tableArn, '/index/*']] },
-        ]);
+        // The table itself, or queries on its declared indexes by name: never `index/*`, never Scan.
+        expect([
+          [tableArn],
+          tableDefinition.globalSecondaryIndexes.map((index) => ({
+            'Fn::Join': ['', [tableArn, `/index/${index.name}`]],
+          })),
+        ]).toContainEqual(asArray(statement.Resource));
+        if (JSON.stringify(statement.Resource) !== JSON.stringify(tableArn)) {
+          expect(statement.Action).toBe('dynamodb:Query');
+        }
       }
       const canWrite = route.access.includes('table:write');
       const canRead = canWrite || route.access.includes('table:read');
@@ -416,7 +466,8 @@ describe('the REST API', () => {
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
     expect(JSON.stringify(association.Properties.ResourceArn)).toContain(`{"Ref":"${stageId}"}`);
 
-    const statements = acl.Properties.Rules.map((rule: Json) => rule.Statement.RateBasedStatement);
+    const rateRules = acl.Properties.Rules.filter((rule: Json) => rule.Statement.RateBasedStatement);
+    const statements = rateRules.map((rule: Json) => rule.Statement.RateBasedStatement);
     expect(acl.Properties.Scope).toBe('REGIONAL');
     expect(statements).toContainEqual(
       expect.objectContaining({
@@ -425,9 +476,64 @@ describe('the REST API', () => {
       }),
     );
     expect(statements).toContainEqual(expect.objectContaining({ AggregateKeyType: 'IP' }));
-    for (const rule of acl.Properties.Rules) {
+    for (const rule of rateRules) {
       expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
     }
+  });
+
+  it("rate-limits each key id and each IP to a share of the stage's throttle, so a few callers cannot exhaust it", () => {
+    const [, acl] = resourcesOf(dev.template, 'AWS::WAFv2::WebACL')[0] as [string, Json];
+    const stagePerMinute = stageThrottling.rateLimit * 60;
+    for (const rule of acl.Properties.Rules.filter((rule: Json) => rule.Statement.RateBasedStatement)) {
+      const { Limit, EvaluationWindowSec } = rule.Statement.RateBasedStatement;
+      expect(EvaluationWindowSec).toBe(60);
+      // Four callers at their limit still leave the stage's throttle unreached.
+      expect(4 * Limit, rule.Name).toBeLessThan(stagePerMinute);
+    }
+  });
+
+  it('applies the common, known-bad-inputs and IP-reputation managed rule groups, and logs to WAF logs without keys', () => {
+    const [aclId, acl] = resourcesOf(dev.template, 'AWS::WAFv2::WebACL')[0] as [string, Json];
+    const groups = acl.Properties.Rules.filter((rule: Json) => rule.Statement.ManagedRuleGroupStatement).map(
+      (rule: Json) => [rule.Statement.ManagedRuleGroupStatement, rule.OverrideAction],
+    );
+    expect(groups).toEqual(
+      [...managedRuleGroups].map((name) => [{ VendorName: 'AWS', Name: name }, { None: {} }]),
+    );
+    const [, logging] = resourcesOf(dev.template, 'AWS::WAFv2::LoggingConfiguration')[0] as [string, Json];
+    expect(logging.Properties.ResourceArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    expect(logging.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'x-api-key' } }]);
+    const groupId = logging.Properties.LogDestinationConfigs[0]['Fn::GetAtt'][0];
+    expect(resourceOf(dev.template, 'AWS::Logs::LogGroup', groupId).Properties.LogGroupName).toBe(
+      `aws-waf-logs-${stackName('dev')}`,
+    );
+  });
+
+  it('refuses at the WAF, in the error format, what the local host refuses: bodies and targets over the limits', () => {
+    const [, acl] = resourcesOf(dev.template, 'AWS::WAFv2::WebACL')[0] as [string, Json];
+    const sizeRules = acl.Properties.Rules.filter((rule: Json) => rule.Statement.SizeConstraintStatement);
+    const limitOf = (field: string) =>
+      sizeRules.find((rule: Json) => rule.Statement.SizeConstraintStatement.FieldToMatch[field]);
+    const body = limitOf('Body');
+    expect(body.Statement.SizeConstraintStatement).toMatchObject({
+      ComparisonOperator: 'GT',
+      Size: requestLimits.bodyBytes,
+      // A body larger than WAF inspects counts as over the limit, never as allowed.
+      FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+    });
+    expect(body.Action.Block.CustomResponse.ResponseCode).toBe(413);
+    const bodyKey = body.Action.Block.CustomResponse.CustomResponseBodyKey;
+    expect(JSON.parse(acl.Properties.CustomResponseBodies[bodyKey].Content)).toEqual({
+      id: 'request_too_large',
+      message: expect.any(String),
+      extras: null,
+    });
+    for (const field of ['QueryString', 'UriPath']) {
+      const rule = limitOf(field);
+      expect(rule.Statement.SizeConstraintStatement.Size).toBe(requestLimits.targetChars);
+      expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(414);
+    }
+    expect(requestLimits.bodyBytes).toBeLessThanOrEqual(16 * 1024);
   });
 
   it('outputs the API URL, the table name and the alarm topic', () => {
@@ -783,14 +889,76 @@ describe('the queue:send access', () => {
   });
 });
 
+describe('the webhook secrets key', () => {
+  const keyOf = (template: Template) => {
+    const keys = resourcesOf(template, 'AWS::KMS::Key').filter(([, key]) =>
+      String(key.Properties.Description).includes('webhook signing secrets'),
+    );
+    expect(keys).toHaveLength(1);
+    return keys[0] as [string, Json];
+  };
+
+  it.each([
+    ['dev', dev],
+    ['prod', prod],
+  ])(
+    'on %s may be used by the subscription creator (Encrypt) and the webhook sender (Decrypt) alone',
+    (stage, { template }) => {
+      const [keyId, key] = keyOf(template);
+      expect(key.Properties.EnableKeyRotation).toBe(true);
+      const users = new Map<string, string[]>();
+      for (const [, policy] of resourcesOf(template, 'AWS::IAM::Policy')) {
+        for (const statement of policy.Properties.PolicyDocument.Statement) {
+          if (!JSON.stringify(statement.Resource).includes(keyId)) continue;
+          for (const role of policy.Properties.Roles) {
+            const fn = resourcesOf(template, 'AWS::Lambda::Function').find(
+              ([, candidate]) => candidate.Properties.Role['Fn::GetAtt'][0] === role.Ref,
+            );
+            users.set(fn?.[1].Properties.FunctionName ?? role.Ref, asArray(statement.Action));
+          }
+        }
+      }
+      expect(Object.fromEntries(users)).toEqual({
+        [`${stackName(stage)}-createWebhookSubscription`]: ['kms:Encrypt'],
+        [`${stackName(stage)}-sendWebhooks`]: ['kms:Decrypt'],
+      });
+      for (const name of ['createWebhookSubscription', 'sendWebhooks']) {
+        const [, fn] = functionOf(template, stage, name);
+        expect(fn.Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ID).toEqual({
+          'Fn::GetAtt': [keyId, 'Arn'],
+        });
+      }
+      // The key policy itself names no principal but the account, so IAM decides, as above.
+      for (const statement of key.Properties.KeyPolicy.Statement) {
+        expect(JSON.stringify(statement.Principal)).toMatch(/:root"/);
+      }
+    },
+  );
+
+  it('is retained on a production stage, with its alias for the admin command', () => {
+    const [, key] = keyOf(prod.template);
+    expect(key.DeletionPolicy).toBe('Retain');
+    prod.template.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: webhookSecretsKeyAlias('prod'),
+    });
+  });
+});
+
 describe('the sandbox provider secret', () => {
-  const secretsOf = (template: Template) => resourcesOf(template, 'AWS::SecretsManager::Secret');
+  // The sandbox provider's: the live providers' secrets are test/infra/provider-secrets.test.ts's.
+  const secretsOf = (template: Template) =>
+    resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([, secret]) =>
+      secret.Properties.Name.endsWith('-sandbox-provider'),
+    );
   const withSecretAccess = functionEntries.filter(([, entry]) =>
     entry.access.includes('secret:sandboxProvider'),
   );
+  const sandboxSecretIds = (template: Template) => new Set(secretsOf(template).map(([id]) => id));
   const secretStatementsOf = (template: Template, fn: Json) =>
-    statementsOf(template, fn).filter((statement) =>
-      asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')),
+    statementsOf(template, fn).filter(
+      (statement) =>
+        asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')) &&
+        sandboxSecretIds(template).has(statement.Resource?.Ref),
     );
 
   it('exists on dev: 64 generated letters and digits, named after the stack, deleted with it', () => {
@@ -857,17 +1025,21 @@ describe('the sandbox provider secret', () => {
   });
 });
 
-describe('stage settings from the context', () => {
+describe("stage settings from the stage's registry entry", () => {
   const feeSchedule = { wave: { percentBasisPoints: 80, fixedCents: 25 } };
   const collectionCeilings = { '1': 500_000_000, '3': null };
-  // As `-c` gives them: strings, one with a trailing slash the stage must not double.
-  const configured = build('staging', {
-    feeSchedule: JSON.stringify(feeSchedule),
-    collectionCeilings: JSON.stringify(collectionCeilings),
-    publicBaseUrl: 'https://pay.example.com/',
-  });
-  const synthWith = (context: Record<string, unknown>) => () =>
-    buildPaymentsApp(appFor({ stage: 'dev', ...context }));
+  // One given as JSON text, one with a trailing slash the stage must not double.
+  const configured = build(
+    'staging',
+    registryWith('staging', {
+      ...registry.staging,
+      feeSchedule: JSON.stringify(feeSchedule),
+      collectionCeilings,
+      publicBaseUrl: 'https://pay.example.com/',
+    }),
+  );
+  const synthWith = (settings: Record<string, unknown>) => () =>
+    buildPaymentsApp(appFor({ stage: 'dev', ...registryWith('dev', { ...registry.dev, ...settings }) }));
 
   it('reach every function, in a form the functions read back as given', () => {
     const functions = resourcesOf(configured.template, 'AWS::Lambda::Function');
@@ -894,6 +1066,17 @@ describe('stage settings from the context', () => {
     }
   });
 
+  it.each(['feeSchedule', 'collectionCeilings', 'publicBaseUrl'])(
+    'are refused as -c %s, which the next deploy would forget',
+    (name) => {
+      expect(() => buildPaymentsApp(appFor({ stage: 'dev', [name]: '{}' }))).toThrow(
+        new RegExp(
+          `-c ${name} is no longer read: set ${name} in the stage's entry of context.stages in cdk.json`,
+        ),
+      );
+    },
+  );
+
   it('may come already parsed, from cdk.json', () => {
     const stack = synthWith({ collectionCeilings: { '2': 0 } })();
     const [, fn] = functionOf(Template.fromStack(stack), 'dev', 'listStores');
@@ -901,20 +1084,20 @@ describe('stage settings from the context', () => {
   });
 
   it.each([
-    ['{"wave": {', /^Invalid -c feeSchedule=.*: not JSON/],
-    ['[]', /^Invalid -c feeSchedule=.*: must be a JSON object/],
+    ['{"wave": {', /^Stage "dev" in cdk.json: feeSchedule: not JSON/],
+    ['[]', /^Stage "dev" in cdk.json: feeSchedule: must be a JSON object/],
     ['{"visa": {"percentBasisPoints": 100, "fixedCents": 0}}', /feeSchedule.*unknown payment method: visa/],
     ['{"wave": {"percentBasisPoints": 10001, "fixedCents": 0}}', /feeSchedule.*wave\.percentBasisPoints/],
     ['{"wave": {"percentBasisPoints": 100, "fixedCents": -1}}', /feeSchedule.*wave\.fixedCents/],
     ['{"wave": {"percentBasisPoints": 100}}', /feeSchedule.*wave\.fixedCents/],
-    ['{"wave": null}', /^Invalid -c feeSchedule=.*: wave must be an object/],
+    ['{"wave": null}', /^Stage "dev" in cdk.json: feeSchedule: wave must be an object/],
   ])('refuse feeSchedule %s, naming it', (value, message) => {
     expect(synthWith({ feeSchedule: value })).toThrow(message);
   });
 
   it.each([
-    ['{"1": 2000', /^Invalid -c collectionCeilings=.*: not JSON/],
-    ['null', /^Invalid -c collectionCeilings=.*: must be a JSON object/],
+    ['{"1": 2000', /^Stage "dev" in cdk.json: collectionCeilings: not JSON/],
+    ['null', /^Stage "dev" in cdk.json: collectionCeilings: must be a JSON object/],
     ['{"1": -1}', /collectionCeilings.*level 1 must be a non-negative integer/],
     ['{"1": 1.5}', /collectionCeilings.*level 1 must be a non-negative integer/],
     ['{"1": "200000000"}', /collectionCeilings.*level 1 must be a non-negative integer/],
@@ -924,9 +1107,9 @@ describe('stage settings from the context', () => {
   });
 
   it.each([
-    ['pay.example.com', /^Invalid -c publicBaseUrl=.*: not an absolute URL/],
-    ['http://pay.example.com', /^Invalid -c publicBaseUrl=.*: must be an https:\/\/ URL/],
-    ['https://pay.example.com/?stage=dev', /^Invalid -c publicBaseUrl=.*: must have no query/],
+    ['pay.example.com', /^Stage "dev" in cdk.json: publicBaseUrl: not an absolute URL/],
+    ['http://pay.example.com', /^Stage "dev" in cdk.json: publicBaseUrl: must be an https:\/\/ URL/],
+    ['https://pay.example.com/?stage=dev', /^Stage "dev" in cdk.json: publicBaseUrl: must have no query/],
   ])('refuse publicBaseUrl %s, naming it', (value, message) => {
     expect(synthWith({ publicBaseUrl: value })).toThrow(message);
   });
@@ -946,7 +1129,7 @@ describe('the alarms', () => {
   it("include the API's 5xx rate: over 1% of requests over 5 minutes", () => {
     const [stageId] = resourcesOf(dev.template, 'AWS::ApiGateway::Stage')[0] as [string, Json];
     const found = alarmsOf(dev.template).filter(
-      ([, alarm]) => alarm.Properties.Metrics && String(alarm.Properties.AlarmName).endsWith('-api-5xx-rate'),
+      ([, alarm]) => alarm.Properties.AlarmName === `${stackName('dev')}-api-5xx-rate`,
     );
     expect(found).toHaveLength(1);
     const props = (found[0] as [string, Json])[1].Properties;
@@ -982,29 +1165,43 @@ describe('the alarms', () => {
   it.each([
     ['dev', dev],
     ['prod', prod],
-  ])('on %s watch every function for any error and any throttle', (_stage, { template }) => {
-    const functions = resourcesOf(template, 'AWS::Lambda::Function');
-    expect(functions.length).toBeGreaterThan(0);
-    for (const [functionId, fn] of functions) {
-      for (const metricName of ['Errors', 'Throttles']) {
-        const found = alarmsOf(template).filter(
-          ([, alarm]) =>
-            alarm.Properties.MetricName === metricName &&
-            alarm.Properties.Dimensions?.[0]?.Value?.Ref === functionId,
-        );
-        expect(found, `${fn.Properties.FunctionName} ${metricName}`).toHaveLength(1);
-        expect((found[0] as [string, Json])[1].Properties).toMatchObject({
-          Namespace: 'AWS/Lambda',
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId } }],
+  ])(
+    'on %s watch every function for any error, and the functions for any throttle',
+    (_stage, { template }) => {
+      const functions = resourcesOf(template, 'AWS::Lambda::Function');
+      expect(functions.length).toBeGreaterThan(0);
+      const throttles = alarmsOf(template).filter(
+        ([, alarm]) =>
+          alarm.Properties.MetricName === 'Throttles' && alarm.Properties.Namespace === 'AWS/Lambda',
+      );
+      expect(throttles.map(([, alarm]) => alarm.Properties)).toEqual([
+        expect.objectContaining({
           Statistic: 'Sum',
-          ComparisonOperator: 'GreaterThanThreshold',
           Threshold: 0,
-          EvaluationPeriods: 1,
-          TreatMissingData: 'notBreaching',
-        });
+          ComparisonOperator: 'GreaterThanThreshold',
+        }),
+      ]);
+      for (const [functionId, fn] of functions) {
+        for (const metricName of ['Errors']) {
+          const found = alarmsOf(template).filter(
+            ([, alarm]) =>
+              alarm.Properties.MetricName === metricName &&
+              alarm.Properties.Dimensions?.[0]?.Value?.Ref === functionId,
+          );
+          expect(found, `${fn.Properties.FunctionName} ${metricName}`).toHaveLength(1);
+          expect((found[0] as [string, Json])[1].Properties).toMatchObject({
+            Namespace: 'AWS/Lambda',
+            Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId } }],
+            Statistic: 'Sum',
+            ComparisonOperator: 'GreaterThanThreshold',
+            Threshold: 0,
+            EvaluationPeriods: 1,
+            TreatMissingData: 'notBreaching',
+          });
+        }
       }
-    }
-  });
+    },
+  );
 
   it.each([
     ['dev', dev],
@@ -1013,10 +1210,8 @@ describe('the alarms', () => {
     const [topicId, topic] = topicOf(template);
     expect(topic.Properties.TopicName).toBe(alarmTopicName(stage));
     const alarms = alarmsOf(template);
-    // The API's, one per queue's dead letters, two per function.
-    expect(alarms.length).toBeGreaterThanOrEqual(
-      1 + 2 * resourcesOf(template, 'AWS::Lambda::Function').length,
-    );
+    // The API's, one per queue's dead letters, one per function.
+    expect(alarms.length).toBeGreaterThanOrEqual(1 + resourcesOf(template, 'AWS::Lambda::Function').length);
     for (const [, alarm] of alarms) {
       const name = alarm.Properties.AlarmName;
       expect(alarm.Properties.AlarmActions, name).toEqual([{ Ref: topicId }]);
@@ -1058,9 +1253,48 @@ describe('the alarms', () => {
       Principal: { Service: 'cloudwatch.amazonaws.com' },
       Action: 'sns:Publish',
     });
-    expect(allow.Condition.StringEquals).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
+    expect(allow.Condition.StringEquals).toEqual({ 'aws:SourceAccount': registry.dev?.account });
     const sourceArn = allow.Condition.ArnLike['aws:SourceArn']['Fn::Join'][1];
-    expect(sourceArn.at(-1)).toBe(`:alarm:${stackName('dev')}-*`);
+    expect(sourceArn.at(-1)).toBe(
+      `:cloudwatch:${registry.dev?.region}:${registry.dev?.account}:alarm:${stackName('dev')}-*`,
+    );
+  });
+
+  it('watch the API p99 latency, each queue oldest message, and the table throttles and system errors', () => {
+    const byName = new Map(
+      alarmsOf(dev.template).map(([, alarm]) => [alarm.Properties.AlarmName, alarm.Properties]),
+    );
+    const prefix = stackName('dev');
+    expect(byName.get(`${prefix}-api-latency-p99`)).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      ExtendedStatistic: 'p99',
+      Threshold: apiLatencyAlarm.thresholdMs,
+      EvaluationPeriods: apiLatencyAlarm.periods,
+    });
+    for (const queueName of Object.keys(queues)) {
+      expect(byName.get(`${prefix}-${queueName}-oldest-message`), queueName).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Statistic: 'Maximum',
+        Threshold: oldestMessageAlarmSeconds,
+      });
+    }
+    const throttles = byName.get(`${prefix}-table-throttles`);
+    expect(
+      throttles.Metrics.map((metric: Json) => metric.MetricStat?.Metric.MetricName).filter(Boolean),
+    ).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
+    const systemErrors = byName.get(`${prefix}-table-system-errors`);
+    const errorMetrics = systemErrors.Metrics.filter((metric: Json) => metric.MetricStat);
+    expect(errorMetrics.length).toBeGreaterThan(0);
+    expect(errorMetrics.length).toBeLessThanOrEqual(9);
+    for (const metric of errorMetrics) expect(metric.MetricStat.Metric.MetricName).toBe('SystemErrors');
+  });
+
+  it('have a dashboard per stage', () => {
+    const dashboards = resourcesOf(dev.template, 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    expect((dashboards[0] as [string, Json])[1].Properties.DashboardName).toBe(stackName('dev'));
   });
 
   it('have their topic ARN in the outputs, for operators to subscribe', () => {
@@ -1069,36 +1303,118 @@ describe('the alarms', () => {
   });
 });
 
-describe('cdk-nag AWS Solutions checks', () => {
+/** Every acknowledgement of the app: where it is, which rule (and finding), and why. */
+function acknowledgementsOf(app: App): { construct: IConstruct; id: string; reason: string }[] {
+  return app.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, string>))
+      .map(([id, reason]) => ({ construct, id: id.replace(/^annotation::/i, ''), reason })),
+  );
+}
+
+describe('cdk-nag AWS Solutions and Serverless checks', () => {
   it.each([
     ['dev', dev],
     ['prod', prod],
   ])('report no unacknowledged finding on %s', (_stage, { app }) => {
-    const report = new AwsSolutionsChecks().validateScope(app);
-    expect(
-      report.violations.map(
-        (violation) =>
-          `${violation.severity} ${violation.ruleName} at ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`,
-      ),
-    ).toEqual([]);
+    for (const pack of [new AwsSolutionsChecks(), new ServerlessChecks()]) {
+      const report = pack.validateScope(app);
+      expect(
+        report.violations.map(
+          (violation) =>
+            `${violation.severity} ${violation.ruleName} at ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`,
+        ),
+      ).toEqual([]);
+    }
   });
 
   it.each([
-    ['dev', dev, [`${stackName('dev')}/SandboxProviderSecret`]],
-    ['prod', prod, []],
-  ])('acknowledge secret rotation (SMG4) on %s on the sandbox secret alone', (_stage, { app }, expected) => {
-    const acknowledgedAt = app.node.findAll().flatMap((construct) =>
-      construct.node.metadata
-        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-        .flatMap((entry) => Object.entries(entry.data as Record<string, string>))
-        .filter(([rule]) => rule.includes('AwsSolutions-SMG4'))
-        .map(([, reason]) => {
-          expect(reason.length).toBeGreaterThan(20);
-          return construct.node.path;
-        }),
-    );
-    expect(acknowledgedAt).toEqual(expected);
+    ['dev', dev],
+    ['prod', prod],
+  ])(
+    'on %s acknowledge on single resources, naming the finding where the rule reports findings',
+    (_stage, { app }) => {
+      const acknowledgements = acknowledgementsOf(app);
+      expect(acknowledgements.length).toBeGreaterThan(0);
+      for (const { construct, id, reason } of acknowledgements) {
+        // On a construct above a resource, it would also cover whatever is added under it later.
+        expect(CfnResource.isCfnResource(construct), `${id} at ${construct.node.path}`).toBe(true);
+        expect(reason.length, `${id} at ${construct.node.path}`).toBeGreaterThan(30);
+        if (rulesWithFindings.some((rule) => id.startsWith(rule))) {
+          expect(id, construct.node.path).toMatch(/^[\w-]+\[.+\]$/);
+        }
+      }
+    },
+  );
+
+  it('give public routes their own reason, never the API-key one', () => {
+    const reasonOf = new Map<string, string>();
+    for (const { construct, id, reason } of acknowledgementsOf(dev.app)) {
+      if (id !== 'AwsSolutions-APIG4') continue;
+      expect(construct).toBeInstanceOf(CfnMethod);
+      const method = construct as CfnMethod;
+      const path = pathOf(dev.template, dev.stack.resolve(method.resourceId));
+      reasonOf.set(`${method.httpMethod} ${path}`, reason);
+    }
+    const apiKeyReason = /API keys, checked by the handler wrapper/;
+    for (const [name, route] of routeEntries) {
+      const reason = reasonOf.get(`${route.method} ${route.path}`);
+      if (route.caller !== 'public') {
+        expect(reason, name).toMatch(apiKeyReason);
+        continue;
+      }
+      expect(reason, name).not.toMatch(apiKeyReason);
+      expect(reason, name).toMatch(
+        route.path.startsWith('/provider_callbacks/')
+          ? /provider's valid signature/
+          : /payer opens in a browser/,
+      );
+    }
   });
+
+  it('fail the synth on a wildcard grant nobody justified, even on a role with an acknowledged X-Ray wildcard', () => {
+    const app = appFor({ stage: 'dev' });
+    const stack = buildPaymentsApp(app);
+    stack.functions
+      .get('listStores')
+      ?.addToRolePolicy(
+        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: ['*'] }),
+      );
+    expect(() => app.synth()).toThrow(/AwsSolutions-IAM5\[Resource::\*\]/);
+  });
+
+  it('run the Serverless pack on every synth', () => {
+    const app = appFor({ stage: 'dev' });
+    const stack = buildPaymentsApp(app);
+    new Queue(stack, 'QueueWithoutDeadLetters', { enforceSSL: true });
+    expect(() => app.synth()).toThrow(/Serverless-SQSRedrivePolicy/);
+  });
+
+  it.each([
+    ['dev', dev, [`${stackName('dev')}/SandboxProviderSecret/Resource`]],
+    // The providers' keys are issued and rotated in their own portals (provider-secrets.test.ts).
+    [
+      'prod',
+      prod,
+      [`${stackName('prod')}/WaveProviderSecret/Resource`, `${stackName('prod')}/MtnProviderSecret/Resource`],
+    ],
+  ])(
+    'acknowledge secret rotation (SMG4) on %s on the sandbox and provider secrets alone',
+    (_stage, { app }, expected) => {
+      const acknowledgedAt = app.node.findAll().flatMap((construct) =>
+        construct.node.metadata
+          .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+          .flatMap((entry) => Object.entries(entry.data as Record<string, string>))
+          .filter(([rule]) => rule.includes('AwsSolutions-SMG4'))
+          .map(([, reason]) => {
+            expect(reason.length).toBeGreaterThan(20);
+            return construct.node.path;
+          }),
+      );
+      expect(acknowledgedAt).toEqual(expected);
+    },
+  );
 
   it('fail the synth on an unacknowledged finding', () => {
     const app = appFor({ stage: 'dev' });
@@ -1113,12 +1429,67 @@ describe('the stage', () => {
     expect(() => buildPaymentsApp(appFor({}))).toThrow(/-c stage=NAME/);
   });
 
-  it('must be a plain short name, since it becomes part of resource names', () => {
-    expect(() => buildPaymentsApp(appFor({ stage: 'Prod_1' }))).toThrow(/Invalid stage "Prod_1"/);
+  it('must be in the registry, refused at synth with the known stages named', () => {
+    expect(() => buildPaymentsApp(appFor({ stage: 'prdo' }))).toThrow(
+      /^Unknown stage "prdo": add it to context.stages in cdk.json \(known: dev, staging, prod\)$/,
+    );
   });
 
-  it('names the stack', () => {
+  it('is never the local host', () => {
+    expect(() =>
+      buildPaymentsApp(appFor({ stage: 'local', ...registryWith('local', registry.dev ?? {}) })),
+    ).toThrow(/"local" is the local host/);
+  });
+
+  it('must be a plain name, since it becomes part of resource names', () => {
+    expect(() =>
+      buildPaymentsApp(appFor({ stage: 'Prod_1', ...registryWith('Prod_1', registry.dev ?? {}) })),
+    ).toThrow(/^Stage "Prod_1" in cdk.json: the name must match/);
+  });
+
+  it.each([
+    [{ kind: 'live' }, /kind must be "sandbox" or "production"/],
+    [{ account: 123456789012 }, /account must be a 12-digit AWS account id/],
+    [{ region: 'Ireland' }, /region must be an AWS region/],
+    [{ alarmEmail: undefined }, /alarmEmail must be an e-mail address/],
+    [
+      { allowedOrigins: ['https://shop.example.com/cart'] },
+      /allowedOrigins: "https:\/\/shop.example.com\/cart" is not an https:\/\/ origin/,
+    ],
+    [{ allowedOrigins: ['https://shop.example.com'] }, /allowedOrigins must be \[\] for now/],
+    [{ providerRouting: { wave: 'other' } }, /providerRouting is reserved/],
+    [{ feeSchedul: {} }, /unknown field feeSchedul/],
+  ])('entry %j is refused, naming the field', (change, message) => {
+    const stages = registryWith('dev', { ...registry.dev, ...change });
+    expect(() => buildPaymentsApp(appFor({ stage: 'dev', ...stages }))).toThrow(message);
+  });
+
+  it('is refused up front when a resource name would exceed its limit, with the longest name that fits', () => {
+    // The longest function name decides: `partner-payments-<stage>-<longest route>` within 64.
+    const longestFunction = Math.max(...functionEntries.map(([name]) => name.length));
+    const fits = 64 - 'partner-payments-'.length - 1 - longestFunction;
+    const stage = `s${'a'.repeat(fits)}`;
+    const entry = registry.dev ?? {};
+    expect(() => buildPaymentsApp(appFor({ stage, ...registryWith(stage, entry) }))).toThrow(
+      new RegExp(
+        `^Stage name "${stage}" is too long: the function name partner-payments-${stage}-\\w+ would be 65 characters, over the limit of 64\\. Stage names may have at most ${fits} characters`,
+      ),
+    );
+    const atLimit = stage.slice(1);
+    expect(() => buildPaymentsApp(appFor({ stage: atLimit, ...registryWith(atLimit, entry) }))).not.toThrow();
+  });
+
+  it('names the stack, pinned to the registry account and region', () => {
     expect(prod.stack.stackName).toBe(stackName('prod'));
+    expect(prod.stack.account).toBe(registry.prod?.account);
+    expect(prod.stack.region).toBe(registry.prod?.region);
+  });
+
+  it("subscribes the registry's alarm e-mail to the alarm topic", () => {
+    prod.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: registry.prod?.alarmEmail,
+    });
   });
 });
 
@@ -1346,5 +1717,54 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
       Name: `${stackName('dev')}-sweepEscrows`,
       ScheduleExpression: 'rate(5 minutes)',
     });
+  });
+});
+
+describe('the stage kind, not its name, decides production', () => {
+  const mislabelled = build('production', registryWith('production', { ...registry.dev }));
+  const liveDev = build('dev', registryWith('dev', { ...registry.dev, kind: 'production' }));
+  const sandboxRoutes = routeEntries.filter(([, route]) => route.sandboxOnly === true);
+
+  it('a sandbox named "production" is a destroyable sandbox, with its test routes', () => {
+    expect(mislabelled.stack.terminationProtection).toBe(false);
+    for (const [name] of sandboxRoutes) functionOf(mislabelled.template, 'production', name);
+  });
+
+  it.each([
+    ['prod', prod],
+    ['dev', liveDev],
+  ])(
+    'production stage %s has termination protection, retention, deletion protection, no sandbox routes',
+    (stage, built) => {
+      expect(built.stack.terminationProtection).toBe(true);
+      const [, table] = resourcesOf(built.template, 'AWS::DynamoDB::Table')[0] as [string, Json];
+      expect(table.DeletionPolicy).toBe('Retain');
+      expect(table.UpdateReplacePolicy).toBe('Retain');
+      expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+      for (const [, group] of resourcesOf(built.template, 'AWS::Logs::LogGroup')) {
+        expect(group.DeletionPolicy).toBe('Retain');
+      }
+      expect(sandboxRoutes.length).toBeGreaterThan(0);
+      for (const [name] of sandboxRoutes) expect(functionsNamed(built.template, stage, name)).toEqual([]);
+      const paths = resourcesOf(built.template, 'AWS::ApiGateway::Resource').map(
+        ([, resource]) => resource.Properties.PathPart,
+      );
+      expect(paths).not.toContain('sandbox');
+    },
+  );
+});
+describe('the API reference on a stage', () => {
+  it('serves /openapi.json, /docs and its files without a key or any AWS access', () => {
+    for (const name of ['openApiDocument', 'referencePage', 'referencePageAsset'] as const) {
+      expect(routes[name].caller).toBe('public');
+      expect(routes[name].access).toEqual([]);
+      expect(dev.stack.functions.get(name)).toBeDefined();
+    }
+    dev.template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'openapi.json' });
+    dev.template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'docs' });
+  });
+
+  it('compresses answers of 1 KB and more, the viewer among them', () => {
+    dev.template.hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: 1024 });
   });
 });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PurgeQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureQueues } from '#infra/local/create-queues.ts';
 import { startLocalSqs } from '#infra/local/sqs.ts';
 import { queueUrlVariable } from '#shared/routes.ts';
+import { itemBytes } from '#test/bench/bench-dynamodb.ts';
 import { merchant } from '#test/support/fixtures.ts';
 
 // The dispatch sends to the webhook queue: a local SQS of this file's own, set up before the
@@ -21,7 +23,9 @@ const { createDelivery, deliveryIdFor, listDeliveries, recordAttempt } = await i
   '#shared/data/webhook-delivery.ts'
 );
 const { saveSubscription } = await import('#shared/data/webhook-subscription.ts');
-const { dispatchOutboxEvent, sweepOutbox } = await import('#shared/operations/webhook-dispatch.ts');
+const { dispatchOutboxEvent, sweepOutbox, sweepPass } = await import(
+  '#shared/operations/webhook-dispatch.ts'
+);
 type OutboxEvent = import('#shared/data/outbox.ts').OutboxEvent;
 
 afterAll(async () => {
@@ -45,10 +49,11 @@ async function queued(): Promise<{ businessId: string; deliveryId: string }[]> {
   }
 }
 
-/** An event as a state change writes it to the outbox, `ageMs` ago. */
+/** An event as a state change writes it to the outbox, `ageMs` before `now`. */
 async function writeEvent(
   businessId: string,
   ageMs = 0,
+  now = new Date(),
   name = 'TRANSACTION_COMPLETED',
 ): Promise<OutboxEvent> {
   const transactionId = randomUUID();
@@ -56,7 +61,7 @@ async function writeEvent(
     id: `${name}:${transactionId}`,
     name,
     businessId,
-    createdAt: new Date(Date.now() - ageMs).toISOString(),
+    createdAt: new Date(now.getTime() - ageMs).toISOString(),
     body: { id: transactionId, status: 'success', amount: { amount: 150_000, currency: 'XOF' } },
   };
   const put = outboxWrite(event).write.Put;
@@ -84,7 +89,7 @@ async function subscribedMerchant(events: string[] = []) {
 const deliveriesOf = (businessId: string) => listDeliveries(businessId, { page: 1, limit: 100 });
 
 describe('dispatching an outbox event', () => {
-  it('makes one delivery for the subscription, queues it, and takes the event out of the pending index', async () => {
+  it('makes one delivery for the subscription and queues it, leaving the event as written', async () => {
     const m = await subscribedMerchant();
     const event = await writeEvent(m.business.id);
     expect(await dispatchOutboxEvent(event)).toBe('queued');
@@ -92,7 +97,7 @@ describe('dispatching an outbox event', () => {
     const { total, items } = await deliveriesOf(m.business.id);
     expect(total).toBe(1);
     expect(items[0]).toMatchObject({
-      id: deliveryIdFor(event.id, m.subscription.id),
+      id: deliveryIdFor(event, m.subscription.id),
       subscriptionId: m.subscription.id,
       eventId: event.id,
       eventName: 'TRANSACTION_COMPLETED',
@@ -102,10 +107,56 @@ describe('dispatching an outbox event', () => {
       attempts: [],
     });
     expect(await queued()).toEqual([{ businessId: m.business.id, deliveryId: items[0]?.id }]);
+    // Nothing marks it done: a write unit each, where the sweeper reads the delivery instead.
     const stored = await outboxItem(event.id);
-    expect(stored?.status).toBe('queued');
-    expect(stored?.gsi1pk).toBeUndefined();
-    expect(stored?.gsi1sk).toBeUndefined();
+    expect(stored?.gsi1sk).toBe(`${event.createdAt}#${event.id}`);
+    expect(stored?.status).toBeUndefined();
+    expect(stored?.doneAt).toBeUndefined();
+  });
+
+  it('stores the body deflated, under 1 KB with its first attempt, and reads back the same bytes', async () => {
+    const m = await subscribedMerchant();
+    const body = JSON.stringify({
+      id: randomUUID(),
+      storeName: 'Boutique Élodie – Cocody 🛍',
+      description: 'Paiement \u2028 "guillemets" \\ et accents: àéîõü',
+      amount: { amount: 150_000, currency: 'XOF' },
+      transactionDetails: { id: randomUUID(), reference: 'ORDER-42' },
+    });
+    const now = new Date().toISOString();
+    const { delivery } = await createDelivery({
+      id: randomUUID(),
+      businessId: m.business.id,
+      subscriptionId: m.subscription.id,
+      eventId: `TRANSACTION_COMPLETED:${randomUUID()}`,
+      eventName: 'TRANSACTION_COMPLETED',
+      url: m.subscription.url,
+      body,
+      status: 'pending',
+      attempts: [],
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordAttempt(
+      delivery,
+      { at: now, status: 200, durationMs: 12, responseExcerpt: 'ok' },
+      'delivered',
+    );
+    const { Item } = await documentClient.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk: `BIZ#${m.business.id}`, sk: `WHDELIVERY#${delivery.id}` },
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) throw new Error('the delivery is stored');
+    expect(Item.body).toBeUndefined();
+    expect(Item.bodyDeflated).toBeInstanceOf(Uint8Array);
+    expect((Item.bodyDeflated as Uint8Array).length).toBeLessThan(Buffer.byteLength(body));
+    // Sized as DynamoDB bills it, which is what keeps the attempt at 1 WCU.
+    expect(itemBytes(marshall(Item))).toBeLessThan(1024);
+    const { items } = await deliveriesOf(m.business.id);
+    expect(items[0]?.body).toBe(body);
   });
 
   it('makes no second delivery when run again, or by several dispatchers at once', async () => {
@@ -145,45 +196,76 @@ describe('dispatching an outbox event', () => {
       const event = await writeEvent(businessId);
       expect(await dispatchOutboxEvent(event)).toBe('not_subscribed');
       expect((await deliveriesOf(businessId)).total).toBe(0);
-      const stored = await outboxItem(event.id);
-      expect(stored?.status).toBe('no_subscriber');
-      expect(stored?.gsi1pk).toBeUndefined();
     }
     expect(await queued()).toEqual([]);
   });
 });
 
 describe('the outbox sweeper', () => {
-  it('dispatches pending events older than a minute, oldest first, and leaves fresh and queued ones', async () => {
-    const m = await subscribedMerchant();
-    const stranded = await writeEvent(m.business.id, 5 * 60_000);
-    const fresh = await writeEvent(m.business.id, 1_000);
-    const done = await writeEvent(m.business.id, 10 * 60_000);
-    await dispatchOutboxEvent(done);
-    await queued();
+  // The cursor only moves forward, so each test sweeps at a later hour of its own: its events are
+  // written ahead of the cursor the tests before it left.
+  const hoursAhead = (hours: number) => new Date(Date.now() + hours * 60 * 60_000);
 
-    const report = await sweepOutbox();
-    expect(report.failed).toBe(0);
-    expect((await outboxItem(stranded.id))?.status).toBe('queued');
-    expect((await outboxItem(fresh.id))?.status).toBe('pending');
-    const { items } = await deliveriesOf(m.business.id);
-    expect(items.map((delivery) => delivery.eventId).sort()).toEqual([stranded.id, done.id].sort());
-    expect(await queued()).toEqual([
-      { businessId: m.business.id, deliveryId: deliveryIdFor(stranded.id, m.subscription.id) },
-    ]);
-
-    // The next run finds nothing of these left to do.
-    await sweepOutbox();
+  it('does not send an event to a subscription made after it, nor to a business without one', async () => {
+    const now = new Date();
+    const unsubscribed = await merchant();
+    await writeEvent(unsubscribed.business.id, 2 * 60_000, now);
+    const m = await merchant();
+    await writeEvent(m.business.id, 2 * 60_000, now);
+    await saveSubscription(
+      { businessId: m.business.id, url: 'https://hooks.shop.example/pps', name: 'Shop', events: [] },
+      { replace: true },
+    );
+    const report = await sweepOutbox(now);
+    expect(report).toMatchObject({ queued: 0, notSubscribed: 2, failed: 0 });
+    expect((await deliveriesOf(m.business.id)).total).toBe(0);
     expect(await queued()).toEqual([]);
   });
 
-  it('sends the delivery of a dispatch that stopped before queueing it, without making another', async () => {
+  it('dispatches the events older than a minute whose delivery is missing, and leaves fresh and dispatched ones', async () => {
+    // The events of the tests above, dispatched at once, are behind the cursor after this.
+    await sweepOutbox(hoursAhead(0.5));
+    await queued();
+    const now = hoursAhead(1);
     const m = await subscribedMerchant();
-    const event = await writeEvent(m.business.id, 2 * 60_000);
-    // What a crash right after creating the delivery leaves: the delivery, the event still pending.
+    const stranded = await writeEvent(m.business.id, 5 * 60_000, now);
+    const fresh = await writeEvent(m.business.id, 1_000, now);
+    const done = await writeEvent(m.business.id, 10 * 60_000, now);
+    await dispatchOutboxEvent(done);
+    await queued();
+    // Its message was received and attempted: the sender has it.
+    await recordAttempt(
+      { businessId: m.business.id, id: deliveryIdFor(done, m.subscription.id) },
+      { at: new Date().toISOString(), status: 503, durationMs: 12, responseExcerpt: '' },
+      'pending',
+    );
+
+    const report = await sweepOutbox(now);
+    expect(report).toMatchObject({ queued: 1, alreadyDispatched: 1, failed: 0 });
+    const { items } = await deliveriesOf(m.business.id);
+    expect(items.map((delivery) => delivery.eventId).sort()).toEqual([stranded.id, done.id].sort());
+    expect(await queued()).toEqual([
+      { businessId: m.business.id, deliveryId: deliveryIdFor(stranded, m.subscription.id) },
+    ]);
+
+    // The next run finds nothing of these left to do; the fresh one once it is a minute old.
+    await sweepOutbox(now);
+    expect(await queued()).toEqual([]);
+    expect((await sweepOutbox(new Date(now.getTime() + 60_000))).queued).toBe(1);
+    expect(await queued()).toEqual([
+      { businessId: m.business.id, deliveryId: deliveryIdFor(fresh, m.subscription.id) },
+    ]);
+  });
+
+  it('sends, after 15 minutes, the delivery of a dispatch that stopped before queueing it, without making another', async () => {
+    const now = hoursAhead(2);
+    const m = await subscribedMerchant();
+    const event = await writeEvent(m.business.id, 20 * 60_000, now);
+    const young = await writeEvent(m.business.id, 5 * 60_000, now);
+    // What a crash right after creating the delivery leaves: the delivery, never sent.
     const createdAt = new Date().toISOString();
     await createDelivery({
-      id: deliveryIdFor(event.id, m.subscription.id),
+      id: deliveryIdFor(event, m.subscription.id),
       businessId: m.business.id,
       subscriptionId: m.subscription.id,
       eventId: event.id,
@@ -195,23 +277,35 @@ describe('the outbox sweeper', () => {
       createdAt,
       updatedAt: createdAt,
     });
+    // The other one was made and sent, and is not attempted yet: it may be on the queue still.
+    await dispatchOutboxEvent(young);
+    await queued();
 
-    await sweepOutbox();
-    expect((await deliveriesOf(m.business.id)).total).toBe(1);
-    expect(await queued()).toEqual([
-      { businessId: m.business.id, deliveryId: deliveryIdFor(event.id, m.subscription.id) },
+    await sweepOutbox(now);
+    expect((await deliveriesOf(m.business.id)).total).toBe(2);
+    // The tests above left deliveries never attempted (nothing sends them here): theirs are sent too.
+    expect((await queued()).filter((message) => message.businessId === m.business.id)).toEqual([
+      { businessId: m.business.id, deliveryId: deliveryIdFor(event, m.subscription.id) },
     ]);
-    expect((await outboxItem(event.id))?.status).toBe('queued');
   });
 
-  it('dispatches at most its batch per run, oldest first', async () => {
+  it('dispatches at most its batch per run, oldest first, and goes on from there the next run', async () => {
+    const now = hoursAhead(4);
     const m = await subscribedMerchant();
     const events = [];
-    for (let i = 0; i < 3; i++) events.push(await writeEvent(m.business.id, 60 * 60_000 - i * 1_000));
-    // The tests before this one left nothing pending that is older.
-    const report = await sweepOutbox(new Date(), 1);
-    expect(report.found).toBe(1);
-    expect((await outboxItem(events[0]?.id as string))?.status).toBe('queued');
-    expect((await outboxItem(events[1]?.id as string))?.status).toBe('pending');
+    for (let i = 0; i < 3; i++) events.push(await writeEvent(m.business.id, 5 * 60_000 - i * 1_000, now));
+    const report = await sweepPass('missing', now, 1);
+    expect(report).toMatchObject({ found: 1, queued: 1 });
+    expect(await queued()).toEqual([
+      { businessId: m.business.id, deliveryId: deliveryIdFor(events[0] as OutboxEvent, m.subscription.id) },
+    ]);
+    // The one already handled is not looked at again.
+    expect(await sweepPass('missing', new Date(now.getTime() + 60_000), 2)).toMatchObject({
+      found: 2,
+      queued: 2,
+    });
+    expect(new Set((await queued()).map((message) => message.deliveryId))).toEqual(
+      new Set(events.slice(1).map((event) => deliveryIdFor(event, m.subscription.id))),
+    );
   });
 });

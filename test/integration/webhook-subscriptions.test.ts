@@ -1,10 +1,15 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { createApiKey } from '#shared/data/api-key.ts';
 import { createBusiness } from '#shared/data/business.ts';
 import { linkMerchant } from '#shared/data/service-provider-link.ts';
 import {
   getSubscription,
+  type NewWebhookSubscription,
   saveSubscription,
+  signingSecretOf,
+  type WebhookSubscription,
   WebhookSubscriptionExists,
   WebhookSubscriptionNotFound,
 } from '#shared/data/webhook-subscription.ts';
@@ -47,6 +52,10 @@ async function linkedMerchant(providerId: string, name = 'Boutique') {
   return merchant;
 }
 
+/** What the table keeps of a new subscription: everything but the secret in clear. */
+const stored = ({ secret: _secret, ...subscription }: NewWebhookSubscription): WebhookSubscription =>
+  subscription;
+
 describe('webhook subscriptions managed by a service provider', () => {
   it('are created for a linked merchant, named after the provider, for TRANSACTION_COMPLETED by default', async () => {
     const caller = await provider('Intégrateur');
@@ -59,8 +68,26 @@ describe('webhook subscriptions managed by a service provider', () => {
       events: ['TRANSACTION_COMPLETED'],
       secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
     });
-    expect(await getSubscription(merchant.id)).toEqual(created);
-    expect(await merchantSubscriptions(caller, merchant.id)).toEqual([created]);
+    expect(await getSubscription(merchant.id)).toEqual(stored(created));
+    expect(await merchantSubscriptions(caller, merchant.id)).toEqual([stored(created)]);
+  });
+
+  it('keep the secret encrypted, bound to the business: another business cannot use the ciphertext', async () => {
+    const caller = await provider();
+    const merchant = await linkedMerchant(caller.businessId);
+    const other = await linkedMerchant(caller.businessId);
+    const created = await createMerchantSubscription(caller, { merchantBusinessId: merchant.id, url });
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: { pk: `BIZ#${merchant.id}`, sk: 'WEBHOOK' } }),
+    );
+    expect(JSON.stringify(Item)).not.toContain(created.secret);
+    expect(Item?.secretCiphertext).toEqual(expect.any(String));
+
+    const subscription = (await getSubscription(merchant.id)) as WebhookSubscription;
+    expect(await signingSecretOf(subscription)).toBe(created.secret);
+    await expect(signingSecretOf({ ...subscription, businessId: other.id })).rejects.toMatchObject({
+      name: 'InvalidCiphertextException',
+    });
   });
 
   it('keep the events asked for, once each', async () => {
@@ -91,7 +118,7 @@ describe('webhook subscriptions managed by a service provider', () => {
         url: 'https://other.example.com',
       }),
     ).rejects.toBeInstanceOf(WebhookSubscriptionExists);
-    expect(await merchantSubscriptions(caller, merchant.id)).toEqual([first]);
+    expect(await merchantSubscriptions(caller, merchant.id)).toEqual([stored(first)]);
   });
 
   it('are one per merchant across providers too', async () => {
@@ -103,7 +130,7 @@ describe('webhook subscriptions managed by a service provider', () => {
     await expect(
       createMerchantSubscription(second, { merchantBusinessId: merchant.id, url }),
     ).rejects.toBeInstanceOf(WebhookSubscriptionExists);
-    expect(await merchantSubscriptions(second, merchant.id)).toEqual([created]);
+    expect(await merchantSubscriptions(second, merchant.id)).toEqual([stored(created)]);
   });
 
   it('of a merchant not linked to the caller, or unknown, do not exist for it', async () => {
@@ -145,7 +172,7 @@ describe('webhook subscriptions managed by a service provider', () => {
     await expect(deleteMerchantSubscription(caller, merchant.id, mine.id)).rejects.toBeInstanceOf(
       WebhookSubscriptionNotFound,
     );
-    expect(await merchantSubscriptions(caller, neighbour.id)).toEqual([theirs]);
+    expect(await merchantSubscriptions(caller, neighbour.id)).toEqual([stored(theirs)]);
   });
 
   it('may be created again once deleted, with a new id and a new secret', async () => {
@@ -173,6 +200,6 @@ describe('webhook subscriptions managed by a service provider', () => {
     );
     expect(replaced.id).not.toBe(created.id);
     expect(replaced.secret).not.toBe(created.secret);
-    expect(await merchantSubscriptions(caller, merchant.id)).toEqual([replaced]);
+    expect(await merchantSubscriptions(caller, merchant.id)).toEqual([stored(replaced)]);
   });
 });

@@ -64,7 +64,8 @@ const execFileAsync = promisify(execFile);
 export async function admin<T = Record<string, string>>(dataDir: string, ...args: string[]): Promise<T> {
   const { stdout } = await execFileAsync(
     process.execPath,
-    ['--import', 'tsx', 'infra/admin.ts', ...args, '--json'],
+    // Its stderr is the command's JSON error: node's note on node:sqlite (the local queues' store) is not.
+    ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'infra/admin.ts', ...args, '--json'],
     {
       cwd: projectRoot,
       env: { ...process.env, DATA_DIR: dataDir },

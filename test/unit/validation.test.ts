@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boolean, enum as enumOf, int, object, string, uuid } from 'zod';
+import { array, boolean, enum as enumOf, int, object, string, uuid } from 'zod';
 import { ValidationFailed } from '#shared/domain/errors.ts';
-import { parseInput } from '#shared/http/validation.ts';
+import { illFormedText, parseInput } from '#shared/http/validation.ts';
 
 const schema = object({
   storeId: uuid(),
@@ -108,5 +109,46 @@ describe('validation errors name the field and the rule', () => {
     expect(fieldErrors(undefined)).toEqual([
       { field: 'body', rule: 'required', message: 'The body field is required.' },
     ]);
+  });
+});
+
+describe('text that is not well-formed Unicode', () => {
+  const schema = object({ reference: string(), tags: array(string()).optional() });
+
+  it('is refused in any string field, naming it, before the schema runs', () => {
+    let error: unknown;
+    try {
+      parseInput(schema, { reference: 'order-\ud800', tags: ['ok', '\udfff'] });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ValidationFailed);
+    expect((error as ValidationFailed).extras).toEqual({
+      errors: [
+        expect.objectContaining({ field: 'reference', rule: 'format' }),
+        expect.objectContaining({ field: 'tags.1', rule: 'format' }),
+      ],
+    });
+  });
+
+  it('lets surrogate pairs through: they are the way JSON writes characters beyond the BMP', () => {
+    expect(parseInput(schema, { reference: 'order-\u{1F600}' })).toEqual({ reference: 'order-\u{1F600}' });
+  });
+
+  it('finds exactly the strings with a lone surrogate', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 16 }), (text) => {
+        // encodeURIComponent throws on exactly the strings UTF-8 cannot encode.
+        const wellFormed = (() => {
+          try {
+            encodeURIComponent(text);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        return (illFormedText({ text }).length === 0) === wellFormed;
+      }),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryIdFor } from '#shared/data/webhook-delivery.ts';
+import { deliveryIdFor, resendIdAt } from '#shared/data/webhook-delivery.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import {
   defaultRetryBaseSeconds,
@@ -33,12 +33,25 @@ describe('the retry schedule', () => {
 });
 
 describe('a delivery id', () => {
+  const at = '2026-11-23T03:48:01.123Z';
+  const event = (id: string, createdAt = at) => ({ id, createdAt });
+
   it('is a UUID derived from the event and the subscription, so a second fan-out finds the first', () => {
-    const id = deliveryIdFor('TRANSACTION_COMPLETED:tx-1', 'sub-1');
+    const id = deliveryIdFor(event('TRANSACTION_COMPLETED:tx-1'), 'sub-1');
     expect(id).toMatch(uuidPattern);
-    expect(deliveryIdFor('TRANSACTION_COMPLETED:tx-1', 'sub-1')).toBe(id);
-    expect(deliveryIdFor('TRANSACTION_COMPLETED:tx-1', 'sub-2')).not.toBe(id);
-    expect(deliveryIdFor('TRANSACTION_COMPLETED:tx-2', 'sub-1')).not.toBe(id);
+    expect(deliveryIdFor(event('TRANSACTION_COMPLETED:tx-1'), 'sub-1')).toBe(id);
+    expect(deliveryIdFor(event('TRANSACTION_COMPLETED:tx-1'), 'sub-2')).not.toBe(id);
+    expect(deliveryIdFor(event('TRANSACTION_COMPLETED:tx-2'), 'sub-1')).not.toBe(id);
+  });
+
+  it('sorts by the time of its event, then re-sends by theirs, to the millisecond', () => {
+    const times = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.001Z', '2026-06-30T12:00:00.000Z', at];
+    const ids = times.map((time, i) => deliveryIdFor(event(`E:${9 - i}`, time), 'sub-1'));
+    expect([...ids].sort()).toEqual(ids);
+    const resent = resendIdAt('2026-11-23T03:48:01.124Z');
+    expect(resent).toMatch(uuidPattern);
+    expect(resent > (ids.at(-1) as string)).toBe(true);
+    expect(resendIdAt(at)).not.toBe(resendIdAt(at));
   });
 });
 

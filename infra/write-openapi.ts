@@ -1,0 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '#infra/paths.ts';
+import {
+  buildOpenApiDocument,
+  openApiDocumentPath,
+  serializeOpenApiDocument,
+} from '#shared/openapi/document.ts';
+
+/** `npm run openapi`: writes the reference from the route table and the schemas. */
+writeFileSync(join(projectRoot, openApiDocumentPath), serializeOpenApiDocument(buildOpenApiDocument()));
+console.log(`wrote ${openApiDocumentPath}`);

@@ -1,0 +1,50 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
+/**
+ * The service's business metrics, written as CloudWatch embedded metric format (EMF) lines to
+ * stdout: CloudWatch extracts them from the function's log, so counting costs no request. The
+ * local host and the tests turn them off (POWERTOOLS_METRICS_DISABLED) to keep their output
+ * readable.
+ */
+export const metrics = new Metrics({ namespace: 'PartnerPayments', serviceName: 'partner-payments' });
+
+export type MetricName =
+  | 'PaymentsCreated'
+  | 'PaymentsCompleted'
+  | 'TransfersCreated'
+  | 'TransfersCompleted'
+  | 'WebhookAttempts'
+  | 'WebhookAttemptFailures'
+  | 'WebhooksFailed'
+  | 'LedgerConflicts'
+  | 'LedgerRetries';
+
+/**
+ * Counts one occurrence. With dimensions (outcome, provider) it is written at once as a metric of
+ * its own, since the invocation's other metrics do not share them.
+ */
+export function count(name: MetricName, dimensions?: Record<string, string>): void {
+  if (!dimensions) {
+    metrics.addMetric(name, MetricUnit.Count, 1);
+    return;
+  }
+  const single = metrics.singleMetric();
+  for (const [dimension, value] of Object.entries(dimensions)) single.addDimension(dimension, value);
+  single.addMetric(name, MetricUnit.Count, 1);
+}
+
+/** Writes what the invocation counted, once it ends however it ends. */
+export function publishMetrics(): void {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}
+
+/** Wraps a worker's handler so its metrics are written when each invocation ends. */
+export function withMetrics<E, C, R>(handler: (event: E, context: C) => Promise<R>) {
+  return async (event: E, context: C): Promise<R> => {
+    try {
+      return await handler(event, context);
+    } finally {
+      publishMetrics();
+    }
+  };
+}

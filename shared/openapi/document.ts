@@ -1,0 +1,376 @@
+import {
+  array,
+  enum as enumOf,
+  literal,
+  nullable,
+  object,
+  record,
+  string,
+  union,
+  unknown,
+  type ZodType,
+} from 'zod';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from 'zod-openapi';
+
+type Responses = Record<string, ZodOpenApiResponseObject>;
+
+import type { ErrorId } from '#shared/domain/errors.ts';
+import { statusByErrorId } from '#shared/http/error-status.ts';
+import { routeContracts } from '#shared/openapi/contracts.ts';
+import { webhookVersion } from '#shared/operations/webhook-send.ts';
+import { type HttpMethod, type Route, type RouteName, routeEntries } from '#shared/routes.ts';
+import type { JsonRouteContract, RouteContract } from '#shared/schemas/contract.ts';
+import { webhookEvents } from '#shared/schemas/webhook-events.ts';
+
+/** Where the committed document lives; `npm run openapi` rewrites it. */
+export const openApiDocumentPath = 'shared/openapi/openapi.json';
+
+/** The interface's version (spec §9); paths carry none. */
+const apiVersion = '1.0.0';
+
+/** The interface answers these with `{"message"}` alone (see `DomainError.messageOnly`). */
+const messageOnlyErrorIds: ReadonlySet<ErrorId> = new Set(['webhook_subscription_not_found']);
+
+/** API Gateway's throttling answer on a stage (infra/stack.ts, gateway responses). */
+const throttledErrorId = 'too_many_requests';
+/** The gateway's answer to a body over its limit, before any handler runs. */
+const tooLargeErrorId = 'request_too_large';
+
+/** The gateway refuses a path or query over the service's limit on every route, before any handler. */
+const targetTooLong = () => ({
+  '414': {
+    description: "`bad_request`: the path or query is over the service's limit; no handler was reached.",
+    content: { 'application/json': { schema: errorWithIds(['bad_request']) } },
+  },
+});
+
+/** Why a route cannot be described, said so that whoever adds a route knows what to write. */
+export class MissingContract extends Error {}
+
+export function missingContractMessage(name: string, route: Route): string {
+  return (
+    `Route ${name} (${route.method} ${route.path}) has no contract. Describe it beside its schemas ` +
+    `in shared/schemas/<capability>.ts, in that capability's contracts object ` +
+    `(\`${name}: { tag, summary, params?, query?, body?, response, responseDescription, errors? }\`, ` +
+    'or `page: true` with `answers` for an HTML page; see shared/schemas/contract.ts), and spread the ' +
+    'object into shared/openapi/contracts.ts. The params, query and body must be the schemas the ' +
+    'handler validates with; then run `npm run openapi`.'
+  );
+}
+
+export function contractOf(name: RouteName, route: Route): RouteContract {
+  const contract = routeContracts[name];
+  if (!contract) throw new MissingContract(missingContractMessage(name, route));
+  return contract;
+}
+
+const fieldError = object({
+  field: string().meta({ description: 'The input field, dotted: `paymentDetails.data.deviceId`.' }),
+  rule: string().meta({
+    description: 'A short stable word: `required`, `in`, `uuid`, `type`, `min`, `max`, `format`, ...',
+  }),
+  message: string(),
+}).meta({ id: 'FieldError' });
+
+const validationError = object({
+  id: literal('validation_error'),
+  message: string(),
+  extras: object({ errors: array(fieldError) }),
+}).meta({
+  id: 'ValidationError',
+  examples: [
+    {
+      id: 'validation_error',
+      message: 'The given data was invalid',
+      extras: {
+        errors: [
+          { field: 'amountCents', rule: 'min', message: 'The amountCents field must be at least 100.' },
+        ],
+      },
+    },
+  ],
+});
+
+const errorWithIds = (ids: readonly string[]) =>
+  object({
+    id: enumOf(ids as [string, ...string[]]),
+    message: string(),
+    extras: nullable(union([string(), record(string(), unknown())])).meta({
+      description: 'Null unless there is something to add.',
+    }),
+  });
+
+const messageOnlyError = object({ message: string() }).meta({
+  id: 'MessageOnlyError',
+  examples: [{ message: 'Webhook subscription not found' }],
+});
+
+/** The error ids a route may answer: its caller kind's, its input's, its own. */
+function errorIdsOf(route: Route, contract: JsonRouteContract): ErrorId[] {
+  const ids: ErrorId[] = [];
+  // A body that is not JSON, or a path whose escapes do not decode (refused before the handler).
+  if (contract.body || contract.params) ids.push('bad_request');
+  if (route.caller !== 'public') ids.push('unauthorized', 'business_not_enabled_for_api_access');
+  if (route.caller === 'platform_key' || route.caller === 'service_provider') ids.push('forbidden_action');
+  if (contract.params || contract.query || contract.body) ids.push('validation_error');
+  if (contract.idempotent) ids.push('idempotency_key_reused', 'idempotency_key_in_progress');
+  ids.push(...(contract.errors ?? []), 'internal_error');
+  return [...new Set(ids)];
+}
+
+function errorResponses(ids: readonly ErrorId[]): Responses {
+  const byStatus = new Map<number, ErrorId[]>();
+  for (const id of ids) byStatus.set(statusByErrorId[id], [...(byStatus.get(statusByErrorId[id]) ?? []), id]);
+  const responses: Responses = {};
+  for (const [status, statusIds] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const bodies: ZodType[] = [];
+    const plain = statusIds.filter((id) => id !== 'validation_error' && !messageOnlyErrorIds.has(id));
+    if (statusIds.includes('validation_error')) bodies.push(validationError);
+    if (plain.length > 0) bodies.push(errorWithIds(plain));
+    if (statusIds.some((id) => messageOnlyErrorIds.has(id))) bodies.push(messageOnlyError);
+    const [only] = bodies;
+    responses[String(status)] = {
+      description: `\`${statusIds.join('`, `')}\``,
+      content: {
+        'application/json': {
+          schema: bodies.length === 1 && only ? only : union(bodies),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** A pipe (a schema with a transform) is described by what it takes. */
+function inputSide(schema: ZodType): ZodType {
+  const def = schema._zod.def as { type: string; in?: ZodType; innerType?: ZodType };
+  if (def.type === 'pipe' && def.in) return inputSide(def.in);
+  return schema;
+}
+
+function optionalInner(schema: ZodType): { schema: ZodType; required: boolean } {
+  const def = schema._zod.def as { type: string; innerType?: ZodType };
+  if (def.type === 'optional' && def.innerType) return { schema: def.innerType, required: false };
+  return { schema, required: true };
+}
+
+const keyed = [{ ApiKeyId: [], ApiKey: [] }];
+
+function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
+  const contract = contractOf(name, route);
+  const params = contract.params ? inputSide(contract.params) : undefined;
+  const query = contract.query ? inputSide(contract.query) : undefined;
+  const common = {
+    operationId: name,
+    tags: [contract.tag],
+    summary: contract.summary,
+    ...(contract.description ? { description: contract.description } : {}),
+    ...(route.sandboxOnly ? { 'x-sandbox-only': true } : {}),
+    requestParams: {
+      ...(params ? { path: params as never } : {}),
+      ...(query ? { query: query as never } : {}),
+    },
+    security: route.caller === 'public' ? [] : keyed,
+  };
+  if ('page' in contract || 'document' in contract) {
+    const contentType = 'page' in contract ? 'text/html' : contract.contentType;
+    const form = 'page' in contract ? contract.form : undefined;
+    const responses: Responses = {};
+    for (const [status, description] of Object.entries(contract.answers)) {
+      responses[status] =
+        status === '303'
+          ? { description, headers: { location: { schema: { type: 'string' } } } }
+          : {
+              description,
+              content: {
+                [contentType]: { schema: { type: contentType === 'application/json' ? 'object' : 'string' } },
+              },
+            };
+    }
+    // A path whose escapes do not decode never reaches the page: the gateway refuses it in JSON.
+    if (params && !responses['400']) {
+      responses['400'] = {
+        description: '`bad_request`: the path has a malformed percent-escape; no page was reached.',
+        content: { 'application/json': { schema: errorWithIds(['bad_request']) } },
+      };
+    }
+    Object.assign(responses, targetTooLong());
+    return {
+      ...common,
+      ...(form
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/x-www-form-urlencoded': { schema: form } },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  const body = contract.body ? optionalInner(contract.body) : undefined;
+  return {
+    ...common,
+    ...(contract.idempotent ? { parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }] } : {}),
+    ...(body
+      ? { requestBody: { required: body.required, content: { 'application/json': { schema: body.schema } } } }
+      : {}),
+    responses: {
+      '200': {
+        description: contract.responseDescription,
+        content: { 'application/json': { schema: contract.response } },
+      },
+      ...errorResponses(errorIdsOf(route, contract)),
+      ...targetTooLong(),
+      ...(body
+        ? {
+            '413': {
+              description: `\`${tooLargeErrorId}\`: the body is over the gateway's limit; nothing was read.`,
+              content: { 'application/json': { schema: errorWithIds([tooLargeErrorId]) } },
+            },
+          }
+        : {}),
+      ...(route.caller === 'public'
+        ? {}
+        : {
+            '429': {
+              description: `\`${throttledErrorId}\`: the stage's request rate was exceeded; retry later.`,
+              content: { 'application/json': { schema: errorWithIds([throttledErrorId]) } },
+            },
+          }),
+    },
+  };
+}
+
+const webhookHeaders = (eventName: string) =>
+  object({
+    'Svc-Signature': string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({
+        description:
+          'Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the subscription’s secret. Check it before parsing.',
+      }),
+    'Svc-Event': literal(eventName).meta({ description: 'The event’s name.' }),
+    'Svc-Webhook-Version': literal(webhookVersion),
+  });
+
+const description = `The Partner Payments API: collect payments in XOF through five mobile-money providers
+(Orange Money, Wave, MTN MoMo, Moov Money, Djamo), by redirect, soundbox QR code or payment link, and
+reconcile with the transaction list and signed webhooks.
+
+**Keys.** Every \`/partner_api\` call carries \`X-API-KEY-ID\` and \`X-API-KEY\`, both: a key acts for
+its business (a platform key may be scoped to one store). Another business's objects are not found (404).
+
+**Errors** are \`{"id", "message", "extras"}\`: the \`id\` is stable, switch on it. Invalid input is
+422 \`validation_error\` with \`extras.errors\` = \`[{field, rule, message}]\`. A few answers of the
+interface are \`{"message"}\` alone.
+
+**Idempotency.** Creates that take \`Idempotency-Key\` answer the first answer again for the same key
+and body within 24 hours.
+
+**Amounts** are integers in cents: \`150000\` is 1 500 XOF.
+
+**Sandbox.** Every stage but production has a sandbox provider behind the five codes; the payer's
+phone chooses the outcome (\`+2250700000001\` success, \`+2250700000002\` declined, ...). Operations
+marked \`x-sandbox-only\` exist there only.`;
+
+/** A line per section of the reference; a new section without one gets its name. */
+const tagDescriptions: Record<string, string> = {
+  Stores: 'The business’s stores and what they hold.',
+  Devices: 'Soundbox terminals that show a payment’s QR code.',
+  'Payment requests': 'Collect an amount: redirect the payer, or show a QR code on a soundbox.',
+  'Payment links': 'A page where customers pay a set amount, once or many times.',
+  Transactions: 'The list to reconcile with.',
+  'Service providers': 'What a service provider does for the merchants linked to it.',
+  Webhooks: 'Signed events sent to the business’s subscription, and their delivery log.',
+  Providers: 'Callbacks of the mobile-money providers.',
+  'Hosted pages': 'HTML pages for payers, in French and English.',
+  Sandbox: 'Helpers of the sandbox stages: play the payer. Not on production.',
+  Reference: 'This document and its page.',
+};
+
+/** The OpenAPI 3.1 document of every route of the route table and every webhook event. */
+export function buildOpenApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const [name, route] of routeEntries) {
+    const method = route.method.toLowerCase() as Lowercase<HttpMethod>;
+    paths[route.path] = { ...paths[route.path], [method]: operationOf(name, route) };
+  }
+  const webhooks: ZodOpenApiPathsObject = {};
+  for (const [eventName, event] of Object.entries(webhookEvents)) {
+    webhooks[eventName] = {
+      post: {
+        operationId: `webhook${eventName
+          .toLowerCase()
+          .replace(/(^|_)([a-z])/g, (_match, _sep, letter: string) => letter.toUpperCase())}`,
+        tags: ['Webhooks'],
+        summary: eventName,
+        description: event.summary,
+        requestParams: { header: webhookHeaders(eventName) },
+        requestBody: { required: true, content: { 'application/json': { schema: event.body } } },
+        responses: {
+          '2XX': { description: 'Received. Answer within 30 seconds, then do the work; dedupe on `id`.' },
+          default: { description: 'Not received: the delivery is retried, up to 4 attempts in all.' },
+        },
+        security: [],
+      },
+    };
+  }
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Partner Payments API',
+        version: apiVersion,
+        description,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      // Each host serves the document with its own address here (shared/reference/served-document.ts).
+      servers: [{ url: '/' }],
+      security: keyed,
+      tags: [
+        ...new Set([...routeEntries.map(([name, route]) => contractOf(name, route).tag), 'Webhooks']),
+      ].map((tag) => ({ name: tag, description: tagDescriptions[tag] ?? tag })),
+      paths,
+      webhooks,
+      components: {
+        securitySchemes: {
+          ApiKeyId: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-KEY-ID',
+            description: 'The key’s id, a UUID.',
+          },
+          ApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-KEY',
+            description: 'The secret: `ppsk_` and 43 characters, shown once when the key is made.',
+          },
+        },
+        parameters: {
+          IdempotencyKey: {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Any string up to 255 characters. The same key with the same body within 24 hours answers the ' +
+              'first answer again, creating nothing; with another body, 422 `idempotency_key_reused`; while ' +
+              'the first is still running, 409 `idempotency_key_in_progress`.',
+            schema: { type: 'string', maxLength: 255 },
+            example: 'commande-2042-essai-1',
+          },
+        },
+      },
+    },
+    { outputIdSuffix: 'Output' },
+  );
+}
+
+/** The document as committed: stable key order, two-space indent, a final newline. */
+export const serializeOpenApiDocument = (document: unknown) => `${JSON.stringify(document, null, 2)}\n`;

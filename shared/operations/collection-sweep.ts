@@ -1,0 +1,78 @@
+import {
+  collectionsToPoll,
+  type PaymentRequest,
+  reschedulePoll,
+  stopPolling,
+} from '#shared/data/payment-request.ts';
+import { logger } from '#shared/logger.ts';
+import { completePayment } from '#shared/operations/complete-payment.ts';
+import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import { providerFor } from '#shared/providers/routing.ts';
+
+/** A live provider's collection is first asked about this long after it started. */
+export const firstCollectionPollAfterMs = 60_000;
+
+/**
+ * After the n-th answer of "still pending", the next question waits 2^n minutes, at most 30: about
+ * four hours over `maxCollectionPolls` questions, past both providers' own expiry of a collection
+ * (Wave's checkout sessions last 30 minutes; MTN ends an unanswered prompt itself), so a final
+ * answer comes well before the bound.
+ */
+export const collectionPollDelayMs = (polls: number) => Math.min(60_000 * 2 ** polls, 30 * 60_000);
+export const maxCollectionPolls = 12;
+
+export interface CollectionSweepReport {
+  found: number;
+  completed: number;
+  stillPending: number;
+  failed: number;
+}
+
+/**
+ * Asks the live providers about collections still pending (their callback lost, refused as
+ * unproven, or not yet sent) and completes those with a final answer, exactly as a verified callback
+ * would: completion happens once whichever comes first. Run on a schedule.
+ */
+export async function sweepPendingCollections(now = new Date(), limit = 100): Promise<CollectionSweepReport> {
+  const due = await collectionsToPoll(now, limit);
+  const report: CollectionSweepReport = { found: due.length, completed: 0, stillPending: 0, failed: 0 };
+  for (const request of due as (PaymentRequest & { statusPolls?: number })[]) {
+    try {
+      const method = request.collectionMethod ?? request.paymentMethod;
+      const provider = providerFor(method);
+      if (request.status !== 'pending' || !request.providerReference || !provider.collectionStatus) {
+        await stopPolling(request);
+        continue;
+      }
+      const answer = await provider.collectionStatus(request.providerReference);
+      if (answer === 'pending' || answer === 'not_found') {
+        const polls = (request.statusPolls ?? 0) + 1;
+        const next =
+          polls >= maxCollectionPolls ? undefined : new Date(now.getTime() + collectionPollDelayMs(polls));
+        if (!next) {
+          logger.error('collection still pending after the polling bound: left for an operator', {
+            paymentRequestId: request.id,
+            providerReference: request.providerReference,
+            answer,
+          });
+        }
+        await reschedulePoll(request, next);
+        report.stillPending++;
+        continue;
+      }
+      const { events } = await completePayment({
+        callbackId: `poll:${request.providerReference}`,
+        provider: method,
+        providerReference: request.providerReference,
+        paymentRequestId: request.id,
+        outcome: answer,
+      });
+      await dispatchPromptly(events);
+      report.completed++;
+    } catch (error) {
+      report.failed++;
+      logger.error('pending collection not polled', { paymentRequestId: request.id, error: error as Error });
+    }
+  }
+  return report;
+}

@@ -1,0 +1,50 @@
+import { enum as enumOf, literal, object, string } from 'zod';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+import type { RouteContracts } from '#shared/schemas/contract.ts';
+
+export const providerCallbackParams = object({ provider: enumOf(providerCodes) });
+
+/**
+ * What the service put in the callback URL it gave the provider: MTN MoMo's callbacks carry no
+ * signature, so their URL names the collection (`reference`), which the adapter confirms by asking
+ * MTN for its status. Other providers' callbacks have none.
+ */
+export const providerCallbackQuery = object({
+  reference: string()
+    .max(128)
+    .optional()
+    .meta({ description: 'MTN MoMo only: the collection or payout this callback is about.' }),
+});
+
+export const providerCallbackContracts = {
+  receiveProviderCallback: {
+    tag: 'Providers',
+    summary: 'Receive a provider’s callback',
+    description:
+      'Where a mobile-money provider tells the service how a collection ended, signed with the key it ' +
+      'shares with the service. Only a verified callback changes anything; a repeated one changes nothing.',
+    params: providerCallbackParams,
+    query: providerCallbackQuery,
+    response: object({
+      received: literal(true),
+      result: enumOf(['completed', 'already_completed', 'unknown_request', 'wrong_collection']),
+    }),
+    responseDescription: 'Taken into account (or already was).',
+    errors: ['unauthorized'],
+  },
+  receiveProviderCallbackPut: {
+    tag: 'Providers',
+    summary: 'Receive a provider’s callback (PUT)',
+    description:
+      'MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a mobile-money provider tells the service how a collection ended, signed with the key it ' +
+      'shares with the service. Only a verified callback changes anything; a repeated one changes nothing.',
+    params: providerCallbackParams,
+    query: providerCallbackQuery,
+    response: object({
+      received: literal(true),
+      result: enumOf(['completed', 'already_completed', 'unknown_request', 'wrong_collection']),
+    }),
+    responseDescription: 'Taken into account (or already was).',
+    errors: ['unauthorized'],
+  },
+} as const satisfies RouteContracts;

@@ -1,0 +1,74 @@
+import { enum as enumOf, object, type output, string, type ZodType } from 'zod';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+import type { WebhookEventName } from '#shared/domain/webhook-events.ts';
+import { executedAt, money } from '#shared/schemas/common.ts';
+
+/** The body of TRANSACTION_COMPLETED: the interface's flat transaction (spec §6). */
+export const transactionCompletedEvent = object({
+  id: string().meta({ description: 'The transaction’s id: receivers dedupe on it.' }),
+  amount: money,
+  fees: money,
+  status: enumOf(['success', 'error']).meta({ description: 'A failed payment is an event too.' }),
+  counterpartLabel: string().meta({ description: 'The payer’s display name; a transfer’s beneficiary.' }),
+  counterpartIdentifier: string().meta({
+    description: 'The payer’s phone, or the terminal id; a transfer’s beneficiary number, account or store.',
+  }),
+  paymentMethod: enumOf([...providerCodes, 'bank', 'svc']).meta({
+    description: 'A provider code; a transfer may also go to a bank (`bank`) or another store (`svc`).',
+  }),
+  transactionType: enumOf(['payment', 'transfer']),
+  businessName: string(),
+  storeName: string(),
+  storeId: string(),
+  description: string(),
+  executedAt,
+  transactionDetails: object({
+    id: string().optional().meta({ description: 'The payment request’s (or transfer’s) id.' }),
+    reference: string()
+      .optional()
+      .meta({ description: 'The payment request’s (or transfer’s) `reference`.' }),
+    paymentLinkId: string().optional().meta({ description: 'When paid through a payment link.' }),
+  }),
+}).meta({
+  id: 'TransactionCompletedEvent',
+  examples: [
+    {
+      id: 'bfe37c2f-5b1d-4c1e-9d7a-0d3e6a2f4b55',
+      amount: { amount: 1_500_000, currency: 'XOF' },
+      fees: { amount: 15_000, currency: 'XOF' },
+      status: 'success',
+      counterpartLabel: 'Aminata Koné',
+      counterpartIdentifier: '+2250700000001',
+      paymentMethod: 'wave',
+      transactionType: 'payment',
+      businessName: 'Boutique Awa',
+      storeName: 'Boutique Awa Plateau',
+      storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+      description: 'Paiement commande-2042',
+      executedAt: '2026-11-20 14:08:55',
+      transactionDetails: { id: '4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11', reference: 'commande-2042' },
+    },
+  ],
+});
+
+export type TransactionCompletedEvent = output<typeof transactionCompletedEvent>;
+
+export interface WebhookEventContract {
+  /** When the service sends it. */
+  readonly summary: string;
+  /** The JSON body, as stored and sent byte for byte. */
+  readonly body: ZodType;
+}
+
+/**
+ * Every event the service sends, with its body: the reference's `webhooks` section is made from
+ * this, and a test fails when an event the code emits is missing. One line per event.
+ */
+export const webhookEvents = {
+  TRANSACTION_COMPLETED: {
+    summary:
+      'A payment request (redirect, soundbox or payment link) or a transfer (`transactionType: "transfer"`) ' +
+      'has completed, in success or in error.',
+    body: transactionCompletedEvent,
+  },
+} as const satisfies { readonly [Name in WebhookEventName]?: WebhookEventContract };

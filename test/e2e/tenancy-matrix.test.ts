@@ -1,0 +1,381 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Route, type RouteName, routeEntries } from '#shared/routes.ts';
+import { apiClient, type Body } from '#test/support/api-client.ts';
+import {
+  buildWorld,
+  type Headers,
+  idsOfBusiness,
+  idsOfSecondStore,
+  paymentRequestBody,
+  stateOf,
+  type World,
+} from '#test/support/world.ts';
+
+/**
+ * The tenancy matrix: every route of the route table, aimed at business `a`'s objects (in its
+ * second store) by callers who may not see them. From the route's caller kind:
+ * - `api_key` routes: another business's merchant key, and `a`'s platform key scoped to its first
+ *   store, each get what a missing object gets (404 with the entry's id), or a list with nothing
+ *   of `a` in it;
+ * - `platform_key` routes: the same with platform keys, and `a`'s own merchant key gets 403;
+ * - `service_provider` routes: a provider not linked to `a` gets 404 (as for a business that does
+ *   not exist), and merchant keys get 403;
+ * - `public` routes take no key: the entry says why nothing is to check.
+ * Then `a`'s state (balances, statuses, lists, subscription) must be as it was, and the owner's
+ * own key must get through with the same request, so a probe never passes for being malformed.
+ */
+type Hidden =
+  /** What a caller gets for an object it may not see: exactly what a missing one gets. */
+  | { status: 404; id: string }
+  /** A list: 200, with nothing the caller may not see in it. */
+  | 'listed-without';
+
+interface GuardedRoute {
+  /** The request aimed at `a`'s objects. */
+  request: (world: World) => { path: string; body?: unknown };
+  hidden: Hidden;
+  /** What the owner gets for the same request (default 200). */
+  control?: number[];
+  /**
+   * The objects belong to the business, not to a store (contacts, messages): a key scoped to one
+   * of its stores sees them, so only other businesses' keys are probed. Says why.
+   */
+  businessWide?: string;
+  /** An id of `a` the owner's answer must show (default: `a`'s second store, for a list). */
+  shows?: (world: World) => string;
+}
+
+type MatrixEntry =
+  | GuardedRoute
+  | { public: string }
+  /** Takes a key but names no object: it acts on the caller's own business alone. Says why. */
+  | { ownBusiness: string };
+
+const contactsReason = 'contacts are the business’s beneficiaries, for transfers from any of its stores';
+const messagesReason = 'messages are sent and paid for by the business, not by a store';
+
+const pageReason = 'a page for payers: the unguessable id in its address is the capability';
+
+/** Keyed by route name: a route added to shared/routes.ts needs its line here. */
+const tenancyMatrix: Partial<Record<RouteName, MatrixEntry>> = {
+  listStores: { request: () => ({ path: '/partner_api/stores' }), hidden: 'listed-without' },
+  getStoreBalance: {
+    request: (w) => ({ path: `/partner_api/stores/${w.a.storeId}/balance` }),
+    hidden: { status: 404, id: 'store_not_found' },
+  },
+  listDevices: { request: () => ({ path: '/partner_api/devices' }), hidden: 'listed-without' },
+  createPaymentRequest: {
+    request: (w) => ({ path: '/partner_api/payment_requests', body: paymentRequestBody(w.a.storeId) }),
+    hidden: { status: 404, id: 'store_not_found' },
+  },
+  getPaymentRequest: {
+    request: (w) => ({ path: `/partner_api/payment_requests/${w.a.paymentRequestId}` }),
+    hidden: { status: 404, id: 'payment_request_not_found' },
+  },
+  createPaymentLink: {
+    request: (w) => ({
+      path: '/partner_api/payment_links',
+      body: { storeId: w.a.storeId, title: 'Commande hors de portée', amountCents: 10_000 },
+    }),
+    hidden: { status: 404, id: 'store_not_found' },
+  },
+  getPaymentLink: {
+    request: (w) => ({ path: `/partner_api/payment_links/${w.a.paymentLinkId}` }),
+    hidden: { status: 404, id: 'payment_link_not_found' },
+  },
+  paySandboxPaymentLink: {
+    request: (w) => ({
+      path: `/sandbox/payment_links/${w.a.paymentLinkId}/pay`,
+      body: { paymentMethod: 'wave', payerPhone: '+2250700000004' },
+    }),
+    hidden: { status: 404, id: 'payment_link_not_found' },
+  },
+  listTransactions: {
+    request: (w) => ({ path: `/partner_api/transactions?storeId=${w.a.storeId}` }),
+    hidden: { status: 404, id: 'store_not_found' },
+  },
+  approveSandboxPaymentRequest: {
+    request: (w) => ({
+      path: `/sandbox/payment_requests/${w.a.approvableRequestId}/approve`,
+      body: { payerPhone: '+2250700000001' },
+    }),
+    hidden: { status: 404, id: 'payment_request_not_found' },
+  },
+  declineSandboxPaymentRequest: {
+    request: (w) => ({ path: `/sandbox/payment_requests/${w.a.declinableRequestId}/decline` }),
+    hidden: { status: 404, id: 'payment_request_not_found' },
+  },
+  listWebhookDeliveries: {
+    request: () => ({ path: '/partner_api/webhook_deliveries' }),
+    hidden: 'listed-without',
+  },
+  resendWebhookDelivery: {
+    request: (w) => ({ path: `/partner_api/webhook_deliveries/${w.a.deliveryId}/resend` }),
+    hidden: { status: 404, id: 'webhook_delivery_not_found' },
+  },
+  listWebhookSubscriptions: {
+    request: (w) => ({
+      path: `/partner_api/service_providers/business_webhook_subscriptions?merchantBusinessId=${w.a.businessId}`,
+    }),
+    hidden: { status: 404, id: 'business_not_found' },
+  },
+  createWebhookSubscription: {
+    request: (w) => ({
+      path: '/partner_api/service_providers/business_webhook_subscriptions',
+      body: { merchantBusinessId: w.a.businessId, url: 'https://hooks.example.com/taken-over' },
+    }),
+    hidden: { status: 404, id: 'business_not_found' },
+    // `a` has its subscription already; a second is a conflict, which proves the request got through.
+    control: [409],
+  },
+  deleteWebhookSubscription: {
+    request: (w) => ({
+      path: `/partner_api/service_providers/business_webhook_subscriptions/${w.a.subscriptionId}?merchantBusinessId=${w.a.businessId}`,
+    }),
+    hidden: { status: 404, id: 'business_not_found' },
+  },
+  linkPage: { public: pageReason },
+  submitLinkPage: { public: pageReason },
+  paymentPage: { public: pageReason },
+  submitPaymentPage: { public: pageReason },
+  paymentReturnPage: { public: pageReason },
+  sandboxCheckoutPage: { public: "the sandbox provider's page for payers, reached by its reference" },
+  sandboxCheckoutAction: { public: "the sandbox provider's page for payers, reached by its reference" },
+  receiveProviderCallback: {
+    public: 'a provider calls it; only a body signed with its secret changes anything',
+  },
+  receiveProviderCallbackPut: {
+    public: 'a provider calls it; only a callback its adapter can prove changes anything',
+  },
+  listContacts: {
+    request: () => ({ path: '/partner_api/contacts' }),
+    hidden: 'listed-without',
+    businessWide: contactsReason,
+    shows: (w) => w.a.contactId,
+  },
+  createContact: {
+    ownBusiness:
+      'names no object: the contact is made in the caller’s business (a test of contacts shows it)',
+  },
+  deleteContact: {
+    request: (w) => ({ path: `/partner_api/contacts/${w.a.contactId}` }),
+    hidden: { status: 404, id: 'contact_not_found' },
+    businessWide: contactsReason,
+  },
+  createTransfer: {
+    request: (w) => ({
+      path: '/partner_api/transfers',
+      body: {
+        storeId: w.a.storeId,
+        amountCents: 500,
+        currency: 'XOF',
+        paymentMethod: 'svc',
+        destinationStoreId: w.a.firstStoreId,
+      },
+    }),
+    hidden: { status: 404, id: 'store_not_found' },
+  },
+  getTransfer: {
+    request: (w) => ({ path: `/partner_api/transfers/${w.a.pendingTransferId}` }),
+    hidden: { status: 404, id: 'transfer_not_found' },
+  },
+  receivePayoutCallback: {
+    public: 'a provider calls it; only a body signed with its secret changes anything',
+  },
+  receivePayoutCallbackPut: {
+    public: 'a provider calls it; only a callback its adapter can prove changes anything',
+  },
+  completeSandboxTransfer: {
+    request: (w) => ({ path: `/sandbox/transfers/${w.a.pendingTransferId}/complete` }),
+    hidden: { status: 404, id: 'transfer_not_found' },
+  },
+  failSandboxTransfer: {
+    request: (w) => ({ path: `/sandbox/transfers/${w.a.failableTransferId}/fail` }),
+    hidden: { status: 404, id: 'transfer_not_found' },
+  },
+  sendMessage: {
+    ownBusiness: 'names no object: the message is sent from the caller’s business, on its balance',
+  },
+  listMessages: {
+    request: () => ({ path: '/partner_api/messages' }),
+    hidden: 'listed-without',
+    businessWide: messagesReason,
+    shows: (w) => w.a.messageId,
+  },
+  getMessageAccount: {
+    ownBusiness: 'names no object: it answers the caller’s own business’s account',
+  },
+  getMessage: {
+    request: (w) => ({ path: `/partner_api/messages/${w.a.messageId}` }),
+    hidden: { status: 404, id: 'message_not_found' },
+    businessWide: messagesReason,
+  },
+  openApiDocument: { public: 'the reference, the same for everyone' },
+  referencePage: { public: 'the reference, the same for everyone' },
+  referencePageAsset: { public: 'the reference, the same for everyone' },
+};
+
+const { config } = inject('localHost');
+const call = apiClient(config.baseUrl);
+let world: World;
+/** `a`'s state as last read: each probe must leave it so. */
+let state: Awaited<ReturnType<typeof stateOf>>;
+
+beforeAll(async () => {
+  world = await buildWorld(config);
+  state = await stateOf(config.baseUrl, world);
+}, 120_000);
+afterAll(async () => {
+  await world?.receiver.close();
+});
+
+interface Probe {
+  who: string;
+  headers: (w: World) => Headers;
+  /** The ids this caller may not see. */
+  unseen: (w: World) => string[];
+  expect: Hidden | { status: 403; id: 'forbidden_action' };
+}
+
+/** The callers who may not see `a`'s second store, for a route of this caller kind. */
+function probesFor(route: Route, entry: GuardedRoute): Probe[] {
+  const scopedProbes = (probes: Probe[]) =>
+    entry.businessWide
+      ? probes.filter((probe) => probe.who !== 'a platform key scoped to another store')
+      : probes;
+  switch (route.caller) {
+    case 'api_key':
+      return scopedProbes([
+        {
+          who: "another business's merchant key",
+          headers: (w) => w.b.merchant,
+          unseen: idsOfBusiness,
+          expect: entry.hidden,
+        },
+        {
+          who: 'a platform key scoped to another store',
+          headers: (w) => w.a.scopedToFirstStore,
+          unseen: idsOfSecondStore,
+          expect: entry.hidden,
+        },
+      ]);
+    case 'platform_key':
+      return scopedProbes([
+        {
+          who: "another business's platform key",
+          headers: (w) => w.b.platform,
+          unseen: idsOfBusiness,
+          expect: entry.hidden,
+        },
+        {
+          who: 'a platform key scoped to another store',
+          headers: (w) => w.a.scopedToFirstStore,
+          unseen: idsOfSecondStore,
+          expect: entry.hidden,
+        },
+        {
+          who: "the business's own merchant key",
+          headers: (w) => w.a.merchant,
+          unseen: () => [],
+          expect: { status: 403, id: 'forbidden_action' },
+        },
+      ]);
+    case 'service_provider':
+      return [
+        {
+          who: 'a service provider not linked to the merchant',
+          headers: (w) => w.stranger.key,
+          unseen: (w) => idsOfBusiness(w).filter((id) => id !== w.a.businessId),
+          expect: entry.hidden,
+        },
+        {
+          who: "the merchant's own key",
+          headers: (w) => w.a.merchant,
+          unseen: () => [],
+          expect: { status: 403, id: 'forbidden_action' },
+        },
+        {
+          who: "another business's merchant key",
+          headers: (w) => w.b.merchant,
+          unseen: () => [],
+          expect: { status: 403, id: 'forbidden_action' },
+        },
+      ];
+    default:
+      return [];
+  }
+}
+
+/** The key that may do what the request asks. */
+function ownerOf(route: Route, w: World): Headers {
+  if (route.caller === 'service_provider') return w.provider.key;
+  if (route.caller === 'platform_key') return w.a.platform;
+  return w.a.merchant;
+}
+
+const guarded = routeEntries.filter(([name]) => {
+  const entry = tenancyMatrix[name];
+  return entry !== undefined && !('public' in entry) && !('ownBusiness' in entry);
+}) as [RouteName, Route][];
+
+describe('the tenancy matrix', () => {
+  it('has an entry for every route of the route table', () => {
+    const missing = routeEntries.map(([name]) => name).filter((name) => tenancyMatrix[name] === undefined);
+    expect(
+      missing,
+      `Add to tenancyMatrix in test/e2e/tenancy-matrix.test.ts, for each of these routes, the request aimed at business a's objects and how they are hidden ({ status: 404, id } or 'listed-without'), or { public: why no key applies }, or { ownBusiness: why it names no object }`,
+    ).toEqual([]);
+    for (const [name, route] of routeEntries) {
+      const entry = tenancyMatrix[name];
+      if (entry && 'public' in entry)
+        expect(route.caller, `${name} is in the matrix as public but takes a key`).toBe('public');
+      if (entry && 'ownBusiness' in entry)
+        expect(route.path, `${name} names an object in its path: aim it at one of a's`).not.toContain('{');
+    }
+  });
+
+  describe.each(guarded)('%s', (name, route) => {
+    const entry = tenancyMatrix[name] as GuardedRoute;
+    for (const probe of probesFor(route, entry)) {
+      it(`hides its objects from ${probe.who}, and changes nothing`, async () => {
+        const { path, body } = entry.request(world);
+        const answer = await call(route.method, path, probe.headers(world), body);
+        if (probe.expect === 'listed-without') {
+          expect(answer.status).toBe(200);
+        } else {
+          expect(answer.status, JSON.stringify(answer.body)).toBe(probe.expect.status);
+          expect(answer.body).toEqual({ id: probe.expect.id, message: expect.any(String), extras: null });
+        }
+        const text = JSON.stringify(answer.body as Body);
+        for (const id of probe.unseen(world)) expect(text, `the answer shows ${id}`).not.toContain(id);
+        const after = await stateOf(config.baseUrl, world);
+        expect(after).toEqual(state);
+        state = after;
+      });
+    }
+  });
+
+  // Last: these change `a`'s state, as the owner may; deletions after everything else.
+  const destructiveLast = [...guarded].sort(
+    ([, x], [, y]) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'),
+  );
+  describe.each(destructiveLast)('%s', (name, route) => {
+    const entry = tenancyMatrix[name] as GuardedRoute;
+    it('lets the owner through with the same request, so the probes above aimed at something real', async () => {
+      const { path, body } = entry.request(world);
+      const answer = await call(route.method, path, ownerOf(route, world), body);
+      expect(entry.control ?? [200], JSON.stringify(answer.body)).toContain(answer.status);
+      if (entry.hidden === 'listed-without' && route.caller === 'api_key') {
+        expect(JSON.stringify(answer.body)).toContain(
+          entry.shows
+            ? entry.shows(world)
+            : name === 'listWebhookDeliveries'
+              ? world.a.deliveryId
+              : name === 'listDevices'
+                ? world.a.deviceId
+                : world.a.storeId,
+        );
+      }
+    });
+  });
+});

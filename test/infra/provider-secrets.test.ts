@@ -1,0 +1,115 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
+import { describe, expect, it } from 'vitest';
+import { providerSecretName, stackName } from '#infra/naming.ts';
+import { buildPaymentsApp } from '#infra/payments-app.ts';
+import { readRegistryFile } from '#infra/stage-registry.ts';
+import { adapterSecretVariable } from '#shared/providers/adapters.ts';
+import { routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
+
+const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
+
+/** The stage as the registry declares it, with `settings` added to its entry. */
+function build(stage: string, settings: Record<string, unknown> = {}) {
+  const app = new App({
+    context: {
+      'aws:cdk:bundling-stacks': [],
+      stages: { ...registry, [stage]: { ...registry[stage], ...settings } },
+      stage,
+      [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false,
+    },
+  });
+  return Template.fromStack(buildPaymentsApp(app));
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped.
+type Json = any;
+const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries];
+
+function providerSecrets(template: Template): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(template.findResources('AWS::SecretsManager::Secret'))
+      .filter(([, secret]) => /-(wave|mtn)-provider$/.test(secret.Properties.Name))
+      .map(([id, secret]) => [secret.Properties.Name, id]),
+  );
+}
+
+/** The secrets (by logical id) the function may read, and the secret ARN variables it is given. */
+function secretAccessOf(template: Template, stage: string, name: string) {
+  const [fn] = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+    (candidate: Json) => candidate.Properties.FunctionName === `${stackName(stage)}-${name}`,
+  ) as Json[];
+  if (!fn) return undefined;
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  const readable = Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy: Json) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
+    .flatMap((policy: Json) => policy.Properties.PolicyDocument.Statement)
+    .filter((statement: Json) => asArray<string>(statement.Action).includes('secretsmanager:GetSecretValue'))
+    .map((statement: Json) => statement.Resource?.Ref as string);
+  const variables = fn.Properties.Environment.Variables as Record<string, Json>;
+  return { readable: new Set(readable), variables };
+}
+
+describe('live provider credentials per stage', () => {
+  const prod = build('prod');
+
+  it('production routes Wave and MTN MoMo to their adapters, each with a secret of its own and no value in the template', () => {
+    const secrets = providerSecrets(prod);
+    expect(Object.keys(secrets).sort()).toEqual([
+      providerSecretName('prod', 'mtn'),
+      providerSecretName('prod', 'wave'),
+    ]);
+    for (const [, secret] of Object.entries(prod.findResources('AWS::SecretsManager::Secret'))) {
+      expect(secret.Properties).not.toHaveProperty('SecretString');
+      if (/-(wave|mtn)-provider$/.test(secret.Properties.Name)) expect(secret.DeletionPolicy).toBe('Retain');
+    }
+  });
+
+  it('grants each function only the provider secrets it reads, with their ARNs and the routes in its environment', () => {
+    const secrets = providerSecrets(prod);
+    const wave = secrets[providerSecretName('prod', 'wave')] as string;
+    const mtn = secrets[providerSecretName('prod', 'mtn')] as string;
+    let readers = 0;
+    let others = 0;
+    for (const [name, entry] of functionEntries) {
+      const access = secretAccessOf(prod, 'prod', name);
+      if (!access) continue;
+      if (entry.access.includes('secret:providers')) {
+        readers++;
+        expect([...access.readable].filter((id) => id === wave || id === mtn).sort(), name).toEqual(
+          [mtn, wave].sort(),
+        );
+        expect(access.variables[`${adapterSecretVariable.wave}_ARN`], name).toEqual({ Ref: wave });
+        expect(access.variables[`${adapterSecretVariable.mtn}_ARN`], name).toEqual({ Ref: mtn });
+      } else {
+        others++;
+        expect(access.readable.has(wave) || access.readable.has(mtn), name).toBe(false);
+        expect(access.variables, name).not.toHaveProperty(`${adapterSecretVariable.wave}_ARN`);
+      }
+      expect(JSON.parse(access.variables.PROVIDER_ROUTES), name).toEqual({ wave: 'wave', mtn: 'mtn' });
+    }
+    expect(readers).toBeGreaterThan(3);
+    expect(others).toBeGreaterThan(3);
+  });
+
+  it('a sandbox stage routes to the sandbox and holds no provider secret, unless told to use an adapter', () => {
+    expect(providerSecrets(build('dev'))).toEqual({});
+    const staging = build('staging', { providerRoutes: '{"mtn":"mtn"}', mtnTargetEnvironment: 'sandbox' });
+    expect(Object.keys(providerSecrets(staging))).toEqual([providerSecretName('staging', 'mtn')]);
+    const access = secretAccessOf(staging, 'staging', 'createTransfer');
+    expect(access?.variables.MTN_TARGET_ENVIRONMENT).toBe('sandbox');
+    expect(access?.variables).not.toHaveProperty(`${adapterSecretVariable.wave}_ARN`);
+  });
+
+  it('refuses routes that name no adapter, and production routed to the sandbox', () => {
+    expect(() => build('dev', { providerRoutes: '{"wave":"paypal"}' })).toThrow(
+      /adapters are wave, mtn, sandbox/,
+    );
+    expect(() => build('dev', { providerRoutes: '{"visa":"wave"}' })).toThrow(/visa is not a payment method/);
+    expect(() => build('prod', { providerRoutes: '{"orange":"sandbox"}' })).toThrow(
+      /production cannot route to the sandbox/,
+    );
+  });
+});

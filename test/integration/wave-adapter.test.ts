@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
+import { getTransfer } from '#shared/data/transfer.ts';
+import { ValidationFailed } from '#shared/domain/errors.ts';
+import { collectionPollDelayMs, sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
+import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
+import { creditStore } from '#shared/operations/credit.ts';
+import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { createTransferFor } from '#shared/operations/transfers.ts';
+import { ProviderUnavailable } from '#shared/providers/provider-http.ts';
+import { signWaveBody, waveProvider } from '#shared/providers/wave.ts';
+import { createTransferBody } from '#shared/schemas/transfers.ts';
+import { startWaveFake, type WaveFake } from '#test/fakes/wave-fake.ts';
+import { startCallbackBridge } from '#test/support/callback-bridge.ts';
+import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+
+const apiKey = 'wave_ci_prod_test-key';
+const webhookSecret = 'wave_ci_WHS_test-secret';
+let fake: WaveFake;
+let bridge: Awaited<ReturnType<typeof startCallbackBridge>>;
+let baseUrl: string;
+
+beforeAll(async () => {
+  bridge = await startCallbackBridge();
+  baseUrl = bridge.url;
+  fake = await startWaveFake({ apiKey, webhookSecret, webhookUrl: `${bridge.url}/provider_callbacks/wave` });
+  process.env.SANDBOX = 'true';
+  process.env.PROVIDER_ROUTES = JSON.stringify({ wave: 'wave' });
+  process.env.WAVE_API_URL = fake.url;
+  process.env.WAVE_PROVIDER_SECRET = JSON.stringify({ apiKey, webhookSecret });
+});
+
+afterAll(async () => {
+  await fake.close();
+  await bridge.close();
+});
+
+const control = (path: string, body: unknown = {}) =>
+  fetch(`${fake.url}/_fake${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+type Merchant = Awaited<ReturnType<typeof merchant>>;
+
+async function waveRequest(m: Merchant, amountCents = 150_000): Promise<PaymentRequest> {
+  const request = await createPaymentRequestFor(
+    m.caller,
+    {
+      storeId: m.store.id,
+      amountCents,
+      currency: 'XOF',
+      reference: `ref-${randomUUID()}`,
+      paymentDetails: {
+        type: 'redirect',
+        data: {
+          paymentMethod: 'wave',
+          successUrl: 'https://shop.example/ok',
+          errorUrl: 'https://shop.example/ko',
+        },
+      },
+    },
+    baseUrl,
+  );
+  return startCollection(request, 'redirect', 'wave', undefined, baseUrl);
+}
+
+const settled = (m: Merchant, id: string) =>
+  eventually(
+    () => getPaymentRequest(m.business.id, id),
+    (request) => request?.status !== 'pending',
+  );
+
+const directAdapter = (overrides: { secret?: string; now?: () => Date; timeoutMs?: number } = {}) =>
+  waveProvider({
+    baseUrl: fake.url,
+    apiKey: async () => apiKey,
+    webhookSecret: async () => overrides.secret ?? webhookSecret,
+    signatureToleranceSeconds: 300,
+    policy: { timeoutMs: overrides.timeoutMs ?? 2_000, attempts: 3, backoffMs: 10 },
+    ...(overrides.now ? { now: overrides.now } : {}),
+  });
+
+describe('Wave collections against the fake', () => {
+  it('opens a checkout session in whole francs and completes on the signed webhook, once though sent twice', async () => {
+    const m = await merchant();
+    const request = await waveRequest(m, 150_000);
+    const session = fake.sessions.get(request.providerReference as string);
+    expect(session).toMatchObject({ amount: '1500', currency: 'XOF', client_reference: request.id });
+    expect(request.checkoutUrl).toBe(session?.wave_launch_url);
+    const posted = fake.requests.find((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST');
+    expect(posted?.headers.authorization).toBe(`Bearer ${apiKey}`);
+
+    const before = bridge.answered.length;
+    await control(`/sessions/${session?.id}/pay`, { result: 'succeeded', deliveries: 2 });
+    const done = await settled(m, request.id);
+    expect(done?.status).toBe('success');
+    const answers = bridge.answered.slice(before).map((a) => JSON.parse(a.body).result);
+    expect(answers).toEqual(['completed', 'already_completed']);
+    const wallet = await operatingWallet(m.business.id, m.store.id);
+    // Credited once, less the fee: a second credit would exceed the amount.
+    expect(wallet.total).toBeGreaterThan(0);
+    expect(wallet.total).toBeLessThan(150_000);
+  });
+
+  it('ends a payment the payer could not make with the reason Wave gives', async () => {
+    const m = await merchant();
+    const request = await waveRequest(m);
+    await control(`/sessions/${request.providerReference}/pay`, { result: 'insufficient_funds' });
+    const done = await settled(m, request.id);
+    expect(done).toMatchObject({ status: 'error', errorReason: 'insufficient_funds' });
+    expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(0);
+  });
+
+  it('refuses a webhook signed with another secret, and one replayed outside the window', async () => {
+    const m = await merchant();
+    const request = await waveRequest(m);
+    const event = JSON.stringify({
+      id: 'EV_forged',
+      type: 'checkout.session.completed',
+      data: { ...fake.sessions.get(request.providerReference as string), payment_status: 'succeeded' },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const forged = `t=${now},v1=${signWaveBody('another-secret', now, event)}`;
+    expect(await directAdapter().verifyCallback({ 'wave-signature': forged }, event)).toBeUndefined();
+    const response = await fetch(`${bridge.url}/provider_callbacks/wave`, {
+      method: 'POST',
+      headers: { 'wave-signature': forged, 'content-type': 'application/json' },
+      body: event,
+    });
+    expect(response.status).toBe(401);
+
+    const old = now - 600;
+    const replayed = `t=${old},v1=${signWaveBody(webhookSecret, old, event)}`;
+    expect(await directAdapter().verifyCallback({ 'wave-signature': replayed }, event)).toBeUndefined();
+    // The same signature inside the window is good: the refusal above was the window's alone.
+    const inWindow = directAdapter({ now: () => new Date(old * 1000 + 60_000) });
+    expect(await inWindow.verifyCallback({ 'wave-signature': replayed }, event)).toMatchObject({
+      outcome: 'success',
+      paymentRequestId: request.id,
+    });
+    expect((await getPaymentRequest(m.business.id, request.id))?.status).toBe('pending');
+  });
+
+  it('recovers a lost webhook and ends an expired session through the collection sweep, with backoff while pending', async () => {
+    const m = await merchant();
+    const paid = await waveRequest(m);
+    await control(`/sessions/${paid.providerReference}/pay`, { result: 'succeeded', deliveries: 0 });
+    const expired = await waveRequest(m);
+    await control(`/sessions/${expired.providerReference}/expire`);
+    const open = await waveRequest(m);
+    expect(await directAdapter().collectionStatus?.('cos-unknown')).toBe('not_found');
+
+    // Not yet due: the first question waits a minute after the start.
+    await sweepPendingCollections(new Date());
+    expect((await getPaymentRequest(m.business.id, paid.id))?.status).toBe('pending');
+    const due = new Date(Date.now() + 2 * 60_000);
+    await sweepPendingCollections(due);
+    expect((await getPaymentRequest(m.business.id, paid.id))?.status).toBe('success');
+    expect(await getPaymentRequest(m.business.id, expired.id)).toMatchObject({
+      status: 'error',
+      errorReason: 'declined',
+    });
+    // Still open at Wave: asked again only after the backoff, then it is paid and found.
+    expect((await getPaymentRequest(m.business.id, open.id))?.status).toBe('pending');
+    const asked = () =>
+      fake.requests.filter((r) => r.path === `/v1/checkout/sessions/${open.providerReference}`).length;
+    const before = asked();
+    await sweepPendingCollections(due);
+    expect(asked()).toBe(before);
+    await control(`/sessions/${open.providerReference}/pay`, { result: 'succeeded', deliveries: 0 });
+    await sweepPendingCollections(new Date(due.getTime() + collectionPollDelayMs(1) + 1_000));
+    expect(asked()).toBe(before + 1);
+    expect((await getPaymentRequest(m.business.id, open.id))?.status).toBe('success');
+  });
+
+  it('refuses an amount that is not whole francs before calling Wave', async () => {
+    const m = await merchant();
+    const calls = fake.requests.length;
+    await expect(waveRequest(m, 150_050)).rejects.toBeInstanceOf(ValidationFailed);
+    expect(fake.requests.length).toBe(calls);
+  });
+
+  it('retries a status query through 5xx, and gives up on a hanging session POST without retrying it', async () => {
+    const m = await merchant();
+    const request = await waveRequest(m);
+    await control('/failures', { pathPattern: '^/v1/checkout/sessions/cos-', kind: '5xx', count: 2 });
+    expect(await directAdapter().collectionStatus?.(request.providerReference as string)).toBe('pending');
+
+    await control('/failures', { pathPattern: '^/v1/checkout/sessions$', kind: 'timeout', count: 1 });
+    const calls = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').length;
+    await expect(
+      directAdapter({ timeoutMs: 300 }).startCollection({
+        paymentRequestId: randomUUID(),
+        provider: 'wave',
+        amountCents: 10_000,
+        currency: 'XOF',
+        flow: 'redirect',
+        callbackUrl: `${baseUrl}/provider_callbacks/wave`,
+        returnUrl: 'https://pay.example/return',
+        baseUrl,
+      }),
+    ).rejects.toBeInstanceOf(ProviderUnavailable);
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions').length).toBe(calls + 1);
+  });
+});
+
+describe('Wave payouts against the fake', () => {
+  const payout = async (m: Merchant, number: string, amountCents = 100_000) =>
+    createTransferFor(
+      m.caller,
+      createTransferBody.parse({
+        storeId: m.store.id,
+        amountCents,
+        currency: 'XOF',
+        name: 'Fournisseur',
+        paymentMethod: 'wave',
+        identifier: { number },
+      }),
+      baseUrl,
+    );
+
+  const funded = async () => {
+    const m = await merchant();
+    await creditStore(m.store.id, 1_000_000);
+    return m;
+  };
+
+  it('pays out under the transfer’s idempotency key and ends the transfer on Wave’s answer', async () => {
+    const m = await funded();
+    const transfer = await payout(m, '+2250700000101');
+    expect(transfer.status).toBe('success');
+    const sent = fake.requests.filter((r) => r.path === '/v1/payout');
+    const mine = sent.find((r) => r.headers['idempotency-key'] === transfer.id);
+    expect(mine?.body).toMatchObject({ currency: 'XOF', receive_amount: '1000', mobile: '+2250700000101' });
+  });
+
+  it('ends a refused payout with its reason and gives the reservation back', async () => {
+    const m = await funded();
+    const limited = await payout(m, '+2250700000103');
+    expect(limited).toMatchObject({ status: 'error', errorReason: 'limit_exceeded' });
+    const blocked = await payout(m, '+2250700000102');
+    expect(blocked).toMatchObject({ status: 'error', errorReason: 'declined' });
+    expect(await operatingWallet(m.business.id, m.store.id)).toMatchObject({ total: 1_000_000, blocked: 0 });
+  });
+
+  it('settles a payout still processing through the pending-transfers sweep', async () => {
+    const m = await funded();
+    const transfer = await payout(m, '+2250700000104');
+    expect(transfer.status).toBe('pending');
+    const later = new Date(Date.now() + 3 * 60_000);
+    await sweepPendingTransfers(later);
+    expect((await getTransfer(m.business.id, transfer.id))?.status).toBe('pending');
+    const waveId = [...fake.payouts.values()].find((p) => p.client_reference === transfer.id)?.id;
+    await control(`/payouts/${waveId}/settle`, { status: 'succeeded' });
+    await sweepPendingTransfers(later);
+    expect((await getTransfer(m.business.id, transfer.id))?.status).toBe('success');
+  });
+});

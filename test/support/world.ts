@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { type LocalConfig, useLocalAws } from '#infra/local/local-config.ts';
+import { apiClient, type Body } from '#test/support/api-client.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
+
+export type Headers = Record<string, string>;
+
+/**
+ * Several businesses on the local host, each with what the routes act on, for suites that aim
+ * every route at objects the caller may or may not see:
+ * - `a`, the business whose objects are aimed at: two stores, a soundbox, payment requests and a
+ *   link in its second store, a completed payment and the webhook delivery it caused, a
+ *   subscription its service provider made; a merchant key, a platform key for the whole
+ *   business and one scoped to the first store;
+ * - `b`, another business, with a merchant and a platform key;
+ * - `provider`, a service provider linked to `a`; `stranger`, one that is not.
+ */
+export interface World {
+  a: {
+    businessId: string;
+    firstStoreId: string;
+    storeId: string;
+    deviceId: string;
+    merchant: Headers;
+    platform: Headers;
+    scopedToFirstStore: Headers;
+    paymentRequestId: string;
+    approvableRequestId: string;
+    declinableRequestId: string;
+    completedRequestId: string;
+    paymentLinkId: string;
+    deliveryId: string;
+    subscriptionId: string;
+    contactId: string;
+    /** Payouts of the second store the sandbox provider leaves pending (a number ending in 04). */
+    pendingTransferId: string;
+    failableTransferId: string;
+    messageId: string;
+  };
+  b: { businessId: string; storeId: string; merchant: Headers; platform: Headers };
+  provider: { businessId: string; key: Headers };
+  stranger: { businessId: string; key: Headers };
+  receiver: WebhookReceiver;
+}
+
+const headersOf = (keyId: string, key: string): Headers => ({
+  'X-API-KEY-ID': keyId,
+  'X-API-KEY': key,
+  'content-type': 'application/json',
+});
+
+/**
+ * Provisions as the operator's tool does, with the same data functions, straight into the local
+ * host's table: one process instead of one per object, which a loaded machine takes far better.
+ */
+async function provisioning(config: LocalConfig) {
+  useLocalAws(config.endpoints, config.tableName);
+  const { createBusiness } = await import('#shared/data/business.ts');
+  const { createStore } = await import('#shared/data/store.ts');
+  const { registerDevice } = await import('#shared/data/device.ts');
+  const { createApiKey } = await import('#shared/data/api-key.ts');
+  const { linkMerchant } = await import('#shared/data/service-provider-link.ts');
+  const { creditSmsBalance } = await import('#shared/operations/messages.ts');
+  const owners = new Map<string, string>();
+  return {
+    business: async (name: string, isServiceProvider = false) => {
+      const { business, owner } = await createBusiness({
+        name: `${name} ${randomUUID().slice(0, 6)}`,
+        apiAccessEnabled: true,
+        isServiceProvider,
+        verificationLevel: 2,
+      });
+      owners.set(business.id, owner.id);
+      return business.id;
+    },
+    store: async (businessId: string, name: string) => (await createStore({ businessId, name })).id,
+    device: (businessId: string, storeId: string, deviceId: string) =>
+      registerDevice({ businessId, storeId, deviceId }),
+    key: async (businessId: string, kind: 'merchant' | 'platform' = 'merchant', storeId?: string) => {
+      const { apiKey, secret } = await createApiKey({
+        businessId,
+        kind,
+        storeId,
+        memberId: owners.get(businessId) as string,
+        name: `${kind} key`,
+      });
+      return headersOf(apiKey.id, secret);
+    },
+    link: (providerId: string, merchantId: string) => linkMerchant(providerId, merchantId),
+    smsCredit: (businessId: string, segments: number) => creditSmsBalance(businessId, segments),
+  };
+}
+
+export async function buildWorld(config: LocalConfig): Promise<World> {
+  const call = apiClient(config.baseUrl);
+  const make = await provisioning(config);
+  const [aId, bId, providerId, strangerId] = await Promise.all([
+    make.business('Maquis A'),
+    make.business('Boutique B'),
+    make.business('Provider', true),
+    make.business('Stranger', true),
+  ]);
+  const [firstStoreId, storeId, bStoreId] = await Promise.all([
+    make.store(aId, 'A Plateau'),
+    make.store(aId, 'A Cocody'),
+    make.store(bId, 'B Marcory'),
+  ]);
+  const deviceId = `Till-${randomUUID().slice(0, 8)}`;
+  const [aMerchant, aPlatform, aScoped, bMerchant, bPlatform, providerKey, strangerKey] = await Promise.all([
+    make.key(aId),
+    make.key(aId, 'platform'),
+    make.key(aId, 'platform', firstStoreId),
+    make.key(bId),
+    make.key(bId, 'platform'),
+    make.key(providerId),
+    make.key(strangerId),
+  ]);
+  await make.device(aId, storeId, deviceId);
+  await make.link(providerId, aId);
+
+  const receiver = await startWebhookReceiver();
+  const subscribed = await call(
+    'POST',
+    '/partner_api/service_providers/business_webhook_subscriptions',
+    providerKey,
+    { merchantBusinessId: aId, url: receiver.url },
+  );
+  expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
+
+  const createRequest = async () => {
+    const created = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      aMerchant,
+      paymentRequestBody(storeId),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    return created.body.id as string;
+  };
+  const [paymentRequestId, approvableRequestId, declinableRequestId, completedRequestId] = await Promise.all([
+    createRequest(),
+    createRequest(),
+    createRequest(),
+    createRequest(),
+  ]);
+  const link = await call('POST', '/partner_api/payment_links', aMerchant, {
+    storeId,
+    title: 'Commande de la semaine',
+    amountCents: 25_000,
+  });
+  expect(link.status).toBe(200);
+  const approved = await call('POST', `/sandbox/payment_requests/${completedRequestId}/approve`, aMerchant, {
+    payerPhone: '+2250700000001',
+  });
+  expect(approved.status).toBe(200);
+  const deliveryId = await firstDelivery(call, aMerchant);
+
+  const contact = await call('POST', '/partner_api/contacts', aMerchant, contactBody);
+  expect(contact.status, JSON.stringify(contact.body)).toBe(200);
+  const payout = async () => {
+    const created = await call('POST', '/partner_api/transfers', aMerchant, {
+      storeId,
+      amountCents: 1_000,
+      currency: 'XOF',
+      name: 'Fournisseur en attente',
+      paymentMethod: 'orange',
+      identifier: { number: '+2250700000004' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    return created.body.id as string;
+  };
+  const pendingTransferId = await payout();
+  const failableTransferId = await payout();
+  await make.smsCredit(aId, 5);
+  const message = await call('POST', '/partner_api/messages', aMerchant, {
+    channel: 'sms',
+    to: '+2250700000001',
+    body: 'Votre commande est prête.',
+    reference: `sms-${randomUUID()}`,
+  });
+  expect(message.status, JSON.stringify(message.body)).toBe(200);
+
+  return {
+    a: {
+      businessId: aId,
+      firstStoreId,
+      storeId,
+      deviceId,
+      merchant: aMerchant,
+      platform: aPlatform,
+      scopedToFirstStore: aScoped,
+      paymentRequestId,
+      approvableRequestId,
+      declinableRequestId,
+      completedRequestId,
+      paymentLinkId: link.body.id,
+      deliveryId,
+      subscriptionId: subscribed.body.id,
+      contactId: contact.body.id,
+      pendingTransferId,
+      failableTransferId,
+      messageId: message.body.id,
+    },
+    b: { businessId: bId, storeId: bStoreId, merchant: bMerchant, platform: bPlatform },
+    provider: { businessId: providerId, key: providerKey },
+    stranger: { businessId: strangerId, key: strangerKey },
+    receiver,
+  };
+}
+
+/** Business `a`'s contact: posting it again answers the same contact. */
+export const contactBody = {
+  name: 'Kouassi Yao',
+  paymentMethod: 'wave',
+  identifier: { number: '+2250700000001' },
+};
+
+export function paymentRequestBody(storeId: string) {
+  return {
+    storeId,
+    amountCents: 150_000,
+    currency: 'XOF',
+    reference: `order-${randomUUID()}`,
+    paymentDetails: {
+      type: 'redirect',
+      data: {
+        paymentMethod: 'wave',
+        successUrl: 'https://shop.example/ok',
+        errorUrl: 'https://shop.example/ko',
+      },
+    },
+  };
+}
+
+async function firstDelivery(call: ReturnType<typeof apiClient>, headers: Headers): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const listed = await call('GET', '/partner_api/webhook_deliveries', headers);
+    const id = (listed.body as Body)?.data?.[0]?.id;
+    if (id) return id as string;
+    if (Date.now() > deadline) throw new Error('no webhook delivery 20 s after a completed payment');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Every id of business `a`'s second store and of the business itself: none may show to a caller who may not see them. */
+export const idsOfSecondStore = (world: World) => [
+  world.a.storeId,
+  world.a.deviceId,
+  world.a.paymentRequestId,
+  world.a.approvableRequestId,
+  world.a.declinableRequestId,
+  world.a.completedRequestId,
+  world.a.paymentLinkId,
+  world.a.deliveryId,
+  world.a.pendingTransferId,
+  world.a.failableTransferId,
+];
+
+export const idsOfBusiness = (world: World) => [
+  world.a.businessId,
+  world.a.firstStoreId,
+  world.a.subscriptionId,
+  world.a.contactId,
+  world.a.messageId,
+  ...idsOfSecondStore(world),
+];
+
+/**
+ * What business `a` holds, read through its own keys: it must not change when someone who may
+ * not see it aims a request at it.
+ */
+export async function stateOf(baseUrl: string, world: World) {
+  const call = apiClient(baseUrl);
+  const { merchant } = world.a;
+  const read = async (path: string, headers = merchant) => {
+    const answer = await call('GET', path, headers);
+    return { status: answer.status, body: answer.body as Body };
+  };
+  const requests = await Promise.all(
+    [
+      world.a.paymentRequestId,
+      world.a.approvableRequestId,
+      world.a.declinableRequestId,
+      world.a.completedRequestId,
+    ].map(async (id) => (await read(`/partner_api/payment_requests/${id}`)).body.status),
+  );
+  const deliveries = await read('/partner_api/webhook_deliveries');
+  return {
+    balances: await Promise.all(
+      [world.a.firstStoreId, world.a.storeId].map(
+        async (id) => (await read(`/partner_api/stores/${id}/balance`)).body,
+      ),
+    ),
+    requests,
+    link: (await read(`/partner_api/payment_links/${world.a.paymentLinkId}`)).body.canReceivePayments,
+    transactions: (await read(`/partner_api/transactions?storeId=${world.a.storeId}`)).body.total,
+    deliveries: deliveries.body.total,
+    subscriptions: (
+      await read(
+        `/partner_api/service_providers/business_webhook_subscriptions?merchantBusinessId=${world.a.businessId}`,
+        world.provider.key,
+      )
+    ).body,
+    stores: (await read('/partner_api/stores')).body,
+  };
+}

@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '#infra/paths.ts';
+import { routeContracts } from '#shared/openapi/contracts.ts';
+import {
+  buildOpenApiDocument,
+  missingContractMessage,
+  openApiDocumentPath,
+  serializeOpenApiDocument,
+} from '#shared/openapi/document.ts';
+import { routeEntries } from '#shared/routes.ts';
+import { webhookEvents } from '#shared/schemas/webhook-events.ts';
+import type { Body } from '#test/support/api-client.ts';
+
+const committed = readFileSync(join(projectRoot, openApiDocumentPath), 'utf8');
+
+describe('the OpenAPI document', () => {
+  it('has a contract for every route of the route table', () => {
+    const missing = routeEntries
+      .filter(([name]) => routeContracts[name] === undefined)
+      .map(([name, route]) => missingContractMessage(name, route));
+    expect(missing, missing.join('\n\n')).toEqual([]);
+  });
+
+  it('describes no route that is not in the route table', () => {
+    const names = new Set(routeEntries.map(([name]) => name as string));
+    expect(Object.keys(routeContracts).filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it.each(routeEntries)('publishes the very schemas the %s handler validates with', async (name, route) => {
+    const contract = routeContracts[name];
+    if (!contract || !('response' in contract)) return;
+    const module = await import(join(projectRoot, route.handler));
+    const inputs = module.handler.inputSchemas as Record<string, unknown> | undefined;
+    expect(inputs, `${route.handler} is not an apiHandler`).toBeDefined();
+    for (const part of ['params', 'query', 'body'] as const) {
+      expect(inputs?.[part], `${name}: ${part}`).toBe(contract[part]);
+    }
+  });
+
+  it('is committed as the code generates it (run `npm run openapi` after changing a schema)', () => {
+    expect(committed).toBe(serializeOpenApiDocument(buildOpenApiDocument()));
+  });
+
+  // openapi-typescript needs TypeScript 5's compiler API, which the project's TypeScript 7 does not
+  // have, so `npm run openapi:client` runs a pinned copy of both through npm exec (from the registry,
+  // cached after the first run) instead of a dev dependency.
+  it('has its typed client generated from the committed document (run `npm run openapi`)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pps-client-'));
+    try {
+      const output = join(folder, 'openapi-types.ts');
+      await promisify(execFile)('npm', ['run', '--silent', 'openapi:client', '--', '-o', output], {
+        cwd: projectRoot,
+      });
+      expect(readFileSync(output, 'utf8')).toBe(
+        readFileSync(join(projectRoot, 'client/openapi-types.ts'), 'utf8'),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('has every method and path of the route table, and every webhook event', () => {
+    const document = JSON.parse(committed);
+    for (const [name, route] of routeEntries) {
+      expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, name).toBe(name);
+    }
+    expect(Object.keys(document.webhooks)).toEqual(Object.keys(webhookEvents));
+  });
+
+  it('passes the Redocly linter (recommended rules) with no error', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: committed, absoluteRef: openApiDocumentPath, config });
+    const described = problems
+      // A form post that only redirects has no 2xx, and the document itself has no 4xx: both true.
+      .filter((problem) => !['operation-2xx-response', 'operation-4xx-response'].includes(problem.ruleId))
+      .map(
+        (problem) =>
+          `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
+      );
+    expect(described).toEqual([]);
+  });
+
+  it('has examples that its own schemas accept', () => {
+    const document = JSON.parse(committed);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (formatsPlugin as unknown as (ajv: Ajv2020) => void)(ajv);
+    ajv.addSchema({ ...document, $id: 'openapi.json' });
+    const schemas: [string, { examples?: unknown[] }][] = [
+      ...Object.entries(document.components.schemas as Record<string, { examples?: unknown[] }>).map(
+        ([name, schema]) => [`#/components/schemas/${name}`, schema] as [string, { examples?: unknown[] }],
+      ),
+    ];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Body>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const schema = operation.requestBody?.content?.['application/json']?.schema;
+        const pointer = `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/requestBody/content/application~1json/schema`;
+        if (schema?.examples) schemas.push([pointer, schema]);
+      }
+    }
+    const refused = schemas.flatMap(([pointer, schema]) =>
+      (schema.examples ?? []).flatMap((example) => {
+        const validate = ajv.compile({ $ref: `openapi.json${pointer}` });
+        return validate(example) ? [] : [`${pointer}: ${ajv.errorsText(validate.errors)}`];
+      }),
+    );
+    expect(schemas.length).toBeGreaterThan(10);
+    expect(refused).toEqual([]);
+  });
+});
