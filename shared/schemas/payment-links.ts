@@ -65,6 +65,7 @@ export const paymentLinkSchema = object({
       allowMultiplePayments: true,
       canReceivePayments: true,
       link: 'https://pay.example.ci/pl/9d2f7c1a-3b4e-4f5a-8c6d-7e8f9a0b1c2d',
+      escrowId: null,
       createdAt: '2026-11-20T10:00:00.000Z',
     },
   ],
@@ -93,12 +94,13 @@ export const paymentLinkContracts = {
     summary: 'Create a payment link',
     description:
       'A page at `link` where customers pay the amount. A single-use link closes once one payment ' +
-      'through it completes.',
+      'through it completes. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), ' +
+      'each payment through it is held in an escrow of its own.',
     body: createPaymentLinkBody,
     response: paymentLinkSchema,
     responseDescription: 'The payment link.',
     idempotent: true,
-    errors: ['store_not_found'],
+    errors: ['store_not_found', 'forbidden_action'],
   },
   getPaymentLink: {
     tag: 'Payment links',

@@ -157,6 +157,9 @@ export const paymentRequestSchema = object({
     .optional()
     .meta({ description: 'A created `soundbox` request: whether its terminal is online to show the QR.' }),
   paymentLinkId: uuid().optional(),
+  escrowId: uuid()
+    .optional()
+    .meta({ description: 'The escrow the payment lands in, when a platform key asked for one.' }),
   createdAt: instant,
 }).meta({
   id: 'PaymentRequest',
@@ -218,7 +221,8 @@ export const paymentRequestContracts = {
     description:
       'Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR ' +
       'code on a terminal. The request stays `pending` until the provider answers; poll it, or receive ' +
-      'the `TRANSACTION_COMPLETED` webhook.',
+      'the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 ' +
+      '`forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead.',
     body: createPaymentRequestBody,
     response: paymentRequestSchema,
     responseDescription: 'The payment request, `pending`.',
@@ -229,6 +233,7 @@ export const paymentRequestContracts = {
       'payment_request_exists_with_reference',
       'third_party_payment_provider_error',
       'collection_ceiling_exceeded',
+      'forbidden_action',
     ],
   },
   getPaymentRequest: {
