@@ -10,9 +10,9 @@ export type Headers = Record<string, string>;
  * Several businesses on the local host, each with what the routes act on, for suites that aim
  * every route at objects the caller may or may not see:
  * - `a`, the business whose objects are aimed at: two stores, a soundbox, payment requests and a
- *   link in its second store, a completed payment and the webhook delivery it caused, a
- *   subscription its service provider made; a merchant key, a platform key for the whole
- *   business and one scoped to the first store;
+ *   link in its second store, a completed payment and the webhook delivery it caused, two payments
+ *   held in escrow (one to release, one to refund), a subscription its service provider made; a
+ *   merchant key, a platform key for the whole business and one scoped to the first store;
  * - `b`, another business, with a merchant and a platform key;
  * - `provider`, a service provider linked to `a`; `stranger`, one that is not.
  */
@@ -37,6 +37,10 @@ export interface World {
     pendingTransferId: string;
     failableTransferId: string;
     messageId: string;
+    /** Held escrows of the second store, each with the payment request that made it. */
+    releasableEscrowId: string;
+    refundableEscrowId: string;
+    escrowRequestIds: string[];
   };
   b: { businessId: string; storeId: string; merchant: Headers; platform: Headers };
   provider: { businessId: string; key: Headers };
@@ -155,6 +159,21 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
   });
   expect(approved.status).toBe(200);
   const deliveryId = await firstDelivery(call, aMerchant);
+  const heldEscrow = async () => {
+    const created = await call('POST', '/partner_api/payment_requests', aPlatform, {
+      ...paymentRequestBody(storeId),
+      escrow: { holdDays: 7 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const held = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, aPlatform, {
+      payerPhone: '+2250700000001',
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    return { requestId: created.body.id as string, escrowId: created.body.escrowId as string };
+  };
+  const [releasable, refundable] = [await heldEscrow(), await heldEscrow()];
+  // Their ESCROW_HELD deliveries are logged before the state is read, so none lands mid-probe.
+  await deliveriesAtLeast(call, aMerchant, 3);
 
   const contact = await call('POST', '/partner_api/contacts', aMerchant, contactBody);
   expect(contact.status, JSON.stringify(contact.body)).toBe(200);
@@ -201,6 +220,9 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
       pendingTransferId,
       failableTransferId,
       messageId: message.body.id,
+      releasableEscrowId: releasable.escrowId,
+      refundableEscrowId: refundable.escrowId,
+      escrowRequestIds: [releasable.requestId, refundable.requestId],
     },
     b: { businessId: bId, storeId: bStoreId, merchant: bMerchant, platform: bPlatform },
     provider: { businessId: providerId, key: providerKey },
@@ -233,6 +255,16 @@ export function paymentRequestBody(storeId: string) {
   };
 }
 
+async function deliveriesAtLeast(call: ReturnType<typeof apiClient>, headers: Headers, count: number) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const listed = await call('GET', '/partner_api/webhook_deliveries', headers);
+    if (Number((listed.body as Body)?.total) >= count) return;
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} webhook deliveries after 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function firstDelivery(call: ReturnType<typeof apiClient>, headers: Headers): Promise<string> {
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -256,6 +288,9 @@ export const idsOfSecondStore = (world: World) => [
   world.a.deliveryId,
   world.a.pendingTransferId,
   world.a.failableTransferId,
+  world.a.releasableEscrowId,
+  world.a.refundableEscrowId,
+  ...world.a.escrowRequestIds,
 ];
 
 export const idsOfBusiness = (world: World) => [
@@ -304,5 +339,8 @@ export async function stateOf(baseUrl: string, world: World) {
       )
     ).body,
     stores: (await read('/partner_api/stores')).body,
+    escrows: ((await read('/partner_api/escrows', world.a.platform)).body as Body[]).map(
+      (escrow) => `${escrow.id}:${escrow.status}`,
+    ),
   };
 }
