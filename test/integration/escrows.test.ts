@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findEscrow } from '#shared/data/escrow.ts';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { escrowKey, findEscrow } from '#shared/data/escrow.ts';
 import { findTransfer } from '#shared/data/transfer.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { heldAmount } from '#shared/domain/escrows.ts';
+import { accounts } from '#shared/domain/ledger.ts';
 import { auditLedger } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer } from '#shared/operations/complete-transfer.ts';
@@ -162,5 +165,46 @@ describe('escrows on the ledger', () => {
       }),
       { numRuns: 10 },
     );
+  });
+
+  it('audit reports an escrow moved out of held without its money, and the reverse', async () => {
+    const m = await merchant();
+    const id = await escrowPayment(m, 50_000, 'release', 'success');
+    const escrow = await findEscrow(id, true);
+    const held = heldAmount(escrow as NonNullable<typeof escrow>);
+    const wallet = accounts.wallet(m.business.id, m.store.id, 'escrow');
+    const setStatus = (status: string) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: escrowKey(id),
+          UpdateExpression: 'SET #status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status },
+        }),
+      );
+    expect((await auditLedger()).breaks).toEqual([]);
+    await setStatus('released');
+    try {
+      expect((await auditLedger()).breaks).toContainEqual({
+        kind: 'escrow_wallet_differs_from_held_escrows',
+        subject: wallet,
+        detail: `total ${held}, held by its escrows 0`,
+      });
+    } finally {
+      await setStatus('held');
+    }
+    await releaseEscrow((await findEscrow(id, true)) as NonNullable<typeof escrow>);
+    await setStatus('held');
+    try {
+      expect((await auditLedger()).breaks).toContainEqual({
+        kind: 'escrow_wallet_differs_from_held_escrows',
+        subject: wallet,
+        detail: `total 0, held by its escrows ${held}`,
+      });
+    } finally {
+      await setStatus('released');
+    }
+    expect((await auditLedger()).breaks).toEqual([]);
   });
 });
