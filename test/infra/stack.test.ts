@@ -1645,7 +1645,8 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
         Action: 'sts:AssumeRole',
         Effect: 'Allow',
         Principal: { Service: 'scheduler.amazonaws.com' },
-        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+        // The stage's own account, from its registry entry.
+        Condition: { StringEquals: { 'aws:SourceAccount': registry.dev?.account } },
       }),
     ]);
     const statements = resourcesOf(dev.template, 'AWS::IAM::Policy')
@@ -1658,7 +1659,14 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
   });
 
   it('lets exactly the functions that schedule create and delete schedules of the group, and pass that role', () => {
-    expect(schedulingFunctions.sort()).toEqual(['receiveProviderCallback', 'refundEscrow', 'releaseEscrow']);
+    // The provider callbacks and the collection sweep complete payments, which may hold in escrow.
+    expect(schedulingFunctions.sort()).toEqual([
+      'receiveProviderCallback',
+      'receiveProviderCallbackPut',
+      'refundEscrow',
+      'releaseEscrow',
+      'sweepPendingCollections',
+    ]);
     const [roleId] = schedulerRole(dev.template);
     for (const [, fn] of resourcesOf(dev.template, 'AWS::Lambda::Function')) {
       const name = String(fn.Properties.FunctionName).replace(`${stackName('dev')}-`, '');
