@@ -120,6 +120,46 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     }),
   );
 
+  // The same payment held in escrow (a platform key's), then released: what escrow adds.
+  const { releaseEscrow } = await import('#shared/operations/escrows.ts');
+  const { findEscrow } = await import('#shared/data/escrow.ts');
+  const platform: Caller = { ...caller, keyKind: 'platform' };
+  const inEscrow = await measure('POST /payment_requests (redirect, in escrow)', () =>
+    createPaymentRequestFor(
+      platform,
+      {
+        storeId: store.id,
+        amountCents: 150_000,
+        currency: 'XOF',
+        reference: 'bench-escrow-1',
+        escrow: { holdDays: 7, onExpiry: 'release' },
+        paymentDetails: {
+          type: 'redirect',
+          data: {
+            paymentMethod: 'wave',
+            successUrl: 'https://a.example/ok',
+            errorUrl: 'https://a.example/ko',
+          },
+        },
+      },
+      baseUrl,
+    ),
+  );
+  const escrowStarted = await startCollection(inEscrow, 'redirect', 'wave', '+2250700000001', baseUrl);
+  await measure('complete a payment held in escrow (verified callback)', () =>
+    completePayment({
+      callbackId: 'bench-escrow',
+      provider: 'wave',
+      providerReference: escrowStarted.providerReference as string,
+      paymentRequestId: inEscrow.id,
+      outcome: 'success',
+      payerPhone: '+2250700000001',
+    }),
+  );
+  const heldEscrow = await findEscrow(inEscrow.escrow?.id as string, true);
+  if (!heldEscrow) throw new Error('the escrow of the bench payment is missing');
+  await measure('POST /escrows/{id}/release (ledger, record, event)', () => releaseEscrow(heldEscrow));
+
   const { creditStore } = await import('#shared/operations/credit.ts');
   const { createTransferFor, transferOf } = await import('#shared/operations/transfers.ts');
   const { completeTransfer } = await import('#shared/operations/complete-transfer.ts');
@@ -288,6 +328,13 @@ async function measurePaidPayments(
     { step: 'initialize', name: 'benchSqsCounter' },
   );
   const receiver = await startWebhookReceiver();
+  // Subscriptions keep their signing secret encrypted: the local KMS stand-in encrypts it here.
+  const { startKmsStandIn, localWebhookSecretsKeyId, newLocalKeyMaterial } = await import(
+    '#infra/local/kms.ts'
+  );
+  const kms = await startKmsStandIn({ keyMaterial: newLocalKeyMaterial() });
+  process.env.AWS_ENDPOINT_URL_KMS = kms.endpoint;
+  process.env.WEBHOOK_SECRETS_KEY_ID = localWebhookSecretsKeyId;
   const { saveSubscription } = await import('#shared/data/webhook-subscription.ts');
   await saveSubscription({ businessId, url: receiver.url, name: 'bench', events: [] }, { replace: true });
   const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
@@ -369,6 +416,7 @@ async function measurePaidPayments(
     ]);
   } finally {
     await receiver.close();
+    await kms.stop();
   }
   const shape: Record<string, Pick<PaidPaymentStep, 'lambda' | 'apiRequests' | 'sqsRequests' | 'extra'>> = {
     'create (POST /payment_requests)': { lambda: 'create-payment-request', apiRequests: 1, sqsRequests: 0 },
