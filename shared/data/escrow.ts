@@ -22,7 +22,9 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
  * Access patterns and cost (the item stays well under 1 KB):
  * - create: one put in the payment request's creating transaction, 2 WCU (+1 for the index).
  * - held / cancelled: one update in the completion's transaction, 2 WCU (+1 for the index), and
- *   for held the due marker, 2 WCU. A payment without escrow writes nothing here.
+ *   for held the due marker, 2 WCU. A payment without escrow writes nothing here. The escrow's
+ *   `escrowId` on the payment's transaction record and its `{id, holdUntil}` on the request take
+ *   both past 1 KB, so an escrowed completion is 26 WCU by the capacity bench (16 without).
  * - sweep: one Query per due shard over the markers already due, 0.5 RCU per 4 KB.
  * - release, refund: one conditional update in the transition's transaction, 2 WCU (+1).
  * - get by id: GetItem, 0.5 RCU (1 when consistent).

@@ -56,7 +56,10 @@ const feeSchedule = feeScheduleFromEnvironment();
  * share only its ceiling month and its list counter), 16 WCU by the capacity bench:
  * the request (2), the ceiling month (2), the store's wallet, carrying the store's shares of the
  * fee and clearing accounts (2), the list record carrying the journal entry (2 + 1 for the store
- * index), the business's and the store's day counters (2 + 2), the outbox event (2 + 1).
+ * index), the business's and the store's day counters (2 + 2), the outbox event (2 + 1). A
+ * payment held in escrow lands in the store's escrow wallet instead (the same sharding) and adds
+ * the escrow's move to `held` (2 + 1) and its due marker (2); 26 WCU by the bench, as the request
+ * and the record pass 1 KB with the escrow's id.
  */
 export async function completePayment(callback: VerifiedCallback): Promise<Completion> {
   const request = await findPaymentRequest(callback.paymentRequestId, true);
