@@ -20,6 +20,7 @@ export const registrySettingNames = [
   'mtnTargetEnvironment',
   'mtnApiUrl',
   'waveApiUrl',
+  'escrowMinHoldSeconds',
 ] as const;
 
 /**

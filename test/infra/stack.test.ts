@@ -1066,7 +1066,18 @@ describe("stage settings from the stage's registry entry", () => {
     }
   });
 
-  it.each(['feeSchedule', 'collectionCeilings', 'publicBaseUrl'])(
+  it('escrowMinHoldSeconds reaches the functions, and is whole seconds from 1 to 90 days', () => {
+    const template = Template.fromStack(synthWith({ escrowMinHoldSeconds: 7200 })());
+    const [, fn] = functionOf(template, 'dev', 'createPaymentRequest');
+    expect(fn.Properties.Environment.Variables.ESCROW_MIN_HOLD_SECONDS).toBe('7200');
+    for (const refused of [0, 1.5, 91 * 86_400, 'soon']) {
+      expect(synthWith({ escrowMinHoldSeconds: refused })).toThrow(
+        /Stage "dev" in cdk.json: escrowMinHoldSeconds: must be a whole number of seconds from 1 to 90 days/,
+      );
+    }
+  });
+
+  it.each(['feeSchedule', 'collectionCeilings', 'publicBaseUrl', 'escrowMinHoldSeconds'])(
     'are refused as -c %s, which the next deploy would forget',
     (name) => {
       expect(() => buildPaymentsApp(appFor({ stage: 'dev', [name]: '{}' }))).toThrow(
