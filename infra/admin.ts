@@ -29,6 +29,9 @@ const usage = `Usage: npm run admin -- <command> [options] [--json] [--stage NAM
 
 Commands:
   create-business --name N [--service-provider] [--no-api-access] [--verification-level N]
+  create-user     --phone P [--first-name F] [--last-name L] [--email E] [--business-name N]
+                  a person who signs in by phone; with --business-name, the business they own
+                  (level 0, no API access) with its first store
   create-store    --business ID --name N
   create-device   --store ID --device-id ID
                   registers a soundbox and prints, once, how it connects: on the local host the
@@ -65,6 +68,11 @@ const { values, positionals } = parseArgs({
     segments: { type: 'string' },
     'entry-id': { type: 'string' },
     provider: { type: 'string' },
+    phone: { type: 'string' },
+    'first-name': { type: 'string' },
+    'last-name': { type: 'string' },
+    email: { type: 'string' },
+    'business-name': { type: 'string' },
     merchant: { type: 'string' },
     url: { type: 'string' },
     events: { type: 'string' },
@@ -165,6 +173,29 @@ async function run(
         verificationLevel,
       });
       return { businessId: business.id };
+    }
+    case 'create-user': {
+      const { normalisePhoneNumber } = await import('#shared/domain/phone-numbers.ts');
+      const phone = normalisePhoneNumber(required('phone'));
+      if (!phone) throw new UsageError('--phone must be a phone number (+225..., 07...)');
+      const owner = {
+        phone,
+        firstName: values['first-name'] ?? 'Awa',
+        lastName: values['last-name'] ?? 'Koné',
+        email: values.email,
+      };
+      const businessName = values['business-name'];
+      if (!businessName) {
+        const { createUser } = await import('#shared/data/user.ts');
+        return { userId: (await createUser(owner)).id, phone };
+      }
+      const { createOwnedBusiness } = await import('#shared/operations/service-providers.ts');
+      const created = await createOwnedBusiness({
+        owner,
+        business: { name: businessName },
+        storeName: businessName,
+      });
+      return { userId: created.user.id, phone, businessId: created.business.id, storeId: created.store.id };
     }
     case 'create-store': {
       const store = await createStore({ businessId: required('business'), name: required('name') });

@@ -17,6 +17,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
+import { functionScopeOf, rootStackOf } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
@@ -133,12 +134,15 @@ export class ServiceFunction extends NodejsFunction {
   /** Whether the function belongs to a sandbox stage, where every sandbox-only resource exists. */
   readonly sandbox: boolean;
 
-  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+  constructor(stack: Construct, id: string, props: ServiceFunctionProps) {
     if (props.functionName.length > maxFunctionNameLength) {
       throw new Error(
         `Function name ${props.functionName} is longer than ${maxFunctionNameLength} characters: shorten the stage, route or worker name`,
       );
     }
+    // Asked for in the stage's stack, the function goes into its group's nested stack
+    // (infra/function-groups.ts), which keeps every stack under CloudFormation's 500 resources.
+    const scope = functionScopeOf(stack, props.entry);
     // Both are handed to the function at creation, so they are built beside it rather than inside.
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       logGroupName: `/aws/lambda/${props.functionName}`,
@@ -184,11 +188,11 @@ export class ServiceFunction extends NodejsFunction {
 
     // Active tracing is set on the resource rather than with `tracing`, which would add X-Ray's
     // `Resource: *` statement to the role's main policy, where acknowledging it would also hide any
-    // other `*` grant added there later. It comes from one managed policy of the stack's, holding
-    // nothing else and acknowledged alone (one policy per function would cost ~50 of the stack's
-    // 500 resources).
+    // other `*` grant added there later. It comes from one managed policy of the stage's top stack,
+    // holding nothing else and acknowledged alone (one policy per function would cost ~50
+    // resources).
     (this.node.defaultChild as CfnFunction).tracingConfig = { mode: 'Active' };
-    role.addManagedPolicy(tracingPolicyOf(Stack.of(scope)));
+    role.addManagedPolicy(tracingPolicyOf(rootStackOf(scope)));
     const runtimeReason =
       'DESIGN pins nodejs22.x to match the Node 22 that runs the local host and the tests.';
     acknowledge(this, 'AwsSolutions-L1', runtimeReason);

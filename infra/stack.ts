@@ -3,7 +3,6 @@ import {
   AccessLogField,
   AccessLogFormat,
   EndpointType,
-  LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   ResponseType,
@@ -38,6 +37,7 @@ import { EmailSubscription, SqsSubscription } from 'aws-cdk-lib/aws-sns-subscrip
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { GroupedLambdaIntegration, groupFunctionsOf } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import {
   alarmTopicName,
@@ -232,7 +232,9 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
  * One stage of the service: the table, the queues with their dead-letter queues, the REST API, one
  * function per route, one per worker and one per schedule (with its EventBridge rule). Sandbox-only
  * routes, queues, workers and schedules (the sandbox provider, test helpers) are left out of
- * production.
+ * production. The functions, and what is built beside them with `Stack.of(fn)` (alarms, rules,
+ * permissions), sit in one nested stack per directory of functions/ (infra/function-groups.ts);
+ * the rest is this stack's.
  */
 export class PaymentsStack extends Stack {
   readonly table: Table;
@@ -256,6 +258,7 @@ export class PaymentsStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PaymentsStackProps) {
     super(scope, id, props);
+    groupFunctionsOf(this);
     const stage = props.stage.name;
     // The registry's kind decides, never the name: a stage called "production" may be a sandbox.
     const production = props.stage.kind === 'production';
@@ -452,7 +455,7 @@ export class PaymentsStack extends Stack {
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
         // The console's test-invoke is not used; each function may be invoked by its method only.
-        new LambdaIntegration(fn, { allowTestInvoke: false }),
+        new GroupedLambdaIntegration(fn, stage),
       );
       const reason = authorizationReason(route);
       acknowledge(method, 'AwsSolutions-APIG4', reason);
@@ -512,7 +515,7 @@ export class PaymentsStack extends Stack {
         timeout: scheduledFunctionTimeout,
       });
       this.addFunctionAlarms(fn, functionName);
-      const rule = new Rule(this, `${pascalCase(scheduleName)}Schedule`, {
+      const rule = new Rule(Stack.of(fn), `${pascalCase(scheduleName)}Schedule`, {
         ruleName: functionName,
         description: `Runs ${scheduleName} on ${schedule.expression}`,
         schedule: Schedule.expression(schedule.expression),
@@ -660,7 +663,7 @@ export class PaymentsStack extends Stack {
     for (const workerName of ['sendSms', 'recordSmsEvents'] as const) {
       const fn = workers.get(workerName);
       if (!fn) continue;
-      new MetricFilter(this, `${pascalCase(workerName)}FailedFilter`, {
+      new MetricFilter(Stack.of(fn), `${pascalCase(workerName)}FailedFilter`, {
         logGroup: fn.logGroup,
         filterPattern: FilterPattern.stringValue('$.message', '=', 'sms message failed'),
         metricNamespace: metric.namespace,
@@ -876,7 +879,7 @@ export class PaymentsStack extends Stack {
     for (const [name, rule] of deviceRuleEntries) {
       const fn = newFunction(name, rule);
       rule.sql.forEach((sql, index) => {
-        const topicRule = new CfnTopicRule(this, `${pascalCase(name)}Rule${index + 1}`, {
+        const topicRule = new CfnTopicRule(Stack.of(fn), `${pascalCase(name)}Rule${index + 1}`, {
           // Rule names allow letters, digits and underscores only.
           ruleName: `${stackName(stage)}_${name}_${index + 1}`.replace(/[^a-zA-Z0-9_]/g, '_'),
           topicRulePayload: {
@@ -971,12 +974,13 @@ export class PaymentsStack extends Stack {
    * Errors (a handler that threw past the wrapper, a timeout, a crash) of one function: any is worth
    * a look, and one alarm per function says which. Throttles have one alarm for the stage
    * (addOperationalAlarms): they come from the account's concurrency running out, not from one
-   * function, and an alarm per function would spend ~50 of the stack's 500 resources.
+   * function, and an alarm per function would spend ~50 resources. The alarm sits beside its
+   * function, in the function's nested stack.
    */
   private addFunctionAlarms(fn: ServiceFunction, functionName: string): void {
     const id = fn.node.id;
     const anyIn = (metric: Metric, name: string, description: string) =>
-      new Alarm(this, `${id}${name}Alarm`, {
+      new Alarm(Stack.of(fn), `${id}${name}Alarm`, {
         alarmName: `${functionName}-${name.toLowerCase()}`,
         alarmDescription: description,
         metric,

@@ -17,7 +17,11 @@ export type MetricName =
   | 'WebhookAttemptFailures'
   | 'WebhooksFailed'
   | 'LedgerConflicts'
-  | 'LedgerRetries';
+  | 'LedgerRetries'
+  | 'BusinessesOnboarded'
+  | 'LinkRequestsCreated'
+  | 'LinkRequestsSettled'
+  | 'ComplianceVerificationsCompleted';
 
 /**
  * Counts one occurrence. With dimensions (outcome, provider) it is written at once as a metric of

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { type Member, memberItem } from '#shared/data/member.ts';
-import { transactWrite } from '#shared/data/transact.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { Conflict } from '#shared/domain/errors.ts';
 
 /**
@@ -28,6 +28,11 @@ export interface Business {
   /** Decides the collection ceilings; 0 = unverified, 1 = the first level (which grants API access). */
   verificationLevel: number;
   ownerMemberId: string;
+  /** The activity declared at onboarding (see shared/domain/activity-catalogue.ts). */
+  activityId?: string | undefined;
+  referralCode?: string | undefined;
+  /** The service provider that onboarded it: only that provider may make keys for it. */
+  onboardedByServiceProviderId?: string | undefined;
   createdAt: string;
 }
 
@@ -68,13 +73,19 @@ export async function createBusiness(input: NewBusiness): Promise<{ business: Bu
     ownerMemberId: owner.id,
     createdAt,
   };
+  await transactWrite(businessWrites(business, owner));
+  return { business, owner };
+}
+
+/** The writes that create a business with its owner member, for a transaction of the caller's. */
+export function businessWrites(business: Business, owner: Member): GuardedWrite[] {
   const alreadyExists = () => new Conflict('Business already exists');
-  await transactWrite([
+  return [
     {
       write: {
         Put: {
           TableName: tableName(),
-          Item: { ...businessKey(businessId), entity: 'business', ...business },
+          Item: { ...businessKey(business.id), entity: 'business', ...business },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -90,8 +101,7 @@ export async function createBusiness(input: NewBusiness): Promise<{ business: Bu
       },
       onConditionFailed: alreadyExists,
     },
-  ]);
-  return { business, owner };
+  ];
 }
 
 function toBusiness(item: Record<string, unknown>): Business {
@@ -102,6 +112,9 @@ function toBusiness(item: Record<string, unknown>): Business {
     isServiceProvider: item.isServiceProvider === true,
     verificationLevel: Number(item.verificationLevel ?? 0),
     ownerMemberId: item.ownerMemberId as string,
+    activityId: item.activityId as string | undefined,
+    referralCode: item.referralCode as string | undefined,
+    onboardedByServiceProviderId: item.onboardedByServiceProviderId as string | undefined,
     createdAt: item.createdAt as string,
   };
 }

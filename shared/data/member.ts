@@ -13,6 +13,8 @@ export interface Member {
   role: 'owner' | 'member';
   name: string;
   phone?: string | undefined;
+  /** The user (person) this member is, when known. */
+  userId?: string | undefined;
   createdAt: string;
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import { queryAll } from '#shared/data/query.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { BadRequest, BusinessNotFound, DomainError, ForbiddenAction } from '#shared/domain/errors.ts';
 
 /**
@@ -70,25 +70,28 @@ export async function linkMerchant(providerId: string, merchantId: string): Prom
     merchantBusinessName: merchant.name,
     linkedAt: new Date().toISOString(),
   };
-  try {
-    await documentClient.send(
-      new PutCommand({
+  await transactWrite([linkWrite(link)]);
+  return link;
+}
+
+/** The write that creates a link (replacing a detached one), for a transaction of the caller's. */
+export function linkWrite(link: ServiceProviderLink): GuardedWrite {
+  return {
+    write: {
+      Put: {
         TableName: tableName(),
         Item: {
-          ...linkKey(provider.id, merchant.id),
-          gsi1pk: merchantIndexKey(merchant.id),
-          gsi1sk: `${link.linkedAt}#${provider.id}`,
+          ...linkKey(link.serviceProviderBusinessId, link.merchantBusinessId),
+          gsi1pk: merchantIndexKey(link.merchantBusinessId),
+          gsi1sk: `${link.linkedAt}#${link.serviceProviderBusinessId}`,
           entity: 'service_provider_link',
           ...link,
         },
         ConditionExpression: 'attribute_not_exists(pk) OR attribute_exists(detachedAt)',
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new AlreadyLinked(merchant.id);
-    throw error;
-  }
-  return link;
+      },
+    },
+    onConditionFailed: () => new AlreadyLinked(link.merchantBusinessId),
+  };
 }
 
 /** The live link between a provider and a merchant, or undefined (none, or detached). */
@@ -127,20 +130,23 @@ export async function listProviderLinks(merchantId: string): Promise<ServiceProv
 
 /** Ends a live link; an unknown or already detached one is BusinessNotFound, as for the provider. */
 export async function detachMerchant(providerId: string, merchantId: string): Promise<void> {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
+  await transactWrite([detachLinkWrite(providerId, merchantId, new Date().toISOString())]);
+}
+
+/** The write that ends a live link, for a transaction of the caller's. */
+export function detachLinkWrite(providerId: string, merchantId: string, at: string): GuardedWrite {
+  return {
+    write: {
+      Update: {
         TableName: tableName(),
         Key: linkKey(providerId, merchantId),
         UpdateExpression: 'SET detachedAt = :now REMOVE gsi1pk, gsi1sk',
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(detachedAt)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new BusinessNotFound();
-    throw error;
-  }
+        ExpressionAttributeValues: { ':now': at },
+      },
+    },
+    onConditionFailed: () => new BusinessNotFound(),
+  };
 }
 
 function toLink(item: Record<string, unknown>): ServiceProviderLink {

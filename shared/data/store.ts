@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { businessKey } from '#shared/data/business.ts';
 import { queryPrefix } from '#shared/data/query.ts';
-import { transactWrite } from '#shared/data/transact.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { walletItem } from '#shared/data/wallet.ts';
 import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
 import { defaultCurrency } from '#shared/domain/money.ts';
@@ -60,13 +60,7 @@ export async function getStore(businessId: string, storeId: string): Promise<Sto
 }
 
 export async function createStore(input: { businessId: string; name: string }): Promise<Store> {
-  const store: Store = {
-    id: randomUUID(),
-    businessId: input.businessId,
-    name: input.name,
-    currency: defaultCurrency,
-    createdAt: new Date().toISOString(),
-  };
+  const store = newStore(input);
   const table = tableName();
   await transactWrite([
     {
@@ -79,6 +73,25 @@ export async function createStore(input: { businessId: string; name: string }): 
       },
       onConditionFailed: () => new BusinessNotFound(),
     },
+    ...storeWrites(store),
+  ]);
+  return store;
+}
+
+export function newStore(input: { businessId: string; name: string }): Store {
+  return {
+    id: randomUUID(),
+    businessId: input.businessId,
+    name: input.name,
+    currency: defaultCurrency,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** The writes that create a store, its pointer and its wallets, for a transaction of the caller's. */
+export function storeWrites(store: Store): GuardedWrite[] {
+  const table = tableName();
+  return [
     {
       write: {
         Put: {
@@ -119,8 +132,7 @@ export async function createStore(input: { businessId: string; name: string }): 
       },
       onConditionFailed: () => new Conflict('Wallet already exists'),
     })),
-  ]);
-  return store;
+  ];
 }
 
 function toStore(item: Record<string, unknown>): Store {

@@ -53,6 +53,10 @@ export type ErrorId =
   | 'escrow_already_released'
   | 'escrow_already_refunded'
   | 'escrow_not_held'
+  | 'user_already_exists'
+  | 'user_not_found'
+  | 'no_owned_business'
+  | 'business_link_request_not_found'
   | 'internal_error';
 
 export class BadRequest extends DomainError {
@@ -118,5 +122,29 @@ export class ValidationFailed extends DomainError {
 export class Conflict extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+export class UserAlreadyExists extends DomainError {
+  constructor() {
+    super('user_already_exists', 'A user with this phone number already exists');
+  }
+}
+
+export class UserNotFound extends DomainError {
+  constructor() {
+    super('user_not_found', 'No user has this phone number; onboard the business instead');
+  }
+}
+
+export class NoOwnedBusiness extends DomainError {
+  constructor() {
+    super('no_owned_business', 'The user owns no business');
+  }
+}
+
+export class BusinessLinkRequestNotFound extends DomainError {
+  constructor() {
+    super('business_link_request_not_found', 'Business link request not found');
   }
 }

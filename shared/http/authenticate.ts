@@ -39,7 +39,8 @@ export async function authenticate(
   const secret = headers['x-api-key'];
   if (!keyId || !secret || !uuidPattern.test(keyId)) throw new Unauthorized();
   const found = await loadKey(keyId.toLowerCase());
-  if (!found || !apiKeySecretMatches(secret, found.apiKey.secretHash)) throw new Unauthorized();
+  if (!found || found.apiKey.revokedAt || !apiKeySecretMatches(secret, found.apiKey.secretHash))
+    throw new Unauthorized();
   const { apiKey, business } = found;
   if (!business.apiAccessEnabled) throw new BusinessNotEnabledForApiAccess();
   if (required === 'platform_key' && apiKey.kind !== 'platform') {

@@ -38,5 +38,9 @@ export const statusByErrorId: Record<ErrorId, number> = {
   escrow_already_released: 409,
   escrow_already_refunded: 409,
   escrow_not_held: 409,
+  user_already_exists: 409,
+  user_not_found: 404,
+  no_owned_business: 409,
+  business_link_request_not_found: 404,
   internal_error: 500,
 };

@@ -7,6 +7,7 @@ import { paymentLinkContracts } from '#shared/schemas/payment-links.ts';
 import { paymentRequestContracts } from '#shared/schemas/payment-requests.ts';
 import { providerCallbackContracts } from '#shared/schemas/provider-callbacks.ts';
 import { referenceContracts } from '#shared/schemas/reference.ts';
+import { serviceProviderContracts } from '#shared/schemas/service-providers.ts';
 import { storeContracts } from '#shared/schemas/stores.ts';
 import { transactionContracts } from '#shared/schemas/transactions.ts';
 import { payoutCallbackContracts, transferContracts } from '#shared/schemas/transfers.ts';
@@ -32,4 +33,5 @@ export const routeContracts: RouteContracts = {
   ...messageContracts,
   ...pageContracts,
   ...referenceContracts,
+  ...serviceProviderContracts,
 };

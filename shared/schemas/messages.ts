@@ -11,9 +11,9 @@ import {
   uuid,
 } from 'zod';
 import { type Message, type MessageAccount, messageStatuses } from '#shared/data/message.ts';
-import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { instant } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { phoneNumber } from '#shared/schemas/phone-number.ts';
 
 /** Six parts of 153 GSM-7 characters: the longest text a message may carry. */
 export const maxBodyCharacters = 918;
@@ -21,17 +21,7 @@ export const maxBodyCharacters = 918;
 export const sendMessageBody = object({
   // Only SMS for now; another channel is refused by name (rule `in`), not ignored.
   channel: enumOf(['sms']),
-  to: string().transform((to, context) => {
-    const normalised = normalisePhoneNumber(to);
-    if (normalised) return normalised;
-    context.addIssue({
-      code: 'custom',
-      params: { rule: 'format' },
-      message:
-        'The to field must be a phone number in international form (+ and 8 to 15 digits), or an Ivorian number (0700000001, 00225…).',
-    });
-    return to;
-  }),
+  to: phoneNumber('to'),
   // Characters as people count them (an emoji is one), not UTF-16 units.
   body: string()
     .min(1)

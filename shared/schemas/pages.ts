@@ -10,7 +10,7 @@ const idParams = object({ id: uuid() });
 const language = enumOf(['fr', 'en']).optional().meta({
   description: 'The page’s language; by default the browser’s (`Accept-Language`), French otherwise.',
 });
-const pageQuery = object({ lang: language });
+export const pageQuery = object({ lang: language });
 const payerForm = object({
   paymentMethod: enumOf(providerCodes),
   payerPhone: string().meta({

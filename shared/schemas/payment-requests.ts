@@ -7,7 +7,7 @@ import type { RouteContracts } from '#shared/schemas/contract.ts';
 import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 
 /** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
-const returnUrl = string()
+export const returnUrl = string()
   .max(2048)
   .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/, {
     message: 'must be an absolute URL or app link (scheme:...)',

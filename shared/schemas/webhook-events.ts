@@ -3,6 +3,7 @@ import { providerCodes } from '#shared/domain/payment-methods.ts';
 import type { WebhookEventName } from '#shared/domain/webhook-events.ts';
 import { executedAt, money } from '#shared/schemas/common.ts';
 import { escrowEventBody } from '#shared/schemas/escrows.ts';
+import { complianceVerificationSchema, linkRequestEventSchema } from '#shared/schemas/service-providers.ts';
 
 /** The body of TRANSACTION_COMPLETED: the interface's flat transaction (spec §6). */
 export const transactionCompletedEvent = object({
@@ -85,5 +86,15 @@ export const webhookEvents = {
   ESCROW_REFUNDED: {
     summary: 'A held escrow’s refund payout succeeded: the payer got the whole payment back.',
     body: escrowEventBody,
+  },
+  SERVICE_PROVIDER_LINK_REQUEST: {
+    summary:
+      'To the service provider: a link request was made (`pending`), or is now `approved`, `declined` ' +
+      'or `expired`. Dedupe on `id` and `status` together.',
+    body: linkRequestEventSchema,
+  },
+  COMPLIANCE_VERIFICATION_COMPLETED: {
+    summary: 'To the service provider: a compliance verification it started is `approved` or `rejected`.',
+    body: complianceVerificationSchema,
   },
 } as const satisfies { readonly [Name in WebhookEventName]?: WebhookEventContract };

@@ -96,7 +96,7 @@ export const createdWebhookSubscriptionResponse = (
   secret: subscription.secret,
 });
 
-const forServiceProviders =
+export const forServiceProviders =
   'Any key of a service provider; another key is answered 403 `forbidden_action`. A merchant not linked ' +
   'to the caller is 404 `business_not_found`, as an unknown id is.';
 

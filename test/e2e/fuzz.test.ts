@@ -16,6 +16,14 @@ import {
 } from '#shared/schemas/payment-links.ts';
 import { createPaymentRequestBody, paymentRequestPathParams } from '#shared/schemas/payment-requests.ts';
 import { referenceAssetParams } from '#shared/schemas/reference.ts';
+import {
+  createComplianceVerificationBody,
+  createLinkRequestsBody,
+  createMerchantApiKeyBody,
+  linkRequestPathParams,
+  merchantBusinessPathParams,
+  onboardBusinessBody,
+} from '#shared/schemas/service-providers.ts';
 import { storePathParams } from '#shared/schemas/stores.ts';
 import { listTransactionsQuery } from '#shared/schemas/transactions.ts';
 import { createTransferBody, payoutCallbackParams, transferPathParams } from '#shared/schemas/transfers.ts';
@@ -64,6 +72,15 @@ const payoutCallbackBody = object({
   providerReference: string(),
   transferId: uuid(),
   outcome: enumOf(['success', 'declined', 'limit_exceeded']),
+});
+/** The owner's answer on the consent page. */
+const consentForm = object({ code: string().regex(/^\d{6}$/), decision: enumOf(['approve', 'decline']) });
+/** The sandbox identity form: a number ending in 0000 is rejected. */
+const identityForm = object({
+  firstName: string(),
+  lastName: string(),
+  idNumber: string().regex(/^[A-Z0-9]{4,12}$/),
+  dateOfBirth: string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 const checkoutParams = object({ providerReference: string().regex(/^sbx_[0-9a-f-]{36}$/) });
 
@@ -127,6 +144,20 @@ const fuzzInputs: Partial<Record<RouteName, FuzzInputs>> = {
   openApiDocument: {},
   referencePage: {},
   referencePageAsset: { params: referenceAssetParams },
+  listActivities: {},
+  onboardBusiness: { body: onboardBusinessBody },
+  listBusinessLinks: {},
+  detachBusinessLink: { params: merchantBusinessPathParams },
+  createMerchantApiKey: { body: createMerchantApiKeyBody },
+  createLinkRequests: { body: createLinkRequestsBody },
+  getLinkRequest: { params: linkRequestPathParams },
+  linkRequestPage: { params: linkRequestPathParams, query: pageQuery },
+  submitLinkRequestPage: { params: linkRequestPathParams, form: consentForm },
+  approveSandboxLinkRequest: { params: linkRequestPathParams },
+  declineSandboxLinkRequest: { params: linkRequestPathParams },
+  createComplianceVerification: { body: createComplianceVerificationBody },
+  sandboxVerificationPage: { params: linkRequestPathParams, query: pageQuery },
+  submitSandboxVerificationPage: { params: linkRequestPathParams, form: identityForm },
 };
 
 const runs = Number(process.env.FUZZ_RUNS ?? 8);
@@ -183,7 +214,12 @@ function pairs(value: unknown): [string, string][] {
 }
 
 function callArbitrary(inputs: FuzzInputs, route: (typeof routeEntries)[number][1]) {
-  const realIds = fc.constantFrom(...idsOfBusiness(world), world.a.deviceId);
+  const realIds = fc.constantFrom(
+    ...idsOfBusiness(world),
+    world.a.deviceId,
+    world.provider.onboardedBusinessId,
+    world.provider.linkRequestId,
+  );
   const paramNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
   const params = inputs.params
     ? fc.oneof(

@@ -201,13 +201,7 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
     expect(delivery.attempts[0].responseExcerpt).toBe('try again later');
   });
 
-  // Skipped: the local SQS emulator (fauxqs 2.4.1) answers MessageNotInflight to the
-  // ChangeMessageVisibility of a message re-received after its earlier visibility ran out, so the
-  // last attempt's message comes back only after the queue's 240 s visibility timeout and is
-  // parked then, not within the test's time. The redrive after maxReceiveCount is tested against
-  // the emulator in test/integration/local-sqs.test.ts, the failed delivery and its 4 attempts by
-  // the sender's unit tests; on AWS, SQS honours the change.
-  it.skip('give up on a receiver that always fails after 4 attempts: the message goes to the dead-letter queue, the delivery is failed', {
+  it('give up on a receiver that always fails after 4 attempts: the message goes to the dead-letter queue, the delivery is failed', {
     timeout: 90_000,
   }, async () => {
     const { merchant, receiver } = await subscribedMerchant(() => 500);

@@ -1,11 +1,12 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { describe, expect, it } from 'vitest';
 import { devicePolicyName, deviceThingTypeName, stackName } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
 import { deviceRules, routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
+import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is checked by the assertions
 type Json = any;
@@ -19,7 +20,7 @@ function build(stage: string) {
       [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false,
     },
   });
-  return Template.fromStack(buildPaymentsApp(app));
+  return stageTemplateOf(buildPaymentsApp(app));
 }
 
 const dev = build('dev');

@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { describe, expect, it } from 'vitest';
 import { providerSecretName, stackName } from '#infra/naming.ts';
@@ -7,6 +7,7 @@ import { buildPaymentsApp } from '#infra/payments-app.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
 import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import { routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
+import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
 
@@ -20,7 +21,7 @@ function build(stage: string, settings: Record<string, unknown> = {}) {
       [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false,
     },
   });
-  return Template.fromStack(buildPaymentsApp(app));
+  return stageTemplateOf(buildPaymentsApp(app));
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped.

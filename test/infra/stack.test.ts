@@ -1,5 +1,5 @@
 import { App, CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -54,6 +54,7 @@ import {
   workerEntries,
   workers,
 } from '#shared/routes.ts';
+import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 /** The stage registry of cdk.json, as `cdk synth` reads it. */
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
@@ -85,7 +86,7 @@ const appFor = (context: Record<string, unknown>) =>
 function build(stage: string, context: Record<string, unknown> = {}) {
   const app = appFor({ stage, [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false, ...context });
   const stack = buildPaymentsApp(app);
-  return { app, stack, template: Template.fromStack(stack) };
+  return { app, stack, template: stageTemplateOf(stack) };
 }
 
 /** Every function of the stage: one per route, per worker, per schedule, per schedule target and per IoT rule set. */
@@ -357,7 +358,7 @@ describe('the functions', () => {
       standAloneFunction(stack, id, access, { table, queues: new Map() });
     const writer = withAccess('Writer', ['table:write']);
     const reader = withAccess('Reader', ['table:read']);
-    const template = Template.fromStack(stack);
+    const template = stageTemplateOf(stack);
     const fnOf = (fn: ServiceFunction) => resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(fn));
 
     const writerActions = tableActionsOf(template, fnOf(writer));
@@ -817,7 +818,7 @@ describe('the queue:send access', () => {
     };
     const sender = standAloneFunction(stack, 'Sender', ['queue:send:sandboxCallbacks'], resources);
     const bystander = standAloneFunction(stack, 'Bystander', ['table:read'], resources);
-    const template = Template.fromStack(stack);
+    const template = stageTemplateOf(stack);
     const callbacksId = stack.getLogicalId(callbacks.node.defaultChild as CfnQueue);
 
     const senderFn = resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(sender));
@@ -877,7 +878,7 @@ describe('the queue:send access', () => {
     const resources = { table, queues: new Map() };
     const access: AwsAccess[] = ['queue:send:sandboxCallbacks'];
     const production = standAloneFunction(stack, 'Production', access, resources, false);
-    const template = Template.fromStack(stack);
+    const template = stageTemplateOf(stack);
     const fn = resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(production));
     expect(queuesSentToBy(template, fn)).toEqual(new Set());
     expect(fn.Properties.Environment.Variables).not.toHaveProperty(queueUrlVariable('sandboxCallbacks'));
@@ -1067,7 +1068,7 @@ describe("stage settings from the stage's registry entry", () => {
   });
 
   it('escrowMinHoldSeconds reaches the functions, and is whole seconds from 1 to 90 days', () => {
-    const template = Template.fromStack(synthWith({ escrowMinHoldSeconds: 7200 })());
+    const template = stageTemplateOf(synthWith({ escrowMinHoldSeconds: 7200 })());
     const [, fn] = functionOf(template, 'dev', 'createPaymentRequest');
     expect(fn.Properties.Environment.Variables.ESCROW_MIN_HOLD_SECONDS).toBe('7200');
     for (const refused of [0, 1.5, 91 * 86_400, 'soon']) {
@@ -1090,7 +1091,7 @@ describe("stage settings from the stage's registry entry", () => {
 
   it('may come already parsed, from cdk.json', () => {
     const stack = synthWith({ collectionCeilings: { '2': 0 } })();
-    const [, fn] = functionOf(Template.fromStack(stack), 'dev', 'listStores');
+    const [, fn] = functionOf(stageTemplateOf(stack), 'dev', 'listStores');
     expect(fn.Properties.Environment.Variables.COLLECTION_CEILINGS).toBe('{"2":0}');
   });
 

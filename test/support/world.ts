@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { type LocalConfig, useLocalAws } from '#infra/local/local-config.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
+import { newPhone } from '#test/support/link-requests.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 export type Headers = Record<string, string>;
@@ -14,7 +15,9 @@ export type Headers = Record<string, string>;
  *   held in escrow (one to release, one to refund), a subscription its service provider made; a
  *   merchant key, a platform key for the whole business and one scoped to the first store;
  * - `b`, another business, with a merchant and a platform key;
- * - `provider`, a service provider linked to `a`; `stranger`, one that is not.
+ * - `provider`, a service provider linked to `a`; `stranger`, one that is not. `provider` also
+ *   onboarded a merchant of its own, and has three pending link requests to owners of other
+ *   businesses (one to read, one to approve, one to decline).
  */
 export interface World {
   a: {
@@ -43,7 +46,14 @@ export interface World {
     escrowRequestIds: string[];
   };
   b: { businessId: string; storeId: string; merchant: Headers; platform: Headers };
-  provider: { businessId: string; key: Headers };
+  provider: {
+    businessId: string;
+    key: Headers;
+    onboardedBusinessId: string;
+    linkRequestId: string;
+    approvableLinkRequestId: string;
+    declinableLinkRequestId: string;
+  };
   stranger: { businessId: string; key: Headers };
   receiver: WebhookReceiver;
 }
@@ -66,6 +76,7 @@ async function provisioning(config: LocalConfig) {
   const { createApiKey } = await import('#shared/data/api-key.ts');
   const { linkMerchant } = await import('#shared/data/service-provider-link.ts');
   const { creditSmsBalance } = await import('#shared/operations/messages.ts');
+  const { createOwnedBusiness } = await import('#shared/operations/service-providers.ts');
   const owners = new Map<string, string>();
   return {
     business: async (name: string, isServiceProvider = false) => {
@@ -93,6 +104,15 @@ async function provisioning(config: LocalConfig) {
     },
     link: (providerId: string, merchantId: string) => linkMerchant(providerId, merchantId),
     smsCredit: (businessId: string, segments: number) => creditSmsBalance(businessId, segments),
+    /** A user owning a business no provider is linked to: a link request's owner. */
+    ownerPhone: async (name: string) => {
+      const { user } = await createOwnedBusiness({
+        owner: { phone: newPhone(), firstName: 'Awa', lastName: 'Koné' },
+        business: { name: `${name} ${randomUUID().slice(0, 6)}` },
+        storeName: name,
+      });
+      return user.phone;
+    },
   };
 }
 
@@ -122,6 +142,13 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
   ]);
   await make.device(aId, storeId, deviceId);
   await make.link(providerId, aId);
+  const [onboardedBusinessId, linkRequestId, approvableLinkRequestId, declinableLinkRequestId] =
+    await Promise.all([
+      onboardedBy(call, providerKey),
+      make.ownerPhone('Pharmacie C').then((phone) => linkRequestTo(call, providerKey, phone)),
+      make.ownerPhone('Pharmacie D').then((phone) => linkRequestTo(call, providerKey, phone)),
+      make.ownerPhone('Pharmacie E').then((phone) => linkRequestTo(call, providerKey, phone)),
+    ]);
 
   const receiver = await startWebhookReceiver();
   const subscribed = await call(
@@ -224,10 +251,40 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
       escrowRequestIds: [releasable.requestId, refundable.requestId],
     },
     b: { businessId: bId, storeId: bStoreId, merchant: bMerchant, platform: bPlatform },
-    provider: { businessId: providerId, key: providerKey },
+    provider: {
+      businessId: providerId,
+      key: providerKey,
+      onboardedBusinessId,
+      linkRequestId,
+      approvableLinkRequestId,
+      declinableLinkRequestId,
+    },
     stranger: { businessId: strangerId, key: strangerKey },
     receiver,
   };
+}
+
+/** A merchant the provider onboards, so it may make keys for it. */
+async function onboardedBy(call: ReturnType<typeof apiClient>, providerKey: Headers): Promise<string> {
+  const onboarded = await call('POST', '/partner_api/service_providers/business_onboarding', providerKey, {
+    owner: { phone: newPhone(), firstName: 'Yao', lastName: 'Kouassi' },
+    business: { name: `Maquis F ${randomUUID().slice(0, 6)}`, activityId: 'food.maquis' },
+  });
+  expect(onboarded.status, JSON.stringify(onboarded.body)).toBe(200);
+  return onboarded.body.business.id as string;
+}
+
+/** The provider's request to link the one business the phone's owner has. */
+async function linkRequestTo(
+  call: ReturnType<typeof apiClient>,
+  providerKey: Headers,
+  phone: string,
+): Promise<string> {
+  const requested = await call('POST', '/partner_api/service_providers/business_link_requests', providerKey, {
+    phone,
+  });
+  expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+  return requested.body[0].id as string;
 }
 
 /** Business `a`'s contact: posting it again answers the same contact. */
@@ -331,5 +388,17 @@ export async function stateOf(baseUrl: string, world: World) {
     escrows: ((await read('/partner_api/escrows', world.a.platform)).body as Body[]).map(
       (escrow) => `${escrow.id}:${escrow.status}`,
     ),
+    linkRequests: await Promise.all(
+      [
+        world.provider.linkRequestId,
+        world.provider.approvableLinkRequestId,
+        world.provider.declinableLinkRequestId,
+      ].map(
+        async (id) =>
+          (await read(`/partner_api/service_providers/business_link_requests/${id}`, world.provider.key)).body
+            .status,
+      ),
+    ),
+    links: (await read('/partner_api/service_providers/business_links', world.provider.key)).body,
   };
 }

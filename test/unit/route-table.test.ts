@@ -26,16 +26,16 @@ const interfaceEndpoints: { method: string; path: string; built: boolean }[] = [
   { method: 'POST', path: '/partner_api/escrows/{id}/release', built: true },
   { method: 'POST', path: '/partner_api/messages', built: true },
   { method: 'GET', path: '/partner_api/messages/account', built: true },
-  { method: 'POST', path: '/partner_api/service_providers/business_api_keys', built: false },
-  { method: 'POST', path: '/partner_api/service_providers/business_link_requests', built: false },
-  { method: 'GET', path: '/partner_api/service_providers/business_link_requests/{id}', built: false },
-  { method: 'GET', path: '/partner_api/service_providers/business_links', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/business_api_keys', built: true },
+  { method: 'POST', path: '/partner_api/service_providers/business_link_requests', built: true },
+  { method: 'GET', path: '/partner_api/service_providers/business_link_requests/{id}', built: true },
+  { method: 'GET', path: '/partner_api/service_providers/business_links', built: true },
   {
     method: 'DELETE',
     path: '/partner_api/service_providers/business_links/{merchantBusinessId}',
-    built: false,
+    built: true,
   },
-  { method: 'POST', path: '/partner_api/service_providers/compliance_verifications', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/compliance_verifications', built: true },
   { method: 'GET', path: '/partner_api/service_providers/business_webhook_subscriptions', built: true },
   { method: 'POST', path: '/partner_api/service_providers/business_webhook_subscriptions', built: true },
   {
@@ -43,8 +43,8 @@ const interfaceEndpoints: { method: string; path: string; built: boolean }[] = [
     path: '/partner_api/service_providers/business_webhook_subscriptions/{subscriptionId}',
     built: true,
   },
-  { method: 'POST', path: '/partner_api/service_providers/business_onboarding', built: false },
-  { method: 'GET', path: '/partner_api/service_providers/activities', built: false },
+  { method: 'POST', path: '/partner_api/service_providers/business_onboarding', built: true },
+  { method: 'GET', path: '/partner_api/service_providers/activities', built: true },
 ];
 
 const inTable = new Set(routeEntries.map(([, route]) => `${route.method} ${route.path}`));

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { getBusiness } from '#shared/data/business.ts';
+import {
+  type ComplianceVerification,
+  completeVerificationWrites,
+  getOpenVerification,
+  getVerification,
+  newVerificationWrites,
+  raiseLevelWrite,
+  VerificationAlreadyOpen,
+} from '#shared/data/compliance-verification.ts';
+import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
+import { getLink } from '#shared/data/service-provider-link.ts';
+import { transactWrite } from '#shared/data/transact.ts';
+import type { Caller } from '#shared/domain/caller.ts';
+import { BusinessNotFound, DomainError } from '#shared/domain/errors.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
+import { count } from '#shared/metrics.ts';
+import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import type { ComplianceVerificationResponse } from '#shared/schemas/service-providers.ts';
+
+/** The level an approved identity check gives: the first, which lifts the level-0 ceiling of zero. */
+export const kycVerificationLevel = 1;
+
+export const verificationPageUrl = (baseUrl: string, id: string) =>
+  `${baseUrl}/sandbox/kyc/${encodeURIComponent(id)}`;
+
+export class ComplianceVerificationNotFound extends DomainError {
+  constructor() {
+    super('not_found', 'Compliance verification not found');
+  }
+}
+
+/** The interface's Compliance verification. */
+export const verificationResponse = (
+  verification: ComplianceVerification,
+): ComplianceVerificationResponse => ({
+  id: verification.id,
+  type: verification.type,
+  status: verification.status,
+  merchantBusinessId: verification.merchantBusinessId,
+  url: verification.url,
+  callbackUrl: verification.callbackUrl ?? null,
+  ...(verification.rejectionReason ? { rejectionReason: verification.rejectionReason } : {}),
+});
+
+/**
+ * The merchant's open verification of this type, or a new pending one, for a provider linked to
+ * the merchant (404 `business_not_found` otherwise). Two concurrent starts make one verification.
+ */
+export async function startVerification(
+  caller: Caller,
+  body: { type: 'kyc'; merchantBusinessId: string; callbackUrl?: string | undefined },
+  baseUrl: string,
+) {
+  if (!(await getLink(caller.businessId, body.merchantBusinessId))) throw new BusinessNotFound();
+  const open = await getOpenVerification(body.merchantBusinessId, body.type);
+  if (open) return verificationResponse(open);
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const verification: ComplianceVerification = {
+    id,
+    type: body.type,
+    status: 'pending',
+    merchantBusinessId: body.merchantBusinessId,
+    serviceProviderBusinessId: caller.businessId,
+    url: verificationPageUrl(baseUrl, id),
+    callbackUrl: body.callbackUrl,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await transactWrite(newVerificationWrites(verification));
+  } catch (error) {
+    if (!(error instanceof VerificationAlreadyOpen)) throw error;
+    const winner = await getOpenVerification(body.merchantBusinessId, body.type);
+    if (!winner) throw error;
+    return verificationResponse(winner);
+  }
+  return verificationResponse(verification);
+}
+
+export async function verificationById(id: string): Promise<ComplianceVerification> {
+  // Pages pass their path as is: an id that cannot be one is not looked up.
+  const verification = uuidPattern.test(id) ? await getVerification(id) : undefined;
+  if (!verification) throw new ComplianceVerificationNotFound();
+  return verification;
+}
+
+export interface IdentityDetails {
+  firstName: string;
+  lastName: string;
+  idNumber: string;
+  dateOfBirth: string;
+}
+
+/**
+ * The sandbox's decision, by test values as a KYC vendor's sandbox does: an identity document
+ * number ending in 0000 is rejected (`identity_not_confirmed`), any other is approved.
+ */
+export const sandboxIdentityOutcome = (details: IdentityDetails) =>
+  /0000$/.test(details.idNumber)
+    ? ({ status: 'rejected', reason: 'identity_not_confirmed' } as const)
+    : ({ status: 'approved' } as const);
+
+/**
+ * Completes a pending verification: approved raises the business's level (so its collection
+ * ceiling) in the same transaction, and the provider's COMPLIANCE_VERIFICATION_COMPLETED event
+ * goes with it. A completed verification is returned as it is.
+ */
+export async function completeVerification(
+  id: string,
+  details: IdentityDetails,
+): Promise<ComplianceVerification> {
+  const verification = await verificationById(id);
+  if (verification.status !== 'pending') return verification;
+  const outcome = sandboxIdentityOutcome(details);
+  const business = await getBusiness(verification.merchantBusinessId);
+  if (!business) throw new BusinessNotFound();
+  const at = new Date().toISOString();
+  const completed: ComplianceVerification = {
+    ...verification,
+    status: outcome.status,
+    rejectionReason: outcome.status === 'rejected' ? outcome.reason : undefined,
+    updatedAt: at,
+  };
+  const event: OutboxEvent = {
+    id: `COMPLIANCE_VERIFICATION_COMPLETED:${verification.id}`,
+    name: 'COMPLIANCE_VERIFICATION_COMPLETED',
+    businessId: verification.serviceProviderBusinessId,
+    body: verificationResponse(completed),
+    createdAt: at,
+  };
+  const raise =
+    outcome.status === 'approved' && business.verificationLevel < kycVerificationLevel
+      ? [raiseLevelWrite(business.id, business.verificationLevel, kycVerificationLevel)]
+      : [];
+  await transactWrite([
+    ...completeVerificationWrites(completed, outcome.status, at),
+    ...raise,
+    outboxWrite(event),
+  ]);
+  count('ComplianceVerificationsCompleted', { outcome: outcome.status });
+  await dispatchPromptly([event]);
+  return completed;
+}
