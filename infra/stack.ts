@@ -76,6 +76,7 @@ import {
   type RouteName,
   routeEntries,
   type ScheduleName,
+  type ScheduleTargetName,
   scheduleEntries,
   scheduleTargetEntries,
   type WorkerName,
@@ -251,6 +252,8 @@ export class PaymentsStack extends Stack {
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
   readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
+  /** The functions EventBridge Scheduler's one-time schedules invoke (escrow hold ends). */
+  readonly scheduleTargets: ReadonlyMap<ScheduleTargetName, ServiceFunction>;
   /** Production only: where AWS End User Messaging SMS reports the delivery of each message. */
   readonly smsConfigurationSet: CfnConfigurationSet | undefined;
   /** The functions IoT rules invoke on devices' messages (presence). */
@@ -530,6 +533,7 @@ export class PaymentsStack extends Stack {
     }
     this.scheduled = scheduled;
 
+    const scheduleTargets = new Map<ScheduleTargetName, ServiceFunction>();
     for (const [targetName, target] of scheduleTargetEntries) {
       const functionName = functionNameFor(stage, targetName);
       const fn = new ServiceFunction(this, pascalCase(targetName), {
@@ -541,7 +545,9 @@ export class PaymentsStack extends Stack {
         timeout: scheduledFunctionTimeout,
       });
       this.addFunctionAlarms(fn, functionName);
+      scheduleTargets.set(targetName, fn);
     }
+    this.scheduleTargets = scheduleTargets;
 
     this.addSmsFailureAlarm(stage, workers);
     this.deviceRuleFunctions = this.addDevices(stage, production, (name, rule) => {
