@@ -23,6 +23,11 @@ import { logger } from '#shared/logger.ts';
 export interface DeliveryMessage {
   businessId: string;
   deliveryId: string;
+  /**
+   * A recovery message, sent delayed: it attempts the delivery only if no attempt was ever made
+   * (the message that made it was lost), and is dropped otherwise.
+   */
+  ifNeverAttempted?: true;
 }
 
 export type DispatchResult = 'queued' | 'not_subscribed';
@@ -71,6 +76,22 @@ export async function dispatchOutboxEvent(
 export async function queueDelivery(delivery: Pick<WebhookDelivery, 'businessId' | 'id'>): Promise<void> {
   const message: DeliveryMessage = { businessId: delivery.businessId, deliveryId: delivery.id };
   await sendToQueue('webhooks', message);
+}
+
+/** SQS's longest delay: as long as the sweeper's `unsent` pass waits before sending again. */
+export const recoveryDelaySeconds = 900;
+
+/**
+ * Queues a message that sends `delivery` in 15 minutes if it has still never been attempted by
+ * then: sooner, a delivery on the queue or at a slow receiver would go twice.
+ */
+export async function queueRecovery(delivery: Pick<WebhookDelivery, 'businessId' | 'id'>): Promise<void> {
+  const message: DeliveryMessage = {
+    businessId: delivery.businessId,
+    deliveryId: delivery.id,
+    ifNeverAttempted: true,
+  };
+  await sendToQueue('webhooks', message, { delaySeconds: recoveryDelaySeconds });
 }
 
 /**
