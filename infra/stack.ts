@@ -559,6 +559,15 @@ export class PaymentsStack extends Stack {
           onFailure: new SqsDlq(this.addStreamFailureQueue(stage, consumerName)),
         }),
       );
+      const policy = fn.role?.node.tryFindChild('DefaultPolicy');
+      if (policy) {
+        acknowledge(
+          policy,
+          'AwsSolutions-IAM5',
+          'dynamodb:ListStreams, which the stream event source mapping needs, supports no resource-level permissions; the stream itself is read on its ARN only.',
+          'Resource::*',
+        );
+      }
       streamConsumers.set(consumerName, fn);
     }
     this.streamConsumers = streamConsumers;
@@ -1075,6 +1084,11 @@ export class PaymentsStack extends Stack {
       queue,
       'Serverless-SQSRedrivePolicy',
       "This is the stream mapping's on-failure queue: its messages stay here for an operator to inspect and replay.",
+    );
+    acknowledge(
+      queue,
+      'AwsSolutions-SQS3',
+      "This is the stream mapping's on-failure queue, the stream's dead-letter queue: nothing consumes it to fail again.",
     );
     new Alarm(this, `${id}Alarm`, {
       alarmName: physicalName,
