@@ -96,8 +96,9 @@ export async function queueRecovery(delivery: Pick<WebhookDelivery, 'businessId'
 
 /**
  * Right after a state change, its events are dispatched by the function that made it, so webhooks
- * leave at once. Best effort: the change is already committed, and whatever fails here is left
- * pending for the sweeper, so it is logged rather than thrown.
+ * leave at once. Best effort: the change is already committed, and whatever fails here is made up
+ * for by the table stream's consumer (a payment's completion) or the sweeper (an outbox item), so
+ * it is logged rather than thrown.
  */
 export async function dispatchPromptly(events: readonly OutboxEvent[]): Promise<void> {
   await Promise.all(
@@ -105,7 +106,7 @@ export async function dispatchPromptly(events: readonly OutboxEvent[]): Promise<
       try {
         await dispatchOutboxEvent(event);
       } catch (error) {
-        logger.warn('outbox event not dispatched; the sweeper will', {
+        logger.warn('event not dispatched; the stream consumer or the sweeper will', {
           eventId: event.id,
           error: error as Error,
         });
