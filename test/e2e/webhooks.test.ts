@@ -359,6 +359,44 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it('stop once the subscription is deleted: a delivery being retried ends failed, new events go nowhere', async () => {
+    const { merchant, receiver, subscriptionId } = await subscribedMerchant(() => 503);
+    // Deleted the way a merchant's service provider deletes it.
+    const { businessId: providerId } = await admin(
+      dataDir,
+      'create-business',
+      '--name',
+      `Intégrateur ${randomUUID().slice(0, 6)}`,
+      '--service-provider',
+    );
+    const { keyId, key } = await admin(dataDir, 'create-key', '--business', providerId as string);
+    await admin(dataDir, 'link', '--provider', providerId as string, '--merchant', merchant.businessId);
+
+    await completedPayment(merchant);
+    await receiver.waitFor(1, 10_000);
+    const deleted = await call(
+      'DELETE',
+      `/partner_api/service_providers/business_webhook_subscriptions/${subscriptionId}?merchantBusinessId=${merchant.businessId}`,
+      { 'X-API-KEY-ID': keyId as string, 'X-API-KEY': key as string },
+    );
+    expect(deleted.status).toBe(200);
+
+    const failed = await eventually(async () => {
+      const log = await deliveries(merchant, '?status=failed');
+      return log.total === 1 ? log.data[0] : undefined;
+    }, 10_000);
+    expect(failed.failureReason).toMatch(/subscription was deleted/);
+    expect(failed.attempts).toHaveLength(1);
+
+    await completedPayment(merchant);
+    await settle(3_000);
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries(merchant)).total).toBe(1);
+  });
+});
+
+// After the concurrent ones, so it does not add a merchant and a receiver to their contention.
+describe("webhooks from the table's stream", () => {
   it("send a completed payment whose function stopped before dispatching it, from the table's stream", async () => {
     const { merchant, receiver, secret } = await subscribedMerchant();
     const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
@@ -427,40 +465,5 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
     });
     await settle(2_000);
     expect(receiver.received).toHaveLength(1);
-  });
-
-  it('stop once the subscription is deleted: a delivery being retried ends failed, new events go nowhere', async () => {
-    const { merchant, receiver, subscriptionId } = await subscribedMerchant(() => 503);
-    // Deleted the way a merchant's service provider deletes it.
-    const { businessId: providerId } = await admin(
-      dataDir,
-      'create-business',
-      '--name',
-      `Intégrateur ${randomUUID().slice(0, 6)}`,
-      '--service-provider',
-    );
-    const { keyId, key } = await admin(dataDir, 'create-key', '--business', providerId as string);
-    await admin(dataDir, 'link', '--provider', providerId as string, '--merchant', merchant.businessId);
-
-    await completedPayment(merchant);
-    await receiver.waitFor(1, 10_000);
-    const deleted = await call(
-      'DELETE',
-      `/partner_api/service_providers/business_webhook_subscriptions/${subscriptionId}?merchantBusinessId=${merchant.businessId}`,
-      { 'X-API-KEY-ID': keyId as string, 'X-API-KEY': key as string },
-    );
-    expect(deleted.status).toBe(200);
-
-    const failed = await eventually(async () => {
-      const log = await deliveries(merchant, '?status=failed');
-      return log.total === 1 ? log.data[0] : undefined;
-    }, 10_000);
-    expect(failed.failureReason).toMatch(/subscription was deleted/);
-    expect(failed.attempts).toHaveLength(1);
-
-    await completedPayment(merchant);
-    await settle(3_000);
-    expect(receiver.received).toHaveLength(1);
-    expect((await deliveries(merchant)).total).toBe(1);
   });
 });
