@@ -61,7 +61,7 @@ export interface EscrowExpiryResources {
 export const sandboxProviderSecretArnVariable = 'SANDBOX_PROVIDER_SECRET_ARN';
 
 /** How the function is invoked, which decides where a failed invocation ends up. */
-export type InvokedBy = 'api' | 'queue' | 'schedule' | 'iotRule' | 'scheduler';
+export type InvokedBy = 'api' | 'queue' | 'schedule' | 'iotRule' | 'scheduler' | 'stream';
 
 /** Why no function has an asynchronous-invocation DLQ: each kind's failures already land somewhere. */
 const noDeadLetterQueueReason: Record<InvokedBy, string> = {
@@ -70,6 +70,8 @@ const noDeadLetterQueueReason: Record<InvokedBy, string> = {
     "Invoked synchronously by an SQS event source mapping: a failed message returns to its queue and goes to the queue's own dead-letter queue after maxReceiveCount.",
   iotRule:
     "Invoked by an IoT rule with a device's heartbeat or connection event: each is superseded by the device's next one (heartbeats every 30 s), so one lost is corrected within a minute, and the function's Errors alarm reports failures.",
+  stream:
+    "Invoked synchronously by a DynamoDB stream event source mapping: a failing record is retried, then sent to the mapping's on-failure queue.",
   schedule:
     "Each run re-reads what is left to do: a failed run's work is done by the next run, and the function's Errors alarm reports the failure.",
   scheduler:

@@ -603,6 +603,43 @@ export type WorkerName = keyof typeof workers;
 
 export const workerEntries = Object.entries(workers) as [WorkerName, Worker][];
 
+/**
+ * A function fed by the table's stream (new and old images): on AWS an event source mapping that
+ * passes only the changes `filter` matches, retries a failing record (bisecting its batch) and
+ * then hands it to an on-failure queue; on the local host a poller of DynamoDB Local's stream.
+ */
+export interface StreamConsumer {
+  readonly handler: string;
+  readonly batchSize: number;
+  /** A Lambda event filter pattern over the stream record. */
+  readonly filter: Record<string, unknown>;
+  readonly access: readonly AwsAccess[];
+  readonly sandboxOnly?: boolean;
+}
+
+export const streamConsumers = {
+  /** Payment requests leaving `pending`: their webhook, if the completing function did not send it. */
+  dispatchTableChanges: {
+    handler: 'functions/workers/dispatch-table-changes.ts',
+    batchSize: 100,
+    filter: {
+      eventName: ['MODIFY'],
+      dynamodb: {
+        OldImage: { entity: { S: ['payment_request'] }, status: { S: ['pending'] } },
+        NewImage: { status: { S: ['success', 'error'] } },
+      },
+    },
+    access: ['table:write', 'queue:send:webhooks'],
+  },
+} as const satisfies Record<string, StreamConsumer>;
+
+export type StreamConsumerName = keyof typeof streamConsumers;
+
+export const streamConsumerEntries = Object.entries(streamConsumers) as [
+  StreamConsumerName,
+  StreamConsumer,
+][];
+
 /** A function run on a timer (an EventBridge rule on AWS, a timer on the local host). */
 export interface Schedule {
   readonly handler: string;

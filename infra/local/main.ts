@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
@@ -29,6 +30,7 @@ import {
 import { pollWorkerQueues } from './queue-poller.ts';
 import { runSchedules } from './scheduler.ts';
 import { startLocalSqs } from './sqs.ts';
+import { pollTableStreams } from './stream-poller.ts';
 
 const startedAt = performance.now();
 const dataDir = localDataDir();
@@ -115,6 +117,13 @@ const webhooks =
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
 escrowScheduler.startFiring();
+// The table's stream, read as Lambda's event source mapping reads it (DynamoDB Local has streams).
+const streamConsumers = pollTableStreams({
+  dynamodb: new DynamoDBClient({}),
+  streams: new DynamoDBStreamsClient({ endpoint: dynamodb.endpoint }),
+  tableName: localTableName,
+  projectRoot,
+});
 const config: LocalConfig = {
   baseUrl,
   demo,
@@ -155,7 +164,7 @@ async function stop(signal: string) {
   // Schedules and workers first, while the API they may call back is still up; one stuck on a
   // slow call does not hold up the stop: its messages stay in the queue and come back after a restart.
   await Promise.race([
-    Promise.all([schedules.stop(), workers.stop(), escrowScheduler.stop()]),
+    Promise.all([schedules.stop(), workers.stop(), escrowScheduler.stop(), streamConsumers.stop()]),
     new Promise((resolve) => setTimeout(resolve, 5000)),
   ]);
   server.closeAllConnections();

@@ -275,6 +275,8 @@ export function completionWrite(
     errorReason: string | null;
     transaction: CompletedTransaction;
     payerPhone?: string | undefined;
+    /** Becomes `updatedAt`, which the completion is the last to set: its event's instant. */
+    completedAt: string;
   },
   onAlreadyCompleted: () => DomainError,
 ): GuardedWrite {
@@ -292,7 +294,7 @@ export function completionWrite(
           ':reason': outcome.errorReason,
           ':transaction': outcome.transaction,
           ':phone': outcome.payerPhone ?? request.payerPhone ?? null,
-          ':now': new Date().toISOString(),
+          ':now': outcome.completedAt,
           ':pending': 'pending',
         },
       },
@@ -301,7 +303,7 @@ export function completionWrite(
   };
 }
 
-function toPaymentRequest(item: Record<string, unknown>): PaymentRequest {
+export function toPaymentRequest(item: Record<string, unknown>): PaymentRequest {
   const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
   const request = rest as unknown as PaymentRequest;
   return {

@@ -3,7 +3,7 @@ import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
 import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
-import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
+import type { OutboxEvent } from '#shared/data/outbox.ts';
 import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
 import {
   type CompletedTransaction,
@@ -30,7 +30,10 @@ export type CompletionResult = 'completed' | 'already_completed' | 'unknown_requ
 
 export interface Completion {
   result: CompletionResult;
-  /** The outbox events written with the completion, for the caller to dispatch at once. */
+  /**
+   * The event the completion announces, for the caller to dispatch at once. It is not written
+   * anywhere: the request's change on the table's stream is the outbox (`eventOfCompletedRequest`).
+   */
   events: OutboxEvent[];
   /** The request as this completion left it (`completed` only), for its device to be told. */
   completed?: PaymentRequest;
@@ -52,14 +55,13 @@ const feeSchedule = feeScheduleFromEnvironment();
  * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
  * both pass the `pending` condition.
  *
- * What it writes (7 items, none shared with another business's payments; a business's stores
- * share only its ceiling month and its list counter), 16 WCU by the capacity bench:
+ * What it writes (5 items, none shared with another business's payments; a business's stores
+ * share only its ceiling month), 12 WCU by the capacity bench:
  * the request (2), the ceiling month (2), the store's wallet, carrying the store's shares of the
  * fee and clearing accounts (2), the list record carrying the journal entry (2 + 1 for the store
- * index), the business's and the store's day counters (2 + 2), the outbox event (2 + 1). A
- * payment held in escrow lands in the store's escrow wallet instead (the same sharding) and adds
- * the escrow's move to `held` (2 + 1) and its due marker (2); 26 WCU by the bench, as the request
- * and the record pass 1 KB with the escrow's id.
+ * index), the store's day counter (2 + 1 for the business index). A payment held in escrow lands
+ * in the store's escrow wallet instead (the same sharding) and adds the escrow's move to `held`
+ * (2 + 1) and its due marker (2); its event is ESCROW_HELD, from the same stream change.
  */
 export async function completePayment(callback: VerifiedCallback): Promise<Completion> {
   const request = await findPaymentRequest(callback.paymentRequestId, true);
@@ -135,7 +137,11 @@ async function completeWith(
     ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
   };
   const writes: GuardedWrite[] = [
-    completionWrite(request, { status, errorReason, transaction, payerPhone }, () => new AlreadyCompleted()),
+    completionWrite(
+      request,
+      { status, errorReason, transaction, payerPhone, completedAt: createdAt },
+      () => new AlreadyCompleted(),
+    ),
   ];
   if (status === 'success' && request.paymentLinkId) {
     writes.push(
@@ -215,39 +221,59 @@ async function completeWith(
     writes.push(record);
   }
   writes.push(...counters);
-  const event: OutboxEvent =
-    request.escrow && status === 'success'
-      ? heldEvent(request, request.escrow, createdAt)
-      : {
-          id: `TRANSACTION_COMPLETED:${transaction.id}`,
-          name: 'TRANSACTION_COMPLETED',
-          businessId: request.businessId,
-          createdAt,
-          body: {
-            id: transaction.id,
-            amount: transaction.amount,
-            fees: transaction.fees,
-            status,
-            counterpartLabel: transaction.counterpartLabel,
-            counterpartIdentifier: transaction.counterpartIdentifier,
-            paymentMethod: provider,
-            transactionType: 'payment',
-            businessName: business.name,
-            storeName: request.storeName,
-            storeId: request.storeId,
-            description: transaction.description,
-            executedAt: transaction.executedAt,
-            transactionDetails,
-          } satisfies TransactionCompletedEvent,
-        };
-  writes.push(outboxWrite(event));
   await transactWrite(writes);
   if (request.escrow && status === 'success') await scheduleHoldEnd(request.escrow);
   // A failed attempt leaves its single-use link open for the next payer.
   if (status === 'error' && request.paymentLinkId && request.paymentLinkSingleUse) {
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
   }
-  return [event];
+  return [
+    eventOfCompletedRequest(
+      { ...request, status, errorReason, transaction, payerPhone, updatedAt: createdAt },
+      business.name,
+    ),
+  ];
+}
+
+/**
+ * The TRANSACTION_COMPLETED event of a completed request, from the request alone (and its
+ * business's name), so the completing function and the stream dispatcher build the same event:
+ * same id, same instant (the request's `updatedAt`, set by the completion and never after), hence
+ * the same delivery.
+ */
+export function eventOfCompletedRequest(request: PaymentRequest, businessName: string): OutboxEvent {
+  const transaction = request.transaction;
+  if (!transaction || request.status === 'pending') {
+    throw new Error(`payment request ${request.id} is not completed`);
+  }
+  if (request.escrow && request.status === 'success')
+    return heldEvent(request, request.escrow, request.updatedAt);
+  return {
+    id: `TRANSACTION_COMPLETED:${transaction.id}`,
+    name: 'TRANSACTION_COMPLETED',
+    businessId: request.businessId,
+    createdAt: request.updatedAt,
+    body: {
+      id: transaction.id,
+      amount: transaction.amount,
+      fees: transaction.fees,
+      status: transaction.status,
+      counterpartLabel: transaction.counterpartLabel,
+      counterpartIdentifier: transaction.counterpartIdentifier,
+      paymentMethod: request.collectionMethod ?? request.paymentMethod,
+      transactionType: 'payment',
+      businessName,
+      storeName: request.storeName,
+      storeId: request.storeId,
+      description: transaction.description,
+      executedAt: transaction.executedAt,
+      transactionDetails: {
+        id: request.id,
+        reference: request.reference,
+        ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
+      },
+    } satisfies TransactionCompletedEvent,
+  };
 }
 
 /** A payment that lands in escrow is announced as ESCROW_HELD instead of TRANSACTION_COMPLETED. */

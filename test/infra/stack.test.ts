@@ -51,6 +51,8 @@ import {
   scheduleEntries,
   schedules,
   scheduleTargetEntries,
+  streamConsumerEntries,
+  streamConsumers,
   workerEntries,
   workers,
 } from '#shared/routes.ts';
@@ -89,13 +91,14 @@ function build(stage: string, context: Record<string, unknown> = {}) {
   return { app, stack, template: stageTemplateOf(stack) };
 }
 
-/** Every function of the stage: one per route, per worker, per schedule, per schedule target and per IoT rule set. */
+/** Every function of the stage: one per route, worker, schedule, schedule target, stream consumer and IoT rule set. */
 const functionEntries = [
   ...routeEntries,
   ...workerEntries,
   ...scheduleEntries,
   ...scheduleTargetEntries,
   ...deviceRuleEntries,
+  ...streamConsumerEntries,
 ];
 
 const dev = build('dev');
@@ -647,6 +650,54 @@ describe('the workers', () => {
   );
 });
 
+describe("the table's stream", () => {
+  it('carries every change with its old and new images, on every stage', () => {
+    for (const { template } of [dev, prod]) {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        StreamSpecification: { StreamViewType: tableDefinition.streamViewType },
+      });
+    }
+  });
+
+  it.each(streamConsumerEntries)(
+    '%s reads it from the oldest record, only the changes of its filter, bisecting and retrying a failure, then parking it in a queue that alarms',
+    (name, consumer) => {
+      const [functionId] = functionOf(dev.template, 'dev', name);
+      const [tableId] = resourcesOf(dev.template, 'AWS::DynamoDB::Table')[0] as [string, Json];
+      const mappings = resourcesOf(dev.template, 'AWS::Lambda::EventSourceMapping').filter(
+        ([, mapping]) => mapping.Properties.FunctionName.Ref === functionId,
+      );
+      expect(mappings).toHaveLength(1);
+      const properties = (mappings[0] as [string, Json])[1].Properties;
+      expect(properties).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: consumer.batchSize,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: 10,
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(consumer.filter) }] },
+      });
+      const failures = properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+      expect(resourceOf(dev.template, 'AWS::SQS::Queue', failures)).toBeDefined();
+      dev.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [failures, 'QueueName'] } }],
+        Threshold: 0,
+      });
+    },
+  );
+
+  it('dispatches only payment requests leaving pending, and may send to the webhook queue', () => {
+    const { dispatchTableChanges } = streamConsumers;
+    expect(dispatchTableChanges.filter).toMatchObject({
+      eventName: ['MODIFY'],
+      dynamodb: { OldImage: { status: { S: ['pending'] } } },
+    });
+    expect(dispatchTableChanges.access).toContain('queue:send:webhooks');
+  });
+});
+
 describe('webhook delivery', () => {
   const webhooksQueue = () => queueOf(dev.template, sourceQueueName('dev', 'webhooks'));
 
@@ -863,6 +914,15 @@ describe('the queue:send access', () => {
       if (stage !== 'prod' && entry.access.includes('sms:send' as never)) named.push('smsEvents');
       // A sandbox-only queue is missing on prod, and so is the grant of a route that uses it there.
       const expected = named.flatMap((queue) => (queueIds.has(queue) ? [queueIds.get(queue)] : []));
+      // A stream consumer's mapping parks failed records in its on-failure queue with the
+      // function's role.
+      if (name in streamConsumers) {
+        const [functionId] = found[0] as [string, Json];
+        const [, mapping] = resourcesOf(built.template, 'AWS::Lambda::EventSourceMapping').find(
+          ([, candidate]) => candidate.Properties.FunctionName.Ref === functionId,
+        ) as [string, Json];
+        expected.push(mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]);
+      }
       expect(queuesSentToBy(built.template, fn), name).toEqual(new Set(expected));
       for (const queue of named) {
         expect(fn.Properties.Environment.Variables[queueUrlVariable(queue)], `${name} ${queue}`).toEqual(
