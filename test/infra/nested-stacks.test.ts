@@ -23,6 +23,7 @@ import {
   routeEntries,
   scheduleEntries,
   scheduleTargetEntries,
+  streamConsumerEntries,
   workerEntries,
 } from '#shared/routes.ts';
 import { nestedStacksOf, stageTemplateOf } from '#test/support/stage-template.ts';
@@ -51,6 +52,7 @@ function functionsOf(stack: PaymentsStack) {
     ...scheduleEntries,
     ...scheduleTargetEntries,
     ...deviceRuleEntries,
+    ...streamConsumerEntries,
   ];
   const all = new Map([
     ...stack.functions,
@@ -58,6 +60,7 @@ function functionsOf(stack: PaymentsStack) {
     ...stack.scheduled,
     ...stack.scheduleTargets,
     ...stack.deviceRuleFunctions,
+    ...stack.streamConsumers,
   ]);
   return entries.flatMap(([name, entry]) => {
     const fn = all.get(name as never);
@@ -103,7 +106,7 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
       // EventBridge Scheduler invokes with the stage's Scheduler role, whose grant stack.test.ts
       // checks: no resource policy names the function.
       if (scheduleTargetEntries.some(([target]) => target === name)) continue;
-      // The API's, a schedule's or an IoT rule's permission to invoke it, or its queue's mapping.
+      // The API's, a schedule's or an IoT rule's permission to invoke it, or its queue's or stream's mapping.
       const invokers = [
         ...resourcesOf(template, 'AWS::Lambda::Permission'),
         ...resourcesOf(template, 'AWS::Lambda::EventSourceMapping'),
