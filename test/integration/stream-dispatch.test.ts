@@ -69,14 +69,15 @@ async function subscribedMerchant() {
 
 type Subscribed = Awaited<ReturnType<typeof subscribedMerchant>>;
 
-async function startedRequest(m: Subscribed) {
+async function startedRequest(m: Subscribed, options: { escrow?: true } = {}) {
   const request = await createPaymentRequestFor(
-    m.caller,
+    options.escrow ? { ...m.caller, keyKind: 'platform' } : m.caller,
     {
       storeId: m.store.id,
       amountCents: 150_000,
       currency: 'XOF',
       reference: `ref-${randomUUID()}`,
+      ...(options.escrow ? { escrow: { holdDays: 1, onExpiry: 'release' as const } } : {}),
       paymentDetails: {
         type: 'redirect',
         data: { paymentMethod: 'wave', successUrl: 'https://shop.example/ok', errorUrl: 'myapp://failed' },
@@ -87,8 +88,8 @@ async function startedRequest(m: Subscribed) {
   return startCollection(request, 'redirect', 'wave', '+2250700000001', baseUrl);
 }
 
-async function complete(m: Subscribed) {
-  const request = await startedRequest(m);
+async function complete(m: Subscribed, options: { escrow?: true } = {}) {
+  const request = await startedRequest(m, options);
   const completion = await completePayment({
     callbackId: randomUUID(),
     provider: 'wave',
@@ -135,6 +136,19 @@ describe('the table stream as the outbox of payment completions', () => {
     expect(await getDelivery(m.business.id, deliveryId, true)).toMatchObject({
       eventId: event.id,
       status: 'pending',
+      body: JSON.stringify(event.body),
+    });
+    expect(await queued()).toEqual([{ businessId: m.business.id, deliveryId }]);
+  });
+
+  it('announces a payment held in escrow as ESCROW_HELD, the event its completion announced', async () => {
+    const m = await subscribedMerchant();
+    const { request, event, deliveryId } = await complete(m, { escrow: true });
+    expect(event).toMatchObject({ id: `ESCROW_HELD:${request.escrow?.id}`, name: 'ESCROW_HELD' });
+
+    expect(await handler(await streamEventOf(request.id), {} as never)).toEqual({ batchItemFailures: [] });
+    expect(await getDelivery(m.business.id, deliveryId, true)).toMatchObject({
+      eventId: event.id,
       body: JSON.stringify(event.body),
     });
     expect(await queued()).toEqual([{ businessId: m.business.id, deliveryId }]);
