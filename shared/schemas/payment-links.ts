@@ -6,6 +6,7 @@ import {
   lte,
   maxLength,
   minLength,
+  nullable,
   object,
   optional,
   type output,
@@ -16,6 +17,7 @@ import {
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 import { instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 import {
   maxAmountCents,
   payerPhone,
@@ -30,6 +32,9 @@ export const createPaymentLinkBody = object({
   currency: optional(string().check(regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'))),
   allowMultiplePayments: optional(boolean()).register(globalRegistry, {
     description: 'False by default: the link is paid once.',
+  }),
+  escrow: optional(escrowTermsBody).register(globalRegistry, {
+    description: 'Hold each payment through the link in escrow (platform keys only).',
   }),
 }).register(globalRegistry, {
   examples: [
@@ -59,7 +64,10 @@ export const paymentLinkSchema = object({
     description: 'False once a single-use link is paid.',
   }),
   link: string().register(globalRegistry, { description: 'The page where customers pay.' }),
-  escrowId: optional(uuid()),
+  escrowId: nullable(uuid()).register(globalRegistry, {
+    description:
+      'The escrow of the payment that closed a single-use escrow link; null before, and for other links.',
+  }),
   createdAt: instant,
 }).register(globalRegistry, {
   id: 'PaymentLink',
@@ -72,6 +80,7 @@ export const paymentLinkSchema = object({
       allowMultiplePayments: true,
       canReceivePayments: true,
       link: 'https://pay.example.ci/pl/9d2f7c1a-3b4e-4f5a-8c6d-7e8f9a0b1c2d',
+      escrowId: null,
       createdAt: '2026-11-20T10:00:00.000Z',
     },
   ],
@@ -89,7 +98,7 @@ export function paymentLinkResponse(link: PaymentLink, baseUrl: string): Payment
     allowMultiplePayments: link.allowMultiplePayments,
     canReceivePayments: canReceivePayments(link),
     link: `${baseUrl}/pl/${link.id}`,
-    ...(link.escrowId ? { escrowId: link.escrowId } : {}),
+    escrowId: link.escrowId ?? null,
     createdAt: link.createdAt,
   };
 }
@@ -100,12 +109,13 @@ export const paymentLinkContracts = {
     summary: 'Create a payment link',
     description:
       'A page at `link` where customers pay the amount. A single-use link closes once one payment ' +
-      'through it completes.',
+      'through it completes. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), ' +
+      'each payment through it is held in an escrow of its own.',
     body: createPaymentLinkBody,
     response: paymentLinkSchema,
     responseDescription: 'The payment link.',
     idempotent: true,
-    errors: ['store_not_found'],
+    errors: ['store_not_found', 'forbidden_action'],
   },
   getPaymentLink: {
     tag: 'Payment links',

@@ -22,6 +22,7 @@ import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods
 import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
 import { executedAt, instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 
 /** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
 export const returnUrl = string()
@@ -67,6 +68,9 @@ export const createPaymentRequestBody = object({
   }),
   description: optional(string().check(trim(), minLength(1), maxLength(255))).register(globalRegistry, {
     description: 'What the payer pays for, shown on the hosted page and carried into the transaction.',
+  }),
+  escrow: optional(escrowTermsBody).register(globalRegistry, {
+    description: 'Hold the payment in escrow (platform keys only).',
   }),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
@@ -182,6 +186,9 @@ export const paymentRequestSchema = object({
     description: 'A created `soundbox` request: whether its terminal is online to show the QR.',
   }),
   paymentLinkId: optional(uuid()),
+  escrowId: optional(uuid()).register(globalRegistry, {
+    description: 'The escrow the payment lands in, when a platform key asked for one.',
+  }),
   createdAt: instant,
 }).register(globalRegistry, {
   id: 'PaymentRequest',
@@ -229,6 +236,7 @@ export function paymentRequestResponse(request: PaymentRequest): PaymentRequestR
     amount: { amount: request.amountCents, currency: request.currency },
     ...(request.deviceId ? { deviceId: request.deviceId } : {}),
     ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
+    ...(request.escrow ? { escrowId: request.escrow.id } : {}),
     createdAt: request.createdAt,
   };
 }
@@ -242,7 +250,8 @@ export const paymentRequestContracts = {
     description:
       'Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR ' +
       'code on a terminal. The request stays `pending` until the provider answers; poll it, or receive ' +
-      'the `TRANSACTION_COMPLETED` webhook.',
+      'the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 ' +
+      '`forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead.',
     body: createPaymentRequestBody,
     response: paymentRequestSchema,
     responseDescription: 'The payment request, `pending`.',
@@ -253,6 +262,7 @@ export const paymentRequestContracts = {
       'payment_request_exists_with_reference',
       'third_party_payment_provider_error',
       'collection_ceiling_exceeded',
+      'forbidden_action',
     ],
   },
   getPaymentRequest: {

@@ -6,7 +6,14 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { bundleFileName, esbuildOptions, nodeOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
-import { routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
+import {
+  deviceRuleEntries,
+  routeEntries,
+  scheduleEntries,
+  scheduleTargetEntries,
+  streamConsumerEntries,
+  workerEntries,
+} from '#shared/routes.ts';
 import type { BenchReport } from '#test/bench/report.ts';
 
 const run = promisify(execFile);
@@ -82,8 +89,17 @@ export async function coldStart(): Promise<BenchReport> {
   await mkdir(outDir, { recursive: true });
 
   const results: ColdStartResult[] = [];
-  // Every function of the stack: routes, workers and schedules.
-  for (const [routeName, route] of [...routeEntries, ...workerEntries, ...scheduleEntries]) {
+  // Every function of the stack: routes, workers, stream consumers, schedules, schedule targets and
+  // device rules.
+  const functions = [
+    ...routeEntries,
+    ...workerEntries,
+    ...streamConsumerEntries,
+    ...scheduleEntries,
+    ...scheduleTargetEntries,
+    ...deviceRuleEntries,
+  ];
+  for (const [routeName, route] of functions) {
     const bundle = path.join(outDir, routeName, bundleFileName);
     const { metafile } = await build({
       ...esbuildOptions(path.join(projectRoot, route.handler), bundle),
