@@ -85,6 +85,11 @@ export interface PaymentRequest {
   collectionMethod?: ProviderCode | undefined;
   /** The provider's id for the collection, once started; callbacks must carry it. */
   providerReference?: string | undefined;
+  /**
+   * Every collection started for it, the current one last: a callback of an earlier one (the payer
+   * went back and paid with another provider) is known, and its money given back if it succeeded.
+   */
+  startedCollections?: string[] | undefined;
   /** Where the payer approves, for a redirect; the string a soundbox encodes as QR. */
   checkoutUrl?: string | undefined;
   qrPayload?: string | undefined;
@@ -207,7 +212,7 @@ export async function recordCollectionStarted(
       new UpdateCommand({
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
-        UpdateExpression: `SET providerReference = :ref, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
+        UpdateExpression: `SET providerReference = :ref, startedCollections = list_append(if_not_exists(startedCollections, :none), :refs), collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
           poll ? ', gsi1pk = :gpk, gsi1sk = :gsk, statusPolls = :polls' : ' REMOVE gsi1pk, gsi1sk'
         }`,
         ConditionExpression: '#status = :pending',
@@ -215,6 +220,8 @@ export async function recordCollectionStarted(
         ExpressionAttributeValues: {
           ...poll,
           ':ref': started.providerReference,
+          ':refs': [started.providerReference],
+          ':none': [],
           ':method': started.paymentMethod,
           ':checkout': started.checkoutUrl ?? null,
           ':qr': started.qrPayload ?? null,
@@ -259,7 +266,10 @@ export async function failAtOnce(request: PaymentRequest, errorReason: string): 
   ]);
 }
 
-/** The write that completes a request, for the completion transaction; only from pending. */
+/**
+ * The write that completes a request, for the completion transaction: only from pending, and only
+ * by its current collection (`providerReference`), which is then the one that completed it for good.
+ */
 export function completionWrite(
   request: PaymentRequest,
   outcome: {
@@ -277,9 +287,10 @@ export function completionWrite(
         Key: paymentRequestKey(request.id),
         UpdateExpression:
           'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :now REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#status = :pending',
+        ConditionExpression: '#status = :pending AND providerReference = :ref',
         ExpressionAttributeNames: { '#status': 'status', '#transaction': 'transaction' },
         ExpressionAttributeValues: {
+          ':ref': request.providerReference ?? null,
           ':status': outcome.status,
           ':reason': outcome.errorReason,
           ':transaction': outcome.transaction,
@@ -290,6 +301,29 @@ export function completionWrite(
       },
     },
     onConditionFailed: onAlreadyCompleted,
+  };
+}
+
+/**
+ * For the transaction that records an orphan collection: holds while `providerReference` is not the
+ * request's current collection. A request's last collection is the one that completed it, so the
+ * same collection can never both complete the request and be refunded.
+ */
+export function notCurrentCollectionCheck(
+  request: PaymentRequest,
+  providerReference: string,
+  onCurrent: () => DomainError,
+): GuardedWrite {
+  return {
+    write: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: paymentRequestKey(request.id),
+        ConditionExpression: 'attribute_not_exists(providerReference) OR providerReference <> :ref',
+        ExpressionAttributeValues: { ':ref': providerReference },
+      },
+    },
+    onConditionFailed: onCurrent,
   };
 }
 
