@@ -6,6 +6,7 @@ import { benchDir, coldStart } from '#test/bench/cold-start.ts';
 import { hotStore } from '#test/bench/hot-store.ts';
 import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
+import { simulation } from '#test/bench/simulation.ts';
 import { soundbox } from '#test/bench/soundbox.ts';
 import { transactionList } from '#test/bench/transaction-list.ts';
 import { webhooks } from '#test/bench/webhooks.ts';
@@ -20,6 +21,7 @@ export const benches: Bench[] = [
   localHost,
   webhooks,
   soundbox,
+  simulation,
 ];
 
 const reports = [];
