@@ -4,6 +4,7 @@ import { stopBenchDynamoDb } from '#test/bench/bench-dynamodb.ts';
 import { capacity, capacityBill } from '#test/bench/capacity.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
 import { hotStore } from '#test/bench/hot-store.ts';
+import { load } from '#test/bench/load.ts';
 import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
 import { simulation } from '#test/bench/simulation.ts';
@@ -22,6 +23,7 @@ export const benches: Bench[] = [
   webhooks,
   soundbox,
   simulation,
+  load,
 ];
 
 const reports = [];
