@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment request
-         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook.
+         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead.
          */
         post: operations["createPaymentRequest"];
         delete?: never;
@@ -109,7 +109,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description A page at `link` where customers pay the amount. A single-use link closes once one payment through it completes.
+         * @description A page at `link` where customers pay the amount. A single-use link closes once one payment through it completes. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), each payment through it is held in an escrow of its own.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -594,6 +594,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner_api/escrows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List escrows
+         * @description The business’s escrows, newest first, filtered by `status` and `storeId`. A store-scoped platform key sees its store’s only. Platform keys only.
+         */
+        get: operations["listEscrows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/escrows/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a held escrow to the store
+         * @description Moves what the escrow holds (the payment less its fee) to the store’s operating wallet, lists one transaction of type `escrow` and sends `ESCROW_RELEASED`. Only a `held` escrow: a second release answers 409 `escrow_already_released`, a pending or cancelled one 409 `escrow_not_held`. Platform keys only.
+         */
+        post: operations["releaseEscrow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/escrows/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a held escrow to the payer
+         * @description Pays the whole payment (its fee included) back to the payer’s number through the provider’s payout, as a transfer: the escrow is `refunding` until the payout ends, then `refunded` (`ESCROW_REFUNDED`), or `held` again when the payout fails. Platform keys only.
+         */
+        post: operations["refundEscrow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -903,6 +963,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    ESCROW_HELD: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ESCROW_HELD
+         * @description A payment into an escrow succeeded: its amount less the fee is held for the store, sent instead of `TRANSACTION_COMPLETED`. The body has an `event` field.
+         */
+        post: operations["webhookEscrowHeld"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ESCROW_RELEASED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ESCROW_RELEASED
+         * @description A held escrow was released to the store’s operating wallet (by the API or at its hold’s end).
+         */
+        post: operations["webhookEscrowReleased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ESCROW_REFUNDED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ESCROW_REFUNDED
+         * @description A held escrow’s refund payout succeeded: the payer got the whole payment back.
+         */
+        post: operations["webhookEscrowRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     SERVICE_PROVIDER_LINK_REQUEST: {
         parameters: {
             query?: never;
@@ -1051,6 +1171,47 @@ export interface components {
             /** @example XOF */
             currency: string;
         };
+        /**
+         * @example {
+         *       "event": "ESCROW_HELD",
+         *       "escrowId": "5b0c3f7e-2d4a-4e8b-9c1f-3a6d8e0b2c4f",
+         *       "status": "held",
+         *       "storeId": "4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10",
+         *       "amount": {
+         *         "amount": 1500000,
+         *         "currency": "XOF"
+         *       },
+         *       "paymentRequestId": "4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11",
+         *       "paymentLinkId": null,
+         *       "holdUntil": "2026-11-27T14:08:55.665Z",
+         *       "occurredAt": "2026-11-20T14:08:55.665Z"
+         *     }
+         */
+        EscrowEvent: {
+            /** @enum {string} */
+            event: "ESCROW_HELD" | "ESCROW_RELEASED" | "ESCROW_REFUNDED";
+            /** Format: uuid */
+            escrowId: string;
+            status: components["schemas"]["EscrowStatus"];
+            /** Format: uuid */
+            storeId: string;
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            paymentRequestId: string;
+            paymentLinkId: string | null;
+            /** Format: date-time */
+            holdUntil: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T14:08:55.665Z
+             */
+            occurredAt: string;
+        };
+        /**
+         * @description `pending` until the payment completes; then `held`, or `cancelled` when it failed; `released` to the store, or `refunding` then `refunded` to the payer (a failed refund payout makes it `held` again).
+         * @enum {string}
+         */
+        EscrowStatus: "pending" | "held" | "cancelled" | "released" | "refunding" | "refunded";
         BusinessLinkRequestEvent: {
             /** Format: uuid */
             id: string;
@@ -1286,6 +1447,11 @@ export interface components {
             /** Format: uuid */
             paymentLinkId?: string;
             /**
+             * Format: uuid
+             * @description The escrow the payment lands in, when a platform key asked for one.
+             */
+            escrowId?: string;
+            /**
              * Format: date-time
              * @example 2026-11-20T14:08:55.665Z
              */
@@ -1320,6 +1486,7 @@ export interface components {
          *       "allowMultiplePayments": true,
          *       "canReceivePayments": true,
          *       "link": "https://pay.example.ci/pl/9d2f7c1a-3b4e-4f5a-8c6d-7e8f9a0b1c2d",
+         *       "escrowId": null,
          *       "createdAt": "2026-11-20T10:00:00.000Z"
          *     }
          */
@@ -1335,8 +1502,8 @@ export interface components {
             canReceivePayments: boolean;
             /** @description The page where customers pay. */
             link: string;
-            /** Format: uuid */
-            escrowId?: string;
+            /** @description The escrow of the payment that closed a single-use escrow link; null before, and for other links. */
+            escrowId: string | null;
             /**
              * Format: date-time
              * @example 2026-11-20T14:08:55.665Z
@@ -1701,6 +1868,49 @@ export interface components {
             /** @description SMS segments left to send. */
             smsBalance: number;
             whatsappBalance: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T14:08:55.665Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "5b0c3f7e-2d4a-4e8b-9c1f-3a6d8e0b2c4f",
+         *       "storeId": "4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10",
+         *       "status": "held",
+         *       "holdUntil": "2026-11-27T14:08:55.665Z",
+         *       "amount": {
+         *         "amount": 1500000,
+         *         "currency": "XOF"
+         *       },
+         *       "fees": {
+         *         "amount": 15000,
+         *         "currency": "XOF"
+         *       },
+         *       "onExpiry": "release",
+         *       "paymentRequestId": "4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11",
+         *       "paymentLinkId": null,
+         *       "createdAt": "2026-11-20T14:08:55.665Z"
+         *     }
+         */
+        Escrow: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            storeId: string;
+            status: components["schemas"]["EscrowStatus"];
+            /** Format: date-time */
+            holdUntil: string;
+            /** @description The payment’s amount. */
+            amount: components["schemas"]["MoneyOutput"];
+            /** @description The fee taken when the payment was collected: 0 until then. */
+            fees: components["schemas"]["MoneyOutput"];
+            /** @enum {string} */
+            onExpiry: "release" | "refund";
+            /** Format: uuid */
+            paymentRequestId: string;
+            paymentLinkId: string | null;
             /**
              * Format: date-time
              * @example 2026-11-20T14:08:55.665Z
@@ -2285,6 +2495,22 @@ export interface operations {
                     reference: string;
                     /** @description What the payer pays for, shown on the hosted page and carried into the transaction. */
                     description?: string;
+                    /** @description Hold the payment in escrow (platform keys only). */
+                    escrow?: {
+                        /**
+                         * Format: date-time
+                         * @description When the hold ends: from the stage’s minimum (an hour by default) to 90 days ahead.
+                         */
+                        holdUntil?: string;
+                        /** @description The hold in days from the payment’s creation, instead of `holdUntil`. */
+                        holdDays?: number;
+                        /**
+                         * @description What the hold’s end does: release to the store (default) or refund the payer.
+                         * @default release
+                         * @enum {string}
+                         */
+                        onExpiry?: "release" | "refund";
+                    };
                     paymentDetails: {
                         /** @enum {string} */
                         type: "redirect" | "soundbox";
@@ -2349,7 +2575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `business_not_enabled_for_api_access` */
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2357,7 +2583,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "business_not_enabled_for_api_access";
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -2660,6 +2886,22 @@ export interface operations {
                     currency?: string;
                     /** @description False by default: the link is paid once. */
                     allowMultiplePayments?: boolean;
+                    /** @description Hold each payment through the link in escrow (platform keys only). */
+                    escrow?: {
+                        /**
+                         * Format: date-time
+                         * @description When the hold ends: from the stage’s minimum (an hour by default) to 90 days ahead.
+                         */
+                        holdUntil?: string;
+                        /** @description The hold in days from the payment’s creation, instead of `holdUntil`. */
+                        holdDays?: number;
+                        /**
+                         * @description What the hold’s end does: release to the store (default) or refund the payer.
+                         * @default release
+                         * @enum {string}
+                         */
+                        onExpiry?: "release" | "refund";
+                    };
                 };
             };
         };
@@ -2707,7 +2949,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `business_not_enabled_for_api_access` */
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2715,7 +2957,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "business_not_enabled_for_api_access";
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -7085,6 +7327,457 @@ export interface operations {
             };
         };
     };
+    listEscrows: {
+        parameters: {
+            query?: {
+                status?: "pending" | "held" | "cancelled" | "released" | "refunding" | "refunded";
+                storeId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The escrows, as a bare array. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Escrow"][];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    releaseEscrow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The escrow, `released`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Escrow"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `escrow_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "escrow_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `escrow_already_released`, `escrow_already_refunded`, `escrow_not_held` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "escrow_already_released" | "escrow_already_refunded" | "escrow_not_held";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    refundEscrow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The escrow, `refunding` (or `held` when the provider refused the payout at once). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Escrow"];
+                };
+            };
+            /** @description `bad_request`, `third_party_payment_provider_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request" | "third_party_payment_provider_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `escrow_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "escrow_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `escrow_already_released`, `escrow_already_refunded`, `escrow_not_held`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "escrow_already_released" | "escrow_already_refunded" | "escrow_not_held" | "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
     openApiDocument: {
         parameters: {
             query?: never;
@@ -9105,6 +9798,111 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TransactionCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 30 seconds, then do the work; dedupe on `id`. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried, up to 4 attempts in all. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEscrowHeld: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the subscription’s secret. Check it before parsing. */
+                "Svc-Signature": string;
+                /** @description The event’s name. */
+                "Svc-Event": "ESCROW_HELD";
+                "Svc-Webhook-Version": "1.0.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscrowEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 30 seconds, then do the work; dedupe on `id`. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried, up to 4 attempts in all. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEscrowReleased: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the subscription’s secret. Check it before parsing. */
+                "Svc-Signature": string;
+                /** @description The event’s name. */
+                "Svc-Event": "ESCROW_RELEASED";
+                "Svc-Webhook-Version": "1.0.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscrowEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 30 seconds, then do the work; dedupe on `id`. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried, up to 4 attempts in all. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEscrowRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the subscription’s secret. Check it before parsing. */
+                "Svc-Signature": string;
+                /** @description The event’s name. */
+                "Svc-Event": "ESCROW_REFUNDED";
+                "Svc-Webhook-Version": "1.0.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscrowEvent"];
             };
         };
         responses: {

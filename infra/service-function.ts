@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { Duration, type RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  type IRole,
+  ManagedPolicy,
+  Policy,
+  PolicyStatement,
+  Role,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -38,15 +45,23 @@ export interface ServiceResources {
   readonly webhookSecretsKey?: IKey;
   /** The SMS configuration set whose event destination reports deliveries; production only. */
   readonly smsConfigurationSet?: { readonly name: string; readonly arn: string };
+  /** Where escrow holds are scheduled to end: the group, the function invoked, the role it is invoked with. */
+  readonly escrowExpiry?: EscrowExpiryResources;
   /** The credentials of each live provider the stage routes to. */
   readonly providerSecrets?: ReadonlyMap<LiveAdapterName, ISecret>;
+}
+
+export interface EscrowExpiryResources {
+  readonly groupName: string;
+  readonly functionArn: string;
+  readonly role: IRole;
 }
 
 /** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
 export const sandboxProviderSecretArnVariable = 'SANDBOX_PROVIDER_SECRET_ARN';
 
 /** How the function is invoked, which decides where a failed invocation ends up. */
-export type InvokedBy = 'api' | 'queue' | 'schedule' | 'iotRule';
+export type InvokedBy = 'api' | 'queue' | 'schedule' | 'iotRule' | 'scheduler' | 'stream';
 
 /** Why no function has an asynchronous-invocation DLQ: each kind's failures already land somewhere. */
 const noDeadLetterQueueReason: Record<InvokedBy, string> = {
@@ -55,8 +70,12 @@ const noDeadLetterQueueReason: Record<InvokedBy, string> = {
     "Invoked synchronously by an SQS event source mapping: a failed message returns to its queue and goes to the queue's own dead-letter queue after maxReceiveCount.",
   iotRule:
     "Invoked by an IoT rule with a device's heartbeat or connection event: each is superseded by the device's next one (heartbeats every 30 s), so one lost is corrected within a minute, and the function's Errors alarm reports failures.",
+  stream:
+    "Invoked synchronously by a DynamoDB stream event source mapping: a failing record is retried, then sent to the mapping's on-failure queue.",
   schedule:
     "Each run re-reads what is left to do: a failed run's work is done by the next run, and the function's Errors alarm reports the failure.",
+  scheduler:
+    "Invoked by EventBridge Scheduler's one-time schedules, which retry a failed invocation themselves; one that still fails raises the schedule group's alarm, and the escrow sweep ends the hold later.",
 };
 
 export interface ServiceFunctionProps {
@@ -280,6 +299,36 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
     case 'sms:send':
       grantSmsSend(fn, resources);
       return;
+    case 'schedule:escrowExpiry': {
+      const expiry = resourceFor(
+        fn,
+        resources.escrowExpiry,
+        false,
+        'the escrow expiry schedules',
+      ) as EscrowExpiryResources;
+      // Only the schedules of the stage's own group, and only the role made to invoke the expiry.
+      grantInOwnPolicy(
+        fn,
+        'EscrowSchedulesPolicy',
+        new PolicyStatement({
+          actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+          resources: [
+            Stack.of(fn).formatArn({
+              service: 'scheduler',
+              resource: 'schedule',
+              resourceName: `${expiry.groupName}/*`,
+            }),
+          ],
+        }),
+        [`scheduler:schedule/${expiry.groupName}/*`],
+        "One schedule per escrow, named at run time from its id: the grant is limited to the schedules of the stage's own escrow-expiry group.",
+      );
+      expiry.role.grantPassRole(fn.grantPrincipal);
+      fn.addEnvironment('ESCROW_SCHEDULE_GROUP', expiry.groupName);
+      fn.addEnvironment('ESCROW_EXPIRY_FUNCTION_ARN', expiry.functionArn);
+      fn.addEnvironment('ESCROW_SCHEDULER_ROLE_ARN', expiry.role.roleArn);
+      return;
+    }
     case 'key:webhookSecrets:encrypt':
     case 'key:webhookSecrets:decrypt': {
       const key = resourceFor(fn, resources.webhookSecretsKey, false, 'the webhook secrets key');

@@ -20,15 +20,23 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, Operation, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  Operation,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnPolicy as CfnIotPolicy, CfnThingType, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -53,6 +61,7 @@ import {
 } from '#infra/naming.ts';
 import {
   apiFunctionTimeout,
+  type EscrowExpiryResources,
   ServiceFunction,
   type ServiceFunctionProps,
   scheduledFunctionTimeout,
@@ -74,7 +83,11 @@ import {
   type RouteName,
   routeEntries,
   type ScheduleName,
+  type ScheduleTargetName,
+  type StreamConsumerName,
   scheduleEntries,
+  scheduleTargetEntries,
+  streamConsumerEntries,
   type WorkerName,
   workerEntries,
 } from '#shared/routes.ts';
@@ -248,6 +261,10 @@ export class PaymentsStack extends Stack {
   readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
   readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
+  /** The functions EventBridge Scheduler's one-time schedules invoke (escrow hold ends). */
+  readonly scheduleTargets: ReadonlyMap<ScheduleTargetName, ServiceFunction>;
+  /** The functions fed by the table's stream. */
+  readonly streamConsumers: ReadonlyMap<StreamConsumerName, ServiceFunction>;
   /** Production only: where AWS End User Messaging SMS reports the delivery of each message. */
   readonly smsConfigurationSet: CfnConfigurationSet | undefined;
   /** The functions IoT rules invoke on devices' messages (presence). */
@@ -266,6 +283,7 @@ export class PaymentsStack extends Stack {
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
       sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      stream: StreamViewType[tableDefinition.streamViewType],
       billingMode: BillingMode.PAY_PER_REQUEST,
       encryption: TableEncryption.AWS_MANAGED,
       // On every stage: a bad migration on staging is also worth undoing.
@@ -335,12 +353,15 @@ export class PaymentsStack extends Stack {
     }
     this.providerSecrets = providerSecrets;
 
+    const escrowExpiry = this.addEscrowExpirySchedules(stage);
+
     // What every function of the stage shares; each adds its entry, name, access and timeout.
     const functionDefaults = {
       resources: {
         table: this.table,
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
+        escrowExpiry,
         ...(this.smsConfigurationSet
           ? {
               smsConfigurationSet: {
@@ -523,6 +544,60 @@ export class PaymentsStack extends Stack {
       scheduled.set(scheduleName, fn);
     }
     this.scheduled = scheduled;
+
+    const scheduleTargets = new Map<ScheduleTargetName, ServiceFunction>();
+    for (const [targetName, target] of scheduleTargetEntries) {
+      const functionName = functionNameFor(stage, targetName);
+      const fn = new ServiceFunction(this, pascalCase(targetName), {
+        ...functionDefaults,
+        invokedBy: 'scheduler',
+        entry: target.handler,
+        functionName,
+        access: target.access,
+        timeout: scheduledFunctionTimeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+      scheduleTargets.set(targetName, fn);
+    }
+    this.scheduleTargets = scheduleTargets;
+    const streamConsumers = new Map<StreamConsumerName, ServiceFunction>();
+    for (const [consumerName, consumer] of streamConsumerEntries) {
+      if (production && consumer.sandboxOnly) continue;
+      const functionName = functionNameFor(stage, consumerName);
+      const fn = new ServiceFunction(this, pascalCase(consumerName), {
+        ...functionDefaults,
+        entry: consumer.handler,
+        invokedBy: 'stream',
+        functionName,
+        access: consumer.access,
+        timeout: scheduledFunctionTimeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+      fn.addEventSource(
+        new DynamoEventSource(this.table, {
+          startingPosition: StartingPosition.TRIM_HORIZON,
+          batchSize: consumer.batchSize,
+          filters: [FilterCriteria.filter(consumer.filter)],
+          // A failing record is found by halving its batch, retried, and after the last retry
+          // parked in a queue that alarms, instead of holding up its shard for the stream's 24 h.
+          bisectBatchOnError: true,
+          reportBatchItemFailures: true,
+          retryAttempts: 10,
+          onFailure: new SqsDlq(this.addStreamFailureQueue(stage, consumerName)),
+        }),
+      );
+      const policy = fn.role?.node.tryFindChild('DefaultPolicy');
+      if (policy) {
+        acknowledge(
+          policy,
+          'AwsSolutions-IAM5',
+          'dynamodb:ListStreams, which the stream event source mapping needs, supports no resource-level permissions; the stream itself is read on its ARN only.',
+          'Resource::*',
+        );
+      }
+      streamConsumers.set(consumerName, fn);
+    }
+    this.streamConsumers = streamConsumers;
 
     this.addSmsFailureAlarm(stage, workers);
     this.deviceRuleFunctions = this.addDevices(stage, production, (name, rule) => {
@@ -905,6 +980,53 @@ export class PaymentsStack extends Stack {
   }
 
   /**
+   * Escrow holds end by one-time EventBridge Scheduler schedules (`at(holdUntil)`), created in the
+   * stage's own group and invoking the expiry function with a role that may invoke that function
+   * and nothing else. Scheduler retries a failed invocation; one that still fails raises the alarm
+   * (the safety sweep ends the hold later).
+   */
+  private addEscrowExpirySchedules(stage: string): EscrowExpiryResources {
+    const groupName = `${stackName(stage)}-escrow-expiry`;
+    new CfnScheduleGroup(this, 'EscrowExpiryScheduleGroup', { name: groupName });
+    const functionArn = this.formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: functionNameFor(stage, 'expireEscrow'),
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const role = new Role(this, 'EscrowExpirySchedulerRole', {
+      description: 'Assumed by EventBridge Scheduler to end escrow holds: invokes the expiry function only',
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    });
+    role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [functionArn] }));
+    const failures = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/Scheduler',
+        metricName,
+        dimensionsMap: { ScheduleGroup: groupName },
+        period: Duration.minutes(5),
+        statistic: Stats.SUM,
+      });
+    new Alarm(this, 'EscrowExpiryFailedInvocationsAlarm', {
+      alarmName: `${groupName}-failed-invocations`,
+      alarmDescription:
+        'EventBridge Scheduler could not end escrow holds: the expiry function failed or was not invoked (role, throttling). The sweep retries them; look at the expireEscrow logs.',
+      metric: new MathExpression({
+        expression: 'errors + dropped',
+        usingMetrics: { errors: failures('TargetErrorCount'), dropped: failures('InvocationDroppedCount') },
+        period: Duration.minutes(5),
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    return { groupName, functionArn, role };
+  }
+
+  /**
    * Errors (a handler that threw past the wrapper, a timeout, a crash) of one function: any is worth
    * a look, and one alarm per function says which. Throttles have one alarm for the stage
    * (addOperationalAlarms): they come from the account's concurrency running out, not from one
@@ -1014,6 +1136,45 @@ export class PaymentsStack extends Stack {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       // An idle queue sends no metric: that is an empty queue, not a problem.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    return queue;
+  }
+
+  /**
+   * Where the event source mapping parks a stream record that failed every retry (the record's
+   * shard, sequence numbers and the reason, for an operator to replay), with an alarm as soon as one
+   * lands there.
+   */
+  private addStreamFailureQueue(stage: string, consumerName: StreamConsumerName): Queue {
+    const id = `${pascalCase(consumerName)}Failures`;
+    const physicalName = `${stackName(stage)}-${consumerName}-failures`;
+    const queue = new Queue(this, id, {
+      queueName: physicalName,
+      retentionPeriod: deadLetterRetention,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    acknowledge(
+      queue,
+      'Serverless-SQSRedrivePolicy',
+      "This is the stream mapping's on-failure queue: its messages stay here for an operator to inspect and replay.",
+    );
+    acknowledge(
+      queue,
+      'AwsSolutions-SQS3',
+      "This is the stream mapping's on-failure queue, the stream's dead-letter queue: nothing consumes it to fail again.",
+    );
+    new Alarm(this, `${id}Alarm`, {
+      alarmName: physicalName,
+      alarmDescription: `A change of the table failed every retry of ${consumerName} and waits in ${physicalName}: find the cause in the function's logs, fix it, then replay the change from the record's sequence numbers.`,
+      metric: queue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: Stats.MAXIMUM,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     return queue;

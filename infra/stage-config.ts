@@ -20,6 +20,7 @@ export const registrySettingNames = [
   'mtnTargetEnvironment',
   'mtnApiUrl',
   'waveApiUrl',
+  'escrowMinHoldSeconds',
 ] as const;
 
 /**
@@ -151,3 +152,11 @@ export const liveAdaptersOf = (routes: Partial<Record<string, AdapterName>>) =>
   [...new Set(Object.values(routes))].filter(
     (adapter): adapter is LiveAdapterName => adapter !== undefined && adapter !== 'sandbox',
   );
+
+export function checkEscrowMinHoldSeconds(text: string): string {
+  const seconds = Number(text);
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 90 * 86_400) {
+    throw new Error('must be a whole number of seconds from 1 to 90 days');
+  }
+  return String(seconds);
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '#infra/paths.ts';
 import {
   checkCollectionCeilings,
+  checkEscrowMinHoldSeconds,
   checkFeeSchedule,
   checkHttpsUrl,
   checkPayoutFeeSchedule,
@@ -54,6 +55,8 @@ const settingVariables = {
   /** The providers' API base URLs, for a stage that talks to their sandboxes. */
   mtnApiUrl: { variable: 'MTN_API_URL', check: checkHttpsUrl },
   waveApiUrl: { variable: 'WAVE_API_URL', check: checkHttpsUrl },
+  /** The shortest escrow hold a platform may ask for. */
+  escrowMinHoldSeconds: { variable: 'ESCROW_MIN_HOLD_SECONDS', check: checkEscrowMinHoldSeconds },
 } as const;
 
 const knownFields = new Set([

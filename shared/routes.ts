@@ -75,7 +75,12 @@ export type AwsAccess =
   /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
   | 'device:push'
   /** The credentials of the live providers the stage routes to (none where it routes to none). */
-  | 'secret:providers';
+  | 'secret:providers'
+  /**
+   * Creating and deleting the one-time EventBridge Scheduler schedules that end escrow holds: the
+   * stage's schedule group only, and passing the role Scheduler invokes the expiry function with.
+   */
+  | 'schedule:escrowExpiry';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -198,6 +203,8 @@ export const routes = {
       'queue:send:webhooks',
       'device:push',
       'secret:providers',
+      // A payment held in escrow gets the schedule that ends its hold.
+      'schedule:escrowExpiry',
     ],
   },
   /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */
@@ -212,6 +219,8 @@ export const routes = {
       'queue:send:webhooks',
       'device:push',
       'secret:providers',
+      // A payment held in escrow gets the schedule that ends its hold.
+      'schedule:escrowExpiry',
     ],
   },
   approveSandboxPaymentRequest: {
@@ -401,6 +410,35 @@ export const routes = {
     caller: 'api_key',
     access: ['table:read'],
   },
+  listEscrows: {
+    method: 'GET',
+    path: '/partner_api/escrows',
+    handler: 'functions/escrows/list-escrows.ts',
+    caller: 'platform_key',
+    access: ['table:read'],
+  },
+  releaseEscrow: {
+    // Sends ESCROW_RELEASED at once; the outbox sweeper is the fallback.
+    method: 'POST',
+    path: '/partner_api/escrows/{id}/release',
+    handler: 'functions/escrows/release-escrow.ts',
+    caller: 'platform_key',
+    access: ['table:write', 'queue:send:webhooks', 'schedule:escrowExpiry'],
+  },
+  refundEscrow: {
+    // Beyond the interface: pays a held escrow back to the payer through the provider's payout.
+    method: 'POST',
+    path: '/partner_api/escrows/{id}/refund',
+    handler: 'functions/escrows/refund-escrow.ts',
+    caller: 'platform_key',
+    access: [
+      'table:write',
+      'queue:send:sandboxCallbacks',
+      'queue:send:webhooks',
+      'schedule:escrowExpiry',
+      'secret:providers',
+    ],
+  },
   openApiDocument: {
     method: 'GET',
     path: '/openapi.json',
@@ -565,6 +603,43 @@ export type WorkerName = keyof typeof workers;
 
 export const workerEntries = Object.entries(workers) as [WorkerName, Worker][];
 
+/**
+ * A function fed by the table's stream (new and old images): on AWS an event source mapping that
+ * passes only the changes `filter` matches, retries a failing record (bisecting its batch) and
+ * then hands it to an on-failure queue; on the local host a poller of DynamoDB Local's stream.
+ */
+export interface StreamConsumer {
+  readonly handler: string;
+  readonly batchSize: number;
+  /** A Lambda event filter pattern over the stream record. */
+  readonly filter: Record<string, unknown>;
+  readonly access: readonly AwsAccess[];
+  readonly sandboxOnly?: boolean;
+}
+
+export const streamConsumers = {
+  /** Payment requests leaving `pending`: their webhook, if the completing function did not send it. */
+  dispatchTableChanges: {
+    handler: 'functions/workers/dispatch-table-changes.ts',
+    batchSize: 100,
+    filter: {
+      eventName: ['MODIFY'],
+      dynamodb: {
+        OldImage: { entity: { S: ['payment_request'] }, status: { S: ['pending'] } },
+        NewImage: { status: { S: ['success', 'error'] } },
+      },
+    },
+    access: ['table:write', 'queue:send:webhooks'],
+  },
+} as const satisfies Record<string, StreamConsumer>;
+
+export type StreamConsumerName = keyof typeof streamConsumers;
+
+export const streamConsumerEntries = Object.entries(streamConsumers) as [
+  StreamConsumerName,
+  StreamConsumer,
+][];
+
 /** A function run on a timer (an EventBridge rule on AWS, a timer on the local host). */
 export interface Schedule {
   readonly handler: string;
@@ -591,7 +666,7 @@ export const schedules = {
   sweepPendingCollections: {
     handler: 'functions/workers/sweep-pending-collections.ts',
     expression: 'rate(1 minute)',
-    access: ['table:write', 'queue:send:webhooks', 'secret:providers'],
+    access: ['table:write', 'queue:send:webhooks', 'secret:providers', 'schedule:escrowExpiry'],
   },
   /** Sends again the device pushes (QR, announcement) that failed when first sent. */
   sweepDevicePushes: {
@@ -599,11 +674,42 @@ export const schedules = {
     expression: 'rate(1 minute)',
     access: ['table:write', 'device:push'],
   },
+  /**
+   * Held escrows past their time whose one-time schedule was lost (its creation failed, or it was
+   * deleted by hand): their hold ends here instead.
+   */
+  sweepEscrows: {
+    handler: 'functions/workers/sweep-escrows.ts',
+    expression: 'rate(5 minutes)',
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks', 'secret:providers'],
+  },
 } as const satisfies Record<string, Schedule>;
 
 export type ScheduleName = keyof typeof schedules;
 
 export const scheduleEntries = Object.entries(schedules) as [ScheduleName, Schedule][];
+
+/** A function EventBridge Scheduler invokes from one-time schedules the service creates. */
+export interface ScheduleTarget {
+  readonly handler: string;
+  readonly access: readonly AwsAccess[];
+  readonly sandboxOnly?: boolean;
+}
+
+export const scheduleTargets = {
+  /** Ends one escrow's hold at its `holdUntil`: `{"escrowId": ...}` in, onExpiry applied once. */
+  expireEscrow: {
+    handler: 'functions/workers/expire-escrow.ts',
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sandboxCallbacks', 'secret:providers'],
+  },
+} as const satisfies Record<string, ScheduleTarget>;
+
+export type ScheduleTargetName = keyof typeof scheduleTargets;
+
+export const scheduleTargetEntries = Object.entries(scheduleTargets) as [
+  ScheduleTargetName,
+  ScheduleTarget,
+][];
 
 /**
  * A function invoked by IoT rules on messages of the devices' broker: on AWS an IoT topic rule per

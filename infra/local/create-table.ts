@@ -1,14 +1,17 @@
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   type DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { keyAttributeType, tableDefinition } from '#shared/data/table-definition.ts';
 
 /** Creates the table from the shared declaration, as the CDK stack does; an existing table is kept. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  const { partitionKey, sortKey, globalSecondaryIndexes, timeToLiveAttribute } = tableDefinition;
+  const { partitionKey, sortKey, globalSecondaryIndexes, timeToLiveAttribute, streamViewType } =
+    tableDefinition;
   const keyNames = new Set<string>([partitionKey, sortKey]);
   for (const index of globalSecondaryIndexes) {
     keyNames.add(index.partitionKey);
@@ -35,6 +38,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           ],
           Projection: { ProjectionType: 'ALL' },
         })),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
       }),
     );
     await client.send(
@@ -45,5 +49,15 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    // A table made before it had a stream (a developer's data directory) gets one.
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
+        }),
+      );
+    }
   }
 }

@@ -9,12 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
 import { startDevices } from './devices.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
+import { startLocalScheduler } from './eventbridge-scheduler.ts';
 import { startKmsStandIn } from './kms.ts';
 import {
   type LocalConfig,
@@ -28,6 +30,7 @@ import {
 import { pollWorkerQueues } from './queue-poller.ts';
 import { runSchedules } from './scheduler.ts';
 import { startLocalSqs } from './sqs.ts';
+import { pollTableStreams } from './stream-poller.ts';
 
 const startedAt = performance.now();
 const dataDir = localDataDir();
@@ -54,6 +57,13 @@ process.env.SANDBOX = 'true';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 // Webhooks may go to a receiver on the laptop (the demo receiver, a developer's own server).
 process.env.WEBHOOKS_ALLOW_LOOPBACK ??= 'true';
+// Escrow holds end by one-time schedules: the Scheduler stand-in keeps them on disk and fires them
+// (those due while the host was stopped included) into the expiry function.
+const escrowScheduler = await startLocalScheduler({ dataDir: `${dataDir}/scheduler`, projectRoot });
+process.env.AWS_ENDPOINT_URL_SCHEDULER = escrowScheduler.endpoint;
+process.env.ESCROW_SCHEDULE_GROUP = 'local-escrow-expiry';
+process.env.ESCROW_EXPIRY_FUNCTION_ARN = 'arn:aws:lambda:local:000000000000:function:expireEscrow';
+process.env.ESCROW_SCHEDULER_ROLE_ARN = 'arn:aws:iam::000000000000:role/local-escrow-expiry';
 await ensureTable(new DynamoDBClient({}), localTableName);
 const sqsClient = new SQSClient({});
 const queueUrls = await ensureQueues(sqsClient, sqs.endpoint);
@@ -106,6 +116,14 @@ const webhooks =
     : (webhooksTo ?? 'no subscription');
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
+escrowScheduler.startFiring();
+// The table's stream, read as Lambda's event source mapping reads it (DynamoDB Local has streams).
+const streamConsumers = pollTableStreams({
+  dynamodb: new DynamoDBClient({}),
+  streams: new DynamoDBStreamsClient({ endpoint: dynamodb.endpoint }),
+  tableName: localTableName,
+  projectRoot,
+});
 const config: LocalConfig = {
   baseUrl,
   demo,
@@ -146,7 +164,7 @@ async function stop(signal: string) {
   // Schedules and workers first, while the API they may call back is still up; one stuck on a
   // slow call does not hold up the stop: its messages stay in the queue and come back after a restart.
   await Promise.race([
-    Promise.all([schedules.stop(), workers.stop()]),
+    Promise.all([schedules.stop(), workers.stop(), escrowScheduler.stop(), streamConsumers.stop()]),
     new Promise((resolve) => setTimeout(resolve, 5000)),
   ]);
   server.closeAllConnections();

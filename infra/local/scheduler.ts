@@ -17,6 +17,7 @@ export function localIntervals(): Record<ScheduleName, number> {
   return {
     sweepOutbox: seconds(process.env.OUTBOX_SWEEP_SECONDS, 10),
     sweepPendingTransfers: seconds(process.env.TRANSFER_SWEEP_SECONDS, 30),
+    sweepEscrows: seconds(process.env.ESCROW_SWEEP_SECONDS, 30),
     // A QR that missed its device (the broker was down) should reach it within seconds of its return.
     sweepDevicePushes: seconds(process.env.DEVICE_PUSH_SWEEP_SECONDS, 2),
     sweepPendingCollections: seconds(process.env.COLLECTION_SWEEP_SECONDS, 30),

@@ -4,6 +4,7 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { DomainError, StoreNotFound } from '#shared/domain/errors.ts';
+import type { EscrowTerms } from '#shared/domain/escrows.ts';
 
 /**
  * Payment link: an amount a store asks for at a URL it shares (`/pl/<id>`). Single-use by default:
@@ -37,6 +38,8 @@ export interface PaymentLink {
   paidBy?: string | undefined;
   paymentsCount: number;
   escrowId?: string | undefined;
+  /** Each payment through the link is held in its own escrow on these terms (platform keys). */
+  escrow?: EscrowTerms | undefined;
   createdAt: string;
   updatedAt: string;
 }
@@ -159,6 +162,7 @@ export function linkPaidWrite(
   linkId: string,
   paymentRequestId: string,
   singleUse: boolean,
+  escrowId?: string | undefined,
 ): GuardedWrite {
   const key = paymentLinkKey(businessId, linkId);
   if (!singleUse) {
@@ -178,13 +182,14 @@ export function linkPaidWrite(
       Update: {
         TableName: tableName(),
         Key: key,
-        UpdateExpression:
-          'SET paidBy = :request, updatedAt = :now ADD paymentsCount :one REMOVE attemptBy, attemptToken, attemptUntil',
+        // A single-use link's escrow is that of the payment that closed it.
+        UpdateExpression: `SET paidBy = :request, updatedAt = :now${escrowId ? ', escrowId = :escrow' : ''} ADD paymentsCount :one REMOVE attemptBy, attemptToken, attemptUntil`,
         ConditionExpression: 'attribute_not_exists(paidBy)',
         ExpressionAttributeValues: {
           ':request': paymentRequestId,
           ':now': new Date().toISOString(),
           ':one': 1,
+          ...(escrowId ? { ':escrow': escrowId } : {}),
         },
       },
     },
@@ -226,6 +231,7 @@ function toPaymentLink(item: Record<string, unknown>): PaymentLink {
     paidBy: (item.paidBy as string | undefined) ?? undefined,
     paymentsCount: Number(item.paymentsCount ?? 0),
     escrowId: (item.escrowId as string | undefined) ?? undefined,
+    escrow: (item.escrow as EscrowTerms | undefined) ?? undefined,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   };

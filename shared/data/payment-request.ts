@@ -53,6 +53,12 @@ export interface CompletedTransaction {
   executedAt: string;
 }
 
+/** What the completion needs of a request's escrow without reading it. */
+export interface PaymentRequestEscrow {
+  id: string;
+  holdUntil: string;
+}
+
 export interface PaymentRequest {
   id: string;
   businessId: string;
@@ -74,6 +80,8 @@ export interface PaymentRequest {
   paymentLinkId?: string | undefined;
   /** For a payment through a single-use link: its completion closes the link. */
   paymentLinkSingleUse?: boolean | undefined;
+  /** The escrow the payment lands in, when a platform key asked for one. */
+  escrow?: PaymentRequestEscrow | undefined;
   /** The hosted payment page of this request, answered to integrations for every type. */
   redirectUrl: string;
   status: PaymentRequestStatus;
@@ -277,6 +285,8 @@ export function completionWrite(
     errorReason: string | null;
     transaction: CompletedTransaction;
     payerPhone?: string | undefined;
+    /** Becomes `updatedAt`, which the completion is the last to set: its event's instant. */
+    completedAt: string;
   },
   onAlreadyCompleted: () => DomainError,
 ): GuardedWrite {
@@ -295,7 +305,7 @@ export function completionWrite(
           ':reason': outcome.errorReason,
           ':transaction': outcome.transaction,
           ':phone': outcome.payerPhone ?? request.payerPhone ?? null,
-          ':now': new Date().toISOString(),
+          ':now': outcome.completedAt,
           ':pending': 'pending',
         },
       },
@@ -327,7 +337,7 @@ export function notCurrentCollectionCheck(
   };
 }
 
-function toPaymentRequest(item: Record<string, unknown>): PaymentRequest {
+export function toPaymentRequest(item: Record<string, unknown>): PaymentRequest {
   const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
   const request = rest as unknown as PaymentRequest;
   return {

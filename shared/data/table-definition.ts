@@ -20,6 +20,11 @@ export const tableDefinition = {
   ] as const satisfies readonly IndexDefinition[],
   /** Epoch seconds; DynamoDB deletes the item some time after (idempotency records, sessions). */
   timeToLiveAttribute: 'ttl',
+  /**
+   * The stream carries every change with its before and after: payment completions are read from
+   * it as their webhook events (shared/operations/stream-dispatch.ts).
+   */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
 } as const;
 
 /** Key attributes are strings throughout. */

@@ -6,14 +6,15 @@ import { type TransactionRecord, transactionDay } from '#shared/data/transaction
  * The transaction list: newest first, `page`/`limit`, `total`, over at most 91 days, at a cost
  * that does not grow with the merchant's history (DESIGN §4).
  *
- * - `total` is the sum of the day counters of the range: one query over at most 91 items.
+ * - `total` is the sum of the day counters of the range: one query over at most 91 items for a
+ *   store, 91 per store for a business (shared/data/transaction-record.ts).
  * - Page N starts at offset (N − 1) × limit from the newest item. The counters say which day, and
  *   within it which hour, that offset falls in; the records are then read from that hour down,
  *   skipping only the earlier items of that one hour.
  * - Everything is as of an instant `asOf`: items created later are neither counted nor listed,
  *   so pages read one after the other neither repeat nor miss an item while payments arrive.
  *
- * Cost (eventually consistent): counters ~0.5 RCU per 8 days of range; records ~0.5 RCU per
+ * Cost (eventually consistent): counters ~0.5 RCU per 8 days of range and store; records ~0.5 RCU per
  * 4 KB read (a page of 100 is ~10 RCU), plus the skipped items of the starting hour.
  */
 export interface TransactionListQuery {
@@ -49,7 +50,7 @@ export async function listTransactions(query: TransactionListQuery): Promise<Tra
   const lastDay = query.endDate < asOfDay ? query.endDate : asOfDay;
   if (lastDay < query.startDate) return { total: 0, items: [] };
 
-  const days = await dayCounts(query.owner, query.startDate, lastDay);
+  const days = await dayCounts(query, query.startDate, lastDay);
   // The counters include what was created after `asOf` on its day: read those few and take
   // them off, hour by hour.
   const asOfCount = days.find((d) => d.day === asOfDay);
@@ -100,28 +101,54 @@ export async function listTransactions(query: TransactionListQuery): Promise<Tra
   return { total, items: pages.flat().slice(0, query.limit) };
 }
 
-async function dayCounts(owner: string, startDate: string, endDate: string): Promise<DayCount[]> {
-  const days: DayCount[] = [];
+/**
+ * A store's day counters, or a business's: the sum, day by day and hour by hour, of its stores'
+ * (read from the index, where each store's counter of a day sits under the business).
+ */
+async function dayCounts(
+  query: TransactionListQuery,
+  startDate: string,
+  endDate: string,
+): Promise<DayCount[]> {
+  const days = new Map<string, DayCount>();
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :start AND :end',
-        ExpressionAttributeValues: { ':pk': `TXCOUNT#${owner}`, ':start': startDate, ':end': endDate },
-        ExclusiveStartKey: startKey,
-      }),
+      new QueryCommand(
+        query.byStore
+          ? {
+              TableName: tableName(),
+              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :start AND :end',
+              ExpressionAttributeValues: {
+                ':pk': `TXCOUNT#${query.owner}`,
+                ':start': startDate,
+                ':end': endDate,
+              },
+              ExclusiveStartKey: startKey,
+            }
+          : {
+              TableName: tableName(),
+              IndexName: 'gsi1',
+              KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :start AND :end',
+              ExpressionAttributeValues: {
+                ':pk': `TXCOUNT#${query.owner}`,
+                ':start': startDate,
+                ':end': `${endDate}#~`,
+              },
+              ExclusiveStartKey: startKey,
+            },
+      ),
     );
     for (const item of page.Items ?? []) {
-      days.push({
-        day: item.sk as string,
-        count: Number(item.count ?? 0),
-        hours: hours.map((hour) => Number(item[`h${hour}`] ?? 0)),
-      });
+      const day = item.sk as string;
+      const counted = days.get(day) ?? { day, count: 0, hours: hours.map(() => 0) };
+      counted.count += Number(item.count ?? 0);
+      counted.hours = counted.hours.map((sum, index) => sum + Number(item[`h${hours[index]}`] ?? 0));
+      days.set(day, counted);
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return days;
+  return [...days.values()];
 }
 
 /** A day's records, newest first: those after a bound, or up to `take` at or before one. */

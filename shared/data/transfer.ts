@@ -31,6 +31,16 @@ import type { Reservation } from '#shared/domain/wallet.ts';
  */
 export type TransferStatus = 'pending' | 'success' | 'error';
 
+/** What settling an escrow's refund needs of the escrow without reading it. */
+export interface TransferEscrow {
+  id: string;
+  /** The fee the payment paid, given back to the payer with the rest. */
+  fees: number;
+  paymentRequestId: string;
+  paymentLinkId: string | null;
+  holdUntil: string;
+}
+
 export interface Transfer {
   id: string;
   businessId: string;
@@ -56,6 +66,8 @@ export interface Transfer {
   receivingTransactionId?: string | undefined;
   providerReference?: string | undefined;
   reservation?: Reservation | undefined;
+  /** A refund of an escrow: paid out of its escrow wallet, which moves to `refunded` with it. */
+  escrow?: TransferEscrow | undefined;
   createdAt: string;
   updatedAt: string;
 }

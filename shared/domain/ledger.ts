@@ -33,7 +33,7 @@ export interface Posting {
 export interface JournalEntry {
   /** Derived from the business event that causes it, so a replay cannot post twice. */
   id: string;
-  kind: 'payment' | 'credit' | 'transfer' | 'refund';
+  kind: 'payment' | 'credit' | 'transfer' | 'escrow' | 'refund';
   postings: Posting[];
   createdAt: string;
   /** What caused it, for people reading the books (payment request id, operator, ...). */
@@ -191,6 +191,43 @@ export function orphanRefundPostings(input: { method: PayoutMethod; amount: Cent
     { account: accounts.payerRefunds, amount: -input.amount },
     { account: accounts.payoutClearing(input.method), amount: input.amount },
   ];
+  assertBalanced(postings);
+  return postings;
+}
+
+/** An escrow released: what its wallet held for the payment moves to the store's operating wallet. */
+export function escrowReleasePostings(input: {
+  businessId: string;
+  storeId: string;
+  amount: Cents;
+}): Posting[] {
+  const postings: Posting[] = [
+    { account: accounts.wallet(input.businessId, input.storeId, 'escrow'), amount: -input.amount },
+    { account: accounts.wallet(input.businessId, input.storeId, 'operating'), amount: input.amount },
+  ];
+  assertBalanced(postings);
+  return postings;
+}
+
+/**
+ * An escrow refunded through a provider's payout: the payer gets the whole payment back, what the
+ * escrow wallet held and the fee the service took; the provider is owed what it paid out.
+ */
+export function escrowRefundPostings(input: {
+  businessId: string;
+  storeId: string;
+  method: PayoutMethod;
+  amount: Cents;
+  fees: Cents;
+}): Posting[] {
+  const postings: Posting[] = [
+    {
+      account: accounts.wallet(input.businessId, input.storeId, 'escrow'),
+      amount: -(input.amount - input.fees),
+    },
+    { account: accounts.platformFees, amount: -input.fees },
+    { account: accounts.payoutClearing(input.method), amount: input.amount },
+  ].filter((posting) => posting.amount !== 0);
   assertBalanced(postings);
   return postings;
 }

@@ -1,5 +1,6 @@
 import { contactContracts } from '#shared/schemas/contacts.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { escrowContracts } from '#shared/schemas/escrows.ts';
 import { messageContracts } from '#shared/schemas/messages.ts';
 import { pageContracts } from '#shared/schemas/pages.ts';
 import { paymentLinkContracts } from '#shared/schemas/payment-links.ts';
@@ -27,6 +28,7 @@ export const routeContracts: RouteContracts = {
   ...providerCallbackContracts,
   ...contactContracts,
   ...transferContracts,
+  ...escrowContracts,
   ...payoutCallbackContracts,
   ...messageContracts,
   ...pageContracts,

@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { journalOf, shareAttribute } from '#shared/data/ledger.ts';
+import { heldAmount } from '#shared/domain/escrows.ts';
 import {
   type AccountId,
   accounts,
@@ -19,7 +20,8 @@ export interface AuditBreak {
     | 'available_differs_from_total_minus_blocked'
     | 'negative_available_balance'
     | 'blocked_differs_from_open_reservations'
-    | 'postings_to_a_missing_account';
+    | 'postings_to_a_missing_account'
+    | 'escrow_wallet_differs_from_held_escrows';
   subject: string;
   detail: string;
 }
@@ -37,6 +39,8 @@ export interface AuditReport {
   accountBalances: Record<AccountId, number>;
   /** Reservations still open (transfers waiting for their provider). */
   openReservations: number;
+  /** Escrows whose money is in their store's escrow wallet (held, or being refunded). */
+  heldEscrows: number;
   /** The sum of every posting ever made: zero in balanced books. */
   sumOfAllPostings: number;
   breaks: AuditBreak[];
@@ -50,8 +54,10 @@ const sharePrefix = shareAttribute('');
  * holds exactly the postings of the entries booked there (so an edited shard is found, not only
  * an edited total), each sharded account's balance (the sum of its shares) equals the sum of its
  * postings, every wallet's blocked balance is the sum of its open reservations (items carrying a
- * `reservation`: pending transfers), and no wallet's available balance is negative. Reads the whole table (a Scan): an
- * operator's check, not a request path.
+ * `reservation`: pending transfers), no wallet's available balance is negative, and every
+ * store's escrow wallet holds exactly what its held (or refunding) escrows hold, the payment less
+ * its fee: an escrow released or refunded without its money moving, or the reverse, is found.
+ * Reads the whole table (a Scan): an operator's check, not a request path.
  */
 export async function auditLedger(): Promise<AuditReport> {
   const postedTo = new Map<AccountId, number>();
@@ -62,6 +68,9 @@ export async function auditLedger(): Promise<AuditReport> {
   const reservedOn = new Map<AccountId, number>();
   const breaks: AuditBreak[] = [];
   let openReservations = 0;
+  /** escrow wallet account -> what its held and refunding escrows hold. */
+  const heldInEscrow = new Map<AccountId, number>();
+  let heldEscrows = 0;
   let entries = 0;
   let postings = 0;
   let sumOfAllPostings = 0;
@@ -89,17 +98,27 @@ export async function auditLedger(): Promise<AuditReport> {
       new ScanCommand({
         TableName: tableName(),
         FilterExpression:
-          'entity IN (:entry, :wallet, :shard) OR attribute_exists(journal) OR attribute_exists(reservation)',
+          'entity IN (:entry, :wallet, :shard, :escrow) OR attribute_exists(journal) OR attribute_exists(reservation)',
         ExpressionAttributeValues: {
           ':entry': 'journal_entry',
           ':wallet': 'wallet',
           ':shard': 'ledger_shard',
+          ':escrow': 'escrow',
         },
         ExclusiveStartKey: startKey,
         ConsistentRead: true,
       }),
     );
     for (const item of page.Items ?? []) {
+      if (item.entity === 'escrow') {
+        if (item.status === 'held' || item.status === 'refunding') {
+          heldEscrows++;
+          const wallet = accounts.wallet(item.businessId as string, item.storeId as string, 'escrow');
+          const held = heldAmount({ amount: Number(item.amount), fees: Number(item.fees) });
+          heldInEscrow.set(wallet, (heldInEscrow.get(wallet) ?? 0) + held);
+        }
+        continue;
+      }
       const reservation = item.reservation as Reservation | undefined;
       if (reservation) {
         if (reservation.state === 'open') {
@@ -180,6 +199,26 @@ export async function auditLedger(): Promise<AuditReport> {
     if (available < 0)
       breaks.push({ kind: 'negative_available_balance', subject: account, detail: `available ${available}` });
   }
+  for (const [account, balance] of wallets) {
+    if (parseWalletAccount(account)?.kind !== 'escrow') continue;
+    const held = heldInEscrow.get(account) ?? 0;
+    if (balance.total !== held) {
+      breaks.push({
+        kind: 'escrow_wallet_differs_from_held_escrows',
+        subject: account,
+        detail: `total ${balance.total}, held by its escrows ${held}`,
+      });
+    }
+  }
+  for (const [account, held] of heldInEscrow) {
+    if (!wallets.has(account)) {
+      breaks.push({
+        kind: 'escrow_wallet_differs_from_held_escrows',
+        subject: account,
+        detail: `escrows hold ${held} in a wallet that does not exist`,
+      });
+    }
+  }
   const accountBalances: Record<AccountId, number> = {};
   for (const shard of new Set([...expectedShares.keys(), ...foundShares.keys()])) {
     const expected = expectedShares.get(shard) ?? new Map<AccountId, number>();
@@ -224,6 +263,7 @@ export async function auditLedger(): Promise<AuditReport> {
     shards: [...foundShares.values()].filter((shares) => shares.size > 0).length,
     accountBalances,
     openReservations,
+    heldEscrows,
     sumOfAllPostings,
     breaks,
   };

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
+import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import { orphanAbsentCheck } from '#shared/data/orphan-collection.ts';
-import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
+import type { OutboxEvent } from '#shared/data/outbox.ts';
 import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
 import {
   type CompletedTransaction,
   completionWrite,
   findPaymentRequest,
   type PaymentRequest,
+  type PaymentRequestEscrow,
 } from '#shared/data/payment-request.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
@@ -19,6 +21,8 @@ import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import { count } from '#shared/metrics.ts';
+import { escrowEvent } from '#shared/operations/escrow-events.ts';
+import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { CollectionBecameCurrent, recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 import type { TransactionCompletedEvent } from '#shared/schemas/webhook-events.ts';
@@ -33,7 +37,10 @@ export type CompletionResult =
 
 export interface Completion {
   result: CompletionResult;
-  /** The outbox events written with the completion, for the caller to dispatch at once. */
+  /**
+   * The event the completion announces, for the caller to dispatch at once. It is not written
+   * anywhere: the request's change on the table's stream is the outbox (`eventOfCompletedRequest`).
+   */
   events: OutboxEvent[];
   /** The request as this completion left it (`completed` only), for its device to be told. */
   completed?: PaymentRequest;
@@ -61,11 +68,13 @@ const feeSchedule = feeScheduleFromEnvironment();
  * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
  * both pass the `pending` condition.
  *
- * What it writes (7 items, none shared with another business's payments; a business's stores
- * share only its ceiling month and its list counter), 16 WCU by the capacity bench:
+ * What it writes (5 items, none shared with another business's payments; a business's stores
+ * share only its ceiling month), 12 WCU by the capacity bench:
  * the request (2), the ceiling month (2), the store's wallet, carrying the store's shares of the
  * fee and clearing accounts (2), the list record carrying the journal entry (2 + 1 for the store
- * index), the business's and the store's day counters (2 + 2), the outbox event (2 + 1).
+ * index), the store's day counter (2 + 1 for the business index). A payment held in escrow lands
+ * in the store's escrow wallet instead (the same sharding) and adds the escrow's move to `held`
+ * (2 + 1) and its due marker (2); its event is ESCROW_HELD, from the same stream change.
  */
 export async function completePayment(callback: VerifiedCallback): Promise<Completion> {
   // Twice at most: a completion that loses a race with a new collection of the same request
@@ -163,7 +172,11 @@ async function completeWith(
     ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
   };
   const writes: GuardedWrite[] = [
-    completionWrite(request, { status, errorReason, transaction, payerPhone }, () => new AlreadyCompleted()),
+    completionWrite(
+      request,
+      { status, errorReason, transaction, payerPhone, completedAt: createdAt },
+      () => new AlreadyCompleted(),
+    ),
     // A collection is either the request's payment or an orphan refunded to the payer, never both.
     orphanAbsentCheck(callback.provider, callback.providerReference, () => new AlreadyRefunded()),
   ];
@@ -174,8 +187,23 @@ async function completeWith(
         request.paymentLinkId,
         request.id,
         request.paymentLinkSingleUse === true,
+        request.escrow?.id,
       ),
     );
+  }
+  if (request.escrow && status === 'success') {
+    writes.push(
+      escrowTransitionWrite(
+        request.escrow.id,
+        'pending',
+        'held',
+        { fees: fee, payerPhone, provider },
+        createdAt,
+      ),
+      escrowDueWrite(request.escrow.id, request.escrow.holdUntil),
+    );
+  } else if (request.escrow) {
+    writes.push(escrowTransitionWrite(request.escrow.id, 'pending', 'cancelled', {}, createdAt));
   }
   const [record, ...counters] = transactionRecordWrites({
     id: transaction.id,
@@ -194,6 +222,7 @@ async function completeWith(
     createdAt,
     transactionDetails,
     paymentRequestId: request.id,
+    ...(request.escrow ? { escrowId: request.escrow.id } : {}),
   }) as [GuardedWrite, ...GuardedWrite[]];
   if (status === 'success') {
     writes.push(
@@ -219,7 +248,7 @@ async function completeWith(
             provider,
             amount: request.amountCents,
             fee,
-            wallet: 'operating',
+            wallet: request.escrow ? 'escrow' : 'operating',
           }),
         },
         { within: record },
@@ -229,33 +258,76 @@ async function completeWith(
     writes.push(record);
   }
   writes.push(...counters);
-  const event: OutboxEvent = {
-    id: `TRANSACTION_COMPLETED:${transaction.id}`,
-    name: 'TRANSACTION_COMPLETED',
-    businessId: request.businessId,
-    createdAt,
-    body: {
-      id: transaction.id,
-      amount: transaction.amount,
-      fees: transaction.fees,
-      status,
-      counterpartLabel: transaction.counterpartLabel,
-      counterpartIdentifier: transaction.counterpartIdentifier,
-      paymentMethod: provider,
-      transactionType: 'payment',
-      businessName: business.name,
-      storeName: request.storeName,
-      storeId: request.storeId,
-      description: transaction.description,
-      executedAt: transaction.executedAt,
-      transactionDetails,
-    } satisfies TransactionCompletedEvent,
-  };
-  writes.push(outboxWrite(event));
   await transactWrite(writes);
+  if (request.escrow && status === 'success') await scheduleHoldEnd(request.escrow);
   // A failed attempt leaves its single-use link open for the next payer.
   if (status === 'error' && request.paymentLinkId && request.paymentLinkSingleUse) {
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
   }
-  return [event];
+  return [
+    eventOfCompletedRequest(
+      { ...request, status, errorReason, transaction, payerPhone, updatedAt: createdAt },
+      business.name,
+    ),
+  ];
+}
+
+/**
+ * The TRANSACTION_COMPLETED event of a completed request, from the request alone (and its
+ * business's name), so the completing function and the stream dispatcher build the same event:
+ * same id, same instant (the request's `updatedAt`, set by the completion and never after), hence
+ * the same delivery.
+ */
+export function eventOfCompletedRequest(request: PaymentRequest, businessName: string): OutboxEvent {
+  const transaction = request.transaction;
+  if (!transaction || request.status === 'pending') {
+    throw new Error(`payment request ${request.id} is not completed`);
+  }
+  if (request.escrow && request.status === 'success')
+    return heldEvent(request, request.escrow, request.updatedAt);
+  return {
+    id: `TRANSACTION_COMPLETED:${transaction.id}`,
+    name: 'TRANSACTION_COMPLETED',
+    businessId: request.businessId,
+    createdAt: request.updatedAt,
+    body: {
+      id: transaction.id,
+      amount: transaction.amount,
+      fees: transaction.fees,
+      status: transaction.status,
+      counterpartLabel: transaction.counterpartLabel,
+      counterpartIdentifier: transaction.counterpartIdentifier,
+      paymentMethod: request.collectionMethod ?? request.paymentMethod,
+      transactionType: 'payment',
+      businessName,
+      storeName: request.storeName,
+      storeId: request.storeId,
+      description: transaction.description,
+      executedAt: transaction.executedAt,
+      transactionDetails: {
+        id: request.id,
+        reference: request.reference,
+        ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
+      },
+    } satisfies TransactionCompletedEvent,
+  };
+}
+
+/** A payment that lands in escrow is announced as ESCROW_HELD instead of TRANSACTION_COMPLETED. */
+function heldEvent(request: PaymentRequest, escrow: PaymentRequestEscrow, occurredAt: string): OutboxEvent {
+  return escrowEvent(
+    'ESCROW_HELD',
+    {
+      id: escrow.id,
+      businessId: request.businessId,
+      storeId: request.storeId,
+      amount: request.amountCents,
+      currency: request.currency,
+      paymentRequestId: request.id,
+      paymentLinkId: request.paymentLinkId ?? null,
+      holdUntil: escrow.holdUntil,
+    },
+    'held',
+    occurredAt,
+  );
 }

@@ -1,4 +1,5 @@
 import { getBusiness } from '#shared/data/business.ts';
+import { escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
@@ -8,16 +9,18 @@ import {
   pendingTransfers,
   referenceReleaseWrite,
   type Transfer,
+  type TransferEscrow,
   transferOutcomeWrite,
 } from '#shared/data/transfer.ts';
 import { releaseWrite } from '#shared/data/wallet.ts';
 import { identifierLabel } from '#shared/domain/contacts.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
 import { Conflict } from '#shared/domain/errors.ts';
-import { accounts, payoutPostings } from '#shared/domain/ledger.ts';
+import { accounts, escrowRefundPostings, payoutPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
+import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { PayoutOutcome, VerifiedPayoutCallback } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
@@ -84,7 +87,12 @@ export async function settleTransfer(
   const business = await getBusiness(transfer.businessId);
   if (!business) throw new Error(`business ${transfer.businessId} of transfer ${transfer.id} is gone`);
   const now = new Date();
-  const wallet = { businessId: transfer.businessId, storeId: transfer.storeId, kind: 'operating' as const };
+  const refunded = transfer.escrow;
+  const wallet = {
+    businessId: transfer.businessId,
+    storeId: transfer.storeId,
+    kind: refunded ? ('escrow' as const) : ('operating' as const),
+  };
   const writes: GuardedWrite[] = [
     transferOutcomeWrite(
       transfer,
@@ -100,13 +108,21 @@ export async function settleTransfer(
           kind: 'transfer',
           cause: `transfer ${transfer.id}`,
           createdAt: now.toISOString(),
-          postings: payoutPostings({
-            businessId: transfer.businessId,
-            storeId: transfer.storeId,
-            method: transfer.paymentMethod as PayoutMethod,
-            amount: transfer.amountCents,
-            fee: transfer.feeCents,
-          }),
+          postings: refunded
+            ? escrowRefundPostings({
+                businessId: transfer.businessId,
+                storeId: transfer.storeId,
+                method: transfer.paymentMethod as PayoutMethod,
+                amount: transfer.amountCents,
+                fees: refunded.fees,
+              })
+            : payoutPostings({
+                businessId: transfer.businessId,
+                storeId: transfer.storeId,
+                method: transfer.paymentMethod as PayoutMethod,
+                amount: transfer.amountCents,
+                fee: transfer.feeCents,
+              }),
         },
         { settlesReservationOn: accounts.wallet(wallet.businessId, wallet.storeId, wallet.kind) },
       ),
@@ -117,6 +133,21 @@ export async function settleTransfer(
   writes.push(transactionStatusWrite({ ...transfer, id: transfer.transactionId }, status));
   const event = transferCompletedEvent(transfer, business.name, status, now);
   writes.push(outboxWrite(event));
+  const events = [event];
+  if (refunded) {
+    // The escrow ends refunded with its payout, or is held again when the payout failed.
+    writes.push(
+      escrowTransitionWrite(
+        refunded.id,
+        'refunding',
+        status === 'success' ? 'refunded' : 'held',
+        {},
+        now.toISOString(),
+      ),
+    );
+    if (status === 'success') events.push(refundedEvent(transfer, refunded, now.toISOString()));
+    writes.push(...events.slice(1).map(outboxWrite));
+  }
   if (options.releaseReference && transfer.referenceClaimed) writes.push(referenceReleaseWrite(transfer));
   try {
     await transactWrite(writes);
@@ -125,7 +156,25 @@ export async function settleTransfer(
     throw error;
   }
   count('TransfersCompleted', { outcome: status, provider: transfer.paymentMethod });
-  return [event];
+  return events;
+}
+
+function refundedEvent(transfer: Transfer, escrow: TransferEscrow, occurredAt: string): OutboxEvent {
+  return escrowEvent(
+    'ESCROW_REFUNDED',
+    {
+      id: escrow.id,
+      businessId: transfer.businessId,
+      storeId: transfer.storeId,
+      amount: transfer.amountCents,
+      currency: transfer.currency,
+      paymentRequestId: escrow.paymentRequestId,
+      paymentLinkId: escrow.paymentLinkId,
+      holdUntil: escrow.holdUntil,
+    },
+    'refunded',
+    occurredAt,
+  );
 }
 
 const outcomeStatus = (outcome: PayoutOutcome) =>

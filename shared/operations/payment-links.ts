@@ -16,6 +16,7 @@ import { getStore } from '#shared/data/store.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { assertMayHoldInEscrow, checkedTerms } from '#shared/operations/escrows.ts';
 import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';
@@ -25,6 +26,7 @@ export async function createPaymentLinkFor(
   caller: Caller,
   body: CreatePaymentLinkBody,
 ): Promise<PaymentLink> {
+  if (body.escrow) assertMayHoldInEscrow(caller);
   const store = await storeForCollection(caller, body.storeId, body.currency);
   const now = new Date().toISOString();
   const link: PaymentLink = {
@@ -37,6 +39,7 @@ export async function createPaymentLinkFor(
     currency: store.currency,
     allowMultiplePayments: body.allowMultiplePayments ?? false,
     paymentsCount: 0,
+    ...(body.escrow ? { escrow: checkedTerms(body.escrow) } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -100,6 +103,7 @@ export async function payThroughLink(
       payerPhone: payment.payerPhone,
       paymentLinkId: link.id,
       paymentLinkSingleUse: !link.allowMultiplePayments,
+      escrowTerms: link.escrow,
     },
     baseUrl,
     [attemptWrite(link, { paymentRequestId: id, token: attemptToken })],

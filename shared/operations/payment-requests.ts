@@ -15,9 +15,11 @@ import type { GuardedWrite } from '#shared/data/transact.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
+import type { EscrowTerms } from '#shared/domain/escrows.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { count } from '#shared/metrics.ts';
 import { firstCollectionPollAfterMs } from '#shared/operations/collection-sweep.ts';
+import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrows.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
@@ -34,6 +36,7 @@ export async function createPaymentRequestFor(
   body: CreatePaymentRequestBody,
   baseUrl: string,
 ): Promise<PaymentRequest> {
+  if (body.escrow) assertMayHoldInEscrow(caller);
   const store = await storeForCollection(caller, body.storeId, body.currency);
   const { type, data } = body.paymentDetails;
   const request = await openPaymentRequest(
@@ -51,6 +54,7 @@ export async function createPaymentRequestFor(
       deviceId: type === 'soundbox' ? data.deviceId : undefined,
       forceProviderDirect: data.forceProviderDirect === true,
       payerPhone: data.payerPhone,
+      escrowTerms: body.escrow ? checkedTerms(body.escrow) : undefined,
     },
     baseUrl,
   );
@@ -82,6 +86,8 @@ export type NewPaymentRequest = Pick<
   id?: string;
   /** The business's verification level, when the caller already knows it (saves a read). */
   verificationLevel?: number;
+  /** Hold the payment in escrow on these terms (already checked). */
+  escrowTerms?: EscrowTerms | undefined;
 };
 
 /**
@@ -102,8 +108,20 @@ export async function openPaymentRequest(
   if (ceiling !== null && (await collectedThisMonth(input.businessId)) + input.amountCents > ceiling) {
     throw new CollectionCeilingExceeded();
   }
-  const { store, id = randomUUID(), verificationLevel: _level, ...fields } = input;
+  const { store, id = randomUUID(), verificationLevel: _level, escrowTerms, ...fields } = input;
   const now = new Date().toISOString();
+  const escrow = escrowTerms
+    ? pendingEscrow({
+        businessId: input.businessId,
+        storeId: store.id,
+        currency: store.currency,
+        amount: input.amountCents,
+        paymentRequestId: id,
+        paymentLinkId: input.paymentLinkId,
+        terms: escrowTerms,
+        baseUrl,
+      })
+    : undefined;
   const request: PaymentRequest = {
     ...fields,
     id,
@@ -114,10 +132,11 @@ export async function openPaymentRequest(
     status: 'pending',
     errorReason: null,
     transaction: null,
+    ...(escrow ? { escrow: { id: escrow.escrow.id, holdUntil: escrow.escrow.holdUntil } } : {}),
     createdAt: now,
     updatedAt: now,
   };
-  await createPaymentRequest(request, alongside);
+  await createPaymentRequest(request, escrow ? [...alongside, escrow.write] : alongside);
   return request;
 }
 

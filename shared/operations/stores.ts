@@ -26,7 +26,9 @@ export async function balanceOf(caller: Caller, storeId: string): Promise<Money>
   const wallets = await listStoreWallets(caller.businessId, storeId);
   const [first] = wallets;
   if (!first) throw new StoreNotFound();
-  return { amount: storeBalance(wallets), currency: first.currency };
+  // Money held in escrow is not the store's to spend until released: the balance leaves it out.
+  const spendable = wallets.filter((wallet) => wallet.kind !== 'escrow');
+  return { amount: storeBalance(spendable), currency: first.currency };
 }
 
 /**

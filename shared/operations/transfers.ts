@@ -172,7 +172,7 @@ function newTransfer(
   };
 }
 
-function sendingRecord(transfer: Transfer): TransactionRecord {
+export function sendingRecord(transfer: Transfer): TransactionRecord {
   return {
     id: transfer.transactionId,
     businessId: transfer.businessId,
@@ -215,7 +215,15 @@ async function payout(
   ];
   await transactWrite(writes);
   count('TransfersCreated', { provider: transfer.paymentMethod });
+  return startTransferPayout(transfer, baseUrl);
+}
 
+/**
+ * Asks the provider to pay out a transfer recorded pending with its reservation (a transfer, or an
+ * escrow's refund). A refusal ends it at once and gives the reservation back; anything else leaves
+ * it pending for the status query.
+ */
+export async function startTransferPayout(transfer: Transfer, baseUrl: string): Promise<Transfer> {
   const method = transfer.paymentMethod as PayoutMethod;
   const identifier = transfer.beneficiaryIdentifier;
   try {

@@ -23,6 +23,11 @@ import { logger } from '#shared/logger.ts';
 export interface DeliveryMessage {
   businessId: string;
   deliveryId: string;
+  /**
+   * A recovery message, sent delayed: it attempts the delivery only if no attempt was ever made
+   * (the message that made it was lost), and is dropped otherwise.
+   */
+  ifNeverAttempted?: true;
 }
 
 export type DispatchResult = 'queued' | 'not_subscribed';
@@ -73,10 +78,27 @@ export async function queueDelivery(delivery: Pick<WebhookDelivery, 'businessId'
   await sendToQueue('webhooks', message);
 }
 
+/** SQS's longest delay: as long as the sweeper's `unsent` pass waits before sending again. */
+export const recoveryDelaySeconds = 900;
+
+/**
+ * Queues a message that sends `delivery` in 15 minutes if it has still never been attempted by
+ * then: sooner, a delivery on the queue or at a slow receiver would go twice.
+ */
+export async function queueRecovery(delivery: Pick<WebhookDelivery, 'businessId' | 'id'>): Promise<void> {
+  const message: DeliveryMessage = {
+    businessId: delivery.businessId,
+    deliveryId: delivery.id,
+    ifNeverAttempted: true,
+  };
+  await sendToQueue('webhooks', message, { delaySeconds: recoveryDelaySeconds });
+}
+
 /**
  * Right after a state change, its events are dispatched by the function that made it, so webhooks
- * leave at once. Best effort: the change is already committed, and whatever fails here is left
- * pending for the sweeper, so it is logged rather than thrown.
+ * leave at once. Best effort: the change is already committed, and whatever fails here is made up
+ * for by the table stream's consumer (a payment's completion) or the sweeper (an outbox item), so
+ * it is logged rather than thrown.
  */
 export async function dispatchPromptly(events: readonly OutboxEvent[]): Promise<void> {
   await Promise.all(
@@ -84,7 +106,7 @@ export async function dispatchPromptly(events: readonly OutboxEvent[]): Promise<
       try {
         await dispatchOutboxEvent(event);
       } catch (error) {
-        logger.warn('outbox event not dispatched; the sweeper will', {
+        logger.warn('event not dispatched; the stream consumer or the sweeper will', {
           eventId: event.id,
           error: error as Error,
         });

@@ -54,6 +54,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number)
     return { done: true };
   }
   if (delivery.status !== 'pending') return { done: true };
+  if (message.ifNeverAttempted && delivery.attempts.length > 0) return { done: true };
   const subscription = await getSubscription(delivery.businessId);
   if (!subscription || subscription.id !== delivery.subscriptionId) {
     await failDelivery(delivery, 'The webhook subscription was deleted before the event could be delivered');

@@ -1,7 +1,8 @@
-import { boolean, int, object, type output, string, uuid } from 'zod';
+import { boolean, int, nullable, object, type output, string, uuid } from 'zod';
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 import { instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 import {
   maxAmountCents,
   payerPhone,
@@ -19,6 +20,9 @@ export const createPaymentLinkBody = object({
   allowMultiplePayments: boolean()
     .optional()
     .meta({ description: 'False by default: the link is paid once.' }),
+  escrow: escrowTermsBody
+    .optional()
+    .meta({ description: 'Hold each payment through the link in escrow (platform keys only).' }),
 }).meta({
   examples: [
     {
@@ -45,7 +49,10 @@ export const paymentLinkSchema = object({
   allowMultiplePayments: boolean(),
   canReceivePayments: boolean().meta({ description: 'False once a single-use link is paid.' }),
   link: string().meta({ description: 'The page where customers pay.' }),
-  escrowId: uuid().optional(),
+  escrowId: nullable(uuid()).meta({
+    description:
+      'The escrow of the payment that closed a single-use escrow link; null before, and for other links.',
+  }),
   createdAt: instant,
 }).meta({
   id: 'PaymentLink',
@@ -58,6 +65,7 @@ export const paymentLinkSchema = object({
       allowMultiplePayments: true,
       canReceivePayments: true,
       link: 'https://pay.example.ci/pl/9d2f7c1a-3b4e-4f5a-8c6d-7e8f9a0b1c2d',
+      escrowId: null,
       createdAt: '2026-11-20T10:00:00.000Z',
     },
   ],
@@ -75,7 +83,7 @@ export function paymentLinkResponse(link: PaymentLink, baseUrl: string): Payment
     allowMultiplePayments: link.allowMultiplePayments,
     canReceivePayments: canReceivePayments(link),
     link: `${baseUrl}/pl/${link.id}`,
-    ...(link.escrowId ? { escrowId: link.escrowId } : {}),
+    escrowId: link.escrowId ?? null,
     createdAt: link.createdAt,
   };
 }
@@ -86,12 +94,13 @@ export const paymentLinkContracts = {
     summary: 'Create a payment link',
     description:
       'A page at `link` where customers pay the amount. A single-use link closes once one payment ' +
-      'through it completes.',
+      'through it completes. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), ' +
+      'each payment through it is held in an escrow of its own.',
     body: createPaymentLinkBody,
     response: paymentLinkSchema,
     responseDescription: 'The payment link.',
     idempotent: true,
-    errors: ['store_not_found'],
+    errors: ['store_not_found', 'forbidden_action'],
   },
   getPaymentLink: {
     tag: 'Payment links',

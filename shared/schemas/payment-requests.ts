@@ -4,6 +4,7 @@ import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods
 import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
 import { executedAt, instant, money } from '#shared/schemas/common.ts';
 import type { RouteContracts } from '#shared/schemas/contract.ts';
+import { escrowTermsBody } from '#shared/schemas/escrows.ts';
 
 /** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
 export const returnUrl = string()
@@ -45,6 +46,9 @@ export const createPaymentRequestBody = object({
   description: string().trim().min(1).max(255).optional().meta({
     description: 'What the payer pays for, shown on the hosted page and carried into the transaction.',
   }),
+  escrow: escrowTermsBody
+    .optional()
+    .meta({ description: 'Hold the payment in escrow (platform keys only).' }),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
@@ -153,6 +157,9 @@ export const paymentRequestSchema = object({
     .optional()
     .meta({ description: 'A created `soundbox` request: whether its terminal is online to show the QR.' }),
   paymentLinkId: uuid().optional(),
+  escrowId: uuid()
+    .optional()
+    .meta({ description: 'The escrow the payment lands in, when a platform key asked for one.' }),
   createdAt: instant,
 }).meta({
   id: 'PaymentRequest',
@@ -200,6 +207,7 @@ export function paymentRequestResponse(request: PaymentRequest): PaymentRequestR
     amount: { amount: request.amountCents, currency: request.currency },
     ...(request.deviceId ? { deviceId: request.deviceId } : {}),
     ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
+    ...(request.escrow ? { escrowId: request.escrow.id } : {}),
     createdAt: request.createdAt,
   };
 }
@@ -213,7 +221,8 @@ export const paymentRequestContracts = {
     description:
       'Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR ' +
       'code on a terminal. The request stays `pending` until the provider answers; poll it, or receive ' +
-      'the `TRANSACTION_COMPLETED` webhook.',
+      'the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 ' +
+      '`forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead.',
     body: createPaymentRequestBody,
     response: paymentRequestSchema,
     responseDescription: 'The payment request, `pending`.',
@@ -224,6 +233,7 @@ export const paymentRequestContracts = {
       'payment_request_exists_with_reference',
       'third_party_payment_provider_error',
       'collection_ceiling_exceeded',
+      'forbidden_action',
     ],
   },
   getPaymentRequest: {

@@ -2,6 +2,7 @@ import { enum as enumOf, object, type output, string, type ZodType } from 'zod';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import type { WebhookEventName } from '#shared/domain/webhook-events.ts';
 import { executedAt, money } from '#shared/schemas/common.ts';
+import { escrowEventBody } from '#shared/schemas/escrows.ts';
 import { complianceVerificationSchema, linkRequestEventSchema } from '#shared/schemas/service-providers.ts';
 
 /** The body of TRANSACTION_COMPLETED: the interface's flat transaction (spec §6). */
@@ -108,6 +109,20 @@ export const webhookEvents = {
       'A payment request (redirect, soundbox or payment link) or a transfer (`transactionType: "transfer"`) ' +
       'has completed, in success or in error.',
     body: transactionCompletedEvent,
+  },
+  ESCROW_HELD: {
+    summary:
+      'A payment into an escrow succeeded: its amount less the fee is held for the store, sent instead of ' +
+      '`TRANSACTION_COMPLETED`. The body has an `event` field.',
+    body: escrowEventBody,
+  },
+  ESCROW_RELEASED: {
+    summary: 'A held escrow was released to the store’s operating wallet (by the API or at its hold’s end).',
+    body: escrowEventBody,
+  },
+  ESCROW_REFUNDED: {
+    summary: 'A held escrow’s refund payout succeeded: the payer got the whole payment back.',
+    body: escrowEventBody,
   },
   SERVICE_PROVIDER_LINK_REQUEST: {
     summary:

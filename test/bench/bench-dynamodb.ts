@@ -1,10 +1,12 @@
 import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '#infra/local/create-table.ts';
 import { type RunningDynamoDb, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { newLocalKeyMaterial, type RunningKms, startKmsStandIn } from '#infra/local/kms.ts';
 import { useLocalAws } from '#infra/local/local-config.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 
 let running: Promise<RunningDynamoDb> | undefined;
+let kms: Promise<RunningKms> | undefined;
 
 /**
  * One in-memory DynamoDB Local for every bench of the run: the service's DynamoDB client is built
@@ -12,14 +14,18 @@ let running: Promise<RunningDynamoDb> | undefined;
  */
 export async function useBenchTable(tableName: string): Promise<void> {
   running ??= startDynamoDbLocal();
+  // Webhook subscriptions keep their secret encrypted, as on a stage.
+  kms ??= startKmsStandIn({ keyMaterial: newLocalKeyMaterial() });
   const dynamodb = await running;
-  useLocalAws({ dynamodb: dynamodb.endpoint }, tableName);
+  useLocalAws({ dynamodb: dynamodb.endpoint, kms: (await kms).endpoint }, tableName);
   await ensureTable(new DynamoDBClient({}), tableName);
 }
 
 export async function stopBenchDynamoDb(): Promise<void> {
   if (running) await (await running).stop();
+  if (kms) await (await kms).stop();
   running = undefined;
+  kms = undefined;
 }
 
 export interface CapacityTotals {

@@ -69,7 +69,6 @@ export function billOf(payment: PaidPayment): Bill {
     },
     {
       service: 'DynamoDB (on-demand)',
-      // The sweep's per-event share makes them fractional.
       usage: `${round2(payment.writeUnits)} write units, ${round2(payment.readUnits)} read units`,
       perMillionPayments:
         payment.writeUnits * p.dynamoDbWritePerMillionUnits +

@@ -120,6 +120,46 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     }),
   );
 
+  // The same payment held in escrow (a platform key's), then released: what escrow adds.
+  const { releaseEscrow } = await import('#shared/operations/escrows.ts');
+  const { findEscrow } = await import('#shared/data/escrow.ts');
+  const platform: Caller = { ...caller, keyKind: 'platform' };
+  const inEscrow = await measure('POST /payment_requests (redirect, in escrow)', () =>
+    createPaymentRequestFor(
+      platform,
+      {
+        storeId: store.id,
+        amountCents: 150_000,
+        currency: 'XOF',
+        reference: 'bench-escrow-1',
+        escrow: { holdDays: 7, onExpiry: 'release' },
+        paymentDetails: {
+          type: 'redirect',
+          data: {
+            paymentMethod: 'wave',
+            successUrl: 'https://a.example/ok',
+            errorUrl: 'https://a.example/ko',
+          },
+        },
+      },
+      baseUrl,
+    ),
+  );
+  const escrowStarted = await startCollection(inEscrow, 'redirect', 'wave', '+2250700000001', baseUrl);
+  await measure('complete a payment held in escrow (verified callback)', () =>
+    completePayment({
+      callbackId: 'bench-escrow',
+      provider: 'wave',
+      providerReference: escrowStarted.providerReference as string,
+      paymentRequestId: inEscrow.id,
+      outcome: 'success',
+      payerPhone: '+2250700000001',
+    }),
+  );
+  const heldEscrow = await findEscrow(inEscrow.escrow?.id as string, true);
+  if (!heldEscrow) throw new Error('the escrow of the bench payment is missing');
+  await measure('POST /escrows/{id}/release (ledger, record, event)', () => releaseEscrow(heldEscrow));
+
   const { creditStore } = await import('#shared/operations/credit.ts');
   const { createTransferFor, transferOf } = await import('#shared/operations/transfers.ts');
   const { completeTransfer } = await import('#shared/operations/complete-transfer.ts');
@@ -288,13 +328,32 @@ async function measurePaidPayments(
     { step: 'initialize', name: 'benchSqsCounter' },
   );
   const receiver = await startWebhookReceiver();
+  // Subscriptions keep their signing secret encrypted: the local KMS stand-in encrypts it here.
+  const { startKmsStandIn, localWebhookSecretsKeyId, newLocalKeyMaterial } = await import(
+    '#infra/local/kms.ts'
+  );
+  const kms = await startKmsStandIn({ keyMaterial: newLocalKeyMaterial() });
+  process.env.AWS_ENDPOINT_URL_KMS = kms.endpoint;
+  process.env.WEBHOOK_SECRETS_KEY_ID = localWebhookSecretsKeyId;
   const { saveSubscription } = await import('#shared/data/webhook-subscription.ts');
   await saveSubscription({ businessId, url: receiver.url, name: 'bench', events: [] }, { replace: true });
   const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
     '#shared/operations/payment-requests.ts'
   );
   const { completePayment } = await import('#shared/operations/complete-payment.ts');
-  const { dispatchPromptly, sweepOutbox } = await import('#shared/operations/webhook-dispatch.ts');
+  const { dispatchPromptly } = await import('#shared/operations/webhook-dispatch.ts');
+  const { dispatchChange } = await import('#shared/operations/stream-dispatch.ts');
+  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
+  const { paymentRequestKey } = await import('#shared/data/payment-request.ts');
+  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { marshall } = await import('@aws-sdk/util-dynamodb');
+  // The request's item as the stream's images carry it.
+  const imageOf = async (id: string) => {
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: paymentRequestKey(id), ConsistentRead: true }),
+    );
+    return marshall(Item ?? {}, { removeUndefinedValues: true });
+  };
   const { attemptDelivery } = await import('#shared/operations/webhook-send.ts');
 
   const samples = new Map<string, { units: CapacityTotals; ms: number }[]>();
@@ -330,6 +389,7 @@ async function measurePaidPayments(
       const started = await step('provider start (hosted page)', () =>
         startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
       );
+      const beforeCompletion = await imageOf(created.id);
       const completion = await step('completion (verified callback)', () =>
         completePayment({
           callbackId: `paid-${i}`,
@@ -345,30 +405,23 @@ async function measurePaidPayments(
       await step('webhook dispatch', () => dispatchPromptly(completion.events));
       const [message] = sent;
       if (!message) throw new Error('the dispatch queued nothing');
+      // The stream consumer gets the completion's change at about the time of the prompt dispatch,
+      // before the delivery's first attempt as a rule: it finds the delivery made, never attempted,
+      // and queues a check for 15 minutes on.
+      const change = { eventName: 'MODIFY', oldImage: beforeCompletion, newImage: await imageOf(created.id) };
+      sent = [];
+      const streamed = await step("stream dispatch (the completion's change)", () => dispatchChange(change));
+      if (streamed !== 'recovery_queued') throw new Error(`the stream dispatch answered ${streamed}`);
+      const [check] = sent;
+      if (!check?.ifNeverAttempted) throw new Error('the stream dispatch queued no check');
       await step('one webhook delivery', () => attemptDelivery(message, 1));
+      const checked = await step('the check, 15 minutes on (dropped)', () => attemptDelivery(check, 1));
+      if (!checked.done) throw new Error('the check was not dropped');
     }
     await receiver.waitFor(paidPayments, 5_000);
-    // Both passes of the sweeper look at every event once, a minute and 15 minutes on: what that
-    // reads, per event (the table also holds the events of the benches above, swept alike).
-    const started = performance.now();
-    const { result: swept, units } = await measureUnits(() =>
-      sweepOutbox(new Date(Date.now() + 16 * 60_000), 10_000),
-    );
-    const perEvent = (value: number) => Math.round((value / (swept.found / 2)) * 100) / 100;
-    if (swept.queued > 0) throw new Error('the sweeper found an event the dispatch had not handled');
-    samples.set('outbox sweep (both passes, per event)', [
-      {
-        units: {
-          ...units,
-          awsRead: perEvent(units.awsRead),
-          awsWrite: perEvent(units.awsWrite),
-          requests: perEvent(units.requests),
-        },
-        ms: (performance.now() - started) / (swept.found / 2),
-      },
-    ]);
   } finally {
     await receiver.close();
+    await kms.stop();
   }
   const shape: Record<string, Pick<PaidPaymentStep, 'lambda' | 'apiRequests' | 'sqsRequests' | 'extra'>> = {
     'create (POST /payment_requests)': { lambda: 'create-payment-request', apiRequests: 1, sqsRequests: 0 },
@@ -379,12 +432,19 @@ async function measurePaidPayments(
     // The event source mapping's ReceiveMessage (one per message at low volume, fewer in batches)
     // and DeleteMessage.
     'one webhook delivery': { lambda: 'send-webhooks', apiRequests: 0, sqsRequests: 2 },
-    // The sweeper runs once a minute whatever the volume: its invocations are not per payment (one
-    // is counted with the callback's here), its reads and time are.
-    'outbox sweep (both passes, per event)': {
-      lambda: 'receive-provider-callback',
+    // The stream's event source mapping invokes the consumer (reading the stream costs nothing),
+    // whose SendMessage queues the check.
+    "stream dispatch (the completion's change)": {
+      lambda: 'dispatch-table-changes',
       apiRequests: 0,
-      sqsRequests: 0,
+      sqsRequests: 1,
+    },
+    // The check's ReceiveMessage and DeleteMessage.
+    // An invocation of its own, counted as one although checks arrive in batches like deliveries.
+    'the check, 15 minutes on (dropped)': {
+      lambda: 'send-webhooks (check)',
+      apiRequests: 0,
+      sqsRequests: 2,
     },
     'status poll (GET /payment_requests/{id})': {
       lambda: 'get-payment-request',

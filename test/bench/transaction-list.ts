@@ -92,17 +92,19 @@ async function measureListCost(): Promise<ListCostRow[]> {
         values[`:${hour}`] = count;
         sets.push(`#${hour} = :${hour}`);
       }
-      for (const owner of [businessId, storeId]) {
-        await documentClient.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: { pk: `TXCOUNT#${owner}`, sk: day },
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          }),
-        );
-      }
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: `TXCOUNT#${storeId}`, sk: day },
+          UpdateExpression: `SET ${sets.join(', ')}, gsi1pk = :owner, gsi1sk = :position`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: {
+            ...values,
+            ':owner': `TXCOUNT#${businessId}`,
+            ':position': `${day}#${storeId}`,
+          },
+        }),
+      );
     }
     const lastPage = Math.ceil(size / limit);
     for (const [label, page] of [

@@ -18,8 +18,8 @@ export interface WebhooksBench {
 }
 
 /**
- * End-to-end latency of a webhook on the local host, from the completion (the outbox event's
- * `createdAt`, written in the completing transaction) to the receiver having the body; and what a
+ * End-to-end latency of a webhook on the local host, from the completion (the request's
+ * `updatedAt`, its event's instant, written in the completing transaction) to the receiver having the body; and what a
  * delivered event costs in SQS requests on the webhook queue (sends, the poller's receives,
  * deletes, visibility changes), counted by the local SQS's front (infra/local/sqs.ts).
  */
@@ -40,7 +40,7 @@ async function measureWebhooks(): Promise<WebhooksBench> {
       ((await (await fetch(`${host.config.endpoints.sqs}${requestCountsPath}`)).json()) as Counts).webhooks ??
       {};
     let reference = 0;
-    const pay = async (): Promise<string> => {
+    const pay = async (): Promise<{ requestId: string; transactionId: string }> => {
       const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
         storeId: merchant.storeId,
         amountCents: 150_000,
@@ -63,16 +63,18 @@ async function measureWebhooks(): Promise<WebhooksBench> {
           payerPhone: '+2250700000001',
         },
       );
-      return approved.body.transaction.id as string;
+      return { requestId: created.body.id as string, transactionId: approved.body.transaction.id as string };
     };
-    const completedAt = async (transactionId: string) => {
+    // The completion's instant, its event's: the request's `updatedAt`, which the completion sets last.
+    const completedAt = async (paymentRequestId: string) => {
       const { Item } = await dynamodb.send(
         new GetItemCommand({
           TableName: host.config.tableName,
-          Key: { pk: { S: `OUTBOX#TRANSACTION_COMPLETED:${transactionId}` }, sk: { S: 'EVENT' } },
+          Key: { pk: { S: `PAYREQ#${paymentRequestId}` }, sk: { S: 'PAYREQ' } },
+          ConsistentRead: true,
         }),
       );
-      return Date.parse(Item?.createdAt?.S ?? '');
+      return Date.parse(Item?.updatedAt?.S ?? '');
     };
     const perEvent = (before: Record<string, number>, after: Record<string, number>, mode: string) => {
       const operations = Object.fromEntries(
@@ -95,11 +97,11 @@ async function measureWebhooks(): Promise<WebhooksBench> {
     for (let i = 0; i < payments; i++) {
       // The webhook may well arrive before the approval has answered.
       const expected = receiver.received.length + 1;
-      const transactionId = await pay();
+      const { requestId, transactionId } = await pay();
       const [webhook] = (await receiver.waitFor(expected, 30_000)).slice(-1);
       if (JSON.parse(webhook?.body.toString('utf8') ?? '{}').id !== transactionId)
         throw new Error('webhooks arrived out of order');
-      latencies.push((webhook?.at ?? Number.NaN) - (await completedAt(transactionId)));
+      latencies.push((webhook?.at ?? Number.NaN) - (await completedAt(requestId)));
     }
     // The last delete follows the receipt.
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -210,6 +210,19 @@ const tenancyMatrix: Partial<Record<RouteName, MatrixEntry>> = {
     hidden: { status: 404, id: 'message_not_found' },
     businessWide: messagesReason,
   },
+  listEscrows: {
+    request: () => ({ path: '/partner_api/escrows' }),
+    hidden: 'listed-without',
+    shows: (w) => w.a.releasableEscrowId,
+  },
+  releaseEscrow: {
+    request: (w) => ({ path: `/partner_api/escrows/${w.a.releasableEscrowId}/release` }),
+    hidden: { status: 404, id: 'escrow_not_found' },
+  },
+  refundEscrow: {
+    request: (w) => ({ path: `/partner_api/escrows/${w.a.refundableEscrowId}/refund` }),
+    hidden: { status: 404, id: 'escrow_not_found' },
+  },
   openApiDocument: { public: 'the reference, the same for everyone' },
   referencePage: { public: 'the reference, the same for everyone' },
   referencePageAsset: { public: 'the reference, the same for everyone' },

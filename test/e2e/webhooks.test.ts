@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { localQueueUrl } from '#infra/local/sqs.ts';
 import { deadLetterQueueName } from '#infra/naming.ts';
@@ -386,5 +386,78 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
     await settle(3_000);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveries(merchant)).total).toBe(1);
+  });
+});
+
+// After the concurrent ones, so it does not add a merchant and a receiver to their contention.
+describe("webhooks from the table's stream", () => {
+  it("send a completed payment whose function stopped before dispatching it, from the table's stream", async () => {
+    const { merchant, receiver, secret } = await subscribedMerchant();
+    const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
+      storeId: merchant.storeId,
+      amountCents: 90_000,
+      currency: 'XOF',
+      reference: `order-${randomUUID()}`,
+      paymentDetails: {
+        type: 'redirect',
+        data: { paymentMethod: 'wave', successUrl: 'myapp://paid', errorUrl: 'https://shop.example/failed' },
+      },
+    });
+    expect(created.status).toBe(200);
+    // What a function stopped right after committing a completion leaves: the completed request,
+    // no delivery. (The ledger's part of that transaction plays no role in the webhook.)
+    const transaction = {
+      id: randomUUID(),
+      amount: { amount: 90_000, currency: 'XOF' },
+      fees: { amount: 900, currency: 'XOF' },
+      status: 'success',
+      counterpartLabel: 'Awa K.',
+      counterpartIdentifier: '+2250700000001',
+      description: `Payment ${created.body.reference}`,
+      executedAt: new Date().toISOString().slice(0, 19).replace('T', ' '),
+    };
+    const table = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: config.endpoints.dynamodb,
+        region: 'eu-west-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    );
+    try {
+      await table.send(
+        new UpdateCommand({
+          TableName: config.tableName,
+          Key: { pk: `PAYREQ#${created.body.id}`, sk: 'PAYREQ' },
+          UpdateExpression: 'SET #status = :success, #transaction = :transaction, updatedAt = :now',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status', '#transaction': 'transaction' },
+          ExpressionAttributeValues: {
+            ':success': 'success',
+            ':pending': 'pending',
+            ':transaction': transaction,
+            ':now': new Date().toISOString(),
+          },
+        }),
+      );
+    } finally {
+      table.destroy();
+    }
+    // The host reads the stream as Lambda's event source mapping does: within a second or so.
+    const [webhook] = await receiver.waitFor(1, 10_000);
+    expect(
+      verifyWebhookSignature(webhook?.body ?? '', webhook?.headers['svc-signature'] as string, secret),
+    ).toBe(true);
+    const body = JSON.parse(webhook?.body.toString('utf8') ?? '');
+    expectSpecTransactionBody(body);
+    expect(body).toMatchObject({
+      id: transaction.id,
+      amount: transaction.amount,
+      status: 'success',
+      transactionType: 'payment',
+      storeName: 'Boutique Webhooks Plateau',
+      transactionDetails: { id: created.body.id, reference: created.body.reference },
+    });
+    await settle(2_000);
+    expect(receiver.received).toHaveLength(1);
   });
 });

@@ -18,7 +18,14 @@ import { buildPaymentsApp } from '#infra/payments-app.ts';
 import { ServiceFunction } from '#infra/service-function.ts';
 import type { PaymentsStack } from '#infra/stack.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
-import { deviceRuleEntries, routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
+import {
+  deviceRuleEntries,
+  routeEntries,
+  scheduleEntries,
+  scheduleTargetEntries,
+  streamConsumerEntries,
+  workerEntries,
+} from '#shared/routes.ts';
 import { nestedStacksOf, stageTemplateOf } from '#test/support/stage-template.ts';
 
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
@@ -39,12 +46,21 @@ const resourcesOf = (template: Template, type: string): [string, Json][] =>
 
 /** Every function the stage has, with the entry of the route table that made it. */
 function functionsOf(stack: PaymentsStack) {
-  const entries = [...routeEntries, ...workerEntries, ...scheduleEntries, ...deviceRuleEntries];
+  const entries = [
+    ...routeEntries,
+    ...workerEntries,
+    ...scheduleEntries,
+    ...scheduleTargetEntries,
+    ...deviceRuleEntries,
+    ...streamConsumerEntries,
+  ];
   const all = new Map([
     ...stack.functions,
     ...stack.workers,
     ...stack.scheduled,
+    ...stack.scheduleTargets,
     ...stack.deviceRuleFunctions,
+    ...stack.streamConsumers,
   ]);
   return entries.flatMap(([name, entry]) => {
     const fn = all.get(name as never);
@@ -87,7 +103,10 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
       ).toBeGreaterThan(0);
       template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: `/aws/lambda/${functionName}` });
       template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `${functionName}-errors` });
-      // The API's, a schedule's or an IoT rule's permission to invoke it, or its queue's mapping.
+      // EventBridge Scheduler invokes with the stage's Scheduler role, whose grant stack.test.ts
+      // checks: no resource policy names the function.
+      if (scheduleTargetEntries.some(([target]) => target === name)) continue;
+      // The API's, a schedule's or an IoT rule's permission to invoke it, or its queue's or stream's mapping.
       const invokers = [
         ...resourcesOf(template, 'AWS::Lambda::Permission'),
         ...resourcesOf(template, 'AWS::Lambda::EventSourceMapping'),
@@ -105,8 +124,9 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
     ]) {
       parent.resourceCountIs(type, 0);
     }
-    // API Gateway's account-wide logging role is the parent's only role.
-    parent.resourceCountIs('AWS::IAM::Role', 1);
+    // API Gateway's account-wide logging role and the role EventBridge Scheduler invokes the escrow
+    // expiry with (a stage's, not a function's) are the parent's only roles.
+    parent.resourceCountIs('AWS::IAM::Role', 2);
     for (const [, logGroup] of resourcesOf(parent, 'AWS::Logs::LogGroup')) {
       expect(JSON.stringify(logGroup.Properties.LogGroupName ?? '')).not.toContain('/aws/lambda/');
     }

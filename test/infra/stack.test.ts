@@ -50,6 +50,9 @@ import {
   routes,
   scheduleEntries,
   schedules,
+  scheduleTargetEntries,
+  streamConsumerEntries,
+  streamConsumers,
   workerEntries,
   workers,
 } from '#shared/routes.ts';
@@ -88,8 +91,15 @@ function build(stage: string, context: Record<string, unknown> = {}) {
   return { app, stack, template: stageTemplateOf(stack) };
 }
 
-/** Every function of the stage: one per route, per worker, per schedule and per IoT rule set. */
-const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries, ...deviceRuleEntries];
+/** Every function of the stage: one per route, worker, schedule, schedule target, stream consumer and IoT rule set. */
+const functionEntries = [
+  ...routeEntries,
+  ...workerEntries,
+  ...scheduleEntries,
+  ...scheduleTargetEntries,
+  ...deviceRuleEntries,
+  ...streamConsumerEntries,
+];
 
 const dev = build('dev');
 const prod = build('prod');
@@ -640,6 +650,54 @@ describe('the workers', () => {
   );
 });
 
+describe("the table's stream", () => {
+  it('carries every change with its old and new images, on every stage', () => {
+    for (const { template } of [dev, prod]) {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        StreamSpecification: { StreamViewType: tableDefinition.streamViewType },
+      });
+    }
+  });
+
+  it.each(streamConsumerEntries)(
+    '%s reads it from the oldest record, only the changes of its filter, bisecting and retrying a failure, then parking it in a queue that alarms',
+    (name, consumer) => {
+      const [functionId] = functionOf(dev.template, 'dev', name);
+      const [tableId] = resourcesOf(dev.template, 'AWS::DynamoDB::Table')[0] as [string, Json];
+      const mappings = resourcesOf(dev.template, 'AWS::Lambda::EventSourceMapping').filter(
+        ([, mapping]) => mapping.Properties.FunctionName.Ref === functionId,
+      );
+      expect(mappings).toHaveLength(1);
+      const properties = (mappings[0] as [string, Json])[1].Properties;
+      expect(properties).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: consumer.batchSize,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: 10,
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(consumer.filter) }] },
+      });
+      const failures = properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+      expect(resourceOf(dev.template, 'AWS::SQS::Queue', failures)).toBeDefined();
+      dev.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [failures, 'QueueName'] } }],
+        Threshold: 0,
+      });
+    },
+  );
+
+  it('dispatches only payment requests leaving pending, and may send to the webhook queue', () => {
+    const { dispatchTableChanges } = streamConsumers;
+    expect(dispatchTableChanges.filter).toMatchObject({
+      eventName: ['MODIFY'],
+      dynamodb: { OldImage: { status: { S: ['pending'] } } },
+    });
+    expect(dispatchTableChanges.access).toContain('queue:send:webhooks');
+  });
+});
+
 describe('webhook delivery', () => {
   const webhooksQueue = () => queueOf(dev.template, sourceQueueName('dev', 'webhooks'));
 
@@ -856,6 +914,15 @@ describe('the queue:send access', () => {
       if (stage !== 'prod' && entry.access.includes('sms:send' as never)) named.push('smsEvents');
       // A sandbox-only queue is missing on prod, and so is the grant of a route that uses it there.
       const expected = named.flatMap((queue) => (queueIds.has(queue) ? [queueIds.get(queue)] : []));
+      // A stream consumer's mapping parks failed records in its on-failure queue with the
+      // function's role.
+      if (name in streamConsumers) {
+        const [functionId] = found[0] as [string, Json];
+        const [, mapping] = resourcesOf(built.template, 'AWS::Lambda::EventSourceMapping').find(
+          ([, candidate]) => candidate.Properties.FunctionName.Ref === functionId,
+        ) as [string, Json];
+        expected.push(mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]);
+      }
       expect(queuesSentToBy(built.template, fn), name).toEqual(new Set(expected));
       for (const queue of named) {
         expect(fn.Properties.Environment.Variables[queueUrlVariable(queue)], `${name} ${queue}`).toEqual(
@@ -1060,7 +1127,18 @@ describe("stage settings from the stage's registry entry", () => {
     }
   });
 
-  it.each(['feeSchedule', 'collectionCeilings', 'publicBaseUrl'])(
+  it('escrowMinHoldSeconds reaches the functions, and is whole seconds from 1 to 90 days', () => {
+    const template = stageTemplateOf(synthWith({ escrowMinHoldSeconds: 7200 })());
+    const [, fn] = functionOf(template, 'dev', 'createPaymentRequest');
+    expect(fn.Properties.Environment.Variables.ESCROW_MIN_HOLD_SECONDS).toBe('7200');
+    for (const refused of [0, 1.5, 91 * 86_400, 'soon']) {
+      expect(synthWith({ escrowMinHoldSeconds: refused })).toThrow(
+        /Stage "dev" in cdk.json: escrowMinHoldSeconds: must be a whole number of seconds from 1 to 90 days/,
+      );
+    }
+  });
+
+  it.each(['feeSchedule', 'collectionCeilings', 'publicBaseUrl', 'escrowMinHoldSeconds'])(
     'are refused as -c %s, which the next deploy would forget',
     (name) => {
       expect(() => buildPaymentsApp(appFor({ stage: 'dev', [name]: '{}' }))).toThrow(
@@ -1598,6 +1676,127 @@ describe('SMS messaging', () => {
       ([, candidate]) => candidate.Properties.AlarmName === `${stackName(stage)}-sms-failures`,
     );
     expect(alarm?.[1].Properties).toMatchObject({ MetricName: 'SmsFailed', Threshold: 10, Statistic: 'Sum' });
+  });
+});
+
+describe('escrow hold expiry (EventBridge Scheduler)', () => {
+  const groupName = `${stackName('dev')}-escrow-expiry`;
+  const schedulerRole = (template: Template): [string, Json] => {
+    const found = resourcesOf(template, 'AWS::IAM::Role').filter(([, role]) =>
+      role.Properties.AssumeRolePolicyDocument.Statement.some(
+        (statement: Json) => statement.Principal?.Service === 'scheduler.amazonaws.com',
+      ),
+    );
+    expect(found).toHaveLength(1);
+    return found[0] as [string, Json];
+  };
+  const schedulingFunctions = [
+    ...routeEntries,
+    ...workerEntries,
+    ...scheduleEntries,
+    ...scheduleTargetEntries,
+  ]
+    .filter(([, entry]) => (entry.access as readonly AwsAccess[]).includes('schedule:escrowExpiry'))
+    .map(([name]) => name);
+
+  it('has a schedule group of its own on every stage', () => {
+    for (const [stage, built] of [
+      ['dev', dev],
+      ['prod', prod],
+    ] as const) {
+      built.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', {
+        Name: `${stackName(stage)}-escrow-expiry`,
+      });
+    }
+  });
+
+  it('lets Scheduler, from this account only, invoke the expiry function and nothing else', () => {
+    const [roleId, role] = schedulerRole(dev.template);
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        // The stage's own account, from its registry entry.
+        Condition: { StringEquals: { 'aws:SourceAccount': registry.dev?.account } },
+      }),
+    ]);
+    const statements = resourcesOf(dev.template, 'AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((r: Json) => r.Ref === roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Action).toBe('lambda:InvokeFunction');
+    expect(JSON.stringify(statements[0].Resource)).toContain(`:function:${stackName('dev')}-expireEscrow`);
+    expect(functionsNamed(dev.template, 'dev', 'expireEscrow')).toHaveLength(1);
+  });
+
+  it('lets exactly the functions that schedule create and delete schedules of the group, and pass that role', () => {
+    // The provider callbacks and the collection sweep complete payments, which may hold in escrow.
+    expect(schedulingFunctions.sort()).toEqual([
+      'receiveProviderCallback',
+      'receiveProviderCallbackPut',
+      'refundEscrow',
+      'releaseEscrow',
+      'sweepPendingCollections',
+    ]);
+    const [roleId] = schedulerRole(dev.template);
+    for (const [, fn] of resourcesOf(dev.template, 'AWS::Lambda::Function')) {
+      const name = String(fn.Properties.FunctionName).replace(`${stackName('dev')}-`, '');
+      const statements = statementsOf(dev.template, fn);
+      const scheduling = statements.filter((s) =>
+        asArray<string>(s.Action).some((a) => a.startsWith('scheduler:')),
+      );
+      const passing = statements.filter((s) => asArray<string>(s.Action).includes('iam:PassRole'));
+      if (!schedulingFunctions.includes(name as never)) {
+        expect(scheduling, name).toEqual([]);
+        expect(passing, name).toEqual([]);
+        continue;
+      }
+      expect(scheduling, name).toHaveLength(1);
+      expect(asArray(scheduling[0].Action).sort()).toEqual([
+        'scheduler:CreateSchedule',
+        'scheduler:DeleteSchedule',
+      ]);
+      expect(JSON.stringify(scheduling[0].Resource)).toContain(`:schedule/${groupName}/*`);
+      expect(passing.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [roleId, 'Arn'] }]);
+      const variables = fn.Properties.Environment.Variables;
+      expect(variables.ESCROW_SCHEDULE_GROUP, name).toBe(groupName);
+      expect(variables.ESCROW_SCHEDULER_ROLE_ARN, name).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
+      expect(JSON.stringify(variables.ESCROW_EXPIRY_FUNCTION_ARN)).toContain(
+        `${stackName('dev')}-expireEscrow`,
+      );
+    }
+  });
+
+  it('raises an alarm when Scheduler fails to invoke the expiry or drops an invocation', () => {
+    const [, alarm] = resourcesOf(dev.template, 'AWS::CloudWatch::Alarm').find(
+      ([, a]) => a.Properties.AlarmName === `${groupName}-failed-invocations`,
+    ) as [string, Json];
+    expect(alarm.Properties).toMatchObject({
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      TreatMissingData: 'notBreaching',
+    });
+    const metrics = alarm.Properties.Metrics.filter((m: Json) => m.MetricStat).map(
+      (m: Json) => m.MetricStat.Metric,
+    );
+    expect(metrics.map((m: Json) => m.MetricName).sort()).toEqual([
+      'InvocationDroppedCount',
+      'TargetErrorCount',
+    ]);
+    for (const metric of metrics) {
+      expect(metric.Namespace).toBe('AWS/Scheduler');
+      expect(metric.Dimensions).toEqual([{ Name: 'ScheduleGroup', Value: groupName }]);
+    }
+    expect(alarm.Properties.AlarmActions).toBeDefined();
+  });
+
+  it('sweeps held escrows whose schedule was lost every five minutes', () => {
+    expect(schedules.sweepEscrows.expression).toBe('rate(5 minutes)');
+    dev.template.hasResourceProperties('AWS::Events::Rule', {
+      Name: `${stackName('dev')}-sweepEscrows`,
+      ScheduleExpression: 'rate(5 minutes)',
+    });
   });
 });
 

@@ -163,8 +163,10 @@ describe('the transaction list', () => {
     const start = Date.parse('2026-03-01T00:00:00.000Z');
     const offsets = fc.array(fc.integer({ min: 0, max: 20 * 24 * 60 }), { minLength: 0, maxLength: 120 });
     const [minutes] = fc.sample(offsets, { numRuns: 1, seed: 42 });
-    const records = (minutes ?? []).map((m) =>
-      record(businessId, 'store', new Date(start + m * 60_000).toISOString()),
+    // Three stores: the business's counters are the sum of its stores'.
+    const stores = [randomUUID(), randomUUID(), randomUUID()];
+    const records = (minutes ?? []).map((m, index) =>
+      record(businessId, stores[index % stores.length] as string, new Date(start + m * 60_000).toISOString()),
     );
     await seed(records);
     await fc.assert(

@@ -11,6 +11,8 @@ export const testHostEnv = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_BASE_SECONDS: '1',
   OUTBOX_SWEEP_SECONDS: '2',
+  /** Escrow holds of a few seconds, so the tests see holds expire. */
+  ESCROW_MIN_HOLD_SECONDS: '2',
   // Revoked keys stop working within this time: tests wait for it instead of a minute.
   AUTH_CACHE_TTL_SECONDS: '2',
   // Free ports: several hosts (and a developer's own broker) may run on one machine.

@@ -11,9 +11,9 @@ export type Headers = Record<string, string>;
  * Several businesses on the local host, each with what the routes act on, for suites that aim
  * every route at objects the caller may or may not see:
  * - `a`, the business whose objects are aimed at: two stores, a soundbox, payment requests and a
- *   link in its second store, a completed payment and the webhook delivery it caused, a
- *   subscription its service provider made; a merchant key, a platform key for the whole
- *   business and one scoped to the first store;
+ *   link in its second store, a completed payment and the webhook delivery it caused, two payments
+ *   held in escrow (one to release, one to refund), a subscription its service provider made; a
+ *   merchant key, a platform key for the whole business and one scoped to the first store;
  * - `b`, another business, with a merchant and a platform key;
  * - `provider`, a service provider linked to `a`; `stranger`, one that is not. `provider` also
  *   onboarded a merchant of its own, and has three pending link requests to owners of other
@@ -40,6 +40,10 @@ export interface World {
     pendingTransferId: string;
     failableTransferId: string;
     messageId: string;
+    /** Held escrows of the second store, each with the payment request that made it. */
+    releasableEscrowId: string;
+    refundableEscrowId: string;
+    escrowRequestIds: string[];
   };
   b: { businessId: string; storeId: string; merchant: Headers; platform: Headers };
   provider: {
@@ -182,6 +186,20 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
   });
   expect(approved.status).toBe(200);
   const deliveryId = await firstDelivery(call, aMerchant);
+  const heldEscrow = async () => {
+    const created = await call('POST', '/partner_api/payment_requests', aPlatform, {
+      ...paymentRequestBody(storeId),
+      escrow: { holdDays: 7 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const held = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, aPlatform, {
+      payerPhone: '+2250700000001',
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    return { requestId: created.body.id as string, escrowId: created.body.escrowId as string };
+  };
+  // The subscription takes the default events, not ESCROW_HELD: no delivery can land mid-probe.
+  const [releasable, refundable] = [await heldEscrow(), await heldEscrow()];
 
   const contact = await call('POST', '/partner_api/contacts', aMerchant, contactBody);
   expect(contact.status, JSON.stringify(contact.body)).toBe(200);
@@ -228,6 +246,9 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
       pendingTransferId,
       failableTransferId,
       messageId: message.body.id,
+      releasableEscrowId: releasable.escrowId,
+      refundableEscrowId: refundable.escrowId,
+      escrowRequestIds: [releasable.requestId, refundable.requestId],
     },
     b: { businessId: bId, storeId: bStoreId, merchant: bMerchant, platform: bPlatform },
     provider: {
@@ -313,6 +334,9 @@ export const idsOfSecondStore = (world: World) => [
   world.a.deliveryId,
   world.a.pendingTransferId,
   world.a.failableTransferId,
+  world.a.releasableEscrowId,
+  world.a.refundableEscrowId,
+  ...world.a.escrowRequestIds,
 ];
 
 export const idsOfBusiness = (world: World) => [
@@ -361,6 +385,9 @@ export async function stateOf(baseUrl: string, world: World) {
       )
     ).body,
     stores: (await read('/partner_api/stores')).body,
+    escrows: ((await read('/partner_api/escrows', world.a.platform)).body as Body[]).map(
+      (escrow) => `${escrow.id}:${escrow.status}`,
+    ),
     linkRequests: await Promise.all(
       [
         world.provider.linkRequestId,

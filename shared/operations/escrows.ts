@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import {
+  dueEscrows,
+  type Escrow,
+  EscrowMoved,
+  EscrowNotFound,
+  escrowCreateWrite,
+  escrowTransitionWrite,
+  findEscrow,
+  getEscrow,
+  listEscrows,
+  notHeldError,
+  removeDueMarker,
+} from '#shared/data/escrow.ts';
+import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
+import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
+import { getStore } from '#shared/data/store.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
+import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
+import { type Transfer, transferCreationWrites } from '#shared/data/transfer.ts';
+import { reserveWrite } from '#shared/data/wallet.ts';
+import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
+import { Conflict, ForbiddenAction, ValidationFailed } from '#shared/domain/errors.ts';
+import {
+  type EscrowStatus,
+  type EscrowTerms,
+  heldAmount,
+  holdUntilOf,
+  minHoldSeconds,
+} from '#shared/domain/escrows.ts';
+import { accounts, escrowReleasePostings } from '#shared/domain/ledger.ts';
+import { logger } from '#shared/logger.ts';
+import { escrowEvent } from '#shared/operations/escrow-events.ts';
+import { dropHoldEnd } from '#shared/operations/escrow-schedules.ts';
+import { sendingRecord, startTransferPayout } from '#shared/operations/transfers.ts';
+import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import { ProviderRefused } from '#shared/providers/port.ts';
+
+/** Only a platform key may put a payment in escrow (the interface reserves escrows to it). */
+export function assertMayHoldInEscrow(caller: Caller): void {
+  if (caller.keyKind !== 'platform') {
+    throw new ForbiddenAction('Only a platform key may hold payments in escrow');
+  }
+}
+
+/** The hold's terms, checked against the stage's limits now: a refused date names its field. */
+export function checkedTerms(terms: EscrowTerms, now = new Date()): EscrowTerms {
+  const hold = holdUntilOf(terms, now, minHoldSeconds());
+  if ('refused' in hold) {
+    throw new ValidationFailed([{ field: 'escrow.holdUntil', rule: 'between', message: hold.refused }]);
+  }
+  return terms;
+}
+
+/**
+ * The escrow of a payment request being created, `pending`, and the write that puts it in the
+ * request's creating transaction.
+ */
+export function pendingEscrow(input: {
+  businessId: string;
+  storeId: string;
+  currency: string;
+  amount: number;
+  paymentRequestId: string;
+  paymentLinkId?: string | undefined;
+  terms: EscrowTerms;
+  baseUrl: string;
+}): { escrow: Escrow; write: GuardedWrite } {
+  const now = new Date();
+  const hold = holdUntilOf(input.terms, now, 0);
+  // A link's fixed date may have come closer than the minimum since the link was made: the hold
+  // then ends at its date, never before now.
+  const holdUntil = 'holdUntil' in hold ? hold.holdUntil : now.toISOString();
+  const escrow: Escrow = {
+    id: randomUUID(),
+    businessId: input.businessId,
+    storeId: input.storeId,
+    status: 'pending',
+    holdUntil,
+    amount: input.amount,
+    fees: 0,
+    currency: input.currency,
+    onExpiry: input.terms.onExpiry,
+    paymentRequestId: input.paymentRequestId,
+    paymentLinkId: input.paymentLinkId ?? null,
+    baseUrl: input.baseUrl,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  return { escrow, write: escrowCreateWrite(escrow) };
+}
+
+export async function escrowsOf(
+  caller: Caller,
+  query: { status?: EscrowStatus | undefined; storeId?: string | undefined },
+): Promise<Escrow[]> {
+  if (query.storeId && !callerSeesStore(caller, query.storeId)) return [];
+  return listEscrows(caller.businessId, { status: query.status, storeId: caller.storeId ?? query.storeId });
+}
+
+export async function escrowOf(caller: Caller, id: string, consistent = false): Promise<Escrow> {
+  const escrow = await getEscrow(caller.businessId, id, consistent);
+  if (!escrow || !callerSeesStore(caller, escrow.storeId)) throw new EscrowNotFound();
+  return escrow;
+}
+
+export async function releaseEscrowFor(caller: Caller, id: string): Promise<Escrow> {
+  const escrow = await escrowOf(caller, id, true);
+  const { escrow: released, events } = await releaseEscrow(escrow);
+  await dispatchPromptly(events);
+  await dropHoldEnd(escrow.id);
+  return released;
+}
+
+/**
+ * Moves a held escrow's money to the store's operating wallet, once: the escrow's `held`
+ * condition, the ledger entry (riding in the `escrow` transaction record), the record and the
+ * ESCROW_RELEASED event in one transaction. Whoever comes second (the API or the hold's expiry)
+ * gets the 409 of the state the first left.
+ */
+export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; events: OutboxEvent[] }> {
+  if (escrow.status !== 'held') throw notHeldError(escrow.status);
+  const createdAt = new Date().toISOString();
+  const held = heldAmount(escrow);
+  const [record, ...counters] = transactionRecordWrites({
+    id: randomUUID(),
+    businessId: escrow.businessId,
+    storeId: escrow.storeId,
+    type: 'escrow',
+    status: 'success',
+    amount: { amount: held, currency: escrow.currency },
+    fees: { amount: 0, currency: escrow.currency },
+    currency: escrow.currency,
+    paymentMethod: escrow.provider ?? '',
+    counterpartLabel: 'Escrow',
+    counterpartIdentifier: escrow.id,
+    description: `Escrow release ${escrow.id}`,
+    reference: escrow.id,
+    createdAt,
+    transactionDetails: {
+      id: escrow.paymentRequestId,
+      ...(escrow.paymentLinkId ? { paymentLinkId: escrow.paymentLinkId } : {}),
+    },
+    paymentRequestId: escrow.paymentRequestId,
+    escrowId: escrow.id,
+  }) as [GuardedWrite, ...GuardedWrite[]];
+  const event = escrowEvent('ESCROW_RELEASED', escrow, 'released', createdAt);
+  const writes: GuardedWrite[] = [
+    escrowTransitionWrite(escrow.id, 'held', 'released', { releasedAt: createdAt }, createdAt),
+    ...(held > 0
+      ? ledgerWrites(
+          {
+            id: `escrow-release:${escrow.id}`,
+            kind: 'escrow',
+            cause: `escrow ${escrow.id} released`,
+            createdAt,
+            postings: escrowReleasePostings({
+              businessId: escrow.businessId,
+              storeId: escrow.storeId,
+              amount: held,
+            }),
+          },
+          { within: record },
+        )
+      : [record]),
+    ...counters,
+    outboxWrite(event),
+  ];
+  try {
+    await transactWrite(writes);
+  } catch (error) {
+    if (!(error instanceof EscrowMoved)) throw error;
+    const now = await findEscrow(escrow.id, true);
+    throw notHeldError(now?.status ?? 'released');
+  }
+  return { escrow: { ...escrow, status: 'released', updatedAt: createdAt }, events: [event] };
+}
+
+export async function refundEscrowFor(caller: Caller, id: string): Promise<Escrow> {
+  return refundEscrow(await escrowOf(caller, id, true));
+}
+
+export class PayerUnknown extends Conflict {
+  constructor() {
+    super('The payer of this escrow is unknown, so it cannot be refunded');
+  }
+}
+
+/**
+ * Pays a held escrow back to the payer, as a transfer does: in one transaction the escrow moves to
+ * `refunding` (once, whoever asks first), what its wallet holds is reserved there, and the payout
+ * is recorded pending with its transaction-list line; then the payer's provider is asked to pay.
+ * Its answer settles the payout (shared/operations/complete-transfer.ts), which takes the whole
+ * payment out of the books (escrow wallet and the fee given back) and makes the escrow `refunded`,
+ * with ESCROW_REFUNDED; a failed payout holds it again.
+ */
+export async function refundEscrow(escrow: Escrow): Promise<Escrow> {
+  if (escrow.status !== 'held') throw notHeldError(escrow.status);
+  if (!escrow.payerPhone || !escrow.provider) throw new PayerUnknown();
+  const store = await getStore(escrow.businessId, escrow.storeId);
+  if (!store) throw new EscrowNotFound();
+  const now = new Date().toISOString();
+  const held = heldAmount(escrow);
+  const wallet = { businessId: escrow.businessId, storeId: escrow.storeId, kind: 'escrow' as const };
+  const id = randomUUID();
+  const transfer: Transfer = {
+    id,
+    businessId: escrow.businessId,
+    storeId: escrow.storeId,
+    storeName: store.name,
+    // No contact: the payer is not a beneficiary the merchant saved.
+    contactId: '',
+    amountCents: escrow.amount,
+    feeCents: 0,
+    currency: escrow.currency,
+    status: 'pending',
+    errorReason: null,
+    paymentMethod: escrow.provider,
+    beneficiary: escrow.payerPhone,
+    beneficiaryIdentifier: { number: escrow.payerPhone },
+    description: `Escrow refund ${escrow.id}`,
+    reference: id,
+    referenceClaimed: false,
+    transactionId: randomUUID(),
+    reservation: {
+      account: accounts.wallet(wallet.businessId, wallet.storeId, 'escrow'),
+      amount: held,
+      state: 'open',
+    },
+    escrow: {
+      id: escrow.id,
+      fees: escrow.fees,
+      paymentRequestId: escrow.paymentRequestId,
+      paymentLinkId: escrow.paymentLinkId,
+      holdUntil: escrow.holdUntil,
+    },
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await transactWrite([
+      escrowTransitionWrite(escrow.id, 'held', 'refunding', { refundTransferId: id }, now),
+      reserveWrite(wallet, held, () => new InsufficientBalance()),
+      ...transferCreationWrites(transfer),
+      ...transactionRecordWrites({ ...sendingRecord(transfer), escrowId: escrow.id }),
+    ]);
+  } catch (error) {
+    if (!(error instanceof EscrowMoved)) throw error;
+    throw notHeldError((await findEscrow(escrow.id, true))?.status ?? 'refunded');
+  }
+  try {
+    await startTransferPayout(transfer, escrow.baseUrl);
+  } catch (error) {
+    // Refused at once: the payout ended in error and the escrow is held again; anything else
+    // leaves the payout pending for the status query.
+    if (!(error instanceof ProviderRefused)) throw error;
+    return { ...escrow, updatedAt: now };
+  }
+  return { ...escrow, status: 'refunding', refundTransferId: id, updatedAt: now };
+}
+
+export type ExpiryResult = 'released' | 'refunded' | 'not_due' | 'not_held' | 'unknown';
+
+/**
+ * The hold's end: a held escrow past its time gets its `onExpiry` through the same conditional
+ * transition as the API's; anything else (released first, cancelled, unknown) is left as it is.
+ */
+export async function expireEscrow(id: string, now = new Date()): Promise<ExpiryResult> {
+  const escrow = await findEscrow(id, true);
+  if (!escrow) return 'unknown';
+  if (escrow.status !== 'held') return 'not_held';
+  if (Date.parse(escrow.holdUntil) > now.getTime()) return 'not_due';
+  try {
+    if (escrow.onExpiry === 'refund') {
+      await refundEscrow(escrow);
+      return 'refunded';
+    }
+    const { events } = await releaseEscrow(escrow);
+    await dispatchPromptly(events);
+    return 'released';
+  } catch (error) {
+    if (error instanceof Error && 'id' in error && String(error.id).startsWith('escrow_')) return 'not_held';
+    throw error;
+  }
+}
+
+export interface EscrowSweepReport {
+  found: number;
+  ended: number;
+  failed: number;
+}
+
+/**
+ * Held escrows past their time whose schedule was lost end here, through the same transition; a
+ * marker whose escrow has ended is removed. Run on a schedule.
+ */
+export async function sweepEscrows(now = new Date(), limit = 100): Promise<EscrowSweepReport> {
+  const due = await dueEscrows(now, limit);
+  const report: EscrowSweepReport = { found: due.length, ended: 0, failed: 0 };
+  for (const marker of due) {
+    try {
+      const result = await expireEscrow(marker.escrowId, now);
+      if (result === 'released' || result === 'refunded') report.ended++;
+      const escrow = await findEscrow(marker.escrowId, true);
+      // A refund under way keeps its marker: a failed payout makes the escrow held again.
+      if (!escrow || (escrow.status !== 'held' && escrow.status !== 'refunding'))
+        await removeDueMarker(marker);
+    } catch (error) {
+      report.failed++;
+      logger.error('due escrow not ended', { escrowId: marker.escrowId, error: error as Error });
+    }
+  }
+  return report;
+}

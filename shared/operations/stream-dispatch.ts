@@ -1,0 +1,80 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { getBusiness } from '#shared/data/business.ts';
+import type { OutboxEvent } from '#shared/data/outbox.ts';
+import { toPaymentRequest } from '#shared/data/payment-request.ts';
+import { deliveryIdFor, getDelivery } from '#shared/data/webhook-delivery.ts';
+import { getSubscription, subscribedTo } from '#shared/data/webhook-subscription.ts';
+import { eventOfCompletedRequest } from '#shared/operations/complete-payment.ts';
+import { dispatchOutboxEvent, queueRecovery } from '#shared/operations/webhook-dispatch.ts';
+
+/**
+ * The table's stream as the outbox of payment completions: a completed payment request's change
+ * is its TRANSACTION_COMPLETED event, so the completion writes no event item (3 WCU saved a
+ * payment). The function that completed the request dispatches the event at once; this is what
+ * makes up for that dispatch when it did not happen, in the place of the outbox sweeper.
+ *
+ * A change is a stream record (`NEW_AND_OLD_IMAGES`) whose old image is a `pending` request and
+ * new image a completed one. The event source mapping filters on that, so nothing else reaches
+ * the function; the test is repeated here because the local host's poller does not filter.
+ * Reading the stream costs nothing on Lambda; each change costs the business's subscription and
+ * name (0.5 RCU each) and its delivery (0.5 RCU), and a write only when something was missing.
+ */
+export type StreamImage = Record<string, AttributeValue>;
+
+export interface TableChange {
+  readonly eventName?: string | undefined;
+  readonly oldImage?: StreamImage | undefined;
+  readonly newImage?: StreamImage | undefined;
+}
+
+export type ChangeOutcome =
+  /** Not a completion, or one that announces nothing (a request refused before any collection). */
+  | 'ignored'
+  | 'not_subscribed'
+  /** The delivery was missing: made and sent now. */
+  | 'dispatched'
+  /** Made, never attempted yet: a recovery message checks on it in 15 minutes. */
+  | 'recovery_queued'
+  /** Made and attempted already. */
+  | 'already_dispatched';
+
+/** The event a change announces, or nothing. */
+export async function eventOfChange(change: TableChange): Promise<OutboxEvent | undefined> {
+  if (change.eventName !== 'MODIFY' || !change.oldImage || !change.newImage) return undefined;
+  const before = unmarshall(change.oldImage);
+  const after = unmarshall(change.newImage);
+  if (after.entity !== 'payment_request') return undefined;
+  if (before.status !== 'pending' || after.status === 'pending') return undefined;
+  const request = toPaymentRequest(after);
+  // Refused by the provider at once: no money moved, no transaction, no event.
+  if (!request.transaction) return undefined;
+  const business = await getBusiness(request.businessId);
+  if (!business) throw new Error(`business ${request.businessId} of payment request ${request.id} is gone`);
+  return eventOfCompletedRequest(request, business.name);
+}
+
+/**
+ * Makes sure the change's event reached the webhook queue. A missing delivery is made and sent (a
+ * concurrent prompt dispatch finds it made, at worst sends it once more, which receivers dedupe on
+ * the body's id); one made but never attempted is probably on its way, so it is checked on in 15
+ * minutes rather than sent twice now. Throws on a failure, for the record to be retried.
+ */
+export async function dispatchChange(change: TableChange): Promise<ChangeOutcome> {
+  const event = await eventOfChange(change);
+  if (!event) return 'ignored';
+  const subscription = await getSubscription(event.businessId);
+  if (!subscription || !subscribedTo(subscription, event.name) || subscription.createdAt > event.createdAt) {
+    return 'not_subscribed';
+  }
+  const delivery = await getDelivery(event.businessId, deliveryIdFor(event, subscription.id), true);
+  if (!delivery) {
+    await dispatchOutboxEvent(event, subscription);
+    return 'dispatched';
+  }
+  if (delivery.status === 'pending' && delivery.attempts.length === 0) {
+    await queueRecovery(delivery);
+    return 'recovery_queued';
+  }
+  return 'already_dispatched';
+}
