@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from '#shared/aws/dynamodb.ts';
+import { findEscrow } from '#shared/data/escrow.ts';
 import { AlreadyPosted } from '#shared/data/ledger.ts';
 import { orphanIdOf } from '#shared/data/orphan-collection.ts';
 import { findPaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
+import { listStoreWallets } from '#shared/data/wallet.ts';
 import { defaultFeeSchedule, defaultPayoutFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
@@ -12,6 +14,7 @@ import { auditLedger } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
+import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
 import {
   completeOrphanRefund,
   orphanRefundQueryAfterMs,
@@ -59,6 +62,8 @@ export interface SimulationReport {
   callbacksDelivered: number;
   paymentsSucceeded: number;
   orphanCollections: number;
+  /** Payments held in escrow (then held, released or refunded). */
+  escrows: number;
   payoutsPaid: number;
   audits: number;
   /** Σ |actual − model| over every balance checked: 0, or the run fails. */
@@ -124,41 +129,39 @@ const faultMiddleware: Middleware = ((
     injector.calls++;
     if (injector.killed) throw new WorkerKilled('the worker was killed');
     const command = (context as { commandName?: string }).commandName ?? '';
-    const roll = injector.random();
-    if (roll < injector.rate) {
-      const kind = injector.random();
-      if (kind < 0.3) {
-        injector.faults.throttling++;
-        throw sdkError('ThrottlingException', { throttling: true });
-      }
-      if (kind < 0.5 && command === 'TransactWriteItemsCommand') {
-        injector.faults.transaction_conflict++;
-        throw new TransactionCanceledException({
-          message: 'simulated conflict',
-          $metadata: {},
-          CancellationReasons: [{ Code: 'TransactionConflict' }],
-        });
-      }
-      if (kind < 0.7) {
-        injector.faults.timeout++;
-        throw sdkError('TimeoutError', {});
-      }
-      const result = await next(args);
-      const isWrite = /Put|Update|Delete|TransactWrite/.test(command);
-      if (kind < 0.85 || !isWrite) {
-        // The write happened; its answer never came back. The SDK sends it again.
-        injector.faults.response_lost++;
-        throw sdkError('TimeoutError', {});
-      }
-      if (command === 'TransactWriteItemsCommand') {
-        // Killed between the transaction and whatever came next (the queue send, the provider call).
-        injector.faults.worker_killed++;
-        injector.killed = true;
-        throw new WorkerKilled('the worker was killed after its transaction');
-      }
-      return result;
+    const transaction = command === 'TransactWriteItemsCommand';
+    const rate = injector.rate;
+    // Transactions meet their own faults more often: they are where money moves.
+    if (transaction && injector.random() < rate / 2) {
+      injector.faults.transaction_conflict++;
+      throw new TransactionCanceledException({
+        message: 'simulated conflict',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'TransactionConflict' }],
+      });
     }
-    return next(args);
+    const roll = injector.random();
+    if (roll < rate * 0.3) {
+      injector.faults.throttling++;
+      throw sdkError('ThrottlingException', { throttling: true });
+    }
+    if (roll < rate * 0.6) {
+      injector.faults.timeout++;
+      throw sdkError('TimeoutError', {});
+    }
+    const result = await next(args);
+    if (roll < rate) {
+      // The request was carried out; its answer never came back. The SDK sends it again.
+      injector.faults.response_lost++;
+      throw sdkError('TimeoutError', {});
+    }
+    if (transaction && injector.random() < rate) {
+      // Killed between the transaction and whatever came next (the queue send, the provider call).
+      injector.faults.worker_killed++;
+      injector.killed = true;
+      throw new WorkerKilled('the worker was killed after its transaction');
+    }
+    return result;
   }) as unknown as Middleware;
 
 let installed = false;
@@ -224,7 +227,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   });
   const { m } = world;
 
+  const escrowWallet = async () =>
+    (await listStoreWallets(m.business.id, m.store.id)).find((wallet) => wallet.kind === 'escrow') ?? {
+      total: 0,
+      blocked: 0,
+    };
   const before = await truthfully(async () => ({
+    escrow: (await escrowWallet()).total,
     wallet: await operatingWallet(m.business.id, m.store.id),
     accounts: (await auditLedger()).accountBalances,
   }));
@@ -234,6 +243,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const callbacks: Callback[] = [];
   const payoutCallbacks: { id: string; outcome: PayoutOutcome }[] = [];
   const payouts = new Set<string>();
+  const escrows: string[] = [];
+  /** A held escrow's refund is a payout too: the provider decides it like any other. */
+  const watchRefund = async (id: string) => {
+    const escrow = await truthfully(() => findEscrow(id, true));
+    if (escrow?.refundTransferId) payouts.add(escrow.refundTransferId);
+  };
   const credits: { entryId: string; amount: number; done: boolean }[] = [];
   const report: SimulationReport = {
     seed,
@@ -244,6 +259,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     callbacksDelivered: 0,
     paymentsSucceeded: 0,
     orphanCollections: 0,
+    escrows: 0,
     payoutsPaid: 0,
     audits: 0,
     moneyLostOrCreatedCents: 0,
@@ -430,6 +446,54 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       },
     ],
     [
+      5,
+      async () => {
+        // A marketplace's payment, held in escrow until released, refunded or expired.
+        const provider = random.pick(providers);
+        const amount = random.int(100, 300_000);
+        const request = await createPaymentRequestFor(
+          { ...m.caller, keyKind: 'platform' },
+          {
+            storeId: m.store.id,
+            amountCents: amount,
+            currency: 'XOF',
+            reference: `sim-escrow-${randomUUID()}`,
+            escrow: { holdDays: 1, onExpiry: random.chance(0.5) ? 'release' : 'refund' },
+            paymentDetails: {
+              type: 'redirect',
+              data: {
+                paymentMethod: provider,
+                successUrl: 'https://shop.example/ok',
+                errorUrl: 'https://shop.example/ko',
+              },
+            },
+          },
+          baseUrl,
+        );
+        requests.push(request.id);
+        if (request.escrow) escrows.push(request.escrow.id);
+        const started = await startCollection(request, 'redirect', provider, silentNumber, baseUrl);
+        remember(request.id, provider, amount, started.providerReference);
+      },
+    ],
+    [
+      6,
+      async () => {
+        const id = escrows.length > 0 ? random.pick(escrows) : undefined;
+        if (!id) return;
+        const escrow = await findEscrow(id, true);
+        if (escrow?.status !== 'held') return;
+        const action = random.next();
+        try {
+          if (action < 0.4) await releaseEscrow(escrow);
+          else if (action < 0.7) await refundEscrow(escrow);
+          else await expireEscrow(id, new Date(Date.now() + 2 * 86_400_000));
+        } finally {
+          await watchRefund(id);
+        }
+      },
+    ],
+    [
       2,
       async () => {
         const later = new Date(Date.now() + orphanRefundQueryAfterMs + 60_000);
@@ -485,6 +549,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     // Orphans whose report was lost to a fault are the provider's to pay out all the same.
     for (const c of collections.values())
       if (c.outcome === 'success') payouts.add(orphanIdOf(c.provider, c.reference));
+    for (const id of escrows) await watchRefund(id);
     for (const id of payouts) {
       const outcome: PayoutOutcome = random.chance(0.8) ? 'success' : 'declined';
       if (await settleSandboxPayout(id, outcome, false)) payoutCallbacks.push({ id, outcome });
@@ -500,6 +565,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const add = (account: string, amount: number) =>
     expected.set(account, (expected.get(account) ?? 0) + amount);
   let walletTotal = before.wallet.total;
+  let escrowTotal = before.escrow;
   for (const credit of credits) {
     walletTotal += credit.amount;
     add(accounts.sandboxFunding, -credit.amount);
@@ -517,9 +583,31 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
           `request ${request.id}: its collection succeeded, yet it is ${request.status}`,
         );
       const { fee, net } = splitFee(collection.amount, defaultFeeSchedule[collection.provider]);
+      report.paymentsSucceeded++;
+      if (request.escrow) {
+        // Held, released to the store, or refunded to the payer (fee included) by a paid payout.
+        const escrow = await findEscrow(request.escrow.id, true);
+        const refund = escrow?.refundTransferId ? await getSandboxPayout(escrow.refundTransferId) : undefined;
+        report.escrows++;
+        if (refund?.state === 'success') {
+          if (escrow?.status !== 'refunded')
+            report.mismatches.push(`escrow ${escrow?.id}: its refund was paid, yet it is ${escrow?.status}`);
+          add(accounts.payoutClearing(refund.method), refund.amountCents);
+        } else if (escrow?.status === 'released') {
+          walletTotal += net;
+          add(accounts.platformFees, fee);
+        } else {
+          if (escrow?.status !== 'held')
+            report.mismatches.push(
+              `escrow ${escrow?.id}: paid, never refunded nor released, yet ${escrow?.status}`,
+            );
+          escrowTotal += net;
+          add(accounts.platformFees, fee);
+        }
+        continue;
+      }
       walletTotal += net;
       add(accounts.platformFees, fee);
-      report.paymentsSucceeded++;
     } else {
       report.orphanCollections++;
       const refund = await getSandboxPayout(orphanIdOf(collection.provider, collection.reference));
@@ -532,7 +620,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   let blocked = 0;
   for (const id of payouts) {
     const transfer = await getTransfer(m.business.id, id, true);
-    if (!transfer) continue;
+    // An escrow's refund is counted with its escrow.
+    if (!transfer || transfer.escrow) continue;
     const payout = await getSandboxPayout(id);
     const fee = splitFee(transfer.amountCents, defaultPayoutFeeSchedule.mtn).fee;
     if (payout?.state === 'success') {
@@ -556,6 +645,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   };
   compare('store wallet total', actualWallet.total, walletTotal);
   compare('store wallet blocked', actualWallet.blocked, blocked);
+  const actualEscrow = await escrowWallet();
+  compare('store escrow wallet total', actualEscrow.total, escrowTotal);
+  compare('store escrow wallet blocked', actualEscrow.blocked, 0);
   for (const account of new Set([...expected.keys(), ...Object.keys(actualAccounts)])) {
     compare(
       account,
