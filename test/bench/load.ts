@@ -16,6 +16,8 @@ export interface LoadBench {
   latencyMs: { p50: number; p95: number; p99: number };
   byAction: Record<string, number>;
   serverErrors: number;
+  /** What the host logged at ERROR level during the run (distinct messages, a few), to explain any 5xx. */
+  hostErrors: string[];
   created: number;
   accountedFor: number;
   completed: number;
@@ -133,6 +135,15 @@ async function measureLoad(): Promise<LoadBench> {
     while (delivered() < completed && performance.now() < waitUntil)
       await new Promise((resolve) => setTimeout(resolve, 500));
     const audit = await admin<{ ok: boolean }>(dataDir, 'audit');
+    const hostErrors = [
+      ...new Set(
+        host
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"level":"ERROR"'))
+          .map((line) => line.slice(0, 300)),
+      ),
+    ].slice(0, 5);
     latencies.sort((a, b) => a - b);
     return {
       clients,
@@ -146,6 +157,7 @@ async function measureLoad(): Promise<LoadBench> {
       },
       byAction,
       serverErrors,
+      hostErrors,
       created: created.length,
       accountedFor,
       completed,
