@@ -68,11 +68,12 @@ const feeSchedule = feeScheduleFromEnvironment();
  * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
  * both pass the `pending` condition.
  *
- * What it writes (5 items, none shared with another business's payments; a business's stores
- * share only its ceiling month), 12 WCU by the capacity bench:
+ * What it writes (6 items, none shared with another business's payments; a business's stores
+ * share only its ceiling month), 14 WCU by the capacity bench's rules:
  * the request (2), the ceiling month (2), the store's wallet, carrying the store's shares of the
  * fee and clearing accounts (2), the list record carrying the journal entry (2 + 1 for the store
- * index), the store's day counter (2 + 1 for the business index). A payment held in escrow lands
+ * index), the store's day counter (2 + 1 for the business index), and the check that the
+ * collection was not refunded as an orphan (2, a key of that collection alone). A payment held in escrow lands
  * in the store's escrow wallet instead (the same sharding) and adds the escrow's move to `held`
  * (2 + 1) and its due marker (2); its event is ESCROW_HELD, from the same stream change.
  */
