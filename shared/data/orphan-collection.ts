@@ -84,24 +84,6 @@ export function orphanCreationWrite(orphan: OrphanCollection, onRecorded: () => 
   };
 }
 
-/** For a completion's transaction: the collection was not refunded as an orphan. */
-export function orphanAbsentCheck(
-  provider: ProviderCode,
-  providerReference: string,
-  onRefunded: () => DomainError,
-): GuardedWrite {
-  return {
-    write: {
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: orphanKey(orphanIdOf(provider, providerReference)),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    onConditionFailed: onRefunded,
-  };
-}
-
 /** The write that ends a refund, once, for the transaction that posts (or not) its payout. */
 export function orphanOutcomeWrite(
   orphan: OrphanCollection,

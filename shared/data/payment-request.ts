@@ -94,10 +94,11 @@ export interface PaymentRequest {
   /** The provider's id for the collection, once started; callbacks must carry it. */
   providerReference?: string | undefined;
   /**
-   * Every collection started for it, the current one last: a callback of an earlier one (the payer
-   * went back and paid with another provider) is known, and its money given back if it succeeded.
+   * The collections a later one replaced (the payer went back and paid with another provider): a
+   * success of one of them is known, and its money given back. Absent until a second collection
+   * starts, so a request paid at the first attempt stays the size it was.
    */
-  startedCollections?: string[] | undefined;
+  supersededCollections?: string[] | undefined;
   /** Where the payer approves, for a redirect; the string a soundbox encodes as QR. */
   checkoutUrl?: string | undefined;
   qrPayload?: string | undefined;
@@ -212,6 +213,8 @@ export async function recordCollectionStarted(
     pollAt?: Date | undefined;
   },
 ): Promise<boolean> {
+  // The collection this one replaces; the condition makes two restarts at once keep one each.
+  const superseded = request.providerReference;
   const poll = started.pollAt
     ? { ':gpk': pollShard(request.id), ':gsk': `${started.pollAt.toISOString()}#${request.id}`, ':polls': 0 }
     : undefined;
@@ -220,16 +223,21 @@ export async function recordCollectionStarted(
       new UpdateCommand({
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
-        UpdateExpression: `SET providerReference = :ref, startedCollections = list_append(if_not_exists(startedCollections, :none), :refs), collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
+        UpdateExpression: `SET providerReference = :ref${
+          superseded
+            ? ', supersededCollections = list_append(if_not_exists(supersededCollections, :none), :old)'
+            : ''
+        }, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
           poll ? ', gsi1pk = :gpk, gsi1sk = :gsk, statusPolls = :polls' : ' REMOVE gsi1pk, gsi1sk'
         }`,
-        ConditionExpression: '#status = :pending',
+        ConditionExpression: superseded
+          ? '#status = :pending AND providerReference = :current'
+          : '#status = :pending AND attribute_not_exists(providerReference)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ...poll,
           ':ref': started.providerReference,
-          ':refs': [started.providerReference],
-          ':none': [],
+          ...(superseded ? { ':old': [superseded], ':none': [], ':current': superseded } : {}),
           ':method': started.paymentMethod,
           ':checkout': started.checkoutUrl ?? null,
           ':qr': started.qrPayload ?? null,

@@ -3,7 +3,6 @@ import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
 import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
-import { orphanAbsentCheck } from '#shared/data/orphan-collection.ts';
 import type { OutboxEvent } from '#shared/data/outbox.ts';
 import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
 import {
@@ -52,12 +51,6 @@ class AlreadyCompleted extends Conflict {
   }
 }
 
-class AlreadyRefunded extends Conflict {
-  constructor() {
-    super('This collection was refunded as one that completed nothing');
-  }
-}
-
 const feeSchedule = feeScheduleFromEnvironment();
 
 /**
@@ -68,12 +61,11 @@ const feeSchedule = feeScheduleFromEnvironment();
  * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
  * both pass the `pending` condition.
  *
- * What it writes (6 items, none shared with another business's payments; a business's stores
- * share only its ceiling month), 14 WCU by the capacity bench's rules:
+ * What it writes (5 items, none shared with another business's payments; a business's stores
+ * share only its ceiling month), 12 WCU by the capacity bench:
  * the request (2), the ceiling month (2), the store's wallet, carrying the store's shares of the
  * fee and clearing accounts (2), the list record carrying the journal entry (2 + 1 for the store
- * index), the store's day counter (2 + 1 for the business index), and the check that the
- * collection was not refunded as an orphan (2, a key of that collection alone). A payment held in escrow lands
+ * index), the store's day counter (2 + 1 for the business index). A payment held in escrow lands
  * in the store's escrow wallet instead (the same sharding) and adds the escrow's move to `held`
  * (2 + 1) and its due marker (2); its event is ESCROW_HELD, from the same stream change.
  */
@@ -89,7 +81,6 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
       if (request.status !== 'pending') return { result: 'already_completed', events: [] };
       return await completeCurrent(request, callback);
     } catch (error) {
-      if (error instanceof AlreadyRefunded) return { result: 'orphan_collection', events: [] };
       if (!(error instanceof AlreadyCompleted || error instanceof CollectionBecameCurrent)) throw error;
       if (attempt >= 2) return { result: 'already_completed', events: [] };
     }
@@ -106,8 +97,7 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
 async function otherCollection(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
   const known =
     request.status !== 'pending' ||
-    request.startedCollections === undefined ||
-    request.startedCollections.includes(callback.providerReference);
+    (request.supersededCollections ?? []).includes(callback.providerReference);
   if (callback.outcome !== 'success') return { result: 'wrong_collection', events: [] };
   if (!known) throw new Conflict('This collection is not recorded yet: send the callback again');
   const { events } = await recordOrphanCollection(request, callback);
@@ -178,8 +168,6 @@ async function completeWith(
       { status, errorReason, transaction, payerPhone, completedAt: createdAt },
       () => new AlreadyCompleted(),
     ),
-    // A collection is either the request's payment or an orphan refunded to the payer, never both.
-    orphanAbsentCheck(callback.provider, callback.providerReference, () => new AlreadyRefunded()),
   ];
   if (status === 'success' && request.paymentLinkId) {
     writes.push(

@@ -82,11 +82,9 @@ describe('the completion path', () => {
     const a = await completionKeys(first, first.store);
     const b = await completionKeys(second, second.store);
     // The request (its change on the table's stream is the webhook event), the ceiling, the
-    // wallet (with its shares of fees and clearing), the list's record, the store's counter, and
-    // the check that its collection was not refunded as an orphan (a key of that collection alone).
-    expect(a.size).toBe(6);
-    expect(b.size).toBe(6);
-    expect([...a].filter((key) => key.startsWith('ORPHAN#'))).toHaveLength(1);
+    // wallet (with its shares of fees and clearing), the list's record and the store's counter.
+    expect(a.size).toBe(5);
+    expect(b.size).toBe(5);
     expect(intersection(a, b)).toEqual([]);
     expect((await auditLedger()).breaks).toEqual([]);
   });

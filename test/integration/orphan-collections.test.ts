@@ -52,7 +52,7 @@ async function paidTwice(m: Merchant, amountCents: number) {
     baseUrl,
   );
   const first = await startCollection(request, 'redirect', 'wave', silentPayer, baseUrl);
-  const second = await startCollection(request, 'redirect', 'orange', silentPayer, baseUrl);
+  const second = await startCollection(first, 'redirect', 'orange', silentPayer, baseUrl);
   return { request, first, second };
 }
 
