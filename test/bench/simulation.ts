@@ -36,6 +36,7 @@ export const simulation: Bench = async () => {
       ['callbacks delivered', report.callbacksDelivered],
       ['payments succeeded', report.paymentsSucceeded],
       ['orphan collections refunded or owed', report.orphanCollections],
+      ['payments held in escrow', report.escrows],
       ['payouts paid (transfers and refunds)', report.payoutsPaid],
       ['audits run', report.audits],
       ['money lost or created (cents)', report.moneyLostOrCreatedCents],
