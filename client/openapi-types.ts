@@ -203,12 +203,12 @@ export interface paths {
         get?: never;
         /**
          * Receive a provider’s callback (PUT)
-         * @description MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a mobile-money provider tells the service how a collection ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
+         * @description MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a mobile-money provider tells the service how a collection ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing. A successful collection that completed nothing (the payer paid the request a second time, with another provider) is refunded to the payer (`orphan_collection`); a callback that outruns the recording of its collection’s start is answered 409, to be sent again.
          */
         put: operations["receiveProviderCallbackPut"];
         /**
          * Receive a provider’s callback
-         * @description Where a mobile-money provider tells the service how a collection ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
+         * @description Where a mobile-money provider tells the service how a collection ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing. A successful collection that completed nothing (the payer paid the request a second time, with another provider) is refunded to the payer (`orphan_collection`); a callback that outruns the recording of its collection’s start is answered 409, to be sent again.
          */
         post: operations["receiveProviderCallback"];
         delete?: never;
@@ -1063,6 +1063,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    COLLECTION_REFUND: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * COLLECTION_REFUND
+         * @description A payer paid one of the business’s payment requests a second time, with another provider; the request kept one payment and the other is given back to the payer: `refunding`, then `refunded` (or `refund_failed`). Never a movement of the business’s balance.
+         */
+        post: operations["webhookCollectionRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1072,7 +1092,7 @@ export interface components {
          */
         PaymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
         /** @enum {string} */
-        WebhookEventName: "TRANSACTION_COMPLETED" | "SERVICE_PROVIDER_LINK_REQUEST" | "ESCROW_HELD" | "ESCROW_RELEASED" | "ESCROW_REFUNDED" | "COMPLIANCE_VERIFICATION_COMPLETED";
+        WebhookEventName: "TRANSACTION_COMPLETED" | "SERVICE_PROVIDER_LINK_REQUEST" | "ESCROW_HELD" | "ESCROW_RELEASED" | "ESCROW_REFUNDED" | "COMPLIANCE_VERIFICATION_COMPLETED" | "COLLECTION_REFUND";
         /**
          * @example {
          *       "id": "bfe37c2f-5b1d-4c1e-9d7a-0d3e6a2f4b55",
@@ -1246,6 +1266,52 @@ export interface components {
             callbackUrl: string | null;
             /** @description Why it was `rejected`. */
             rejectionReason?: string;
+        };
+        /**
+         * @example {
+         *       "id": "2b1c7e0a-51f3-5d2e-a4b7-9c0d1e2f3a4b",
+         *       "status": "refunded",
+         *       "amount": {
+         *         "amount": 1500000,
+         *         "currency": "XOF"
+         *       },
+         *       "paymentMethod": "orange",
+         *       "payerPhone": "+2250700000001",
+         *       "storeId": "4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10",
+         *       "transactionDetails": {
+         *         "id": "4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11",
+         *         "reference": "commande-2042"
+         *       },
+         *       "executedAt": "2026-11-20 14:09:31"
+         *     }
+         */
+        CollectionRefundEvent: {
+            /** @description The orphan collection’s id: receivers dedupe on `id` and `status`. */
+            id: string;
+            /**
+             * @description `refund_failed`: the provider refused the payout; an operator settles it with the payer.
+             * @enum {string}
+             */
+            status: "refunding" | "refunded" | "refund_failed";
+            amount: components["schemas"]["Money"];
+            /**
+             * @description The provider that collected it.
+             * @enum {string}
+             */
+            paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
+            payerPhone?: string;
+            storeId: string;
+            transactionDetails: {
+                /** @description The payment request the payer meant to pay. */
+                id: string;
+                /** @description Its `reference`. */
+                reference: string;
+            };
+            /**
+             * @description UTC, `YYYY-MM-DD HH:mm:ss`.
+             * @example 2026-11-20 14:08:55
+             */
+            executedAt: string;
         };
         /**
          * @example {
@@ -3676,7 +3742,7 @@ export interface operations {
                         /** @constant */
                         received: true;
                         /** @enum {string} */
-                        result: "completed" | "already_completed" | "unknown_request" | "wrong_collection";
+                        result: "completed" | "already_completed" | "unknown_request" | "wrong_collection" | "orphan_collection";
                     };
                 };
             };
@@ -3706,6 +3772,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -3783,7 +3866,7 @@ export interface operations {
                         /** @constant */
                         received: true;
                         /** @enum {string} */
-                        result: "completed" | "already_completed" | "unknown_request" | "wrong_collection";
+                        result: "completed" | "already_completed" | "unknown_request" | "wrong_collection" | "orphan_collection";
                     };
                 };
             };
@@ -3813,6 +3896,23 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -9873,6 +9973,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ComplianceVerification"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 30 seconds, then do the work; dedupe on `id`. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried, up to 4 attempts in all. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCollectionRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the subscription’s secret. Check it before parsing. */
+                "Svc-Signature": string;
+                /** @description The event’s name. */
+                "Svc-Event": "COLLECTION_REFUND";
+                "Svc-Webhook-Version": "1.0.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionRefundEvent"];
             };
         };
         responses: {

@@ -47,6 +47,10 @@ Commands:
                   turns its API access off and removes its webhook subscription; its ledger
                   entries stay (the smoke test's throwaway businesses end this way)
   audit           recompute the books; exits 1 on any break
+  orphan-collections
+                  collections a provider reported as paid that completed no payment request (a
+                  payer who paid twice), with their refund to the payer: refunding, refunded or
+                  refund_failed (those are the operator's to settle), and what payers are still owed
 
 --stage names an entry of the stage registry (context.stages in cdk.json); --stage local, or no
 --stage, acts on the local host's data (DATA_DIR, default .data/), where webhooks may
@@ -287,6 +291,10 @@ async function run(
       const report = await auditLedger();
       if (!report.ok) process.exitCode = 1;
       return report as unknown as Record<string, unknown>;
+    }
+    case 'orphan-collections': {
+      const { orphanCollectionsReport } = await import('#shared/operations/orphan-collections.ts');
+      return (await orphanCollectionsReport()) as unknown as Record<string, unknown>;
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

@@ -21,7 +21,9 @@ export type MetricName =
   | 'BusinessesOnboarded'
   | 'LinkRequestsCreated'
   | 'LinkRequestsSettled'
-  | 'ComplianceVerificationsCompleted';
+  | 'ComplianceVerificationsCompleted'
+  | 'OrphanCollections'
+  | 'OrphanRefunds';
 
 /**
  * Counts one occurrence. With dimensions (outcome, provider) it is written at once as a metric of

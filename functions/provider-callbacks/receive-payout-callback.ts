@@ -2,6 +2,7 @@ import { Unauthorized } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
 import { completeTransfer } from '#shared/operations/complete-transfer.ts';
+import { completeOrphanRefund } from '#shared/operations/orphan-collections.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/routing.ts';
 import { routes } from '#shared/routes.ts';
@@ -21,7 +22,10 @@ export const handler = apiHandler(
       });
       throw new Unauthorized();
     }
-    const { result, events } = await completeTransfer(callback);
+    // A payout that is no transfer's may be an orphan collection's refund to its payer.
+    const { result, events } = (await completeTransfer(callback).then((completion) =>
+      completion.result === 'unknown_transfer' ? completeOrphanRefund(callback) : completion,
+    )) ?? { result: 'unknown_transfer' as const, events: [] };
     await dispatchPromptly(events);
     logger.info('payout callback', {
       result,

@@ -93,6 +93,12 @@ export interface PaymentRequest {
   collectionMethod?: ProviderCode | undefined;
   /** The provider's id for the collection, once started; callbacks must carry it. */
   providerReference?: string | undefined;
+  /**
+   * The collections a later one replaced (the payer went back and paid with another provider): a
+   * success of one of them is known, and its money given back. Absent until a second collection
+   * starts, so a request paid at the first attempt stays the size it was.
+   */
+  supersededCollections?: string[] | undefined;
   /** Where the payer approves, for a redirect; the string a soundbox encodes as QR. */
   checkoutUrl?: string | undefined;
   qrPayload?: string | undefined;
@@ -207,6 +213,8 @@ export async function recordCollectionStarted(
     pollAt?: Date | undefined;
   },
 ): Promise<boolean> {
+  // The collection this one replaces; the condition makes two restarts at once keep one each.
+  const superseded = request.providerReference;
   const poll = started.pollAt
     ? { ':gpk': pollShard(request.id), ':gsk': `${started.pollAt.toISOString()}#${request.id}`, ':polls': 0 }
     : undefined;
@@ -215,14 +223,21 @@ export async function recordCollectionStarted(
       new UpdateCommand({
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
-        UpdateExpression: `SET providerReference = :ref, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
+        UpdateExpression: `SET providerReference = :ref${
+          superseded
+            ? ', supersededCollections = list_append(if_not_exists(supersededCollections, :none), :old)'
+            : ''
+        }, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
           poll ? ', gsi1pk = :gpk, gsi1sk = :gsk, statusPolls = :polls' : ' REMOVE gsi1pk, gsi1sk'
         }`,
-        ConditionExpression: '#status = :pending',
+        ConditionExpression: superseded
+          ? '#status = :pending AND providerReference = :current'
+          : '#status = :pending AND attribute_not_exists(providerReference)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ...poll,
           ':ref': started.providerReference,
+          ...(superseded ? { ':old': [superseded], ':none': [], ':current': superseded } : {}),
           ':method': started.paymentMethod,
           ':checkout': started.checkoutUrl ?? null,
           ':qr': started.qrPayload ?? null,
@@ -267,7 +282,10 @@ export async function failAtOnce(request: PaymentRequest, errorReason: string): 
   ]);
 }
 
-/** The write that completes a request, for the completion transaction; only from pending. */
+/**
+ * The write that completes a request, for the completion transaction: only from pending, and only
+ * by its current collection (`providerReference`), which is then the one that completed it for good.
+ */
 export function completionWrite(
   request: PaymentRequest,
   outcome: {
@@ -287,9 +305,10 @@ export function completionWrite(
         Key: paymentRequestKey(request.id),
         UpdateExpression:
           'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :now REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#status = :pending',
+        ConditionExpression: '#status = :pending AND providerReference = :ref',
         ExpressionAttributeNames: { '#status': 'status', '#transaction': 'transaction' },
         ExpressionAttributeValues: {
+          ':ref': request.providerReference ?? null,
           ':status': outcome.status,
           ':reason': outcome.errorReason,
           ':transaction': outcome.transaction,
@@ -300,6 +319,29 @@ export function completionWrite(
       },
     },
     onConditionFailed: onAlreadyCompleted,
+  };
+}
+
+/**
+ * For the transaction that records an orphan collection: holds while `providerReference` is not the
+ * request's current collection. A request's last collection is the one that completed it, so the
+ * same collection can never both complete the request and be refunded.
+ */
+export function notCurrentCollectionCheck(
+  request: PaymentRequest,
+  providerReference: string,
+  onCurrent: () => DomainError,
+): GuardedWrite {
+  return {
+    write: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: paymentRequestKey(request.id),
+        ConditionExpression: 'attribute_not_exists(providerReference) OR providerReference <> :ref',
+        ExpressionAttributeValues: { ':ref': providerReference },
+      },
+    },
+    onConditionFailed: onCurrent,
   };
 }
 

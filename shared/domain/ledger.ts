@@ -15,6 +15,9 @@ import type { WalletKind } from '#shared/domain/wallet.ts';
  * - `sandbox:funding`: the source of test money credited by the operator on sandbox stages.
  * - `payout:<method>`: what the service owes a provider (or the bank rail) for the transfers it
  *   paid out on the service's behalf (goes up as payouts succeed, back down as the service settles).
+ * - `refunds:payers`: what the service owes payers whose collection completed no request (a second
+ *   collection of a request already paid, say): up as such a collection comes in, down as its
+ *   refund is paid out.
  *
  * Only wallets carry a condition (never below zero); every other account is sharded: an entry's
  * postings to them are booked on the entry's shard (`ledgerShardOf`), and an account's balance is
@@ -30,7 +33,7 @@ export interface Posting {
 export interface JournalEntry {
   /** Derived from the business event that causes it, so a replay cannot post twice. */
   id: string;
-  kind: 'payment' | 'credit' | 'transfer' | 'escrow';
+  kind: 'payment' | 'credit' | 'transfer' | 'escrow' | 'refund';
   postings: Posting[];
   createdAt: string;
   /** What caused it, for people reading the books (payment request id, operator, ...). */
@@ -44,6 +47,7 @@ export const accounts = {
   providerClearing: (provider: ProviderCode): AccountId => `clearing:${provider}`,
   sandboxFunding: 'sandbox:funding' as AccountId,
   payoutClearing: (method: PayoutMethod): AccountId => `payout:${method}`,
+  payerRefunds: 'refunds:payers' as AccountId,
 };
 
 export interface WalletAccount {
@@ -164,6 +168,29 @@ export function storeTransferPostings(input: {
     { account: accounts.wallet(input.businessId, input.toStoreId, 'operating'), amount: input.amount },
     { account: accounts.platformFees, amount: input.fee },
   ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}
+
+/**
+ * A collection that completed no payment request (an orphan): the provider owes the amount, and
+ * the service owes it back to the payer. No store and no fee: the merchant never had it.
+ */
+export function orphanCollectionPostings(input: { provider: ProviderCode; amount: Cents }): Posting[] {
+  const postings: Posting[] = [
+    { account: accounts.providerClearing(input.provider), amount: -input.amount },
+    { account: accounts.payerRefunds, amount: input.amount },
+  ];
+  assertBalanced(postings);
+  return postings;
+}
+
+/** An orphan collection's refund paid out: the debt to the payer becomes one to the provider that paid. */
+export function orphanRefundPostings(input: { method: PayoutMethod; amount: Cents }): Posting[] {
+  const postings: Posting[] = [
+    { account: accounts.payerRefunds, amount: -input.amount },
+    { account: accounts.payoutClearing(input.method), amount: input.amount },
+  ];
   assertBalanced(postings);
   return postings;
 }

@@ -9,6 +9,7 @@ export const webhookEventNames = [
   'ESCROW_RELEASED',
   'ESCROW_REFUNDED',
   'COMPLIANCE_VERIFICATION_COMPLETED',
+  'COLLECTION_REFUND',
 ] as const;
 
 export type WebhookEventName = (typeof webhookEventNames)[number];

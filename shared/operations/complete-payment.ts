@@ -19,14 +19,20 @@ import { executedAtFormat } from '#shared/domain/dates.ts';
 import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
-import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
+import { CollectionBecameCurrent, recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 import type { TransactionCompletedEvent } from '#shared/schemas/webhook-events.ts';
 
-export type CompletionResult = 'completed' | 'already_completed' | 'unknown_request' | 'wrong_collection';
+export type CompletionResult =
+  | 'completed'
+  | 'already_completed'
+  | 'unknown_request'
+  | 'wrong_collection'
+  /** A successful collection that completed nothing: recorded and refunded to the payer. */
+  | 'orphan_collection';
 
 export interface Completion {
   result: CompletionResult;
@@ -64,47 +70,67 @@ const feeSchedule = feeScheduleFromEnvironment();
  * (2 + 1) and its due marker (2); its event is ESCROW_HELD, from the same stream change.
  */
 export async function completePayment(callback: VerifiedCallback): Promise<Completion> {
-  const request = await findPaymentRequest(callback.paymentRequestId, true);
-  if (!request) return { result: 'unknown_request', events: [] };
-  if (request.providerReference !== callback.providerReference) {
-    logger.warn('callback for a collection that is not the request current one', {
-      paymentRequestId: request.id,
-      providerReference: callback.providerReference,
-    });
-    return { result: 'wrong_collection', events: [] };
-  }
-  if (request.status !== 'pending') return { result: 'already_completed', events: [] };
-  try {
-    let events: OutboxEvent[];
-    let status: 'success' | 'error' = 'error';
-    if (callback.outcome === 'success') {
-      try {
-        events = await completeWith(request, callback, 'success', null);
-        status = 'success';
-      } catch (error) {
-        // The provider collected, but the business may not receive more this month, or the
-        // single-use link was paid by someone else first: the request fails and the provider
-        // reverses the collection.
-        if (error instanceof CollectionCeilingExceeded) {
-          events = await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
-        } else if (error instanceof PaymentLinkIsInvalid) {
-          events = await completeWith(request, callback, 'error', 'E_PAYMENT_LINK_IS_INVALID');
-        } else {
-          throw error;
-        }
-      }
-    } else {
-      events = await completeWith(request, callback, 'error', callback.outcome);
+  // Twice at most: a completion that loses a race with a new collection of the same request
+  // looks again, and finds its collection superseded.
+  for (let attempt = 1; ; attempt++) {
+    const request = await findPaymentRequest(callback.paymentRequestId, true);
+    if (!request) return { result: 'unknown_request', events: [] };
+    try {
+      if (request.providerReference !== callback.providerReference)
+        return await otherCollection(request, callback);
+      if (request.status !== 'pending') return { result: 'already_completed', events: [] };
+      return await completeCurrent(request, callback);
+    } catch (error) {
+      if (!(error instanceof AlreadyCompleted || error instanceof CollectionBecameCurrent)) throw error;
+      if (attempt >= 2) return { result: 'already_completed', events: [] };
     }
-    count('PaymentsCompleted', {
-      outcome: status,
-      provider: request.collectionMethod ?? request.paymentMethod,
-    });
-    return { result: 'completed', events, completed: { ...request, status } };
-  } catch (error) {
-    if (error instanceof AlreadyCompleted) return { result: 'already_completed', events: [] };
-    throw error;
   }
+}
+
+/**
+ * A callback for another collection than the request's current one. One that succeeded is money
+ * the payer paid twice (a collection superseded by another, or one started as the request
+ * completed): it is recorded and refunded, once. One that failed moved nothing. One the request
+ * never heard of, while it is pending, is a callback that outran the recording of its start: the
+ * provider is asked to send it again (409), by which time it is known.
+ */
+async function otherCollection(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
+  const known =
+    request.status !== 'pending' ||
+    (request.supersededCollections ?? []).includes(callback.providerReference);
+  if (callback.outcome !== 'success') return { result: 'wrong_collection', events: [] };
+  if (!known) throw new Conflict('This collection is not recorded yet: send the callback again');
+  const { events } = await recordOrphanCollection(request, callback);
+  return { result: 'orphan_collection', events };
+}
+
+async function completeCurrent(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
+  let events: OutboxEvent[];
+  let status: 'success' | 'error' = 'error';
+  if (callback.outcome === 'success') {
+    try {
+      events = await completeWith(request, callback, 'success', null);
+      status = 'success';
+    } catch (error) {
+      // The provider collected, but the business may not receive more this month, or the
+      // single-use link was paid by someone else first: the request fails and the provider
+      // reverses the collection.
+      if (error instanceof CollectionCeilingExceeded) {
+        events = await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
+      } else if (error instanceof PaymentLinkIsInvalid) {
+        events = await completeWith(request, callback, 'error', 'E_PAYMENT_LINK_IS_INVALID');
+      } else {
+        throw error;
+      }
+    }
+  } else {
+    events = await completeWith(request, callback, 'error', callback.outcome);
+  }
+  count('PaymentsCompleted', {
+    outcome: status,
+    provider: request.collectionMethod ?? request.paymentMethod,
+  });
+  return { result: 'completed', events, completed: { ...request, status } };
 }
 
 async function completeWith(

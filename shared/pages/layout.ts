@@ -51,6 +51,7 @@ legend{font-weight:600;margin:0 0 8px;padding:0}
 .input:focus{outline:none;border-color:#0f766e;box-shadow:0 0 0 3px #99f6e4}
 .input[aria-invalid=true]{border-color:#b91c1c}
 .alert{margin:0 0 12px;padding:10px 14px;border:1px solid #fecaca;border-radius:12px;background:#fef2f2;color:#991b1b}
+.notice{margin:0 0 12px;padding:10px 14px;border:1px solid #fde68a;border-radius:12px;background:#fffbeb;color:#92400e}
 .alert p{margin:0}
 .alert ul{margin:4px 0 0;padding-left:20px}
 .alert a{color:#991b1b;font-weight:600}

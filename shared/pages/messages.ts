@@ -32,6 +32,8 @@ const fr = {
     'Format\u00a0: +225 suivi des 10\u00a0chiffres, par exemple 07\u00a007\u00a012\u00a034\u00a056.',
   providerRefused: (provider: string) =>
     `${provider} a refusé ce paiement. Vérifiez que le numéro a bien un compte ${provider}.`,
+  earlierCollection: (provider: string) =>
+    `Un paiement avec ${provider} a déjà été demandé et peut encore aboutir. N’approuvez qu’un seul des deux : si les deux sont approuvés, le second vous est remboursé automatiquement.`,
   paidTitle: 'Paiement réussi',
   paidText: (amount: string, store: string) => `Votre paiement de ${amount} à ${store} est confirmé.`,
   failedTitle: 'Échec du paiement',
@@ -122,6 +124,8 @@ const en: Messages = {
   phoneInvalid: 'Format: +225 then the 10\u00a0digits, for example 07\u00a007\u00a012\u00a034\u00a056.',
   providerRefused: (provider) =>
     `${provider} refused this payment. Check that the number has a ${provider} account.`,
+  earlierCollection: (provider) =>
+    `A payment with ${provider} was already requested and may still go through. Approve only one of the two: if both are approved, the second is refunded to you automatically.`,
   paidTitle: 'Payment successful',
   paidText: (amount, store) => `Your payment of ${amount} to ${store} is confirmed.`,
   failedTitle: 'Payment failed',

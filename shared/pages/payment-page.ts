@@ -45,6 +45,10 @@ function paymentForm(
   { form, errors }: { form?: HostedPaymentForm; errors?: HostedPaymentFormErrors },
 ): SafeHtml {
   const t = messages[context.language];
+  // Back on the form after starting a collection: that one may still succeed, and the payer must know.
+  const earlier = request.providerReference
+    ? providerNames[request.collectionMethod ?? request.paymentMethod]
+    : undefined;
   return html`${paymentSummary({ ...request, purpose: request.description }, t)}
 ${payerForm(
   {
@@ -54,6 +58,9 @@ ${payerForm(
     chosen: form?.paymentMethod ?? request.collectionMethod ?? request.paymentMethod,
     phone: form?.payerPhone ?? request.payerPhone ?? '',
     errors,
+    notice: earlier
+      ? html`<p class="notice" role="status" id="earlier-collection">${t.earlierCollection(earlier)}</p>`
+      : undefined,
   },
   t,
 )}`;

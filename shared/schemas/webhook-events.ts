@@ -71,6 +71,43 @@ export const transactionCompletedEvent = object({
 
 export type TransactionCompletedEvent = output<typeof transactionCompletedEvent>;
 
+/**
+ * The body of COLLECTION_REFUND: a collection the provider reported as paid that completed none of
+ * the business's payment requests (the payer paid the same request twice, with two providers), and
+ * its refund to the payer. Sent when it is found (`refunding`) and when the refund ends.
+ */
+export const collectionRefundEvent = object({
+  id: string().meta({ description: 'The orphan collection’s id: receivers dedupe on `id` and `status`.' }),
+  status: enumOf(['refunding', 'refunded', 'refund_failed']).meta({
+    description: '`refund_failed`: the provider refused the payout; an operator settles it with the payer.',
+  }),
+  amount: money,
+  paymentMethod: enumOf(providerCodes).meta({ description: 'The provider that collected it.' }),
+  payerPhone: string().optional(),
+  storeId: string(),
+  transactionDetails: object({
+    id: string().meta({ description: 'The payment request the payer meant to pay.' }),
+    reference: string().meta({ description: 'Its `reference`.' }),
+  }),
+  executedAt,
+}).meta({
+  id: 'CollectionRefundEvent',
+  examples: [
+    {
+      id: '2b1c7e0a-51f3-5d2e-a4b7-9c0d1e2f3a4b',
+      status: 'refunded',
+      amount: { amount: 1_500_000, currency: 'XOF' },
+      paymentMethod: 'orange',
+      payerPhone: '+2250700000001',
+      storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+      transactionDetails: { id: '4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11', reference: 'commande-2042' },
+      executedAt: '2026-11-20 14:09:31',
+    },
+  ],
+});
+
+export type CollectionRefundEvent = output<typeof collectionRefundEvent>;
+
 export interface WebhookEventContract {
   /** When the service sends it. */
   readonly summary: string;
@@ -112,5 +149,12 @@ export const webhookEvents = {
   COMPLIANCE_VERIFICATION_COMPLETED: {
     summary: 'To the service provider: a compliance verification it started is `approved` or `rejected`.',
     body: complianceVerificationSchema,
+  },
+  COLLECTION_REFUND: {
+    summary:
+      'A payer paid one of the business’s payment requests a second time, with another provider; the ' +
+      'request kept one payment and the other is given back to the payer: `refunding`, then `refunded` ' +
+      '(or `refund_failed`). Never a movement of the business’s balance.',
+    body: collectionRefundEvent,
   },
 } as const satisfies { readonly [Name in WebhookEventName]?: WebhookEventContract };

@@ -4,8 +4,10 @@ import { stopBenchDynamoDb } from '#test/bench/bench-dynamodb.ts';
 import { capacity, capacityBill } from '#test/bench/capacity.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
 import { hotStore } from '#test/bench/hot-store.ts';
+import { load } from '#test/bench/load.ts';
 import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
+import { simulation } from '#test/bench/simulation.ts';
 import { soundbox } from '#test/bench/soundbox.ts';
 import { transactionList } from '#test/bench/transaction-list.ts';
 import { webhooks } from '#test/bench/webhooks.ts';
@@ -20,6 +22,8 @@ export const benches: Bench[] = [
   localHost,
   webhooks,
   soundbox,
+  simulation,
+  load,
 ];
 
 const reports = [];

@@ -190,11 +190,12 @@ describe('completing a payment', () => {
     expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(0);
   });
 
-  it('ignores a callback for another collection of the request', async () => {
+  it('does not complete a request with a collection it has not recorded, and asks for it again', async () => {
     const m = await merchant();
     const request = await startedRequest(m);
     const stale = { ...callback(request, 'success'), providerReference: 'sbx_not-this-one' };
-    expect((await completePayment(stale)).result).toBe('wrong_collection');
+    await expect(completePayment(stale)).rejects.toMatchObject({ id: 'conflict' });
+    expect((await completePayment({ ...stale, outcome: 'declined' })).result).toBe('wrong_collection');
     expect((await getPaymentRequest(m.business.id, request.id))?.status).toBe('pending');
   });
 

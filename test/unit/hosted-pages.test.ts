@@ -158,6 +158,17 @@ describe('language negotiation', () => {
 });
 
 describe('the payment page', () => {
+  it('tells a payer back on the form that the payment already started may still go through', () => {
+    expect(paymentPage(paymentRequest(), context)).not.toContain('earlier-collection');
+    const started = paymentRequest({ providerReference: 'sbx_1', collectionMethod: 'orange' });
+    const french = paymentPage(started, context);
+    expect(french).toContain('id="earlier-collection"');
+    expect(french).toContain('Un paiement avec Orange Money a déjà été demandé');
+    const english = paymentPage(started, { ...context, language: 'en' });
+    expect(english).toContain('A payment with Orange Money was already requested and may still go through');
+    expect(english).toContain('refunded to you automatically');
+  });
+
   it('lists the five providers with the requested one chosen', () => {
     const page = paymentPage(paymentRequest({ paymentMethod: 'mtn' }), context);
     for (const code of ['orange', 'wave', 'mtn', 'moov', 'djamo']) expect(page).toContain(`value="${code}"`);

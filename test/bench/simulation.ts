@@ -1,0 +1,48 @@
+import { performance } from 'node:perf_hooks';
+import { useBenchTable } from '#test/bench/bench-dynamodb.ts';
+import type { Bench } from '#test/bench/report.ts';
+
+/**
+ * The deterministic simulation at length (test/support/simulation.ts): 10,000 operations with
+ * faults by default (`SIMULATION_OPERATIONS`, `SIMULATION_SEED` to replay one), on DynamoDB Local.
+ * Reports what was simulated, the faults injected, and the money lost or created, which must be 0.
+ */
+export const simulation: Bench = async () => {
+  await useBenchTable('bench-simulation');
+  process.env.AUTH_CACHE_TTL_SECONDS = '0';
+  // The operations' own logs and metrics would be most of the run's output.
+  process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  const { simulate } = await import('#test/support/simulation.ts');
+  const seed = Number(process.env.SIMULATION_SEED ?? Date.now() % 2 ** 31);
+  const operations = Number(process.env.SIMULATION_OPERATIONS ?? 10_000);
+  const started = performance.now();
+  const report = await simulate({ seed, operations, auditEvery: 250 });
+  const seconds = (performance.now() - started) / 1000;
+  if (report.moneyLostOrCreatedCents !== 0 || report.mismatches.length > 0) {
+    throw new Error(`simulation seed ${seed} lost or created money: ${report.mismatches.join('; ')}`);
+  }
+  const faults = Object.values(report.faults).reduce((sum, n) => sum + n, 0);
+  return {
+    name: 'simulation',
+    title: `Deterministic simulation with faults (seed ${seed})`,
+    columns: ['measure', 'value'],
+    rows: [
+      ['operations', report.operations],
+      ['operations failed (as a caller saw them)', report.operationsFailed],
+      ['DynamoDB calls', report.sdkCalls],
+      ['faults injected', faults],
+      ...Object.entries(report.faults).map(([kind, n]) => [`  ${kind}`, n] as [string, number]),
+      ['callbacks delivered', report.callbacksDelivered],
+      ['payments succeeded', report.paymentsSucceeded],
+      ['orphan collections refunded or owed', report.orphanCollections],
+      ['payments held in escrow', report.escrows],
+      ['payouts paid (transfers and refunds)', report.payoutsPaid],
+      ['audits run', report.audits],
+      ['money lost or created (cents)', report.moneyLostOrCreatedCents],
+      ['seconds', Math.round(seconds)],
+      ['operations per second', Math.round((report.operations / seconds) * 10) / 10],
+    ],
+    data: { ...report, seconds },
+  };
+};

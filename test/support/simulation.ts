@@ -1,0 +1,660 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { dynamodb } from '#shared/aws/dynamodb.ts';
+import { findEscrow } from '#shared/data/escrow.ts';
+import { AlreadyPosted } from '#shared/data/ledger.ts';
+import { orphanIdOf } from '#shared/data/orphan-collection.ts';
+import { findPaymentRequest } from '#shared/data/payment-request.ts';
+import { getTransfer } from '#shared/data/transfer.ts';
+import { listStoreWallets } from '#shared/data/wallet.ts';
+import { defaultFeeSchedule, defaultPayoutFeeSchedule, splitFee } from '#shared/domain/fees.ts';
+import { accounts } from '#shared/domain/ledger.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { auditLedger } from '#shared/operations/audit.ts';
+import { completePayment } from '#shared/operations/complete-payment.ts';
+import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
+import { creditStore } from '#shared/operations/credit.ts';
+import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
+import {
+  completeOrphanRefund,
+  orphanRefundQueryAfterMs,
+  sweepOrphanRefunds,
+} from '#shared/operations/orphan-collections.ts';
+import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment-links.ts';
+import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { createTransferFor } from '#shared/operations/transfers.ts';
+import type { CollectionOutcome, PayoutOutcome } from '#shared/providers/port.ts';
+import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox.ts';
+import { createTransferBody } from '#shared/schemas/transfers.ts';
+import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+
+/**
+ * A deterministic simulation of the service's money paths with faults. A seeded generator drives
+ * random operations through the real operations against DynamoDB Local: payment requests (the
+ * payer restarting with another provider), link payments, providers deciding collections,
+ * callbacks delivered late, reordered, duplicated (also at once) and for superseded collections,
+ * store credits, payouts, payout callbacks and the sweepers. Faults are injected by a middleware
+ * on the service's real DynamoDB client, inside the SDK's retries: throttling, transaction
+ * conflicts, timeouts, a response lost after the write succeeded, and a worker killed right after
+ * its transaction committed (every later call of that operation fails). An operation that fails
+ * is what a caller would see; the provider keeps redelivering what was not acknowledged.
+ *
+ * The audit runs every `auditEvery` steps; at the end, with faults off, the providers decide what
+ * is still open, every callback is delivered and the sweepers run; then every balance must equal
+ * what the providers' truth implies (the model), computed here without reading the ledger.
+ */
+export interface SimulationOptions {
+  seed: number;
+  operations: number;
+  /** Chance that an SDK call meets a fault. */
+  faultRate?: number;
+  auditEvery?: number;
+}
+
+export type FaultKind = 'throttling' | 'transaction_conflict' | 'timeout' | 'response_lost' | 'worker_killed';
+
+export interface SimulationReport {
+  seed: number;
+  operations: number;
+  operationsFailed: number;
+  sdkCalls: number;
+  faults: Record<FaultKind, number>;
+  callbacksDelivered: number;
+  paymentsSucceeded: number;
+  orphanCollections: number;
+  /** Payments held in escrow (then held, released or refunded). */
+  escrows: number;
+  payoutsPaid: number;
+  audits: number;
+  /** Σ |actual − model| over every balance checked: 0, or the run fails. */
+  moneyLostOrCreatedCents: number;
+  mismatches: string[];
+}
+
+/** mulberry32: a tiny seeded generator, so a seed replays the same run. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    chance: (p: number) => next() < p,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+  };
+}
+
+class WorkerKilled extends Error {
+  override name = 'WorkerKilled';
+}
+
+/** The fault injector, installed once on the real client; `armed` switches it on for a run. */
+const injector = {
+  armed: false,
+  rate: 0,
+  random: () => 1,
+  /** The current operation's worker died: every later call fails until the next operation. */
+  killed: false,
+  calls: 0,
+  faults: {
+    throttling: 0,
+    transaction_conflict: 0,
+    timeout: 0,
+    response_lost: 0,
+    worker_killed: 0,
+  } as Record<FaultKind, number>,
+};
+
+const sdkError = (name: string, retryable: { throttling?: boolean } | undefined) =>
+  Object.assign(new Error(`simulated ${name}`), {
+    name,
+    $fault: 'server',
+    $metadata: { httpStatusCode: name === 'ThrottlingException' ? 400 : 500 },
+    ...(retryable ? { $retryable: retryable } : {}),
+  });
+
+type Middleware = Parameters<typeof dynamodb.middlewareStack.addRelativeTo>[0];
+
+const faultMiddleware: Middleware = ((
+  next: (args: unknown) => Promise<unknown>,
+  context: { commandName?: string },
+) =>
+  async (args: unknown) => {
+    if (!injector.armed) return next(args);
+    injector.calls++;
+    if (injector.killed) throw new WorkerKilled('the worker was killed');
+    const command = (context as { commandName?: string }).commandName ?? '';
+    const transaction = command === 'TransactWriteItemsCommand';
+    const rate = injector.rate;
+    // Transactions meet their own faults more often: they are where money moves.
+    if (transaction && injector.random() < rate / 2) {
+      injector.faults.transaction_conflict++;
+      throw new TransactionCanceledException({
+        message: 'simulated conflict',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'TransactionConflict' }],
+      });
+    }
+    const roll = injector.random();
+    if (roll < rate * 0.3) {
+      injector.faults.throttling++;
+      throw sdkError('ThrottlingException', { throttling: true });
+    }
+    if (roll < rate * 0.6) {
+      injector.faults.timeout++;
+      throw sdkError('TimeoutError', {});
+    }
+    const result = await next(args);
+    if (roll < rate) {
+      // The request was carried out; its answer never came back. The SDK sends it again.
+      injector.faults.response_lost++;
+      throw sdkError('TimeoutError', {});
+    }
+    if (transaction && injector.random() < rate) {
+      // Killed between the transaction and whatever came next (the queue send, the provider call).
+      injector.faults.worker_killed++;
+      injector.killed = true;
+      throw new WorkerKilled('the worker was killed after its transaction');
+    }
+    return result;
+  }) as unknown as Middleware;
+
+let installed = false;
+function installFaults() {
+  if (installed) return;
+  dynamodb.middlewareStack.addRelativeTo(faultMiddleware, {
+    relation: 'after',
+    toMiddleware: 'retryMiddleware',
+    name: 'simulatedFaults',
+  });
+  installed = true;
+}
+
+/** Runs `work` with the injector off: the harness's own reads and the audit see the truth. */
+async function truthfully<T>(work: () => Promise<T>): Promise<T> {
+  const armed = injector.armed;
+  injector.armed = false;
+  try {
+    return await work();
+  } finally {
+    injector.armed = armed;
+  }
+}
+
+const baseUrl = 'http://localhost:0';
+// The sandbox's silent number: nothing is queued; the simulation plays every provider itself.
+const silentNumber = '+2250700000004';
+const providers: ProviderCode[] = ['wave', 'orange', 'mtn', 'moov', 'djamo'];
+
+interface Collection {
+  reference: string;
+  requestId: string;
+  provider: ProviderCode;
+  amount: number;
+  outcome?: CollectionOutcome;
+}
+
+interface Callback {
+  reference: string;
+  deliveries: number;
+}
+
+export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
+  const { seed, operations, faultRate = 0.05, auditEvery = 1 } = options;
+  installFaults();
+  const random = generator(seed);
+  injector.random = random.next;
+  injector.rate = faultRate;
+  injector.calls = 0;
+  for (const kind of Object.keys(injector.faults) as FaultKind[]) injector.faults[kind] = 0;
+  process.env.SANDBOX = 'true';
+
+  const world = await truthfully(async () => {
+    const m = await merchant({ verificationLevel: 3 });
+    const link = await createPaymentLinkFor(m.caller, {
+      storeId: m.store.id,
+      title: 'Simulated link',
+      amountCents: 25_000,
+      currency: 'XOF',
+      allowMultiplePayments: true,
+    });
+    return { m, link };
+  });
+  const { m } = world;
+
+  const escrowWallet = async () =>
+    (await listStoreWallets(m.business.id, m.store.id)).find((wallet) => wallet.kind === 'escrow') ?? {
+      total: 0,
+      blocked: 0,
+    };
+  const before = await truthfully(async () => ({
+    escrow: (await escrowWallet()).total,
+    wallet: await operatingWallet(m.business.id, m.store.id),
+    accounts: (await auditLedger()).accountBalances,
+  }));
+
+  const collections = new Map<string, Collection>();
+  const requests: string[] = [];
+  const callbacks: Callback[] = [];
+  const payoutCallbacks: { id: string; outcome: PayoutOutcome }[] = [];
+  const payouts = new Set<string>();
+  const escrows: string[] = [];
+  /** A held escrow's refund is a payout too: the provider decides it like any other. */
+  const watchRefund = async (id: string) => {
+    const escrow = await truthfully(() => findEscrow(id, true));
+    if (escrow?.refundTransferId) payouts.add(escrow.refundTransferId);
+  };
+  const credits: { entryId: string; amount: number; done: boolean }[] = [];
+  const report: SimulationReport = {
+    seed,
+    operations: 0,
+    operationsFailed: 0,
+    sdkCalls: 0,
+    faults: injector.faults,
+    callbacksDelivered: 0,
+    paymentsSucceeded: 0,
+    orphanCollections: 0,
+    escrows: 0,
+    payoutsPaid: 0,
+    audits: 0,
+    moneyLostOrCreatedCents: 0,
+    mismatches: [],
+  };
+
+  const remember = (requestId: string, provider: ProviderCode, amount: number, reference?: string) => {
+    if (reference) collections.set(reference, { reference, requestId, provider, amount });
+  };
+
+  const creditOnce = async (credit: { entryId: string; amount: number; done: boolean }) => {
+    try {
+      await creditStore(m.store.id, credit.amount, credit.entryId);
+    } catch (error) {
+      // Posted by an earlier attempt whose answer was lost.
+      if (!(error instanceof AlreadyPosted)) throw error;
+    }
+    credit.done = true;
+  };
+
+  const deliver = async (callback: Callback): Promise<boolean> => {
+    const collection = collections.get(callback.reference) as Collection;
+    const result = await completePayment({
+      callbackId: randomUUID(),
+      provider: collection.provider,
+      providerReference: collection.reference,
+      paymentRequestId: collection.requestId,
+      outcome: collection.outcome as CollectionOutcome,
+      payerPhone: silentNumber,
+    });
+    report.callbacksDelivered++;
+    if (result.result === 'orphan_collection')
+      payouts.add(orphanIdOf(collection.provider, collection.reference));
+    return true;
+  };
+
+  const deliverPayout = async (callback: { id: string; outcome: PayoutOutcome }) => {
+    const payout = await truthfully(() => getSandboxPayout(callback.id));
+    if (!payout) return;
+    const verified = {
+      callbackId: randomUUID(),
+      method: payout.method,
+      providerReference: payout.providerReference,
+      transferId: callback.id,
+      outcome: callback.outcome,
+    };
+    const completion = await completeTransfer(verified);
+    if (completion.result === 'unknown_transfer') await completeOrphanRefund(verified);
+  };
+
+  const steps: [number, () => Promise<void>][] = [
+    [
+      14,
+      async () => {
+        const provider = random.pick(providers);
+        const amount = random.int(100, 500_000);
+        const request = await createPaymentRequestFor(
+          m.caller,
+          {
+            storeId: m.store.id,
+            amountCents: amount,
+            currency: 'XOF',
+            reference: `sim-${randomUUID()}`,
+            paymentDetails: {
+              type: 'redirect',
+              data: {
+                paymentMethod: provider,
+                successUrl: 'https://shop.example/ok',
+                errorUrl: 'https://shop.example/ko',
+              },
+            },
+          },
+          baseUrl,
+        );
+        requests.push(request.id);
+        const started = await startCollection(request, 'redirect', provider, silentNumber, baseUrl);
+        remember(request.id, provider, amount, started.providerReference);
+      },
+    ],
+    [
+      8,
+      async () => {
+        // The payer goes back and pays with another provider; the first may still succeed.
+        const id = requests.length > 0 ? random.pick(requests) : undefined;
+        if (!id) return;
+        const request = await findPaymentRequest(id, true);
+        if (request?.status !== 'pending') return;
+        const provider = random.pick(providers);
+        const started = await startCollection(request, 'redirect', provider, silentNumber, baseUrl);
+        remember(id, provider, request.amountCents, started.providerReference);
+      },
+    ],
+    [
+      5,
+      async () => {
+        const provider = random.pick(providers);
+        const { request } = await payThroughLink(
+          world.link.id,
+          { paymentMethod: provider, payerPhone: silentNumber },
+          baseUrl,
+        );
+        requests.push(request.id);
+        remember(request.id, provider, request.amountCents, request.providerReference);
+      },
+    ],
+    [
+      20,
+      async () => {
+        // A provider decides a collection; its callback will come once, or several times.
+        const open = [...collections.values()].filter((c) => !c.outcome);
+        if (open.length === 0) return;
+        const collection = random.pick(open);
+        collection.outcome = random.chance(0.75)
+          ? 'success'
+          : random.pick(['declined', 'insufficient_funds'] as const);
+        callbacks.push({ reference: collection.reference, deliveries: random.int(1, 3) });
+      },
+    ],
+    [
+      25,
+      async () => {
+        // Any waiting callback, in any order; sometimes two copies at once.
+        if (callbacks.length === 0) return;
+        const index = random.int(0, callbacks.length - 1);
+        const callback = callbacks[index] as Callback;
+        const copies = random.chance(0.2) ? 2 : 1;
+        const results = await Promise.allSettled(Array.from({ length: copies }, () => deliver(callback)));
+        const acknowledged = results.some((r) => r.status === 'fulfilled');
+        if (acknowledged && --callback.deliveries <= 0) callbacks.splice(index, 1);
+        const failure = results.find((r) => r.status === 'rejected');
+        if (failure) throw (failure as PromiseRejectedResult).reason;
+      },
+    ],
+    [
+      5,
+      async () => {
+        const credit = credits.find((c) => !c.done) ?? {
+          entryId: `credit:${randomUUID()}`,
+          amount: random.int(1_000, 300_000),
+          done: false,
+        };
+        if (!credits.includes(credit)) credits.push(credit);
+        // A retried credit carries its entry id: it posts once however often it is sent.
+        await creditOnce(credit);
+      },
+    ],
+    [
+      7,
+      async () => {
+        const transfer = await createTransferFor(
+          m.caller,
+          createTransferBody.parse({
+            storeId: m.store.id,
+            amountCents: random.int(100, 100_000),
+            currency: 'XOF',
+            name: 'Fournisseur',
+            paymentMethod: 'mtn',
+            identifier: { number: silentNumber },
+          }),
+          baseUrl,
+        );
+        payouts.add(transfer.id);
+      },
+    ],
+    [
+      8,
+      async () => {
+        // A provider decides a payout (a transfer's or an orphan's refund).
+        if (payouts.size === 0) return;
+        const id = random.pick([...payouts]);
+        const outcome: PayoutOutcome = random.chance(0.8) ? 'success' : 'declined';
+        const settled = await truthfully(() => settleSandboxPayout(id, outcome, false));
+        if (settled) payoutCallbacks.push({ id, outcome });
+      },
+    ],
+    [
+      6,
+      async () => {
+        if (payoutCallbacks.length === 0) return;
+        const index = random.int(0, payoutCallbacks.length - 1);
+        await deliverPayout(payoutCallbacks[index] as { id: string; outcome: PayoutOutcome });
+        // Acknowledged; a duplicate may still come later.
+        if (random.chance(0.7)) payoutCallbacks.splice(index, 1);
+      },
+    ],
+    [
+      5,
+      async () => {
+        // A marketplace's payment, held in escrow until released, refunded or expired.
+        const provider = random.pick(providers);
+        const amount = random.int(100, 300_000);
+        const request = await createPaymentRequestFor(
+          { ...m.caller, keyKind: 'platform' },
+          {
+            storeId: m.store.id,
+            amountCents: amount,
+            currency: 'XOF',
+            reference: `sim-escrow-${randomUUID()}`,
+            escrow: { holdDays: 1, onExpiry: random.chance(0.5) ? 'release' : 'refund' },
+            paymentDetails: {
+              type: 'redirect',
+              data: {
+                paymentMethod: provider,
+                successUrl: 'https://shop.example/ok',
+                errorUrl: 'https://shop.example/ko',
+              },
+            },
+          },
+          baseUrl,
+        );
+        requests.push(request.id);
+        if (request.escrow) escrows.push(request.escrow.id);
+        const started = await startCollection(request, 'redirect', provider, silentNumber, baseUrl);
+        remember(request.id, provider, amount, started.providerReference);
+      },
+    ],
+    [
+      6,
+      async () => {
+        const id = escrows.length > 0 ? random.pick(escrows) : undefined;
+        if (!id) return;
+        const escrow = await findEscrow(id, true);
+        if (escrow?.status !== 'held') return;
+        const action = random.next();
+        try {
+          if (action < 0.4) await releaseEscrow(escrow);
+          else if (action < 0.7) await refundEscrow(escrow);
+          else await expireEscrow(id, new Date(Date.now() + 2 * 86_400_000));
+        } finally {
+          await watchRefund(id);
+        }
+      },
+    ],
+    [
+      2,
+      async () => {
+        const later = new Date(Date.now() + orphanRefundQueryAfterMs + 60_000);
+        await sweepPendingTransfers(later);
+        await sweepOrphanRefunds(later);
+      },
+    ],
+  ];
+  const totalWeight = steps.reduce((sum, [weight]) => sum + weight, 0);
+  const pickStep = () => {
+    let roll = random.next() * totalWeight;
+    for (const [weight, step] of steps) {
+      roll -= weight;
+      if (roll < 0) return step;
+    }
+    return (steps[0] as [number, () => Promise<void>])[1];
+  };
+
+  const audit = async (when: string) => {
+    const result = await truthfully(auditLedger);
+    report.audits++;
+    if (!result.ok)
+      throw new Error(`seed ${seed}: the audit broke ${when}: ${JSON.stringify(result.breaks.slice(0, 3))}`);
+  };
+
+  injector.armed = true;
+  try {
+    for (let i = 0; i < operations; i++) {
+      injector.killed = false;
+      const step = pickStep();
+      report.operations++;
+      try {
+        await step();
+      } catch {
+        report.operationsFailed++;
+      }
+      if ((i + 1) % auditEvery === 0) await audit(`after operation ${i + 1}`);
+    }
+  } finally {
+    injector.armed = false;
+    injector.killed = false;
+  }
+
+  // The end of the day, with no faults: what the providers still owe is delivered and settled.
+  for (const credit of credits.filter((c) => !c.done)) await creditOnce(credit);
+  for (let round = 0; round < 4; round++) {
+    while (callbacks.length > 0) {
+      const callback = callbacks.pop() as Callback;
+      await deliver(callback);
+    }
+    const later = new Date(Date.now() + orphanRefundQueryAfterMs + 60_000);
+    await sweepOrphanRefunds(later);
+    // Orphans whose report was lost to a fault are the provider's to pay out all the same.
+    for (const c of collections.values())
+      if (c.outcome === 'success') payouts.add(orphanIdOf(c.provider, c.reference));
+    for (const id of escrows) await watchRefund(id);
+    for (const id of payouts) {
+      const outcome: PayoutOutcome = random.chance(0.8) ? 'success' : 'declined';
+      if (await settleSandboxPayout(id, outcome, false)) payoutCallbacks.push({ id, outcome });
+    }
+    while (payoutCallbacks.length > 0)
+      await deliverPayout(payoutCallbacks.pop() as { id: string; outcome: PayoutOutcome });
+    await sweepPendingTransfers(later);
+  }
+  await audit('at the end');
+
+  // The model: balances from what the providers did, not from the ledger.
+  const expected = new Map<string, number>();
+  const add = (account: string, amount: number) =>
+    expected.set(account, (expected.get(account) ?? 0) + amount);
+  let walletTotal = before.wallet.total;
+  let escrowTotal = before.escrow;
+  for (const credit of credits) {
+    walletTotal += credit.amount;
+    add(accounts.sandboxFunding, -credit.amount);
+  }
+  const finalRequests = new Map<string, Awaited<ReturnType<typeof findPaymentRequest>>>();
+  for (const id of new Set([...collections.values()].map((c) => c.requestId)))
+    finalRequests.set(id, await findPaymentRequest(id, true));
+  for (const collection of collections.values()) {
+    if (collection.outcome !== 'success') continue;
+    add(accounts.providerClearing(collection.provider), -collection.amount);
+    const request = finalRequests.get(collection.requestId);
+    if (request?.providerReference === collection.reference) {
+      if (request.status !== 'success')
+        report.mismatches.push(
+          `request ${request.id}: its collection succeeded, yet it is ${request.status}`,
+        );
+      const { fee, net } = splitFee(collection.amount, defaultFeeSchedule[collection.provider]);
+      report.paymentsSucceeded++;
+      if (request.escrow) {
+        // Held, released to the store, or refunded to the payer (fee included) by a paid payout.
+        const escrow = await findEscrow(request.escrow.id, true);
+        const refund = escrow?.refundTransferId ? await getSandboxPayout(escrow.refundTransferId) : undefined;
+        report.escrows++;
+        if (refund?.state === 'success') {
+          if (escrow?.status !== 'refunded')
+            report.mismatches.push(`escrow ${escrow?.id}: its refund was paid, yet it is ${escrow?.status}`);
+          add(accounts.payoutClearing(refund.method), refund.amountCents);
+        } else if (escrow?.status === 'released') {
+          walletTotal += net;
+          add(accounts.platformFees, fee);
+        } else {
+          if (escrow?.status !== 'held')
+            report.mismatches.push(
+              `escrow ${escrow?.id}: paid, never refunded nor released, yet ${escrow?.status}`,
+            );
+          escrowTotal += net;
+          add(accounts.platformFees, fee);
+        }
+        continue;
+      }
+      walletTotal += net;
+      add(accounts.platformFees, fee);
+    } else {
+      report.orphanCollections++;
+      const refund = await getSandboxPayout(orphanIdOf(collection.provider, collection.reference));
+      if (refund?.state === 'success') {
+        add(accounts.payoutClearing(collection.provider), collection.amount);
+        report.payoutsPaid++;
+      } else add(accounts.payerRefunds, collection.amount);
+    }
+  }
+  let blocked = 0;
+  for (const id of payouts) {
+    const transfer = await getTransfer(m.business.id, id, true);
+    // An escrow's refund is counted with its escrow.
+    if (!transfer || transfer.escrow) continue;
+    const payout = await getSandboxPayout(id);
+    const fee = splitFee(transfer.amountCents, defaultPayoutFeeSchedule.mtn).fee;
+    if (payout?.state === 'success') {
+      walletTotal -= transfer.amountCents + fee;
+      add(accounts.payoutClearing('mtn'), transfer.amountCents);
+      add(accounts.platformFees, fee);
+      report.payoutsPaid++;
+      if (transfer.status !== 'success')
+        report.mismatches.push(`transfer ${id}: paid out, yet ${transfer.status}`);
+    } else if (payout?.state === 'pending') blocked += transfer.amountCents + fee;
+    else if (transfer.status === 'success') report.mismatches.push(`transfer ${id}: never paid, yet success`);
+  }
+
+  const actualWallet = await operatingWallet(m.business.id, m.store.id);
+  const actualAccounts = (await auditLedger()).accountBalances;
+  const compare = (name: string, actual: number, model: number) => {
+    if (actual !== model) {
+      report.mismatches.push(`${name}: ${actual}, the model says ${model}`);
+      report.moneyLostOrCreatedCents += Math.abs(actual - model);
+    }
+  };
+  compare('store wallet total', actualWallet.total, walletTotal);
+  compare('store wallet blocked', actualWallet.blocked, blocked);
+  const actualEscrow = await escrowWallet();
+  compare('store escrow wallet total', actualEscrow.total, escrowTotal);
+  compare('store escrow wallet blocked', actualEscrow.blocked, 0);
+  for (const account of new Set([...expected.keys(), ...Object.keys(actualAccounts)])) {
+    compare(
+      account,
+      (actualAccounts[account] ?? 0) - (before.accounts[account] ?? 0),
+      expected.get(account) ?? 0,
+    );
+  }
+  report.sdkCalls = injector.calls;
+  return report;
+}
