@@ -77,20 +77,24 @@ export type TransactionCompletedEvent = output<typeof transactionCompletedEvent>
  * its refund to the payer. Sent when it is found (`refunding`) and when the refund ends.
  */
 export const collectionRefundEvent = object({
-  id: string().meta({ description: 'The orphan collection’s id: receivers dedupe on `id` and `status`.' }),
-  status: enumOf(['refunding', 'refunded', 'refund_failed']).meta({
+  id: string().register(globalRegistry, {
+    description: 'The orphan collection’s id: receivers dedupe on `id` and `status`.',
+  }),
+  status: enumOf(['refunding', 'refunded', 'refund_failed']).register(globalRegistry, {
     description: '`refund_failed`: the provider refused the payout; an operator settles it with the payer.',
   }),
   amount: money,
-  paymentMethod: enumOf(providerCodes).meta({ description: 'The provider that collected it.' }),
-  payerPhone: string().optional(),
+  paymentMethod: enumOf(providerCodes).register(globalRegistry, {
+    description: 'The provider that collected it.',
+  }),
+  payerPhone: optional(string()),
   storeId: string(),
   transactionDetails: object({
-    id: string().meta({ description: 'The payment request the payer meant to pay.' }),
-    reference: string().meta({ description: 'Its `reference`.' }),
+    id: string().register(globalRegistry, { description: 'The payment request the payer meant to pay.' }),
+    reference: string().register(globalRegistry, { description: 'Its `reference`.' }),
   }),
   executedAt,
-}).meta({
+}).register(globalRegistry, {
   id: 'CollectionRefundEvent',
   examples: [
     {
