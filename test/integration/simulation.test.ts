@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { simulate } from '#test/support/simulation.ts';
 
-// SIMULATION_SEED=<seed> replays a failed run; SIMULATION_OPERATIONS makes it longer.
-const seed = Number(process.env.SIMULATION_SEED ?? Date.now() % 2 ** 31);
+// A fixed seed by default: the run in `npm test` is the same on every machine and is known to meet
+// every kind of fault and the orphan collections it asserts; `npm run bench -- simulation` explores
+// a new seed each time. SIMULATION_SEED=<seed> replays any run; SIMULATION_OPERATIONS makes it longer.
+const seed = Number(process.env.SIMULATION_SEED ?? 20261123);
 const operations = Number(process.env.SIMULATION_OPERATIONS ?? 400);
 
 describe('the deterministic simulation with faults', () => {
