@@ -15,53 +15,39 @@ export const providerCallbackQuery = object({
   }),
 });
 
+const callbackDescription =
+  'Where a mobile-money provider tells the service how a collection ended, signed with the key it ' +
+  'shares with the service. Only a verified callback changes anything; a repeated one changes nothing. ' +
+  'A successful collection that completed nothing (the payer paid the request a second time, with ' +
+  'another provider) is refunded to the payer (`orphan_collection`); a callback that outruns the ' +
+  'recording of its collection’s start is answered 409, to be sent again.';
+
+const receiveProviderCallback = {
+  tag: 'Providers',
+  summary: 'Receive a provider’s callback',
+  description: callbackDescription,
+  params: providerCallbackParams,
+  query: providerCallbackQuery,
+  response: object({
+    received: literal(true),
+    result: enumOf([
+      'completed',
+      'already_completed',
+      'unknown_request',
+      'wrong_collection',
+      'orphan_collection',
+    ]),
+  }),
+  responseDescription: 'Taken into account (or already was).',
+  errors: ['unauthorized', 'conflict'],
+} as const;
+
 export const providerCallbackContracts = {
-  receiveProviderCallback: {
-    tag: 'Providers',
-    summary: 'Receive a provider’s callback',
-    description:
-      'Where a mobile-money provider tells the service how a collection ended, signed with the key it ' +
-      'shares with the service. Only a verified callback changes anything; a repeated one changes nothing. ' +
-      'A successful collection that completed nothing (the payer paid the request a second time, with ' +
-      'another provider) is refunded to the payer (`orphan_collection`); a callback that outruns the ' +
-      'recording of its collection’s start is answered 409, to be sent again.',
-    params: providerCallbackParams,
-    query: providerCallbackQuery,
-    response: object({
-      received: literal(true),
-      result: enumOf([
-        'completed',
-        'already_completed',
-        'unknown_request',
-        'wrong_collection',
-        'orphan_collection',
-      ]),
-    }),
-    responseDescription: 'Taken into account (or already was).',
-    errors: ['unauthorized', 'conflict'],
-  },
+  receiveProviderCallback,
+  // The same route answered for PUT, which MTN MoMo uses as often as POST.
   receiveProviderCallbackPut: {
-    tag: 'Providers',
+    ...receiveProviderCallback,
     summary: 'Receive a provider’s callback (PUT)',
-    description:
-      'MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a mobile-money provider tells the service how a collection ended, signed with the key it ' +
-      'shares with the service. Only a verified callback changes anything; a repeated one changes nothing. ' +
-      'A successful collection that completed nothing (the payer paid the request a second time, with ' +
-      'another provider) is refunded to the payer (`orphan_collection`); a callback that outruns the ' +
-      'recording of its collection’s start is answered 409, to be sent again.',
-    params: providerCallbackParams,
-    query: providerCallbackQuery,
-    response: object({
-      received: literal(true),
-      result: enumOf([
-        'completed',
-        'already_completed',
-        'unknown_request',
-        'wrong_collection',
-        'orphan_collection',
-      ]),
-    }),
-    responseDescription: 'Taken into account (or already was).',
-    errors: ['unauthorized', 'conflict'],
+    description: `MTN MoMo calls back with PUT as often as POST: the same as the POST. ${callbackDescription}`,
   },
 } as const satisfies RouteContracts;
