@@ -379,6 +379,26 @@ export class PaymentsStack extends Stack {
       logRemovalPolicy: removalPolicy,
     } satisfies Partial<ServiceFunctionProps>;
 
+    /** A function of the route table's that no API route invokes, named for the stage, with its alarms. */
+    const backgroundFunction = (
+      name: string,
+      entry: { readonly handler: string; readonly access: ServiceFunctionProps['access'] },
+      invokedBy: ServiceFunctionProps['invokedBy'],
+      timeout: ServiceFunctionProps['timeout'],
+    ) => {
+      const functionName = functionNameFor(stage, name);
+      const fn = new ServiceFunction(this, pascalCase(name), {
+        ...functionDefaults,
+        entry: entry.handler,
+        invokedBy,
+        functionName,
+        access: entry.access,
+        timeout,
+      });
+      this.addFunctionAlarms(fn, functionName);
+      return { fn, functionName };
+    };
+
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       // Who called what and when, for disputes with integrators: kept longer on production.
       retention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
@@ -487,16 +507,12 @@ export class PaymentsStack extends Stack {
           `Worker ${workerName} reads queue ${worker.queue}, which ${stage} does not have: a sandbox-only queue can feed sandbox-only workers only`,
         );
       }
-      const functionName = functionNameFor(stage, workerName);
-      const fn = new ServiceFunction(this, pascalCase(workerName), {
-        ...functionDefaults,
-        entry: worker.handler,
-        invokedBy: 'queue',
-        functionName,
-        access: worker.access,
-        timeout: workerFunctionTimeout(queues[worker.queue]),
-      });
-      this.addFunctionAlarms(fn, functionName);
+      const { fn } = backgroundFunction(
+        workerName,
+        worker,
+        'queue',
+        workerFunctionTimeout(queues[worker.queue]),
+      );
       // Failed records are reported one by one, so a batch's successes are not handled twice.
       const eventSource = new SqsEventSource(queue, {
         batchSize: worker.batchSize,
@@ -520,16 +536,12 @@ export class PaymentsStack extends Stack {
     const scheduled = new Map<ScheduleName, ServiceFunction>();
     for (const [scheduleName, schedule] of scheduleEntries) {
       if (production && schedule.sandboxOnly) continue;
-      const functionName = functionNameFor(stage, scheduleName);
-      const fn = new ServiceFunction(this, pascalCase(scheduleName), {
-        ...functionDefaults,
-        entry: schedule.handler,
-        invokedBy: 'schedule',
-        functionName,
-        access: schedule.access,
-        timeout: scheduledFunctionTimeout,
-      });
-      this.addFunctionAlarms(fn, functionName);
+      const { fn, functionName } = backgroundFunction(
+        scheduleName,
+        schedule,
+        'schedule',
+        scheduledFunctionTimeout,
+      );
       const rule = new Rule(Stack.of(fn), `${pascalCase(scheduleName)}Schedule`, {
         ruleName: functionName,
         description: `Runs ${scheduleName} on ${schedule.expression}`,
@@ -547,32 +559,16 @@ export class PaymentsStack extends Stack {
 
     const scheduleTargets = new Map<ScheduleTargetName, ServiceFunction>();
     for (const [targetName, target] of scheduleTargetEntries) {
-      const functionName = functionNameFor(stage, targetName);
-      const fn = new ServiceFunction(this, pascalCase(targetName), {
-        ...functionDefaults,
-        invokedBy: 'scheduler',
-        entry: target.handler,
-        functionName,
-        access: target.access,
-        timeout: scheduledFunctionTimeout,
-      });
-      this.addFunctionAlarms(fn, functionName);
-      scheduleTargets.set(targetName, fn);
+      scheduleTargets.set(
+        targetName,
+        backgroundFunction(targetName, target, 'scheduler', scheduledFunctionTimeout).fn,
+      );
     }
     this.scheduleTargets = scheduleTargets;
     const streamConsumers = new Map<StreamConsumerName, ServiceFunction>();
     for (const [consumerName, consumer] of streamConsumerEntries) {
       if (production && consumer.sandboxOnly) continue;
-      const functionName = functionNameFor(stage, consumerName);
-      const fn = new ServiceFunction(this, pascalCase(consumerName), {
-        ...functionDefaults,
-        entry: consumer.handler,
-        invokedBy: 'stream',
-        functionName,
-        access: consumer.access,
-        timeout: scheduledFunctionTimeout,
-      });
-      this.addFunctionAlarms(fn, functionName);
+      const { fn } = backgroundFunction(consumerName, consumer, 'stream', scheduledFunctionTimeout);
       fn.addEventSource(
         new DynamoEventSource(this.table, {
           startingPosition: StartingPosition.TRIM_HORIZON,
