@@ -25,8 +25,18 @@ function setting(variable: string): string {
 const scheduleName = (escrowId: string) => `escrow-${escrowId}`;
 
 /**
- * A one-time schedule at `holdUntil` (UTC, to the second) invoking the expiry function with the
- * escrow's id, deleted by Scheduler once it ran. Creating it twice (a retried callback) is fine.
+ * Scheduler's `at()` takes whole seconds; a time with milliseconds is rounded up, never down, so
+ * the schedule never fires before the hold ends (the expiry would find the escrow not yet due).
+ */
+export function atExpression(time: string): string {
+  const seconds = Math.ceil(Date.parse(time) / 1000);
+  return `at(${new Date(seconds * 1000).toISOString().slice(0, 19)})`;
+}
+
+/**
+ * A one-time schedule at `holdUntil` (UTC, to the second, rounded up) invoking the expiry function
+ * with the escrow's id, deleted by Scheduler once it ran. Creating it twice (a retried callback)
+ * is fine.
  */
 export async function scheduleEscrowExpiry(escrowId: string, holdUntil: string): Promise<void> {
   try {
@@ -34,7 +44,7 @@ export async function scheduleEscrowExpiry(escrowId: string, holdUntil: string):
       new CreateScheduleCommand({
         Name: scheduleName(escrowId),
         GroupName: setting('ESCROW_SCHEDULE_GROUP'),
-        ScheduleExpression: `at(${holdUntil.slice(0, 19)})`,
+        ScheduleExpression: atExpression(holdUntil),
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         ActionAfterCompletion: 'DELETE',

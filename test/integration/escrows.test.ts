@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as expireEscrowHandler } from '#functions/workers/expire-escrow.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { escrowKey, findEscrow } from '#shared/data/escrow.ts';
 import { findTransfer } from '#shared/data/transfer.ts';
@@ -206,5 +207,14 @@ describe('escrows on the ledger', () => {
       await setStatus('released');
     }
     expect((await auditLedger()).breaks).toEqual([]);
+  });
+
+  it('the expiry function invoked before the hold ends fails, so Scheduler retries it, and leaves the escrow held', async () => {
+    const m = await merchant();
+    const id = await escrowPayment(m, 30_000, 'release', 'success');
+    await expect(expireEscrowHandler({ escrowId: id })).rejects.toThrow(/not due/);
+    expect((await findEscrow(id, true))?.status).toBe('held');
+    await releaseEscrow((await findEscrow(id, true)) as NonNullable<Awaited<ReturnType<typeof findEscrow>>>);
+    await expect(expireEscrowHandler({ escrowId: id })).resolves.toEqual({ result: 'not_held' });
   });
 });
