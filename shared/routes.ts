@@ -830,3 +830,16 @@ export const deviceRuleEntries = /* @__PURE__ */ Object.entries(deviceRules) as 
   DeviceRuleName,
   DeviceRule,
 ][];
+
+/**
+ * Every function of the stack, whatever starts it: routes, workers, stream consumers, schedules,
+ * schedule targets and device rules.
+ */
+export const functionEntries = /* @__PURE__ */ (() => [
+  ...routeEntries,
+  ...workerEntries,
+  ...streamConsumerEntries,
+  ...scheduleEntries,
+  ...scheduleTargetEntries,
+  ...deviceRuleEntries,
+])();

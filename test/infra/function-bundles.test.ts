@@ -3,30 +3,12 @@ import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
-import {
-  type AwsAccess,
-  deviceRuleEntries,
-  routeEntries,
-  scheduleEntries,
-  scheduleTargetEntries,
-  streamConsumerEntries,
-  workerEntries,
-} from '#shared/routes.ts';
+import { type AwsAccess, functionEntries as functions, workerEntries } from '#shared/routes.ts';
 
-/**
- * What each function's bundle holds, as the stack bundles it (the options of infra/bundling.ts).
- * An SDK client in a bundle is ~15-35 KB of code and import time; one the function may not use is
- * dead weight at best and an AccessDenied at run time at worst. The clients a function carries are
- * therefore those its access in the route table grants, and no others.
- */
-const functions = [
-  ...routeEntries,
-  ...workerEntries,
-  ...streamConsumerEntries,
-  ...scheduleEntries,
-  ...scheduleTargetEntries,
-  ...deviceRuleEntries,
-];
+// What each function's bundle holds, as the stack bundles it (the options of infra/bundling.ts).
+// An SDK client in a bundle is ~15-35 KB of code and import time; one the function may not use is
+// dead weight at best and an AccessDenied at run time at worst. The clients a function carries are
+// therefore those its access in the route table grants, and no others.
 
 /** Which access lets a function use each client. */
 const clientGrants: Record<string, (access: AwsAccess) => boolean> = {
