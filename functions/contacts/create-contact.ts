@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { saveContact } from '#shared/operations/contacts.ts';
-import { routes } from '#shared/routes.ts';
+import { contactRoutes } from '#shared/routes.ts';
 import { contactResponse, createContactBody } from '#shared/schemas/contacts.ts';
 
 export const handler = apiHandler(
-  routes.createContact,
+  contactRoutes.createContact,
   { body: createContactBody },
   async ({ caller, body }) => contactResponse(await saveContact(caller, body)),
 );

@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { escrowsOf } from '#shared/operations/escrows.ts';
-import { routes } from '#shared/routes.ts';
+import { escrowRoutes } from '#shared/routes.ts';
 import { escrowResponse, listEscrowsQuery } from '#shared/schemas/escrows.ts';
 
 export const handler = apiHandler(
-  routes.listEscrows,
+  escrowRoutes.listEscrows,
   { query: listEscrowsQuery },
   async ({ caller, query }) => (await escrowsOf(caller, query)).map(escrowResponse),
 );

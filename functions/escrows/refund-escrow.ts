@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { refundEscrowFor } from '#shared/operations/escrows.ts';
-import { routes } from '#shared/routes.ts';
+import { escrowRoutes } from '#shared/routes.ts';
 import { escrowPathParams, escrowResponse } from '#shared/schemas/escrows.ts';
 
 export const handler = apiHandler(
-  routes.refundEscrow,
+  escrowRoutes.refundEscrow,
   { params: escrowPathParams },
   async ({ caller, params }) => escrowResponse(await refundEscrowFor(caller, params.id)),
 );

@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { messagesOf } from '#shared/operations/messages.ts';
-import { routes } from '#shared/routes.ts';
+import { messageRoutes } from '#shared/routes.ts';
 import { listMessagesQuery, messageResponse } from '#shared/schemas/messages.ts';
 
 export const handler = apiHandler(
-  routes.listMessages,
+  messageRoutes.listMessages,
   { query: listMessagesQuery },
   async ({ caller, query }) => {
     const page = await messagesOf(caller, query);

@@ -1,11 +1,11 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { sendMessageFor } from '#shared/operations/messages.ts';
-import { routes } from '#shared/routes.ts';
+import { messageRoutes } from '#shared/routes.ts';
 import { messageResponse, sendMessageBody } from '#shared/schemas/messages.ts';
 
 export const handler = apiHandler(
-  routes.sendMessage,
+  messageRoutes.sendMessage,
   { body: sendMessageBody },
   ({ caller, body, headers, context }) =>
     idempotent(

@@ -1,8 +1,8 @@
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { currentLinkRequest } from '#shared/operations/link-requests.ts';
 import { linkRequestPage } from '#shared/pages/link-request-page.ts';
-import { routes } from '#shared/routes.ts';
+import { linkRequestRoutes } from '#shared/routes.ts';
 
-export const handler = pageHandler(routes.linkRequestPage, async (request) =>
+export const handler = pageHandler(linkRequestRoutes.linkRequestPage, async (request) =>
   htmlPage(linkRequestPage(await currentLinkRequest(request.params.id ?? ''), request)),
 );

@@ -2,9 +2,9 @@ import { attemptCookie, attemptTokenFrom } from '#shared/http/link-attempt-cooki
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { payOnLinkPage } from '#shared/operations/link-page.ts';
 import { linkPage, linkUnavailablePage } from '#shared/pages/link-page.ts';
-import { routes } from '#shared/routes.ts';
+import { paymentLinkRoutes } from '#shared/routes.ts';
 
-export const handler = pageHandler(routes.submitLinkPage, async (request) => {
+export const handler = pageHandler(paymentLinkRoutes.submitLinkPage, async (request) => {
   const id = request.params.id ?? '';
   const { paymentMethod, payerPhone } = request.form;
   const submitted = await payOnLinkPage(

@@ -1,11 +1,11 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { createPaymentLinkFor } from '#shared/operations/payment-links.ts';
-import { routes } from '#shared/routes.ts';
+import { paymentLinkRoutes } from '#shared/routes.ts';
 import { createPaymentLinkBody, paymentLinkResponse } from '#shared/schemas/payment-links.ts';
 
 export const handler = apiHandler(
-  routes.createPaymentLink,
+  paymentLinkRoutes.createPaymentLink,
   { body: createPaymentLinkBody },
   ({ caller, body, baseUrl, headers, context }) =>
     idempotent(

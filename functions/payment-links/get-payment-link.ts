@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { paymentLinkOf } from '#shared/operations/payment-links.ts';
-import { routes } from '#shared/routes.ts';
+import { paymentLinkRoutes } from '#shared/routes.ts';
 import { paymentLinkPathParams, paymentLinkResponse } from '#shared/schemas/payment-links.ts';
 
 export const handler = apiHandler(
-  routes.getPaymentLink,
+  paymentLinkRoutes.getPaymentLink,
   { params: paymentLinkPathParams },
   async ({ caller, params, baseUrl }) => paymentLinkResponse(await paymentLinkOf(caller, params.id), baseUrl),
 );

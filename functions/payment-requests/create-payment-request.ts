@@ -2,11 +2,11 @@ import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { showOnDevice } from '#shared/operations/device-push.ts';
 import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
-import { routes } from '#shared/routes.ts';
+import { paymentRequestRoutes } from '#shared/routes.ts';
 import { createPaymentRequestBody, paymentRequestResponse } from '#shared/schemas/payment-requests.ts';
 
 export const handler = apiHandler(
-  routes.createPaymentRequest,
+  paymentRequestRoutes.createPaymentRequest,
   { body: createPaymentRequestBody },
   ({ caller, body, baseUrl, headers, context }) =>
     idempotent(

@@ -5,13 +5,13 @@ import { completeTransfer } from '#shared/operations/complete-transfer.ts';
 import { completeOrphanRefund } from '#shared/operations/orphan-collections.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-import { routes } from '#shared/routes.ts';
+import { transferRoutes } from '#shared/routes.ts';
 import { providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
 import { payoutCallbackParams } from '#shared/schemas/transfers.ts';
 
 /** A provider tells the service how a payout ended. Only a verified callback changes anything. */
 export const handler = apiHandler(
-  routes.receivePayoutCallback,
+  transferRoutes.receivePayoutCallback,
   { params: payoutCallbackParams, query: providerCallbackQuery },
   async ({ params, query, headers, rawBody, requestId }) => {
     const callback = await providerFor(params.provider).verifyPayoutCallback(headers, rawBody, query);

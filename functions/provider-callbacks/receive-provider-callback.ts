@@ -5,12 +5,12 @@ import { completePayment } from '#shared/operations/complete-payment.ts';
 import { announceOnDevice } from '#shared/operations/device-push.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-import { routes } from '#shared/routes.ts';
+import { providerCallbackRoutes } from '#shared/routes.ts';
 import { providerCallbackParams, providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
 
 /** A provider tells the service how a collection ended. Only a verified callback changes anything. */
 export const handler = apiHandler(
-  routes.receiveProviderCallback,
+  providerCallbackRoutes.receiveProviderCallback,
   { params: providerCallbackParams, query: providerCallbackQuery },
   async ({ params, query, headers, rawBody, requestId }) => {
     const callback = await providerFor(params.provider).verifyCallback(headers, rawBody, query);

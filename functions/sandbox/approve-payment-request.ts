@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { actAsSandboxPayer } from '#shared/operations/sandbox.ts';
-import { routes } from '#shared/routes.ts';
+import { paymentPageRoutes } from '#shared/routes.ts';
 import {
   paymentRequestPathParams,
   paymentRequestResponse,
@@ -8,7 +8,7 @@ import {
 } from '#shared/schemas/payment-requests.ts';
 
 export const handler = apiHandler(
-  routes.approveSandboxPaymentRequest,
+  paymentPageRoutes.approveSandboxPaymentRequest,
   { params: paymentRequestPathParams, body: sandboxPayerBody },
   async ({ caller, params, body, baseUrl }) =>
     paymentRequestResponse(await actAsSandboxPayer(caller, params.id, 'approve', body?.payerPhone, baseUrl)),

@@ -1,9 +1,9 @@
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { answerSandboxCheckout } from '#shared/operations/sandbox-checkout.ts';
 import { sandboxCheckoutPage } from '#shared/pages/sandbox-checkout-page.ts';
-import { routes } from '#shared/routes.ts';
+import { paymentPageRoutes } from '#shared/routes.ts';
 
-export const handler = pageHandler(routes.sandboxCheckoutAction, async (request) => {
+export const handler = pageHandler(paymentPageRoutes.sandboxCheckoutAction, async (request) => {
   const { action, payerPhone } = request.form;
   const answer = await answerSandboxCheckout(request.params.providerReference ?? '', action, payerPhone);
   return answer.outcome === 'answered'

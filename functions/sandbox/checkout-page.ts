@@ -1,9 +1,9 @@
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { viewSandboxCheckout } from '#shared/operations/sandbox-checkout.ts';
 import { sandboxCheckoutPage } from '#shared/pages/sandbox-checkout-page.ts';
-import { routes } from '#shared/routes.ts';
+import { paymentPageRoutes } from '#shared/routes.ts';
 
-export const handler = pageHandler(routes.sandboxCheckoutPage, async (request) => {
+export const handler = pageHandler(paymentPageRoutes.sandboxCheckoutPage, async (request) => {
   const view = await viewSandboxCheckout(request.params.providerReference ?? '');
   return view.outcome === 'answered'
     ? redirectTo(view.returnUrl)

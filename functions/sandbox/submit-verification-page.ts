@@ -2,9 +2,9 @@ import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { completeVerification, verificationById } from '#shared/operations/compliance-verifications.ts';
 import { identityDetails, missingIdentityFields, verificationPage } from '#shared/pages/verification-page.ts';
-import { routes } from '#shared/routes.ts';
+import { complianceRoutes } from '#shared/routes.ts';
 
-export const handler = pageHandler(routes.submitSandboxVerificationPage, async (request) => {
+export const handler = pageHandler(complianceRoutes.submitSandboxVerificationPage, async (request) => {
   const id = request.params.id ?? '';
   const missing = missingIdentityFields(request.form);
   if (missing.length > 0) {

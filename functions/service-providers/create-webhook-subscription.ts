@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { createMerchantSubscription } from '#shared/operations/webhook-subscriptions.ts';
-import { routes } from '#shared/routes.ts';
+import { webhookRoutes } from '#shared/routes.ts';
 import {
   createdWebhookSubscriptionResponse,
   createWebhookSubscriptionBody,
@@ -9,7 +9,7 @@ import {
 // No Idempotency-Key replay here: it would keep a copy of the answer, secret included, in the
 // table. A retried create answers 409 instead, and the provider deletes and creates again.
 export const handler = apiHandler(
-  routes.createWebhookSubscription,
+  webhookRoutes.createWebhookSubscription,
   { body: createWebhookSubscriptionBody },
   async ({ caller, body }) =>
     createdWebhookSubscriptionResponse(await createMerchantSubscription(caller, body)),

@@ -1,13 +1,13 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { deleteMerchantSubscription } from '#shared/operations/webhook-subscriptions.ts';
-import { routes } from '#shared/routes.ts';
+import { webhookRoutes } from '#shared/routes.ts';
 import {
   merchantBusinessQuery,
   webhookSubscriptionPathParams,
 } from '#shared/schemas/webhook-subscriptions.ts';
 
 export const handler = apiHandler(
-  routes.deleteWebhookSubscription,
+  webhookRoutes.deleteWebhookSubscription,
   { params: webhookSubscriptionPathParams, query: merchantBusinessQuery },
   async ({ caller, params, query }) =>
     deleteMerchantSubscription(caller, query.merchantBusinessId, params.subscriptionId),

@@ -1,5 +1,7 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { listBusinessLinks } from '#shared/operations/service-providers.ts';
-import { routes } from '#shared/routes.ts';
+import { serviceProviderRoutes } from '#shared/routes.ts';
 
-export const handler = apiHandler(routes.listBusinessLinks, {}, ({ caller }) => listBusinessLinks(caller));
+export const handler = apiHandler(serviceProviderRoutes.listBusinessLinks, {}, ({ caller }) =>
+  listBusinessLinks(caller),
+);

@@ -1,8 +1,8 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { storesOf } from '#shared/operations/stores.ts';
-import { routes } from '#shared/routes.ts';
+import { storeRoutes } from '#shared/routes.ts';
 import { storeResponse } from '#shared/schemas/stores.ts';
 
-export const handler = apiHandler(routes.listStores, {}, async ({ caller }) =>
+export const handler = apiHandler(storeRoutes.listStores, {}, async ({ caller }) =>
   (await storesOf(caller)).map(storeResponse),
 );

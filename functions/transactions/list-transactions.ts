@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { transactionsOf } from '#shared/operations/transactions.ts';
-import { routes } from '#shared/routes.ts';
+import { transactionRoutes } from '#shared/routes.ts';
 import { listTransactionsQuery } from '#shared/schemas/transactions.ts';
 
 export const handler = apiHandler(
-  routes.listTransactions,
+  transactionRoutes.listTransactions,
   { query: listTransactionsQuery },
   ({ caller, query }) => transactionsOf(caller, query),
 );

@@ -1,11 +1,11 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
-import { routes } from '#shared/routes.ts';
+import { transferRoutes } from '#shared/routes.ts';
 import { createTransferBody, transferResponse } from '#shared/schemas/transfers.ts';
 
 export const handler = apiHandler(
-  routes.createTransfer,
+  transferRoutes.createTransfer,
   { body: createTransferBody },
   ({ caller, body, baseUrl, headers, context }) =>
     idempotent(

@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { transferOf } from '#shared/operations/transfers.ts';
-import { routes } from '#shared/routes.ts';
+import { transferRoutes } from '#shared/routes.ts';
 import { transferPathParams, transferResponse } from '#shared/schemas/transfers.ts';
 
 export const handler = apiHandler(
-  routes.getTransfer,
+  transferRoutes.getTransfer,
   { params: transferPathParams },
   async ({ caller, params }) => transferResponse(await transferOf(caller, params.id)),
 );

@@ -1,10 +1,10 @@
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { resendWebhookDelivery } from '#shared/operations/webhook-deliveries.ts';
-import { routes } from '#shared/routes.ts';
+import { webhookRoutes } from '#shared/routes.ts';
 import { webhookDeliveryPathParams, webhookDeliveryResponse } from '#shared/schemas/webhook-deliveries.ts';
 
 export const handler = apiHandler(
-  routes.resendWebhookDelivery,
+  webhookRoutes.resendWebhookDelivery,
   { params: webhookDeliveryPathParams },
   async ({ caller, params }) => webhookDeliveryResponse(await resendWebhookDelivery(caller, params.id)),
 );

@@ -1,22 +1,5 @@
-import {
-  enum as enumOf,
-  maxLength,
-  minLength,
-  nullish,
-  object,
-  pipe,
-  regex,
-  string,
-  transform,
-  uuid,
-} from 'zod/mini';
 import { DomainError } from '#shared/domain/errors.ts';
-import {
-  type PayoutMethod,
-  type ProviderCode,
-  payerPhonePattern,
-  providerCodes,
-} from '#shared/domain/payment-methods.ts';
+import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
 
 /**
  * The one port behind which the mobile-money providers sit. A collection starts in one of three
@@ -66,28 +49,6 @@ export interface VerifiedCallback {
   payerPhone?: string | undefined;
   payerName?: string | undefined;
 }
-
-/**
- * What a callback body must hold once its signature checks out, whoever signed it. A signature
- * proves who sent the body, not that it is sane: ids are checked here, before any is used as a
- * key, and texts kept to sizes a provider has any reason to send.
- */
-export const verifiedCallbackBody = object({
-  callbackId: string().check(minLength(1), maxLength(128)),
-  provider: enumOf(providerCodes),
-  providerReference: string().check(minLength(1), maxLength(128), regex(/^[\w.:-]+$/)),
-  paymentRequestId: uuid(),
-  outcome: enumOf(['success', 'declined', 'insufficient_funds']),
-  // A provider may send null for what it does not know (no phone when the payer declined).
-  payerPhone: pipe(
-    nullish(string().check(regex(payerPhonePattern))),
-    transform((phone) => phone ?? undefined),
-  ),
-  payerName: pipe(
-    nullish(string().check(minLength(1), maxLength(100))),
-    transform((name) => name ?? undefined),
-  ),
-});
 
 /** A transfer paid out to a beneficiary: by mobile money to a number, or to a bank account. */
 export interface PayoutRequest {

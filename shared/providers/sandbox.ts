@@ -6,6 +6,7 @@ import { secretValue } from '#shared/aws/secrets.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
 import { isProviderCode, type PayoutMethod, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { logger } from '#shared/logger.ts';
+import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
 import {
   type CollectionOutcome,
   type CollectionRequest,
@@ -15,7 +16,6 @@ import {
   ProviderRefused,
   type VerifiedCallback,
   type VerifiedPayoutCallback,
-  verifiedCallbackBody,
 } from '#shared/providers/port.ts';
 
 /**

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { escapeHtml } from '#shared/pages/html.ts';
-import { routes } from '#shared/routes.ts';
+import { referenceRoutes } from '#shared/routes.ts';
 import { referenceAssetNames } from '#shared/schemas/reference.ts';
 
 /**
@@ -78,7 +78,7 @@ const contentTypes: Record<AssetName, string> = {
 };
 
 function packageFile(name: AssetName): string {
-  const specifier = routes.referencePageAsset.files.find((file) => basename(file) === name);
+  const specifier = referenceRoutes.referencePageAsset.files.find((file) => basename(file) === name);
   if (!specifier) throw new Error(`${name} is not among the reference page's files`);
   const besideBundle = fileURLToPath(new URL(`./${name}`, import.meta.url));
   if (existsSync(besideBundle)) return readFileSync(besideBundle, 'utf8');

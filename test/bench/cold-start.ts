@@ -6,14 +6,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { bundleFileName, esbuildOptions, nodeOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
-import {
-  deviceRuleEntries,
-  routeEntries,
-  scheduleEntries,
-  scheduleTargetEntries,
-  streamConsumerEntries,
-  workerEntries,
-} from '#shared/routes.ts';
+import { functionEntries } from '#shared/routes.ts';
 import type { BenchReport } from '#test/bench/report.ts';
 
 const run = promisify(execFile);
@@ -80,7 +73,7 @@ export interface ColdStartResult {
 }
 
 /**
- * Cold start of every route's function: bundled exactly as the stack bundles it (the options come
+ * Cold start of every function of the stack: bundled exactly as the stack bundles it (the options come
  * from infra/bundling.ts), then imported in a fresh Node process `runs` times.
  */
 export async function coldStart(): Promise<BenchReport> {
@@ -89,17 +82,7 @@ export async function coldStart(): Promise<BenchReport> {
   await mkdir(outDir, { recursive: true });
 
   const results: ColdStartResult[] = [];
-  // Every function of the stack: routes, workers, stream consumers, schedules, schedule targets and
-  // device rules.
-  const functions = [
-    ...routeEntries,
-    ...workerEntries,
-    ...streamConsumerEntries,
-    ...scheduleEntries,
-    ...scheduleTargetEntries,
-    ...deviceRuleEntries,
-  ];
-  for (const [routeName, route] of functions) {
+  for (const [routeName, route] of functionEntries) {
     const bundle = path.join(outDir, routeName, bundleFileName);
     const { metafile } = await build({
       ...esbuildOptions(path.join(projectRoot, route.handler), bundle),

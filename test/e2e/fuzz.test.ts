@@ -5,7 +5,7 @@ import { enum as enumOf, object, string, uuid } from 'zod';
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
 import { routeContracts } from '#shared/openapi/contracts.ts';
-import { verifiedCallbackBody } from '#shared/providers/port.ts';
+import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
 import { type RouteName, routeEntries } from '#shared/routes.ts';
 import { contactPathParams, createContactBody } from '#shared/schemas/contacts.ts';
 import { escrowPathParams, listEscrowsQuery } from '#shared/schemas/escrows.ts';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/paths.ts';
+import * as routeTable from '#shared/routes.ts';
 import { routeEntries } from '#shared/routes.ts';
 
 /**
@@ -64,6 +65,13 @@ describe('the route table', () => {
 
   it('lists each method and path once', () => {
     expect(inTable.size).toBe(routeEntries.length);
+  });
+
+  it('is made of its groups, each route in exactly one (a name in two would hide the first)', () => {
+    const groups = Object.entries(routeTable).filter(([name]) => /^[a-z]\w*Routes$/.test(name));
+    const grouped = groups.flatMap(([, group]) => Object.keys(group as object));
+    expect(grouped.length).toBe(routeEntries.length);
+    expect(new Set(grouped)).toEqual(new Set(routeEntries.map(([name]) => name)));
   });
 
   it.each(routeEntries)('points %s at an entry file that exports a handler', async (_name, route) => {

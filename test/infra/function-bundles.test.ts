@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { esbuildOptions } from '#infra/bundling.ts';
+import { projectRoot } from '#infra/paths.ts';
+import { type AwsAccess, functionEntries as functions, workerEntries } from '#shared/routes.ts';
+
+// What each function's bundle holds, as the stack bundles it (the options of infra/bundling.ts).
+// An SDK client in a bundle is ~15-35 KB of code and import time; one the function may not use is
+// dead weight at best and an AccessDenied at run time at worst. The clients a function carries are
+// therefore those its access in the route table grants, and no others.
+
+/** Which access lets a function use each client. */
+const clientGrants: Record<string, (access: AwsAccess) => boolean> = {
+  'client-dynamodb': (access) => access.startsWith('table:'),
+  // The SMS gateway of sandbox stages hands its delivery events to the smsEvents queue.
+  'client-sqs': (access) => access.startsWith('queue:send:') || access === 'sms:send',
+  'client-secrets-manager': (access) => access.startsWith('secret:'),
+  'client-kms': (access) => access.startsWith('key:'),
+  'client-iot-data-plane': (access) => access === 'device:push',
+  'client-scheduler': (access) => access.startsWith('schedule:'),
+  'client-pinpoint-sms-voice-v2': (access) => access === 'sms:send',
+};
+
+const queueConsumers = new Set<string>(workerEntries.map(([, worker]) => worker.handler));
+
+let inputsByHandler: Map<string, string[]>;
+
+beforeAll(async () => {
+  // One build of every entry (esbuild shares the parsing), unminified: only the inputs are read.
+  const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('', '');
+  const handlers = [...new Set(functions.map(([, fn]) => fn.handler))];
+  const { metafile } = await build({
+    ...options,
+    entryPoints: handlers.map((handler) => ({
+      in: path.join(projectRoot, handler),
+      out: handler.replace(/\.ts$/, ''),
+    })),
+    outdir: path.join(projectRoot, '.bench', 'bundle-inputs'),
+    write: false,
+    metafile: true,
+    minify: false,
+    sourcemap: false,
+  });
+  inputsByHandler = new Map(
+    Object.values(metafile.outputs as Metafile['outputs'])
+      .filter((output) => output.entryPoint)
+      .map((output) => [output.entryPoint as string, Object.keys(output.inputs)]),
+  );
+});
+
+const clientsIn = (inputs: string[]) =>
+  new Set(inputs.map((input) => /node_modules\/@aws-sdk\/(client-[^/]+)\//.exec(input)?.[1]).filter(Boolean));
+
+describe('function bundles', () => {
+  it.each(functions)('%s carries only the SDK clients its access grants', (_name, fn) => {
+    const inputs = inputsByHandler.get(fn.handler);
+    expect(inputs, fn.handler).toBeDefined();
+    const ungranted = [...clientsIn(inputs ?? [])].filter((client) => {
+      // A queue's consumer talks to its own queue (message visibility), which its event source grants.
+      if (client === 'client-sqs' && queueConsumers.has(fn.handler)) return false;
+      const granted = clientGrants[client as string];
+      return !granted || !fn.access.some(granted);
+    });
+    expect(ungranted).toEqual([]);
+  });
+
+  it('sees the clients it looks for (a bundle with none would prove nothing)', () => {
+    const seen = new Set([...inputsByHandler.values()].flatMap((inputs) => [...clientsIn(inputs)]));
+    expect([...seen].sort()).toEqual(Object.keys(clientGrants).sort());
+  });
+});
