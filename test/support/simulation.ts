@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { dynamodb } from '#shared/aws/dynamodb.ts';
+import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { documentClient, dynamodb, tableName } from '#shared/aws/dynamodb.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
 import { AlreadyPosted } from '#shared/data/ledger.ts';
 import { orphanIdOf } from '#shared/data/orphan-collection.ts';
@@ -10,7 +11,7 @@ import { listStoreWallets } from '#shared/data/wallet.ts';
 import { defaultFeeSchedule, defaultPayoutFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import { auditLedger } from '#shared/operations/audit.ts';
+import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
@@ -48,7 +49,13 @@ export interface SimulationOptions {
   operations: number;
   /** Chance that an SDK call meets a fault. */
   faultRate?: number;
+  /** Every this many operations, and at the end, the full audit reads the whole table. */
   auditEvery?: number;
+  /**
+   * Runs after each operation, as part of it (its writes are audited with the operation's): how a
+   * test plants a defect mid-run to show the step audit finds it at that very operation.
+   */
+  afterOperation?: (operation: number, store: { businessId: string; storeId: string }) => Promise<void>;
 }
 
 export type FaultKind = 'throttling' | 'transaction_conflict' | 'timeout' | 'response_lost' | 'worker_killed';
@@ -65,7 +72,10 @@ export interface SimulationReport {
   /** Payments held in escrow (then held, released or refunded). */
   escrows: number;
   payoutsPaid: number;
+  /** Full audits (the whole table). */
   audits: number;
+  /** Audits of what one operation wrote, after every operation. */
+  stepAudits: number;
   /** Σ |actual − model| over every balance checked: 0, or the run fails. */
   moneyLostOrCreatedCents: number;
   mismatches: string[];
@@ -98,6 +108,8 @@ const injector = {
   armed: false,
   rate: 0,
   random: () => 1,
+  /** The keys of the items written (or tried) since the last step audit, when it runs. */
+  touched: undefined as Map<string, ItemKey> | undefined,
   /** The current operation's worker died: every later call fails until the next operation. */
   killed: false,
   calls: 0,
@@ -125,6 +137,8 @@ const faultMiddleware: Middleware = ((
   context: { commandName?: string },
 ) =>
   async (args: unknown) => {
+    if (injector.touched)
+      noteWrites(context.commandName ?? '', (args as { input: unknown }).input, injector.touched);
     if (!injector.armed) return next(args);
     injector.calls++;
     if (injector.killed) throw new WorkerKilled('the worker was killed');
@@ -163,6 +177,84 @@ const faultMiddleware: Middleware = ((
     }
     return result;
   }) as unknown as Middleware;
+
+type ItemKey = { pk: string; sk: string };
+type Marshalled = Record<string, { S?: string } | string>;
+const keyOf = (key: Marshalled | undefined): ItemKey | undefined => {
+  const text = (value: { S?: string } | string | undefined) => (typeof value === 'string' ? value : value?.S);
+  const pk = text(key?.pk);
+  const sk = text(key?.sk);
+  return pk !== undefined && sk !== undefined ? { pk, sk } : undefined;
+};
+
+/** Notes the key of every item a write command puts, updates or deletes, succeeded or not. */
+function noteWrites(command: string, input: unknown, touched: Map<string, ItemKey>) {
+  const note = (key: Marshalled | undefined) => {
+    const found = keyOf(key);
+    if (found) touched.set(`${found.pk}\u0000${found.sk}`, found);
+  };
+  const request = input as Record<string, unknown>;
+  if (command === 'PutItemCommand') note(request.Item as Marshalled);
+  else if (command === 'UpdateItemCommand' || command === 'DeleteItemCommand')
+    note(request.Key as Marshalled);
+  else if (command === 'TransactWriteItemsCommand') {
+    for (const write of request.TransactItems as Record<string, { Item?: Marshalled; Key?: Marshalled }>[]) {
+      note(write.Put?.Item);
+      note(write.Update?.Key);
+      note(write.Delete?.Key);
+    }
+  } else if (command === 'BatchWriteItemCommand') {
+    for (const writes of Object.values(
+      request.RequestItems as Record<
+        string,
+        { PutRequest?: { Item: Marshalled }; DeleteRequest?: { Key: Marshalled } }[]
+      >,
+    ))
+      for (const write of writes) note(write.PutRequest?.Item ?? write.DeleteRequest?.Key);
+  }
+}
+
+/**
+ * The audit after one operation: the new versions of the items it wrote go into the books, and
+ * the audit's rules are checked over what they touch (their accounts, shards, SMS balances), so
+ * its cost follows the operation, not the table.
+ */
+async function stepAudit(books: LedgerBooks, touched: Map<string, ItemKey>, seed: number, when: string) {
+  const keys = [...touched.values()];
+  touched.clear();
+  const items = await truthfully(() => readItems(keys));
+  const scope = emptyScope();
+  for (const key of keys) {
+    const touches = books.put(key, items.get(`${key.pk}\u0000${key.sk}`));
+    for (const account of touches.accounts) scope.accounts.add(account);
+    for (const shard of touches.shards) scope.shards.add(shard);
+    for (const business of touches.smsBusinesses) scope.smsBusinesses.add(business);
+  }
+  const breaks = books.check(scope);
+  if (breaks.length > 0) throw auditFailure(seed, when, breaks);
+}
+
+const auditFailure = (seed: number, when: string, breaks: AuditBreak[]) =>
+  new Error(
+    `seed ${seed}: the audit broke ${when}: ${JSON.stringify(breaks.slice(0, 3))} (SIMULATION_SEED=${seed} replays it)`,
+  );
+
+/** Consistent reads of `keys`, a hundred per request, as BatchGetItem allows. */
+async function readItems(keys: ItemKey[]): Promise<Map<string, Record<string, unknown>>> {
+  const items = new Map<string, Record<string, unknown>>();
+  for (let start = 0; start < keys.length; start += 100) {
+    let wanted: Record<string, unknown>[] | undefined = keys.slice(start, start + 100);
+    while (wanted && wanted.length > 0) {
+      const table = tableName();
+      const answer: BatchGetCommandOutput = await documentClient.send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: wanted, ConsistentRead: true } } }),
+      );
+      for (const item of answer.Responses?.[table] ?? []) items.set(`${item.pk}\u0000${item.sk}`, item);
+      wanted = answer.UnprocessedKeys?.[table]?.Keys;
+    }
+  }
+  return items;
+}
 
 let installed = false;
 function installFaults() {
@@ -232,10 +324,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       total: 0,
       blocked: 0,
     };
+  /** The books the step audits keep up to date, item by item, between two full audits. */
+  let books = await truthfully(() => readBooks(new LedgerBooks({ remember: true })));
   const before = await truthfully(async () => ({
     escrow: (await escrowWallet()).total,
     wallet: await operatingWallet(m.business.id, m.store.id),
-    accounts: (await auditLedger()).accountBalances,
+    accounts: books.report().accountBalances,
   }));
 
   const collections = new Map<string, Collection>();
@@ -262,6 +356,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     escrows: 0,
     payoutsPaid: 0,
     audits: 0,
+    stepAudits: 0,
     moneyLostOrCreatedCents: 0,
     mismatches: [],
   };
@@ -310,9 +405,11 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     if (completion.result === 'unknown_transfer') await completeOrphanRefund(verified);
   };
 
-  const steps: [number, () => Promise<void>][] = [
+  type Step = [weight: number, name: string, run: () => Promise<void>];
+  const steps: Step[] = [
     [
       14,
+      'a payment request started',
       async () => {
         const provider = random.pick(providers);
         const amount = random.int(100, 500_000);
@@ -341,6 +438,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       8,
+      'the payer restarts with another provider',
       async () => {
         // The payer goes back and pays with another provider; the first may still succeed.
         const id = requests.length > 0 ? random.pick(requests) : undefined;
@@ -354,6 +452,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       5,
+      'a link payment',
       async () => {
         const provider = random.pick(providers);
         const { request } = await payThroughLink(
@@ -367,6 +466,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       20,
+      'a provider decides a collection',
       async () => {
         // A provider decides a collection; its callback will come once, or several times.
         const open = [...collections.values()].filter((c) => !c.outcome);
@@ -380,6 +480,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       25,
+      'a collection callback delivered',
       async () => {
         // Any waiting callback, in any order; sometimes two copies at once.
         if (callbacks.length === 0) return;
@@ -395,6 +496,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       5,
+      'a store credit',
       async () => {
         const credit = credits.find((c) => !c.done) ?? {
           entryId: `credit:${randomUUID()}`,
@@ -408,6 +510,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       7,
+      'a transfer',
       async () => {
         const transfer = await createTransferFor(
           m.caller,
@@ -426,6 +529,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       8,
+      'a provider decides a payout',
       async () => {
         // A provider decides a payout (a transfer's or an orphan's refund).
         if (payouts.size === 0) return;
@@ -437,6 +541,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       6,
+      'a payout callback delivered',
       async () => {
         if (payoutCallbacks.length === 0) return;
         const index = random.int(0, payoutCallbacks.length - 1);
@@ -447,6 +552,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       5,
+      'an escrow payment started',
       async () => {
         // A marketplace's payment, held in escrow until released, refunded or expired.
         const provider = random.pick(providers);
@@ -478,6 +584,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       6,
+      'an escrow released, refunded or expired',
       async () => {
         const id = escrows.length > 0 ? random.pick(escrows) : undefined;
         if (!id) return;
@@ -495,6 +602,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       2,
+      'the sweepers run',
       async () => {
         const later = new Date(Date.now() + orphanRefundQueryAfterMs + 60_000);
         await sweepPendingTransfers(later);
@@ -503,38 +611,51 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
   ];
   const totalWeight = steps.reduce((sum, [weight]) => sum + weight, 0);
-  const pickStep = () => {
+  const pickStep = (): Step => {
     let roll = random.next() * totalWeight;
-    for (const [weight, step] of steps) {
-      roll -= weight;
+    for (const step of steps) {
+      roll -= step[0];
       if (roll < 0) return step;
     }
-    return (steps[0] as [number, () => Promise<void>])[1];
+    return steps[0] as Step;
   };
 
-  const audit = async (when: string) => {
-    const result = await truthfully(auditLedger);
+  const fullAudit = async (when: string) => {
+    const fresh = await truthfully(() => readBooks(new LedgerBooks({ remember: true })));
     report.audits++;
-    if (!result.ok)
-      throw new Error(`seed ${seed}: the audit broke ${when}: ${JSON.stringify(result.breaks.slice(0, 3))}`);
+    const breaks = fresh.check();
+    if (breaks.length > 0) throw auditFailure(seed, when, breaks);
+    // The step audits go on from books read afresh: what they keep cannot drift from the table.
+    books = fresh;
   };
 
   injector.armed = true;
+  injector.touched = new Map();
   try {
     for (let i = 0; i < operations; i++) {
       injector.killed = false;
-      const step = pickStep();
+      const [, name, run] = pickStep();
       report.operations++;
       try {
-        await step();
+        await run();
       } catch {
         report.operationsFailed++;
       }
-      if ((i + 1) % auditEvery === 0) await audit(`after operation ${i + 1}`);
+      if (options.afterOperation)
+        await truthfully(
+          () =>
+            options.afterOperation?.(i + 1, { businessId: m.business.id, storeId: m.store.id }) ??
+            Promise.resolve(),
+        );
+      const when = `after operation ${i + 1} (${name})`;
+      await stepAudit(books, injector.touched, seed, when);
+      report.stepAudits++;
+      if ((i + 1) % auditEvery === 0) await fullAudit(when);
     }
   } finally {
     injector.armed = false;
     injector.killed = false;
+    injector.touched = undefined;
   }
 
   // The end of the day, with no faults: what the providers still owe is delivered and settled.
@@ -558,7 +679,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       await deliverPayout(payoutCallbacks.pop() as { id: string; outcome: PayoutOutcome });
     await sweepPendingTransfers(later);
   }
-  await audit('at the end');
+  await fullAudit('at the end');
 
   // The model: balances from what the providers did, not from the ledger.
   const expected = new Map<string, number>();
@@ -636,7 +757,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   }
 
   const actualWallet = await operatingWallet(m.business.id, m.store.id);
-  const actualAccounts = (await auditLedger()).accountBalances;
+  const actualAccounts = books.report().accountBalances;
   const compare = (name: string, actual: number, model: number) => {
     if (actual !== model) {
       report.mismatches.push(`${name}: ${actual}, the model says ${model}`);
