@@ -20,6 +20,11 @@ describe('the deterministic simulation with faults', () => {
     expect(Object.values(report.faults).every((n) => n > 0)).toBe(true);
     expect(report.paymentsSucceeded).toBeGreaterThan(0);
     expect(report.orphanCollections).toBeGreaterThan(0);
+    // SMS were charged, refused for want of segments, and handed through real queues, some twice.
+    expect(report.smsRecorded).toBeGreaterThan(0);
+    expect(report.smsRefusedForBalance).toBeGreaterThan(0);
+    expect(report.smsSegmentsLostOrCreated).toBe(0);
+    expect(report.queueRedeliveries).toBeGreaterThan(0);
     // Every operation was audited, and the whole table now and then.
     expect(report.stepAudits).toBe(operations);
     expect(report.audits).toBe(Math.floor(operations / 100) + 1);
