@@ -25,6 +25,7 @@ describe('the deterministic simulation with faults', () => {
     expect(report.smsRefusedForBalance).toBeGreaterThan(0);
     expect(report.smsSegmentsLostOrCreated).toBe(0);
     expect(report.queueRedeliveries).toBeGreaterThan(0);
+    expect(report.webhooksAcknowledged).toBeGreaterThan(0);
     // Every operation was audited, and the whole table now and then.
     expect(report.stepAudits).toBe(operations);
     expect(report.audits).toBe(Math.floor(operations / 100) + 1);

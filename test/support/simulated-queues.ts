@@ -75,7 +75,12 @@ export async function startSimulatedQueues() {
           MessageSystemAttributeNames: ['All'],
         }),
       );
-      for (const message of Messages) waiting.push({ message, receives: 0 });
+      for (const message of Messages) {
+        // One the simulation holds already, shown again by a worker's ChangeMessageVisibility.
+        const known = waiting.find((entry) => entry.message.MessageId === message.MessageId);
+        if (known) known.message = { ...known.message, ReceiptHandle: message.ReceiptHandle };
+        else waiting.push({ message, receives: 0 });
+      }
       if (Messages.length < 10) return waiting;
     }
   };

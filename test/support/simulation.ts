@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { handler as recordSmsEvents } from '#functions/workers/record-sms-events.ts';
 import { handler as sendSms } from '#functions/workers/send-sms.ts';
+import { handler as sendWebhooks } from '#functions/workers/send-webhooks.ts';
 import { documentClient, dynamodb, tableName } from '#shared/aws/dynamodb.ts';
 import { sqs } from '#shared/aws/sqs.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
@@ -12,11 +15,14 @@ import { orphanIdOf } from '#shared/data/orphan-collection.ts';
 import { findPaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
+import { listDeliveries } from '#shared/data/webhook-delivery.ts';
+import { saveSubscription } from '#shared/data/webhook-subscription.ts';
 import { defaultFeeSchedule, defaultPayoutFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { SmsDeliveryEvent } from '#shared/domain/sms-events.ts';
 import { countSegments } from '#shared/domain/sms-segments.ts';
+import { defaultWebhookEvents } from '#shared/domain/webhook-events.ts';
 import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
@@ -31,6 +37,7 @@ import {
 import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment-links.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
+import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { CollectionOutcome, PayoutOutcome } from '#shared/providers/port.ts';
 import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { createTransferBody } from '#shared/schemas/transfers.ts';
@@ -96,6 +103,9 @@ export interface SimulationReport {
   smsStrandedByKilledSender: number;
   /** Messages the gateway took more than once: only after an attempt that failed after it. */
   smsHandedToGatewayTwice: number;
+  /** Webhook deliveries the merchant's endpoint acknowledged, and those it acknowledged twice. */
+  webhooksAcknowledged: number;
+  webhooksAcknowledgedTwice: number;
   /** Queue messages handed again to their worker after it handled them, or after it failed them. */
   queueRedeliveries: number;
   queueRetries: number;
@@ -360,14 +370,52 @@ interface Callback {
 
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
   const queues = await startSimulatedQueues();
+  const receiver = await startWebhookReceiver();
   try {
-    return await run(options, queues);
+    return await run(options, queues, receiver);
   } finally {
+    await receiver.stop();
     await queues.stop();
   }
 }
 
-async function run(options: SimulationOptions, queues: SimulatedQueues): Promise<SimulationReport> {
+/**
+ * A merchant's webhook endpoint: acknowledges a body with a 2xx, or answers 500 with the chance
+ * `failing` (the simulation's generator decides), and counts the 2xx answers per body.
+ */
+async function startWebhookReceiver() {
+  const acknowledged = new Map<string, number>();
+  const state = { failing: 0, chance: () => 1 };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (state.chance() < state.failing) {
+        response.writeHead(500).end('down');
+        return;
+      }
+      acknowledged.set(body, (acknowledged.get(body) ?? 0) + 1);
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    acknowledged,
+    state,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+async function run(
+  options: SimulationOptions,
+  queues: SimulatedQueues,
+  receiver: WebhookReceiver,
+): Promise<SimulationReport> {
   const { seed, operations, faultRate = 0.05, auditEvery = 1 } = options;
   installFaults();
   const random = generator(seed);
@@ -376,6 +424,10 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
   injector.calls = 0;
   for (const kind of Object.keys(injector.faults) as FaultKind[]) injector.faults[kind] = 0;
   process.env.SANDBOX = 'true';
+  // The receiver listens on the loopback, which only the local host's policy lets webhooks reach.
+  process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+  receiver.state.chance = random.next;
+  receiver.state.failing = 0.1;
 
   const world = await truthfully(async () => {
     const m = await merchant({ verificationLevel: 3 });
@@ -386,6 +438,15 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
       currency: 'XOF',
       allowMultiplePayments: true,
     });
+    await saveSubscription(
+      {
+        businessId: m.business.id,
+        url: receiver.url,
+        name: 'Simulated shop',
+        events: [...defaultWebhookEvents],
+      },
+      { replace: false },
+    );
     return { m, link };
   });
   const { m } = world;
@@ -442,6 +503,8 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
     smsSegmentsLostOrCreated: 0,
     smsHandedToGatewayTwice: 0,
     smsStrandedByKilledSender: 0,
+    webhooksAcknowledged: 0,
+    webhooksAcknowledgedTwice: 0,
     queueRedeliveries: 0,
     queueRetries: 0,
     queueDeadLettered: 0,
@@ -467,7 +530,7 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
 
   const deliver = async (callback: Callback): Promise<boolean> => {
     const collection = collections.get(callback.reference) as Collection;
-    const result = await completePayment({
+    const completion = await completePayment({
       callbackId: randomUUID(),
       provider: collection.provider,
       providerReference: collection.reference,
@@ -476,6 +539,9 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
       payerPhone: silentNumber,
     });
     report.callbacksDelivered++;
+    // As the callback's function does: the completion's webhook leaves at once.
+    await dispatchPromptly(completion.events);
+    const result = completion;
     if (result.result === 'orphan_collection')
       payouts.add(orphanIdOf(collection.provider, collection.reference));
     return true;
@@ -525,9 +591,11 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
     await creditSmsBalance(m.business.id, credit.segments, credit.entryId);
     credit.done = true;
   };
-  const smsWorkers = { sms: sendSms, smsEvents: recordSmsEvents } as const;
-  const deliverQueued = async (queue: keyof typeof smsWorkers, chaos: boolean) => {
-    const handled = await queues.deliver(queue, smsWorkers[queue], {
+  const workers = { sms: sendSms, smsEvents: recordSmsEvents, webhooks: sendWebhooks } as const;
+  /** Deliveries an attempt of the webhook sender failed on. */
+  const webhookFailures = new Set<string>();
+  const deliverQueued = async (queue: keyof typeof workers, chaos: boolean) => {
+    const handled = await queues.deliver(queue, workers[queue], {
       batchSize: chaos ? random.int(1, 3) : 10,
       pick: (count) => (chaos ? random.int(0, count - 1) : 0),
       redeliver: chaos ? 0.2 : 0,
@@ -792,6 +860,13 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
       },
     ],
     [
+      6,
+      'the webhook sender takes queued deliveries',
+      async () => {
+        await deliverQueued('webhooks', true);
+      },
+    ],
+    [
       2,
       'the sweepers run',
       async () => {
@@ -852,6 +927,8 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
   // The end of the day, with no faults: what the providers still owe is delivered and settled.
   for (const credit of credits.filter((c) => !c.done)) await creditOnce(credit);
   for (const credit of smsCredits.filter((c) => !c.done)) await creditSmsOnce(credit);
+  receiver.state.failing = 0;
+  while ((await deliverQueued('webhooks', false)) > 0);
   // Every queued SMS is taken by the sender, every delivery report recorded.
   while ((await queues.waiting('sms')) + (await queues.waiting('smsEvents')) > 0) {
     while ((await deliverQueued('sms', false)) > 0) await noteGatewaySends();
@@ -974,11 +1051,40 @@ async function run(options: SimulationOptions, queues: SimulatedQueues): Promise
     );
   }
   await checkSms();
+  await checkWebhooks();
   report.queueRedeliveries = queues.tally.redelivered;
   report.queueRetries = queues.tally.retried;
   report.queueDeadLettered = queues.tally.deadLettered;
   report.sdkCalls = injector.calls;
   return report;
+
+  /**
+   * Each webhook body reached the receiver (a 2xx) at most once, unless an attempt of its delivery
+   * failed (then once more is at-least-once delivery, which receivers dedupe on the body's id); a
+   * delivery recorded delivered was acknowledged.
+   */
+  async function checkWebhooks() {
+    const { items } = await listDeliveries(m.business.id, { page: 1, limit: 1_000_000 });
+    console.log(
+      'DEBUG',
+      items.length,
+      JSON.stringify(items.map((d) => [d.status, d.attempts.length, d.eventName])),
+      receiver.acknowledged.size,
+    );
+    for (const delivery of items) {
+      const acks = receiver.acknowledged.get(delivery.body) ?? 0;
+      if (acks > 0) report.webhooksAcknowledged++;
+      if (acks > 1) {
+        report.webhooksAcknowledgedTwice++;
+        if (!webhookFailures.has(delivery.id))
+          report.mismatches.push(
+            `webhook delivery ${delivery.id}: acknowledged ${acks} times, no attempt failed`,
+          );
+      }
+      if (delivery.status === 'delivered' && acks === 0)
+        report.mismatches.push(`webhook delivery ${delivery.id}: recorded delivered, never acknowledged`);
+    }
+  }
 
   /**
    * The SMS model: the balance is the top-ups the simulation made less the segments (counted
