@@ -25,7 +25,9 @@ describe('the deterministic simulation with faults', () => {
     expect(report.smsRefusedForBalance).toBeGreaterThan(0);
     expect(report.smsSegmentsLostOrCreated).toBe(0);
     expect(report.queueRedeliveries).toBeGreaterThan(0);
-    expect(report.webhooksAcknowledged).toBeGreaterThan(0);
+    expect(report.webhooksExpected).toBeGreaterThan(0);
+    expect(report.webhookAttemptsRefused).toBeGreaterThan(0);
+    expect(report.queueRetries).toBeGreaterThan(0);
     // Every operation was audited, and the whole table now and then.
     expect(report.stepAudits).toBe(operations);
     expect(report.audits).toBe(Math.floor(operations / 100) + 1);
