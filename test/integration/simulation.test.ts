@@ -8,11 +8,13 @@ import { simulate } from '#test/support/simulation.ts';
 // every kind of fault and the orphan collections it asserts; `npm run bench -- simulation` explores
 // a new seed each time. SIMULATION_SEED=<seed> replays any run; SIMULATION_OPERATIONS makes it longer.
 const seed = Number(process.env.SIMULATION_SEED ?? 20261123);
-const operations = Number(process.env.SIMULATION_OPERATIONS ?? 400);
+const operations = Number(process.env.SIMULATION_OPERATIONS ?? 1_000);
+/** The audit runs after every operation on what it wrote; the full audit reads the table this often. */
+const auditEvery = 250;
 
 describe('the deterministic simulation with faults', () => {
   it(`keeps every balance equal to the providers' truth, and the audit whole (seed ${seed})`, async () => {
-    const report = await simulate({ seed, operations, auditEvery: 100 });
+    const report = await simulate({ seed, operations, auditEvery });
     console.log(`simulation seed ${seed}: ${JSON.stringify(report)}`);
     expect(report.mismatches, `seed ${seed}: SIMULATION_SEED=${seed} replays it`).toEqual([]);
     expect(report.moneyLostOrCreatedCents).toBe(0);
@@ -30,7 +32,7 @@ describe('the deterministic simulation with faults', () => {
     expect(report.queueRetries).toBeGreaterThan(0);
     // Every operation was audited, and the whole table now and then.
     expect(report.stepAudits).toBe(operations);
-    expect(report.audits).toBe(Math.floor(operations / 100) + 1);
+    expect(report.audits).toBe(Math.floor(operations / auditEvery) + 1);
   }, 600_000);
 
   it('finds a balance edited mid-run at the very operation that edited it, and names the seed', async () => {
