@@ -212,7 +212,7 @@ export class LedgerBooks {
     const scope = emptyScope();
     const before = this.remembered?.get(id);
     if (before) this.apply(before, -1, scope);
-    const facts = item ? factsOf(item) : {};
+    const facts = item ? factsOf({ pk: key.pk, sk: key.sk, ...item }) : {};
     this.apply(facts, 1, scope);
     if (this.remembered) {
       if (Object.keys(facts).length > 0) this.remembered.set(id, facts);
