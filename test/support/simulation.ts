@@ -42,6 +42,7 @@ import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import { maxAttempts as maxWebhookAttempts } from '#shared/operations/webhook-send.ts';
 import type { CollectionOutcome, PayoutOutcome } from '#shared/providers/port.ts';
 import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { createTransferBody } from '#shared/schemas/transfers.ts';
@@ -109,6 +110,8 @@ export interface SimulationReport {
   smsHandedToGatewayTwice: number;
   /** Payment requests that left pending with a transaction: each one's webhook must be delivered. */
   webhooksExpected: number;
+  /** Of those, failed because the endpoint refused every attempt (the merchant may resend them). */
+  webhooksFailedAfterEveryAttempt: number;
   /** Webhook deliveries the merchant's endpoint acknowledged, and those it acknowledged twice. */
   webhooksAcknowledged: number;
   webhooksAcknowledgedTwice: number;
@@ -519,6 +522,7 @@ async function run(
     smsHandedToGatewayTwice: 0,
     smsStrandedByKilledSender: 0,
     webhooksExpected: 0,
+    webhooksFailedAfterEveryAttempt: 0,
     webhooksAcknowledged: 0,
     webhooksAcknowledgedTwice: 0,
     webhookAttemptsRefused: 0,
@@ -1136,6 +1140,15 @@ async function run(
       const event = eventOfCompletedRequest(request, m.business.name);
       const delivery = await getDelivery(m.business.id, deliveryIdFor(event, world.subscription.id), true);
       report.webhooksExpected++;
+      // Failed for good only after the endpoint refused every attempt the queue allows.
+      if (
+        delivery?.status === 'failed' &&
+        delivery.attempts.length === maxWebhookAttempts &&
+        delivery.attempts.every((attempt) => attempt.status === 500)
+      ) {
+        report.webhooksFailedAfterEveryAttempt++;
+        continue;
+      }
       if (delivery?.status !== 'delivered')
         report.mismatches.push(
           `payment request ${request.id}: its ${event.name} webhook is ${delivery?.status ?? 'missing'}`,
