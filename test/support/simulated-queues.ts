@@ -29,8 +29,8 @@ export interface QueueTally {
   deadLettered: number;
 }
 
-/** What `deliver` reports of one batch: each record's body and whether the worker failed it. */
-export type Handled = { body: string; failed: boolean }[];
+/** What `deliver` reports of one batch: each record's SQS message id, body, and whether it failed. */
+export type Handled = { messageId: string; body: string; failed: boolean }[];
 
 /**
  * The service's queues on the local SQS (fauxqs), with the simulation in the place of Lambda's
@@ -149,7 +149,11 @@ export async function startSimulatedQueues() {
       const handled: Handled = [];
       for (const entry of batch) {
         const wasFailed = failed.has(entry.message.MessageId as string);
-        handled.push({ body: entry.message.Body ?? '', failed: wasFailed });
+        handled.push({
+          messageId: entry.message.MessageId as string,
+          body: entry.message.Body ?? '',
+          failed: wasFailed,
+        });
         if (wasFailed) {
           if (entry.receives < queues[queue].maxReceiveCount) tally.retried++;
           else {
