@@ -1203,9 +1203,14 @@ async function run(
         report.mismatches.push(`sms ${message.id}: recorded, yet nobody sent it`);
         continue;
       }
-      if (seen.has(message.reference))
-        report.mismatches.push(`sms reference ${message.reference}: recorded twice`);
-      seen.add(message.reference);
+      // A message whose queue send failed gave its reference back (and its segments): the client's
+      // retry records another. Any other reference recorded twice is a second charge.
+      const released = message.failedReason === 'not_queued' && message.refundedAt !== undefined;
+      if (!released) {
+        if (seen.has(message.reference))
+          report.mismatches.push(`sms reference ${message.reference}: recorded twice`);
+        seen.add(message.reference);
+      }
       report.smsRecorded++;
       if (!message.charged || message.segments !== asked.segments)
         report.mismatches.push(
