@@ -185,7 +185,7 @@ async function arnOf(client: SQSClient, queueUrl: string): Promise<string> {
  * What Lambda makes of the answer: no answer, or no failures, deletes the whole batch; a failure
  * naming a message that is not in the batch makes the whole batch fail.
  */
-function failedMessageIds(answer: unknown, records: SQSRecord[]): ReadonlySet<string> {
+export function failedMessageIds(answer: unknown, records: SQSRecord[]): ReadonlySet<string> {
   const everything = new Set(records.map((record) => record.messageId));
   if (answer === undefined || answer === null) return new Set();
   if (typeof answer !== 'object') throw new Error('The answer is not a batch response');
@@ -202,7 +202,7 @@ function failedMessageIds(answer: unknown, records: SQSRecord[]): ReadonlySet<st
   return failed;
 }
 
-function toRecord(message: Message, queueArn: string): SQSRecord {
+export function toRecord(message: Message, queueArn: string): SQSRecord {
   const attributes = message.Attributes ?? {};
   const messageAttributes: SQSMessageAttributes = {};
   for (const [name, value] of Object.entries(message.MessageAttributes ?? {})) {

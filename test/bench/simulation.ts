@@ -5,7 +5,8 @@ import type { Bench } from '#test/bench/report.ts';
 /**
  * The deterministic simulation at length (test/support/simulation.ts): 10,000 operations with
  * faults by default (`SIMULATION_OPERATIONS`, `SIMULATION_SEED` to replay one), on DynamoDB Local.
- * Reports what was simulated, the faults injected, and the money lost or created, which must be 0.
+ * Reports what was simulated, the faults injected, the audits run, and the money and SMS segments
+ * lost or created, which must be 0.
  */
 export const simulation: Bench = async () => {
   await useBenchTable('bench-simulation');
@@ -19,8 +20,12 @@ export const simulation: Bench = async () => {
   const started = performance.now();
   const report = await simulate({ seed, operations, auditEvery: 250 });
   const seconds = (performance.now() - started) / 1000;
-  if (report.moneyLostOrCreatedCents !== 0 || report.mismatches.length > 0) {
-    throw new Error(`simulation seed ${seed} lost or created money: ${report.mismatches.join('; ')}`);
+  if (
+    report.moneyLostOrCreatedCents !== 0 ||
+    report.smsSegmentsLostOrCreated !== 0 ||
+    report.mismatches.length > 0
+  ) {
+    throw new Error(`simulation seed ${seed} went wrong: ${report.mismatches.join('; ')}`);
   }
   const faults = Object.values(report.faults).reduce((sum, n) => sum + n, 0);
   return {
@@ -38,8 +43,24 @@ export const simulation: Bench = async () => {
       ['orphan collections refunded or owed', report.orphanCollections],
       ['payments held in escrow', report.escrows],
       ['payouts paid (transfers and refunds)', report.payoutsPaid],
-      ['audits run', report.audits],
+      ['SMS recorded (charged)', report.smsRecorded],
+      ['SMS refused for want of segments', report.smsRefusedForBalance],
+      ['SMS segments topped up', report.smsSegmentsCredited],
+      ['SMS segments charged (not given back)', report.smsSegmentsCharged],
+      ['SMS left pending by a sender killed before its queue send', report.smsStrandedByKilledSender],
+      ['SMS the gateway took twice (after a failed attempt)', report.smsHandedToGatewayTwice],
+      ['webhooks owed for completed payments', report.webhooksExpected],
+      ['  failed: the endpoint refused every attempt', report.webhooksFailedAfterEveryAttempt],
+      ['webhook deliveries acknowledged', report.webhooksAcknowledged],
+      ['webhook attempts the endpoint refused', report.webhookAttemptsRefused],
+      ['webhooks acknowledged twice (after a failed attempt)', report.webhooksAcknowledgedTwice],
+      ['queue messages handed again after being handled', report.queueRedeliveries],
+      ['queue messages retried after a failure', report.queueRetries],
+      ['queue messages dead-lettered', report.queueDeadLettered],
+      ['audits after an operation (what it wrote)', report.stepAudits],
+      ['full audits (the whole table)', report.audits],
       ['money lost or created (cents)', report.moneyLostOrCreatedCents],
+      ['SMS segments lost or created', report.smsSegmentsLostOrCreated],
       ['seconds', Math.round(seconds)],
       ['operations per second', Math.round((report.operations / seconds) * 10) / 10],
     ],

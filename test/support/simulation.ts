@@ -1,20 +1,38 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { dynamodb } from '#shared/aws/dynamodb.ts';
+import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { handler as dispatchTableChanges } from '#functions/workers/dispatch-table-changes.ts';
+import { handler as recordSmsEvents } from '#functions/workers/record-sms-events.ts';
+import { handler as sendSms } from '#functions/workers/send-sms.ts';
+import { handler as sendWebhooks } from '#functions/workers/send-webhooks.ts';
+import { lambdaContext } from '#infra/local/lambda-context.ts';
+import { documentClient, dynamodb, tableName } from '#shared/aws/dynamodb.ts';
+import { sqs } from '#shared/aws/sqs.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
 import { AlreadyPosted } from '#shared/data/ledger.ts';
+import { InsufficientSmsBalance, listMessages, type Message } from '#shared/data/message.ts';
 import { orphanIdOf } from '#shared/data/orphan-collection.ts';
 import { findPaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
+import { deliveryIdFor, getDelivery, listDeliveries } from '#shared/data/webhook-delivery.ts';
+import { saveSubscription } from '#shared/data/webhook-subscription.ts';
 import { defaultFeeSchedule, defaultPayoutFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import { auditLedger } from '#shared/operations/audit.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
+import type { SmsDeliveryEvent } from '#shared/domain/sms-events.ts';
+import { countSegments } from '#shared/domain/sms-segments.ts';
+import { webhookEventNames } from '#shared/domain/webhook-events.ts';
+import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/operations/audit.ts';
+import { completePayment, eventOfCompletedRequest } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
+import { creditSmsBalance, sendMessageFor } from '#shared/operations/messages.ts';
 import {
   completeOrphanRefund,
   orphanRefundQueryAfterMs,
@@ -23,10 +41,14 @@ import {
 import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment-links.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
+import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import { maxAttempts as maxWebhookAttempts } from '#shared/operations/webhook-send.ts';
 import type { CollectionOutcome, PayoutOutcome } from '#shared/providers/port.ts';
 import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { createTransferBody } from '#shared/schemas/transfers.ts';
+import { type SandboxSmsBehaviour, sandboxSmsBehaviour } from '#shared/sms/sandbox.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { type SimulatedQueues, startSimulatedQueues } from '#test/support/simulated-queues.ts';
 
 /**
  * A deterministic simulation of the service's money paths with faults. A seeded generator drives
@@ -48,7 +70,13 @@ export interface SimulationOptions {
   operations: number;
   /** Chance that an SDK call meets a fault. */
   faultRate?: number;
+  /** Every this many operations, and at the end, the full audit reads the whole table. */
   auditEvery?: number;
+  /**
+   * Runs after each operation, as part of it (its writes are audited with the operation's): how a
+   * test plants a defect mid-run to show the step audit finds it at that very operation.
+   */
+  afterOperation?: (operation: number, store: { businessId: string; storeId: string }) => Promise<void>;
 }
 
 export type FaultKind = 'throttling' | 'transaction_conflict' | 'timeout' | 'response_lost' | 'worker_killed';
@@ -65,7 +93,41 @@ export interface SimulationReport {
   /** Payments held in escrow (then held, released or refunded). */
   escrows: number;
   payoutsPaid: number;
+  /** SMS recorded (each charged its segments), refused for want of balance, and segments topped up. */
+  smsRecorded: number;
+  smsRefusedForBalance: number;
+  smsSegmentsCredited: number;
+  /** Segments of the messages that still count (not given back) at the end. */
+  smsSegmentsCharged: number;
+  /** Σ |balance − model| over the SMS balances: 0, or the run fails. */
+  smsSegmentsLostOrCreated: number;
+  /**
+   * Messages left pending, charged, because the function that recorded them was killed before
+   * the queue had them: a gap the simulation found; nothing recovers them yet.
+   */
+  smsStrandedByKilledSender: number;
+  /**
+   * Messages the gateway took more than once: only after a failed attempt, or when two copies of
+   * the queue message were handled at once.
+   */
+  smsHandedToGatewayTwice: number;
+  /** Payment requests that left pending with a transaction: each one's webhook must be delivered. */
+  webhooksExpected: number;
+  /** Of those, failed because the endpoint refused every attempt (the merchant may resend them). */
+  webhooksFailedAfterEveryAttempt: number;
+  /** Webhook deliveries the merchant's endpoint acknowledged, and those it acknowledged twice. */
+  webhooksAcknowledged: number;
+  webhooksAcknowledgedTwice: number;
+  /** Attempts the merchant's endpoint answered 500 (it is down now and then): retried by the queue. */
+  webhookAttemptsRefused: number;
+  /** Queue messages handed again to their worker after it handled them, or after it failed them. */
+  queueRedeliveries: number;
+  queueRetries: number;
+  queueDeadLettered: number;
+  /** Full audits (the whole table). */
   audits: number;
+  /** Audits of what one operation wrote, after every operation. */
+  stepAudits: number;
   /** Σ |actual − model| over every balance checked: 0, or the run fails. */
   moneyLostOrCreatedCents: number;
   mismatches: string[];
@@ -98,6 +160,8 @@ const injector = {
   armed: false,
   rate: 0,
   random: () => 1,
+  /** The keys of the items written (or tried) since the last step audit, when it runs. */
+  touched: undefined as Map<string, ItemKey> | undefined,
   /** The current operation's worker died: every later call fails until the next operation. */
   killed: false,
   calls: 0,
@@ -125,6 +189,8 @@ const faultMiddleware: Middleware = ((
   context: { commandName?: string },
 ) =>
   async (args: unknown) => {
+    if (injector.touched)
+      noteWrites(context.commandName ?? '', (args as { input: unknown }).input, injector.touched);
     if (!injector.armed) return next(args);
     injector.calls++;
     if (injector.killed) throw new WorkerKilled('the worker was killed');
@@ -164,10 +230,100 @@ const faultMiddleware: Middleware = ((
     return result;
   }) as unknown as Middleware;
 
+type ItemKey = { pk: string; sk: string };
+type Marshalled = Record<string, { S?: string } | string>;
+const keyOf = (key: Marshalled | undefined): ItemKey | undefined => {
+  const text = (value: { S?: string } | string | undefined) => (typeof value === 'string' ? value : value?.S);
+  const pk = text(key?.pk);
+  const sk = text(key?.sk);
+  return pk !== undefined && sk !== undefined ? { pk, sk } : undefined;
+};
+
+/** Notes the key of every item a write command puts, updates or deletes, succeeded or not. */
+function noteWrites(command: string, input: unknown, touched: Map<string, ItemKey>) {
+  const note = (key: Marshalled | undefined) => {
+    const found = keyOf(key);
+    if (found) touched.set(`${found.pk}\u0000${found.sk}`, found);
+  };
+  const request = input as Record<string, unknown>;
+  if (command === 'PutItemCommand') note(request.Item as Marshalled);
+  else if (command === 'UpdateItemCommand' || command === 'DeleteItemCommand')
+    note(request.Key as Marshalled);
+  else if (command === 'TransactWriteItemsCommand') {
+    for (const write of request.TransactItems as Record<string, { Item?: Marshalled; Key?: Marshalled }>[]) {
+      note(write.Put?.Item);
+      note(write.Update?.Key);
+      note(write.Delete?.Key);
+    }
+  } else if (command === 'BatchWriteItemCommand') {
+    for (const writes of Object.values(
+      request.RequestItems as Record<
+        string,
+        { PutRequest?: { Item: Marshalled }; DeleteRequest?: { Key: Marshalled } }[]
+      >,
+    ))
+      for (const write of writes) note(write.PutRequest?.Item ?? write.DeleteRequest?.Key);
+  }
+}
+
+/**
+ * The audit after one operation: the new versions of the items it wrote go into the books, and
+ * the audit's rules are checked over what they touch (their accounts, shards, SMS balances), so
+ * its cost follows the operation, not the table.
+ */
+async function stepAudit(
+  books: LedgerBooks,
+  touched: Map<string, ItemKey>,
+  seed: number,
+  when: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  const keys = [...touched.values()];
+  touched.clear();
+  const items = await truthfully(() => readItems(keys));
+  const scope = emptyScope();
+  for (const key of keys) {
+    const touches = books.put(key, items.get(`${key.pk}\u0000${key.sk}`));
+    for (const account of touches.accounts) scope.accounts.add(account);
+    for (const shard of touches.shards) scope.shards.add(shard);
+    for (const business of touches.smsBusinesses) scope.smsBusinesses.add(business);
+  }
+  const breaks = books.check(scope);
+  if (breaks.length > 0) throw auditFailure(seed, when, breaks);
+  return items;
+}
+
+const auditFailure = (seed: number, when: string, breaks: AuditBreak[]) =>
+  new Error(
+    `seed ${seed}: the audit broke ${when}: ${JSON.stringify(breaks.slice(0, 3))} (SIMULATION_SEED=${seed} replays it)`,
+  );
+
+/** Consistent reads of `keys`, a hundred per request, as BatchGetItem allows. */
+async function readItems(keys: ItemKey[]): Promise<Map<string, Record<string, unknown>>> {
+  const items = new Map<string, Record<string, unknown>>();
+  for (let start = 0; start < keys.length; start += 100) {
+    let wanted: Record<string, unknown>[] | undefined = keys.slice(start, start + 100);
+    while (wanted && wanted.length > 0) {
+      const table = tableName();
+      const answer: BatchGetCommandOutput = await documentClient.send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: wanted, ConsistentRead: true } } }),
+      );
+      for (const item of answer.Responses?.[table] ?? []) items.set(`${item.pk}\u0000${item.sk}`, item);
+      wanted = answer.UnprocessedKeys?.[table]?.Keys;
+    }
+  }
+  return items;
+}
+
 let installed = false;
 function installFaults() {
   if (installed) return;
   dynamodb.middlewareStack.addRelativeTo(faultMiddleware, {
+    relation: 'after',
+    toMiddleware: 'retryMiddleware',
+    name: 'simulatedFaults',
+  });
+  // The queue sends meet the same faults (a lost answer makes the SDK send a message twice).
+  sqs.middlewareStack.addRelativeTo(faultMiddleware as never, {
     relation: 'after',
     toMiddleware: 'retryMiddleware',
     name: 'simulatedFaults',
@@ -190,6 +346,34 @@ const baseUrl = 'http://localhost:0';
 // The sandbox's silent number: nothing is queued; the simulation plays every provider itself.
 const silentNumber = '+2250700000004';
 const providers: ProviderCode[] = ['wave', 'orange', 'mtn', 'moov', 'djamo'];
+// The sandbox SMS gateway's numbers: delivered, refused before the carrier, rejected by the carrier,
+// never confirmed, and an ordinary number (delivered).
+const smsNumbers = ['+2250700000001', '+2250700000002', '+2250700000003', '+2250700000004', '+2250707123456'];
+const smsBodies = [
+  'Votre code est {ref}',
+  `Commande {ref} livrée. ${'Merci de votre confiance. '.repeat(6)}`,
+  'Reçu {ref} ✓ merci 🙏',
+  `Rappel {ref}: ${'votre paiement est attendu avant vendredi. '.repeat(9)}`,
+];
+
+/** What is wrong with a message's end, for the number it went to; undefined when nothing. */
+function smsOutcomeProblem(message: Message, behaviour: SandboxSmsBehaviour): string | undefined {
+  const refunded = message.refundedAt !== undefined;
+  const beforeCarrier = ['invalid_number', 'not_queued', 'provider_unavailable'];
+  if (refunded !== (message.status === 'failed' && beforeCarrier.includes(message.failedReason ?? '')))
+    return `${message.status} (${message.failedReason}), ${refunded ? '' : 'not '}given back`;
+  if (refunded)
+    return behaviour === 'invalid_number' || message.failedReason !== 'invalid_number'
+      ? undefined
+      : 'refused as an invalid number';
+  const expected = {
+    delivered: 'delivered',
+    carrier_rejected: 'failed',
+    never_confirmed: 'sent',
+    invalid_number: 'none',
+  }[behaviour];
+  return message.status === expected ? undefined : `ended ${message.status}, expected ${expected}`;
+}
 
 interface Collection {
   reference: string;
@@ -205,6 +389,54 @@ interface Callback {
 }
 
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
+  const queues = await startSimulatedQueues();
+  const receiver = await startWebhookReceiver();
+  try {
+    return await run(options, queues, receiver);
+  } finally {
+    await receiver.stop();
+    await queues.stop();
+  }
+}
+
+/**
+ * A merchant's webhook endpoint: acknowledges a body with a 2xx, or answers 500 with the chance
+ * `failing` (the simulation's generator decides), and counts the 2xx answers per body.
+ */
+async function startWebhookReceiver() {
+  const acknowledged = new Map<string, number>();
+  const state = { failing: 0, chance: () => 1, refused: 0 };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (state.chance() < state.failing) {
+        state.refused++;
+        response.writeHead(500).end('down');
+        return;
+      }
+      acknowledged.set(body, (acknowledged.get(body) ?? 0) + 1);
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    acknowledged,
+    state,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+async function run(
+  options: SimulationOptions,
+  queues: SimulatedQueues,
+  receiver: WebhookReceiver,
+): Promise<SimulationReport> {
   const { seed, operations, faultRate = 0.05, auditEvery = 1 } = options;
   installFaults();
   const random = generator(seed);
@@ -213,6 +445,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   injector.calls = 0;
   for (const kind of Object.keys(injector.faults) as FaultKind[]) injector.faults[kind] = 0;
   process.env.SANDBOX = 'true';
+  // The receiver listens on the loopback, which only the local host's policy lets webhooks reach.
+  process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+  receiver.state.chance = random.next;
+  receiver.state.failing = 0.2;
 
   const world = await truthfully(async () => {
     const m = await merchant({ verificationLevel: 3 });
@@ -223,7 +459,16 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       currency: 'XOF',
       allowMultiplePayments: true,
     });
-    return { m, link };
+    const subscription = await saveSubscription(
+      {
+        businessId: m.business.id,
+        url: receiver.url,
+        name: 'Simulated shop',
+        events: [...webhookEventNames],
+      },
+      { replace: false },
+    );
+    return { m, link, subscription };
   });
   const { m } = world;
 
@@ -232,10 +477,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       total: 0,
       blocked: 0,
     };
+  /** The books the step audits keep up to date, item by item, between two full audits. */
+  let books = await truthfully(() => readBooks(new LedgerBooks({ remember: true })));
   const before = await truthfully(async () => ({
     escrow: (await escrowWallet()).total,
     wallet: await operatingWallet(m.business.id, m.store.id),
-    accounts: (await auditLedger()).accountBalances,
+    accounts: books.report().accountBalances,
   }));
 
   const collections = new Map<string, Collection>();
@@ -250,6 +497,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     if (escrow?.refundTransferId) payouts.add(escrow.refundTransferId);
   };
   const credits: { entryId: string; amount: number; done: boolean }[] = [];
+  /** Every SMS asked for, by reference: recorded or not, the model knows what it asked. */
+  const smsAsked = new Map<string, { to: string; body: string; segments: number; answered: boolean }>();
+  const smsCredits: { entryId: string; segments: number; done: boolean }[] = [];
+  /** message id -> the gateway's ids it got (one per time the gateway took it). */
+  const gatewayIds = new Map<string, Set<string>>();
+  /** Sends whose function was killed (after the message's transaction, before or in its queue send). */
+  const killedSends = new Set<string>();
   const report: SimulationReport = {
     seed,
     operations: 0,
@@ -261,7 +515,23 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     orphanCollections: 0,
     escrows: 0,
     payoutsPaid: 0,
+    smsRecorded: 0,
+    smsRefusedForBalance: 0,
+    smsSegmentsCredited: 0,
+    smsSegmentsCharged: 0,
+    smsSegmentsLostOrCreated: 0,
+    smsHandedToGatewayTwice: 0,
+    smsStrandedByKilledSender: 0,
+    webhooksExpected: 0,
+    webhooksFailedAfterEveryAttempt: 0,
+    webhooksAcknowledged: 0,
+    webhooksAcknowledgedTwice: 0,
+    webhookAttemptsRefused: 0,
+    queueRedeliveries: 0,
+    queueRetries: 0,
+    queueDeadLettered: 0,
     audits: 0,
+    stepAudits: 0,
     moneyLostOrCreatedCents: 0,
     mismatches: [],
   };
@@ -282,7 +552,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
 
   const deliver = async (callback: Callback): Promise<boolean> => {
     const collection = collections.get(callback.reference) as Collection;
-    const result = await completePayment({
+    const completion = await completePayment({
       callbackId: randomUUID(),
       provider: collection.provider,
       providerReference: collection.reference,
@@ -291,6 +561,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       payerPhone: silentNumber,
     });
     report.callbacksDelivered++;
+    // As the callback's function does: the completion's webhook leaves at once.
+    await dispatchPromptly(completion.events);
+    const result = completion;
     if (result.result === 'orphan_collection')
       payouts.add(orphanIdOf(collection.provider, collection.reference));
     return true;
@@ -310,9 +583,125 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     if (completion.result === 'unknown_transfer') await completeOrphanRefund(verified);
   };
 
-  const steps: [number, () => Promise<void>][] = [
+  const sendSmsOnce = async (reference: string) => {
+    const asked = smsAsked.get(reference) as { to: string; body: string; answered: boolean };
+    try {
+      await sendMessageFor(m.caller, { channel: 'sms', to: asked.to, body: asked.body, reference });
+      asked.answered = true;
+    } catch (error) {
+      if (error instanceof InsufficientSmsBalance) {
+        report.smsRefusedForBalance++;
+        asked.answered = true;
+      }
+      if (error instanceof WorkerKilled) killedSends.add(reference);
+      throw error;
+    }
+  };
+  const askSms = () => {
+    const reference = `sim-sms-${randomUUID()}`;
+    const body = random.pick(smsBodies).replace('{ref}', reference.slice(-8));
+    smsAsked.set(reference, {
+      to: random.pick(smsNumbers),
+      body,
+      segments: countSegments(body).segments,
+      answered: false,
+    });
+    return reference;
+  };
+  const creditSmsOnce = async (credit: { entryId: string; segments: number; done: boolean }) => {
+    // The same entry id again (a retried top-up) adds nothing.
+    await creditSmsBalance(m.business.id, credit.segments, credit.entryId);
+    credit.done = true;
+  };
+  const workers = { sms: sendSms, smsEvents: recordSmsEvents, webhooks: sendWebhooks } as const;
+  /** SMS and webhook deliveries an attempt of their worker failed on. */
+  const attemptFailed = new Set<string>();
+  /**
+   * SMS and webhook deliveries -> the distinct queue messages handed for them: more than one when
+   * a queue send was repeated (its answer lost) or a recovery path sent another.
+   */
+  const copiesHanded = new Map<string, Set<string>>();
+  /**
+   * Sent twice: allowed after a failed attempt, or when two copies of its queue message were
+   * handled (at once, both find it pending); never for the same message handed again.
+   */
+  const sentTwiceExplained = (id: string) => attemptFailed.has(id) || (copiesHanded.get(id)?.size ?? 0) > 1;
+  const deliverQueued = async (queue: keyof typeof workers, chaos: boolean) => {
+    const handled = await queues.deliver(queue, workers[queue], {
+      batchSize: chaos ? random.int(1, 3) : 10,
+      pick: (count) => (chaos ? random.int(0, count - 1) : 0),
+      redeliver: chaos ? 0.2 : 0,
+      chance: random.next,
+    });
+    for (const { messageId, body, failed } of handled) {
+      if (queue === 'smsEvents') continue;
+      const parsed = JSON.parse(body) as { messageId?: string; deliveryId?: string };
+      const target = (queue === 'sms' ? parsed.messageId : parsed.deliveryId) as string;
+      if (failed) attemptFailed.add(target);
+      copiesHanded.set(target, (copiesHanded.get(target) ?? new Set()).add(messageId));
+    }
+    return handled.length;
+  };
+  const noteGatewaySends = async () => {
+    // The sandbox gateway reports each message it takes on the events queue, with its own id.
+    for (const body of await queues.peek('smsEvents')) {
+      const event = JSON.parse(body) as SmsDeliveryEvent;
+      const id = event.context?.messageId as string;
+      gatewayIds.set(id, (gatewayIds.get(id) ?? new Set()).add(event.messageId));
+    }
+  };
+
+  /** The last image of each payment request, as the table's stream would carry it. */
+  const requestImages = new Map<string, Record<string, unknown>>();
+  let streamSequence = 0;
+  /**
+   * The table's stream: a payment request that left pending in this operation is handed to the
+   * real stream consumer, which makes up for a webhook its completing function did not dispatch
+   * (killed after its transaction). The event source mapping retries a failed record until it
+   * goes through.
+   */
+  const feedStream = async (written: Map<string, Record<string, unknown>>) => {
+    const records: DynamoDBRecord[] = [];
+    for (const [id, item] of written) {
+      if (item.entity !== 'payment_request') continue;
+      const before = requestImages.get(id);
+      requestImages.set(id, item);
+      if (before?.status !== 'pending' || item.status === 'pending') continue;
+      const image = (value: Record<string, unknown>) =>
+        marshall(value, { removeUndefinedValues: true }) as NonNullable<
+          DynamoDBRecord['dynamodb']
+        >['NewImage'];
+      records.push({
+        eventID: String(++streamSequence),
+        eventName: 'MODIFY',
+        eventSource: 'aws:dynamodb',
+        dynamodb: { SequenceNumber: String(streamSequence), OldImage: image(before), NewImage: image(item) },
+      });
+    }
+    for (let attempt = 1; records.length > 0; attempt++) {
+      let failed: Set<string>;
+      try {
+        const answer = (await dispatchTableChanges(
+          { Records: records },
+          lambdaContext('simulated-stream', 30_000),
+        )) as { batchItemFailures?: { itemIdentifier: string }[] };
+        failed = new Set((answer?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+      } catch {
+        failed = new Set(records.map((record) => record.dynamodb?.SequenceNumber as string));
+      }
+      injector.killed = false;
+      const left = records.filter((record) => failed.has(record.dynamodb?.SequenceNumber as string));
+      records.splice(0, records.length, ...left);
+      if (attempt >= 20 && records.length > 0)
+        throw new Error(`seed ${seed}: the stream consumer keeps failing`);
+    }
+  };
+
+  type Step = [weight: number, name: string, run: () => Promise<void>];
+  const steps: Step[] = [
     [
       14,
+      'a payment request started',
       async () => {
         const provider = random.pick(providers);
         const amount = random.int(100, 500_000);
@@ -341,6 +730,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       8,
+      'the payer restarts with another provider',
       async () => {
         // The payer goes back and pays with another provider; the first may still succeed.
         const id = requests.length > 0 ? random.pick(requests) : undefined;
@@ -354,6 +744,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       5,
+      'a link payment',
       async () => {
         const provider = random.pick(providers);
         const { request } = await payThroughLink(
@@ -367,6 +758,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       20,
+      'a provider decides a collection',
       async () => {
         // A provider decides a collection; its callback will come once, or several times.
         const open = [...collections.values()].filter((c) => !c.outcome);
@@ -380,6 +772,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       25,
+      'a collection callback delivered',
       async () => {
         // Any waiting callback, in any order; sometimes two copies at once.
         if (callbacks.length === 0) return;
@@ -395,6 +788,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       5,
+      'a store credit',
       async () => {
         const credit = credits.find((c) => !c.done) ?? {
           entryId: `credit:${randomUUID()}`,
@@ -408,6 +802,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       7,
+      'a transfer',
       async () => {
         const transfer = await createTransferFor(
           m.caller,
@@ -426,6 +821,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       8,
+      'a provider decides a payout',
       async () => {
         // A provider decides a payout (a transfer's or an orphan's refund).
         if (payouts.size === 0) return;
@@ -437,6 +833,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       6,
+      'a payout callback delivered',
       async () => {
         if (payoutCallbacks.length === 0) return;
         const index = random.int(0, payoutCallbacks.length - 1);
@@ -447,6 +844,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       5,
+      'an escrow payment started',
       async () => {
         // A marketplace's payment, held in escrow until released, refunded or expired.
         const provider = random.pick(providers);
@@ -478,6 +876,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
     [
       6,
+      'an escrow released, refunded or expired',
       async () => {
         const id = escrows.length > 0 ? random.pick(escrows) : undefined;
         if (!id) return;
@@ -494,7 +893,63 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       },
     ],
     [
+      7,
+      'an SMS sent',
+      async () => {
+        // Sometimes a client retries a send it got no answer for, with the same reference.
+        const unanswered = [...smsAsked.entries()].filter(([, asked]) => !asked.answered);
+        const reference = unanswered.length > 0 && random.chance(0.5) ? random.pick(unanswered)[0] : askSms();
+        await sendSmsOnce(reference);
+      },
+    ],
+    [
       2,
+      'SMS sends racing for the last segments',
+      async () => {
+        const references = Array.from({ length: random.int(3, 5) }, askSms);
+        const results = await Promise.allSettled(references.map(sendSmsOnce));
+        const failure = results.find((r) => r.status === 'rejected');
+        if (failure) throw (failure as PromiseRejectedResult).reason;
+      },
+    ],
+    [
+      3,
+      'an SMS top-up',
+      async () => {
+        const credit = smsCredits.find((c) => !c.done) ?? {
+          entryId: `sms-credit:${randomUUID()}`,
+          segments: random.int(2, 30),
+          done: false,
+        };
+        if (!smsCredits.includes(credit)) smsCredits.push(credit);
+        await creditSmsOnce(credit);
+      },
+    ],
+    [
+      8,
+      'the SMS sender takes queued messages',
+      async () => {
+        await deliverQueued('sms', true);
+        await noteGatewaySends();
+      },
+    ],
+    [
+      6,
+      'delivery reports recorded',
+      async () => {
+        await deliverQueued('smsEvents', true);
+      },
+    ],
+    [
+      10,
+      'the webhook sender takes queued deliveries',
+      async () => {
+        await deliverQueued('webhooks', true);
+      },
+    ],
+    [
+      2,
+      'the sweepers run',
       async () => {
         const later = new Date(Date.now() + orphanRefundQueryAfterMs + 60_000);
         await sweepPendingTransfers(later);
@@ -503,42 +958,63 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     ],
   ];
   const totalWeight = steps.reduce((sum, [weight]) => sum + weight, 0);
-  const pickStep = () => {
+  const pickStep = (): Step => {
     let roll = random.next() * totalWeight;
-    for (const [weight, step] of steps) {
-      roll -= weight;
+    for (const step of steps) {
+      roll -= step[0];
       if (roll < 0) return step;
     }
-    return (steps[0] as [number, () => Promise<void>])[1];
+    return steps[0] as Step;
   };
 
-  const audit = async (when: string) => {
-    const result = await truthfully(auditLedger);
+  const fullAudit = async (when: string) => {
+    const fresh = await truthfully(() => readBooks(new LedgerBooks({ remember: true })));
     report.audits++;
-    if (!result.ok)
-      throw new Error(`seed ${seed}: the audit broke ${when}: ${JSON.stringify(result.breaks.slice(0, 3))}`);
+    const breaks = fresh.check();
+    if (breaks.length > 0) throw auditFailure(seed, when, breaks);
+    // The step audits go on from books read afresh: what they keep cannot drift from the table.
+    books = fresh;
   };
 
   injector.armed = true;
+  injector.touched = new Map();
   try {
     for (let i = 0; i < operations; i++) {
       injector.killed = false;
-      const step = pickStep();
+      const [, name, run] = pickStep();
       report.operations++;
       try {
-        await step();
+        await run();
       } catch {
         report.operationsFailed++;
       }
-      if ((i + 1) % auditEvery === 0) await audit(`after operation ${i + 1}`);
+      if (options.afterOperation)
+        await truthfully(
+          () =>
+            options.afterOperation?.(i + 1, { businessId: m.business.id, storeId: m.store.id }) ??
+            Promise.resolve(),
+        );
+      const when = `after operation ${i + 1} (${name})`;
+      const written = await stepAudit(books, injector.touched, seed, when);
+      injector.killed = false;
+      await feedStream(written);
+      report.stepAudits++;
+      if ((i + 1) % auditEvery === 0) await fullAudit(when);
     }
   } finally {
     injector.armed = false;
     injector.killed = false;
+    injector.touched = undefined;
   }
 
   // The end of the day, with no faults: what the providers still owe is delivered and settled.
   for (const credit of credits.filter((c) => !c.done)) await creditOnce(credit);
+  for (const credit of smsCredits.filter((c) => !c.done)) await creditSmsOnce(credit);
+  // Every queued SMS is taken by the sender, every delivery report recorded.
+  while ((await queues.waiting('sms')) + (await queues.waiting('smsEvents')) > 0) {
+    while ((await deliverQueued('sms', false)) > 0) await noteGatewaySends();
+    while ((await deliverQueued('smsEvents', false)) > 0);
+  }
   for (let round = 0; round < 4; round++) {
     while (callbacks.length > 0) {
       const callback = callbacks.pop() as Callback;
@@ -558,7 +1034,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       await deliverPayout(payoutCallbacks.pop() as { id: string; outcome: PayoutOutcome });
     await sweepPendingTransfers(later);
   }
-  await audit('at the end');
+  // The merchant's endpoint is back for good: every queued webhook goes out.
+  receiver.state.failing = 0;
+  while ((await deliverQueued('webhooks', false)) > 0);
+  await fullAudit('at the end');
 
   // The model: balances from what the providers did, not from the ledger.
   const expected = new Map<string, number>();
@@ -636,7 +1115,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   }
 
   const actualWallet = await operatingWallet(m.business.id, m.store.id);
-  const actualAccounts = (await auditLedger()).accountBalances;
+  const actualAccounts = books.report().accountBalances;
   const compare = (name: string, actual: number, model: number) => {
     if (actual !== model) {
       report.mismatches.push(`${name}: ${actual}, the model says ${model}`);
@@ -655,6 +1134,114 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       expected.get(account) ?? 0,
     );
   }
+  await checkSms();
+  await checkWebhooks();
+  report.webhookAttemptsRefused = receiver.state.refused;
+  report.queueRedeliveries = queues.tally.redelivered;
+  report.queueRetries = queues.tally.retried;
+  report.queueDeadLettered = queues.tally.deadLettered;
   report.sdkCalls = injector.calls;
   return report;
+
+  /**
+   * Each webhook body reached the receiver (a 2xx) at most once, unless an attempt of its delivery
+   * failed (then once more is at-least-once delivery, which receivers dedupe on the body's id); a
+   * delivery recorded delivered was acknowledged.
+   */
+  async function checkWebhooks() {
+    for (const request of finalRequests.values()) {
+      if (!request || request.status === 'pending' || !request.transaction) continue;
+      const event = eventOfCompletedRequest(request, m.business.name);
+      const delivery = await getDelivery(m.business.id, deliveryIdFor(event, world.subscription.id), true);
+      report.webhooksExpected++;
+      // Failed for good only after the endpoint refused every attempt the queue allows.
+      if (
+        delivery?.status === 'failed' &&
+        delivery.attempts.length === maxWebhookAttempts &&
+        delivery.attempts.every((attempt) => attempt.status === 500)
+      ) {
+        report.webhooksFailedAfterEveryAttempt++;
+        continue;
+      }
+      if (delivery?.status !== 'delivered')
+        report.mismatches.push(
+          `payment request ${request.id}: its ${event.name} webhook is ${delivery?.status ?? 'missing'}`,
+        );
+    }
+    const { items } = await listDeliveries(m.business.id, { page: 1, limit: 1_000_000 });
+    for (const delivery of items) {
+      const acks = receiver.acknowledged.get(delivery.body) ?? 0;
+      if (acks > 0) report.webhooksAcknowledged++;
+      if (acks > 1) {
+        report.webhooksAcknowledgedTwice++;
+        if (!sentTwiceExplained(delivery.id))
+          report.mismatches.push(
+            `webhook delivery ${delivery.id}: acknowledged ${acks} times from one queue message, no attempt failed`,
+          );
+      }
+      if (delivery.status === 'delivered' && acks === 0)
+        report.mismatches.push(`webhook delivery ${delivery.id}: recorded delivered, never acknowledged`);
+    }
+  }
+
+  /**
+   * The SMS model: the balance is the top-ups the simulation made less the segments (counted
+   * here from the bodies it sent) of the messages that still count; a message is given its
+   * segments back only when it failed before the carrier took it, and ends as its number says.
+   */
+  async function checkSms() {
+    const { items } = await listMessages(m.business.id, { page: 1, limit: 1_000_000 });
+    let model = 0;
+    for (const credit of smsCredits) {
+      model += credit.segments;
+      report.smsSegmentsCredited += credit.segments;
+    }
+    const seen = new Set<string>();
+    for (const message of items) {
+      const asked = smsAsked.get(message.reference);
+      if (!asked) {
+        report.mismatches.push(`sms ${message.id}: recorded, yet nobody sent it`);
+        continue;
+      }
+      // A message whose queue send failed gave its reference back (and its segments): the client's
+      // retry records another. Any other reference recorded twice is a second charge.
+      const released = message.failedReason === 'not_queued' && message.refundedAt !== undefined;
+      if (!released) {
+        if (seen.has(message.reference))
+          report.mismatches.push(`sms reference ${message.reference}: recorded twice`);
+        seen.add(message.reference);
+      }
+      report.smsRecorded++;
+      if (!message.charged || message.segments !== asked.segments)
+        report.mismatches.push(
+          `sms ${message.id}: charged ${message.charged ? message.segments : 0}, it has ${asked.segments} segments`,
+        );
+      const refunded = message.refundedAt !== undefined;
+      if (!refunded) {
+        model -= asked.segments;
+        report.smsSegmentsCharged += asked.segments;
+      }
+      if (message.status === 'pending' && killedSends.has(message.reference)) {
+        // Recorded and charged, then the function died before the queue had it: nothing sends it
+        // or gives its segments back (see the README's simulation paragraph). Counted, not hidden.
+        report.smsStrandedByKilledSender++;
+        continue;
+      }
+      const problem = smsOutcomeProblem(message, sandboxSmsBehaviour(asked.to));
+      if (problem) report.mismatches.push(`sms ${message.id} to ${asked.to}: ${problem}`);
+      const taken = gatewayIds.get(message.id)?.size ?? 0;
+      if (taken > 1) {
+        report.smsHandedToGatewayTwice++;
+        if (!sentTwiceExplained(message.id))
+          report.mismatches.push(
+            `sms ${message.id}: the gateway took it ${taken} times from one queue message, no attempt failed`,
+          );
+      }
+    }
+    const balance = books.smsBalanceOf(m.business.id);
+    if (balance !== model) {
+      report.mismatches.push(`sms balance: ${balance}, the model says ${model}`);
+      report.smsSegmentsLostOrCreated += Math.abs(balance - model);
+    }
+  }
 }
