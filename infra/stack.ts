@@ -573,7 +573,7 @@ export class PaymentsStack extends Stack {
         new DynamoEventSource(this.table, {
           startingPosition: StartingPosition.TRIM_HORIZON,
           batchSize: consumer.batchSize,
-          filters: [FilterCriteria.filter(consumer.filter)],
+          filters: consumer.filters.map((filter) => FilterCriteria.filter(filter)),
           // A failing record is found by halving its batch, retried, and after the last retry
           // parked in a queue that alarms, instead of holding up its shard for the stream's 24 h.
           bisectBatchOnError: true,

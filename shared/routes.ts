@@ -699,25 +699,35 @@ export const workerEntries = /* @__PURE__ */ Object.entries(workers) as [WorkerN
 export interface StreamConsumer {
   readonly handler: string;
   readonly batchSize: number;
-  /** A Lambda event filter pattern over the stream record. */
-  readonly filter: Record<string, unknown>;
+  /** Lambda event filter patterns over the stream record: a record matching any one is passed. */
+  readonly filters: readonly Record<string, unknown>[];
   readonly access: readonly AwsAccess[];
   readonly sandboxOnly?: boolean;
 }
 
 export const streamConsumers = {
-  /** Payment requests leaving `pending`: their webhook, if the completing function did not send it. */
+  /**
+   * Payment requests leaving `pending`: their webhook, if the completing function did not send it.
+   * Messages recorded `pending`: a delayed copy of their `sms` queue message, if the recording
+   * function did not queue them. One consumer for both: a shard's stream allows only two readers.
+   */
   dispatchTableChanges: {
     handler: 'functions/workers/dispatch-table-changes.ts',
     batchSize: 100,
-    filter: {
-      eventName: ['MODIFY'],
-      dynamodb: {
-        OldImage: { entity: { S: ['payment_request'] }, status: { S: ['pending'] } },
-        NewImage: { status: { S: ['success', 'error'] } },
+    filters: [
+      {
+        eventName: ['MODIFY'],
+        dynamodb: {
+          OldImage: { entity: { S: ['payment_request'] }, status: { S: ['pending'] } },
+          NewImage: { status: { S: ['success', 'error'] } },
+        },
       },
-    },
-    access: ['table:write', 'queue:send:webhooks'],
+      {
+        eventName: ['INSERT'],
+        dynamodb: { NewImage: { entity: { S: ['message'] }, status: { S: ['pending'] } } },
+      },
+    ],
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sms'],
   },
 } as const satisfies Record<string, StreamConsumer>;
 

@@ -9,8 +9,8 @@ const processor = new BatchProcessor(EventType.DynamoDBStreams);
 
 /**
  * The table's stream, through an event source mapping filtered on payment requests leaving
- * `pending`: each change's webhook reaches the queue even if the function that made it stopped
- * before dispatching. A failed record is reported alone (the mapping bisects and retries from it,
+ * `pending` and messages recorded `pending`: each change's webhook, and each message, reaches its
+ * queue even if the function that made it stopped before queueing it. A failed record is reported alone (the mapping bisects and retries from it,
  * then hands it to its on-failure queue).
  */
 async function dispatch(record: DynamoDBRecord): Promise<void> {

@@ -29,6 +29,9 @@ import type { SmsEncoding } from '#shared/domain/sms-segments.ts';
  * Access patterns and cost (items under 1 KB; a message with its index entry ~2 WCU to put):
  * - send: TransactWriteItems of the account update, the reference claim and the message: 7 WCU.
  * - get by id: GetItem, 0.5 RCU (1 consistent, the sender).
+ * - claim for sending: UpdateItem, 2 WCU with the index entry (the item is rewritten in the
+ *   index, which projects it whole); a release after a passing gateway failure, 2 WCU more. The
+ *   claim's attributes are removed by the write that marks the message sent or failed.
  * - mark sent, delivered or failed: UpdateItem, 2 WCU with the index entry.
  * - fail before the carrier and refund: TransactWriteItems of 2 updates: 4 WCU.
  * - account: GetItem, 0.5 RCU; the first read also puts it, 1 WCU.
@@ -176,6 +179,45 @@ export async function getMessage(
   return Item ? toMessage(Item) : undefined;
 }
 
+/**
+ * How long a sender's claim on a message holds: longer than the sender worker may run (its
+ * timeout is a sixth of the queue's visibility timeout), shorter than the visibility timeout, so
+ * the queue message of a sender killed after claiming comes back to a claim that has lapsed.
+ */
+export const sendingLeaseSeconds = 30;
+
+/**
+ * Claims a pending message for one gateway call: it must be pending with no live claim (none, or
+ * one whose lease lapsed, its sender gone). Answers the claim's token, or undefined when the
+ * message is not pending or another sender holds it. The claim lives in `sendingUntil` and
+ * `sendingClaim`, which are not part of the message's public shape.
+ */
+export async function claimForSending(
+  message: Pick<Message, 'businessId' | 'id'>,
+  now: Date = new Date(),
+): Promise<string | undefined> {
+  const claim = randomUUID();
+  const until = new Date(now.getTime() + sendingLeaseSeconds * 1000).toISOString();
+  const claimed = await conditionalUpdate(
+    message,
+    'SET sendingUntil = :until, sendingClaim = :claim',
+    // Its own claim passes too: the SDK's retry of a claim whose answer was lost.
+    '#status = :pending AND (attribute_not_exists(sendingUntil) OR sendingUntil < :at OR sendingClaim = :claim)',
+    { ':until': until, ':claim': claim, ':pending': 'pending', ':at': now.toISOString() },
+  );
+  return claimed ? claim : undefined;
+}
+
+/** Gives up this sender's claim, so the queue's retry may send the message; another's is kept. */
+export async function releaseClaim(
+  message: Pick<Message, 'businessId' | 'id'>,
+  claim: string,
+): Promise<boolean> {
+  return conditionalUpdate(message, 'REMOVE sendingUntil, sendingClaim', 'sendingClaim = :claim', {
+    ':claim': claim,
+  });
+}
+
 /** The carrier gateway accepted the message; only a pending message becomes sent. */
 export async function markSent(
   message: Pick<Message, 'businessId' | 'id'>,
@@ -183,7 +225,7 @@ export async function markSent(
 ): Promise<boolean> {
   return conditionalUpdate(
     message,
-    'SET #status = :sent, providerMessageId = :providerId, updatedAt = :now',
+    'SET #status = :sent, providerMessageId = :providerId, updatedAt = :now REMOVE sendingUntil, sendingClaim',
     '#status = :pending',
     { ':sent': 'sent', ':providerId': providerMessageId, ':pending': 'pending' },
   );
@@ -226,7 +268,7 @@ export async function failBeforeCarrier(
           TableName: table,
           Key: messageKey(message.businessId, message.id),
           UpdateExpression:
-            'SET #status = :failed, failedReason = :reason, refundedAt = :now, updatedAt = :now',
+            'SET #status = :failed, failedReason = :reason, refundedAt = :now, updatedAt = :now REMOVE sendingUntil, sendingClaim',
           ConditionExpression: '#status = :pending AND attribute_not_exists(refundedAt)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -423,8 +465,14 @@ async function conditionalUpdate(
         Key: messageKey(message.businessId, message.id),
         UpdateExpression: update,
         ConditionExpression: condition,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ...values, ':now': new Date().toISOString() },
+        // DynamoDB refuses names and values the expressions do not use.
+        ...(`${update} ${condition}`.includes('#status')
+          ? { ExpressionAttributeNames: { '#status': 'status' } }
+          : {}),
+        ExpressionAttributeValues: {
+          ...values,
+          ...(update.includes(':now') ? { ':now': new Date().toISOString() } : {}),
+        },
       }),
     );
     return true;
@@ -435,7 +483,16 @@ async function conditionalUpdate(
 }
 
 function toMessage(item: Record<string, unknown>): Message {
-  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _gpk,
+    gsi1sk: _gsk,
+    entity: _entity,
+    sendingUntil: _until,
+    sendingClaim: _claim,
+    ...rest
+  } = item;
   const message = rest as unknown as Message;
   return { ...message, failedReason: message.failedReason ?? null };
 }

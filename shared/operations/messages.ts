@@ -24,6 +24,28 @@ export interface SmsQueueMessage {
 }
 
 /**
+ * How long the stream's copy of a new message's queue message waits before the sender sees it:
+ * past the prompt copy's first attempt, so that copy normally finds the message sent and does
+ * nothing; within SQS's 15 minutes, so a message whose recording function died goes out soon.
+ */
+export const smsRescueDelaySeconds = 120;
+
+/**
+ * The table's stream as the outbox of SMS: a message recorded pending (its segments taken) is
+ * queued again, delayed, from its stream record, so it is sent even if the function that recorded
+ * it died before its own queue send. The sender's claim keeps the two copies to one text.
+ */
+export async function queueFromStream(message: Pick<Message, 'businessId' | 'id'>): Promise<void> {
+  await sendToQueue(
+    'sms',
+    { businessId: message.businessId, messageId: message.id } satisfies SmsQueueMessage,
+    {
+      delaySeconds: smsRescueDelaySeconds,
+    },
+  );
+}
+
+/**
  * Sends an SMS for the caller's business: its segments are taken from the business's balance as
  * it is recorded (422 insufficient_sms_balance otherwise, nothing recorded), then the sender
  * worker gets it through the `sms` queue.

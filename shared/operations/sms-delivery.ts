@@ -1,4 +1,11 @@
-import { failBeforeCarrier, getMessage, markSent, recordCarrierOutcome } from '#shared/data/message.ts';
+import {
+  claimForSending,
+  failBeforeCarrier,
+  getMessage,
+  markSent,
+  recordCarrierOutcome,
+  releaseClaim,
+} from '#shared/data/message.ts';
 import { carrierOutcomeOf, type SmsDeliveryEvent } from '#shared/domain/sms-events.ts';
 import { logger } from '#shared/logger.ts';
 import type { SmsQueueMessage } from '#shared/operations/messages.ts';
@@ -9,11 +16,23 @@ import { SmsRefused } from '#shared/sms/port.ts';
 /** The redrive policy parks a message after this many receives: the last attempt is this one. */
 export const maxSendAttempts = queues.sms.maxReceiveCount;
 
+/** Another sender holds the message's claim: this copy of its queue message comes back later. */
+export class SmsBeingSent extends Error {
+  constructor(messageId: string) {
+    super(`sms ${messageId} is being sent by another worker`);
+    this.name = 'SmsBeingSent';
+  }
+}
+
 /**
  * One attempt to hand a message to the gateway, the `attempt`-th. A message that is no longer
- * pending (a duplicate queue message) is left alone. A refusal before the carrier, or the last
- * attempt failing, fails the message and gives its segments back, once; any other failure is
- * thrown so the queue brings the message back.
+ * pending (a duplicate queue message) is left alone. The attempt first claims the message, so two
+ * copies of its queue message (a redelivery, the stream's rescue copy) never both reach the
+ * gateway: a copy that finds a live claim is thrown back to the queue, or, on its last attempt,
+ * dropped (the claim's holder settles the message; its own queue message comes back if it died).
+ * A refusal before the carrier, or the last attempt failing, fails the message and gives its
+ * segments back, once; any other failure releases the claim and is thrown so the queue brings the
+ * message back.
  */
 export async function sendQueuedSms(queued: SmsQueueMessage, attempt: number): Promise<void> {
   const message = await getMessage(queued.businessId, queued.messageId, true);
@@ -22,6 +41,12 @@ export async function sendQueuedSms(queued: SmsQueueMessage, attempt: number): P
     return;
   }
   if (message.status !== 'pending') return;
+  const claim = await claimForSending(message);
+  if (!claim) {
+    const now = await getMessage(queued.businessId, queued.messageId, true);
+    if (now?.status !== 'pending' || attempt >= maxSendAttempts) return;
+    throw new SmsBeingSent(message.id);
+  }
   try {
     const { providerMessageId } = await smsGateway().send({
       businessId: message.businessId,
@@ -49,6 +74,10 @@ export async function sendQueuedSms(queued: SmsQueueMessage, attempt: number): P
         });
       return;
     }
+    await releaseClaim(message, claim).catch((releaseError: unknown) =>
+      // The lease lapses on its own; the retry then finds the message free.
+      logger.warn('sms claim not released', { messageId: message.id, error: releaseError as Error }),
+    );
     throw error;
   }
 }

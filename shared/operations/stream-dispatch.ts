@@ -6,6 +6,7 @@ import { toPaymentRequest } from '#shared/data/payment-request.ts';
 import { deliveryIdFor, getDelivery } from '#shared/data/webhook-delivery.ts';
 import { getSubscription, subscribedTo } from '#shared/data/webhook-subscription.ts';
 import { eventOfCompletedRequest } from '#shared/operations/complete-payment.ts';
+import { queueFromStream } from '#shared/operations/messages.ts';
 import { dispatchOutboxEvent, queueRecovery } from '#shared/operations/webhook-dispatch.ts';
 
 /**
@@ -19,6 +20,9 @@ import { dispatchOutboxEvent, queueRecovery } from '#shared/operations/webhook-d
  * the function; the test is repeated here because the local host's poller does not filter.
  * Reading the stream costs nothing on Lambda; each change costs the business's subscription and
  * name (0.5 RCU each) and its delivery (0.5 RCU), and a write only when something was missing.
+ *
+ * It is the outbox of SMS too: a message INSERTed `pending` is queued again, delayed (see
+ * `queueFromStream`), for no table read at all: one SQS send a message.
  */
 export type StreamImage = Record<string, AttributeValue>;
 
@@ -37,7 +41,17 @@ export type ChangeOutcome =
   /** Made, never attempted yet: a recovery message checks on it in 15 minutes. */
   | 'recovery_queued'
   /** Made and attempted already. */
-  | 'already_dispatched';
+  | 'already_dispatched'
+  /** A message recorded pending: a delayed copy of its queue message was sent. */
+  | 'sms_queued';
+
+/** The message a change recorded pending, or nothing. */
+function pendingMessageOf(change: TableChange): { businessId: string; id: string } | undefined {
+  if (change.eventName !== 'INSERT' || !change.newImage) return undefined;
+  const item = unmarshall(change.newImage);
+  if (item.entity !== 'message' || item.status !== 'pending') return undefined;
+  return { businessId: item.businessId as string, id: item.id as string };
+}
 
 /** The event a change announces, or nothing. */
 export async function eventOfChange(change: TableChange): Promise<OutboxEvent | undefined> {
@@ -61,6 +75,11 @@ export async function eventOfChange(change: TableChange): Promise<OutboxEvent | 
  * minutes rather than sent twice now. Throws on a failure, for the record to be retried.
  */
 export async function dispatchChange(change: TableChange): Promise<ChangeOutcome> {
+  const message = pendingMessageOf(change);
+  if (message) {
+    await queueFromStream(message);
+    return 'sms_queued';
+  }
   const event = await eventOfChange(change);
   if (!event) return 'ignored';
   const subscription = await getSubscription(event.businessId);

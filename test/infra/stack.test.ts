@@ -676,7 +676,7 @@ describe("the table's stream", () => {
         BisectBatchOnFunctionError: true,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         MaximumRetryAttempts: 10,
-        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(consumer.filter) }] },
+        FilterCriteria: { Filters: consumer.filters.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
       });
       const failures = properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
       expect(resourceOf(dev.template, 'AWS::SQS::Queue', failures)).toBeDefined();
@@ -688,13 +688,22 @@ describe("the table's stream", () => {
     },
   );
 
-  it('dispatches only payment requests leaving pending, and may send to the webhook queue', () => {
+  it('dispatches only payment requests leaving pending and messages recorded pending, to the webhook and SMS queues', () => {
     const { dispatchTableChanges } = streamConsumers;
-    expect(dispatchTableChanges.filter).toMatchObject({
-      eventName: ['MODIFY'],
-      dynamodb: { OldImage: { status: { S: ['pending'] } } },
-    });
+    expect(dispatchTableChanges.filters).toEqual([
+      expect.objectContaining({
+        eventName: ['MODIFY'],
+        dynamodb: expect.objectContaining({
+          OldImage: expect.objectContaining({ status: { S: ['pending'] } }),
+        }),
+      }),
+      {
+        eventName: ['INSERT'],
+        dynamodb: { NewImage: { entity: { S: ['message'] }, status: { S: ['pending'] } } },
+      },
+    ]);
     expect(dispatchTableChanges.access).toContain('queue:send:webhooks');
+    expect(dispatchTableChanges.access).toContain('queue:send:sms');
   });
 });
 

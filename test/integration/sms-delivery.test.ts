@@ -7,16 +7,19 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  claimForSending,
   createMessage,
   creditSms,
   getMessage,
   getOrCreateAccount,
   type Message,
+  sendingLeaseSeconds,
 } from '#shared/data/message.ts';
 import {
   applySmsDeliveryEvent,
   maxSendAttempts,
   parseSmsEventMessage,
+  SmsBeingSent,
   sendQueuedSms,
 } from '#shared/operations/sms-delivery.ts';
 
@@ -122,5 +125,48 @@ describe('the SMS sender on production', () => {
     });
     expect(await stored(message)).toMatchObject({ status: 'failed', failedReason: 'expired' });
     expect(await balanceOf(message)).toBe(9);
+  });
+
+  it('hands a message handled by several copies of its queue message at once to the gateway once', async () => {
+    const message = await pendingMessage(1);
+    smsVoice.on(SendTextMessageCommand).callsFake(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { MessageId: 'aws-once' };
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => sendQueuedSms(queued(message), 1)),
+    );
+    expect(smsVoice.commandCalls(SendTextMessageCommand)).toHaveLength(1);
+    expect(await stored(message)).toMatchObject({ status: 'sent', providerMessageId: 'aws-once' });
+    // The copies that found it claimed went back to the queue, to find it sent next time.
+    for (const result of results)
+      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(SmsBeingSent);
+    expect(results.filter((result) => result.status === 'fulfilled')).not.toHaveLength(0);
+    await sendQueuedSms(queued(message), 2);
+    expect(smsVoice.commandCalls(SendTextMessageCommand)).toHaveLength(1);
+    expect(await balanceOf(message)).toBe(9);
+  });
+
+  it('leaves a live claim to its sender, never failing the message for it, and takes over a lapsed one', async () => {
+    const message = await pendingMessage(2);
+    smsVoice.on(SendTextMessageCommand).resolves({ MessageId: 'aws-3' });
+    // A sender claimed it and is still within its lease.
+    expect(await claimForSending(message)).toBeDefined();
+    await expect(sendQueuedSms(queued(message), 1)).rejects.toBeInstanceOf(SmsBeingSent);
+    // On the last attempt the copy is dropped, not the message failed: the claim's holder settles it.
+    await sendQueuedSms(queued(message), maxSendAttempts);
+    expect(smsVoice.commandCalls(SendTextMessageCommand)).toHaveLength(0);
+    expect(await stored(message)).toMatchObject({ status: 'pending', failedReason: null });
+    expect(await balanceOf(message)).toBe(8);
+
+    // A sender killed after claiming: its lease has lapsed, so the queue's retry sends the message.
+    const stranded = await pendingMessage(1);
+    const killedAt = new Date(Date.now() - (sendingLeaseSeconds + 1) * 1000);
+    expect(await claimForSending(stranded, killedAt)).toBeDefined();
+    // The claim is the sender's business: the message's public shape does not show it.
+    expect(await stored(stranded)).not.toHaveProperty('sendingUntil');
+    await sendQueuedSms(queued(stranded), 2);
+    expect(smsVoice.commandCalls(SendTextMessageCommand)).toHaveLength(1);
+    expect(await stored(stranded)).toMatchObject({ status: 'sent', providerMessageId: 'aws-3' });
   });
 });

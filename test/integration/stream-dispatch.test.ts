@@ -15,8 +15,11 @@ import { streamChangesOf } from '#test/support/table-stream.ts';
 const localSqs = await startLocalSqs();
 process.env.AWS_ENDPOINT_URL_SQS = localSqs.endpoint;
 const client = new SQSClient({});
-const queueUrl = (await ensureQueues(client, localSqs.endpoint)).get('webhooks') as string;
-process.env[queueUrlVariable('webhooks')] = queueUrl;
+const queueUrls = await ensureQueues(client, localSqs.endpoint);
+for (const [name, url] of queueUrls) process.env[queueUrlVariable(name)] = url;
+const queueUrl = queueUrls.get('webhooks') as string;
+const smsQueueUrl = queueUrls.get('sms') as string;
+const smsEventsQueueUrl = queueUrls.get('smsEvents') as string;
 
 const { tableName } = await import('#shared/aws/dynamodb.ts');
 const { deliveryIdFor, getDelivery, recordAttempt } = await import('#shared/data/webhook-delivery.ts');
@@ -28,6 +31,12 @@ const { dispatchChange } = await import('#shared/operations/stream-dispatch.ts')
 const { dispatchPromptly } = await import('#shared/operations/webhook-dispatch.ts');
 const { attemptDelivery } = await import('#shared/operations/webhook-send.ts');
 const { handler } = await import('#functions/workers/dispatch-table-changes.ts');
+const { handler: sendSms } = await import('#functions/workers/send-sms.ts');
+const { sqs } = await import('#shared/aws/sqs.ts');
+const { createMessage, creditSms, getMessage, getOrCreateAccount } = await import('#shared/data/message.ts');
+const { creditSmsBalance, sendMessageFor, smsRescueDelaySeconds } = await import(
+  '#shared/operations/messages.ts'
+);
 const { pollTableStream } = await import('#infra/local/stream-poller.ts');
 
 const baseUrl = 'http://localhost:0';
@@ -42,7 +51,8 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await client.send(new PurgeQueueCommand({ QueueUrl: queueUrl }));
+  for (const url of [queueUrl, smsQueueUrl, smsEventsQueueUrl])
+    await client.send(new PurgeQueueCommand({ QueueUrl: url }));
 });
 
 /** Every message on the webhook queue now (delayed ones are not visible yet). */
@@ -241,5 +251,143 @@ describe('the table stream as the outbox of payment completions', () => {
     } finally {
       await poller.stop();
     }
+  });
+});
+
+describe('the table stream as the outbox of SMS', () => {
+  /**
+   * The delays the service asked for on the `sms` queue. The test does not wait them out: the
+   * copies are made visible at once, as they will be once their delay has passed.
+   */
+  const delaysAsked: (number | undefined)[] = [];
+  sqs.middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as { QueueUrl?: string; DelaySeconds?: number };
+      if (input.QueueUrl === smsQueueUrl) {
+        delaysAsked.push(input.DelaySeconds);
+        input.DelaySeconds = undefined;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'smsDelaysSkipped' },
+  );
+  beforeEach(() => {
+    delaysAsked.length = 0;
+  });
+
+  /** Takes every message on `url` now. */
+  async function received(url: string) {
+    const messages = [];
+    for (;;) {
+      const { Messages = [] } = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: url,
+          MaxNumberOfMessages: 10,
+          VisibilityTimeout: 60,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+        }),
+      );
+      if (Messages.length === 0) return messages;
+      messages.push(...Messages);
+    }
+  }
+
+  /** Hands the `sms` queue's messages to the real sender worker, as Lambda would. */
+  async function sendQueued(messages: Awaited<ReturnType<typeof received>>) {
+    const answer = await sendSms(
+      {
+        Records: messages.map((message) => ({
+          messageId: message.MessageId as string,
+          receiptHandle: message.ReceiptHandle as string,
+          body: message.Body as string,
+          attributes: { ApproximateReceiveCount: '1' } as never,
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:sms',
+          awsRegion: 'eu-west-1',
+        })),
+      },
+      {} as never,
+    );
+    expect(answer).toEqual({ batchItemFailures: [] });
+  }
+
+  /** The message's changes as Lambda hands them to the stream consumer. */
+  async function feedStream(businessId: string) {
+    const changes = await streamChangesOf(`BIZ#${businessId}`);
+    const answer = await handler(
+      {
+        Records: changes.map((change, index) => ({
+          eventID: String(index),
+          eventName: change.eventName as 'INSERT' | 'MODIFY' | 'REMOVE',
+          eventSource: 'aws:dynamodb',
+          dynamodb: {
+            SequenceNumber: String(index),
+            OldImage: change.oldImage as never,
+            NewImage: change.newImage as never,
+          },
+        })),
+      },
+      {} as never,
+    );
+    expect(answer).toEqual({ batchItemFailures: [] });
+  }
+
+  it('sends a message whose recording function died before queueing it, once', async () => {
+    const businessId = randomUUID();
+    await creditSms(businessId, 5, 'topup');
+    const now = new Date().toISOString();
+    const message = {
+      id: randomUUID(),
+      businessId,
+      channel: 'sms' as const,
+      to: '+2250700000001',
+      body: 'Votre code: 1234',
+      reference: randomUUID(),
+      status: 'pending' as const,
+      failedReason: null,
+      segments: 1,
+      encoding: 'GSM-7' as const,
+      charged: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // What `POST /messages` writes before its queue send; the function dies there.
+    await createMessage(message);
+    expect(await received(smsQueueUrl)).toEqual([]);
+
+    await feedStream(businessId);
+    expect(delaysAsked).toEqual([smsRescueDelaySeconds]);
+    const copies = await received(smsQueueUrl);
+    expect(copies.map((copy) => JSON.parse(copy.Body as string))).toEqual([
+      { businessId, messageId: message.id },
+    ]);
+    await sendQueued(copies);
+    expect(await getMessage(businessId, message.id, true)).toMatchObject({ status: 'sent' });
+    // The sandbox gateway reports each message it takes: this one once.
+    expect(await received(smsEventsQueueUrl)).toHaveLength(1);
+    expect((await getOrCreateAccount(businessId)).smsBalance).toBe(4);
+  });
+
+  it("leaves a message its prompt copy sent alone: the stream's copy sends nothing", async () => {
+    const m = await merchant();
+    await creditSmsBalance(m.business.id, 5);
+    const message = await sendMessageFor(m.caller, {
+      channel: 'sms',
+      to: '+2250700000001',
+      body: 'Merci pour votre achat',
+      reference: randomUUID(),
+    });
+    expect(delaysAsked).toEqual([undefined]);
+    await feedStream(m.business.id);
+    expect(delaysAsked).toEqual([undefined, smsRescueDelaySeconds]);
+    const copies = await received(smsQueueUrl);
+    expect(copies).toHaveLength(2);
+    // Both copies at once, and then one after the other: the gateway takes the message once.
+    await sendQueued(copies);
+    await sendQueued(copies);
+    expect(await getMessage(m.business.id, message.id, true)).toMatchObject({ status: 'sent' });
+    expect(await received(smsEventsQueueUrl)).toHaveLength(1);
   });
 });
