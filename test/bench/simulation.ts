@@ -47,7 +47,10 @@ export const simulation: Bench = async () => {
       ['SMS refused for want of segments', report.smsRefusedForBalance],
       ['SMS segments topped up', report.smsSegmentsCredited],
       ['SMS segments charged (not given back)', report.smsSegmentsCharged],
-      ['SMS left pending by a sender killed before its queue send', report.smsStrandedByKilledSender],
+      [
+        'SMS recorded by a sender killed before its queue send (sent from the stream)',
+        report.smsRecordedByKilledSender,
+      ],
       ['SMS the gateway took twice (after a failed attempt)', report.smsHandedToGatewayTwice],
       ['webhooks owed for completed payments', report.webhooksExpected],
       ['  failed: the endpoint refused every attempt', report.webhooksFailedAfterEveryAttempt],
