@@ -87,7 +87,10 @@ export async function startSimulatedQueues() {
 
   const remove = async (queue: QueueName, entry: Held) => {
     const waiting = held.get(queue) ?? [];
-    waiting.splice(waiting.indexOf(entry), 1);
+    const index = waiting.indexOf(entry);
+    // Handed to two deliveries at once, and removed by the other one already.
+    if (index < 0) return;
+    waiting.splice(index, 1);
     await client.send(
       new DeleteMessageCommand({ QueueUrl: url(queue), ReceiptHandle: entry.message.ReceiptHandle }),
     );
