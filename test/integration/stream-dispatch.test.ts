@@ -292,8 +292,11 @@ describe('the table stream as the outbox of SMS', () => {
     }
   }
 
-  /** Hands the `sms` queue's messages to the real sender worker, as Lambda would. */
-  async function sendQueued(messages: Awaited<ReturnType<typeof received>>) {
+  /**
+   * Hands the `sms` queue's messages to the real sender worker, as Lambda would, and answers the
+   * batch's failures (a copy that found the message claimed by another goes back to the queue).
+   */
+  async function sendQueued(messages: Awaited<ReturnType<typeof received>>, failuresAllowed = 0) {
     const answer = await sendSms(
       {
         Records: messages.map((message) => ({
@@ -310,7 +313,9 @@ describe('the table stream as the outbox of SMS', () => {
       },
       {} as never,
     );
-    expect(answer).toEqual({ batchItemFailures: [] });
+    expect((answer as { batchItemFailures: unknown[] }).batchItemFailures.length).toBeLessThanOrEqual(
+      failuresAllowed,
+    );
   }
 
   /** The message's changes as Lambda hands them to the stream consumer. */
@@ -385,7 +390,7 @@ describe('the table stream as the outbox of SMS', () => {
     const copies = await received(smsQueueUrl);
     expect(copies).toHaveLength(2);
     // Both copies at once, and then one after the other: the gateway takes the message once.
-    await sendQueued(copies);
+    await sendQueued(copies, 1);
     await sendQueued(copies);
     expect(await getMessage(m.business.id, message.id, true)).toMatchObject({ status: 'sent' });
     expect(await received(smsEventsQueueUrl)).toHaveLength(1);

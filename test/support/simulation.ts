@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler as dispatchTableChanges } from '#functions/workers/dispatch-table-changes.ts';
@@ -341,6 +341,29 @@ function installFaults() {
     { step: 'initialize', name: 'simulatedSmsDelays' },
   );
   installed = true;
+}
+
+/** Waits until no message of the business has a sender's claim still live. */
+async function leasesLapsed(businessId: string): Promise<void> {
+  let until = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await truthfully(() =>
+      documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
+          FilterExpression: 'attribute_exists(sendingUntil)',
+          ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':msg': 'MSG#' },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      ),
+    );
+    for (const item of page.Items ?? []) until = Math.max(until, Date.parse(item.sendingUntil as string));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  if (until > Date.now()) await new Promise((resolve) => setTimeout(resolve, until - Date.now() + 100));
 }
 
 /** Runs `work` with the injector off: the harness's own reads and the audit see the truth. */
@@ -1053,6 +1076,10 @@ async function run(
   // The end of the day, with no faults: what the providers still owe is delivered and settled.
   for (const credit of credits.filter((c) => !c.done)) await creditOnce(credit);
   for (const credit of smsCredits.filter((c) => !c.done)) await creditSmsOnce(credit);
+  // A sender killed after claiming a message leaves a claim that lapses with its lease; SQS hands
+  // its queue message back only after the visibility timeout, later than that. The simulation
+  // hands messages back at once, so it waits the lease out as the queue would.
+  await leasesLapsed(m.business.id);
   // Every queued SMS is taken by the sender, every delivery report recorded.
   while ((await queues.waiting('sms')) + (await queues.waiting('smsEvents')) > 0) {
     while ((await deliverQueued('sms', false)) > 0) await noteGatewaySends();
