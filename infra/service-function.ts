@@ -16,7 +16,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { nodejsFunctionBundling, nodeOptions } from '#infra/bundling.ts';
+import { nodejsFunctionBundling } from '#infra/bundling.ts';
 import { functionScopeOf, rootStackOf } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { serviceName } from '#infra/naming.ts';
@@ -176,7 +176,6 @@ export class ServiceFunction extends NodejsFunction {
       role,
       logGroup,
       environment: {
-        NODE_OPTIONS: nodeOptions,
         POWERTOOLS_SERVICE_NAME: serviceName,
         ...(props.sandbox ? { SANDBOX: 'true' } : {}),
         ...props.stageEnvironment,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { bundleFileName, esbuildOptions, nodeOptions } from '#infra/bundling.ts';
+import { bundleFileName, esbuildOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
 import { functionEntries } from '#shared/routes.ts';
 import type { BenchReport } from '#test/bench/report.ts';
@@ -25,7 +25,6 @@ const functionEnvironment = {
   AWS_REGION: 'eu-west-1',
   AWS_ACCESS_KEY_ID: 'bench',
   AWS_SECRET_ACCESS_KEY: 'bench',
-  NODE_OPTIONS: nodeOptions,
   POWERTOOLS_SERVICE_NAME: 'bench',
 };
 
