@@ -482,7 +482,6 @@ export const escrowRoutes = {
       'table:write',
       'queue:send:sandboxCallbacks',
       'queue:send:webhooks',
-      'schedule:escrowExpiry',
       'secret:providers',
     ],
   },

@@ -1742,11 +1742,11 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
   });
 
   it('lets exactly the functions that schedule create and delete schedules of the group, and pass that role', () => {
-    // The provider callbacks and the collection sweep complete payments, which may hold in escrow.
+    // The provider callbacks and the collection sweep complete payments, which may hold in escrow;
+    // a release deletes the hold's schedule. A refund keeps it: a failed payout holds the escrow again.
     expect(schedulingFunctions.sort()).toEqual([
       'receiveProviderCallback',
       'receiveProviderCallbackPut',
-      'refundEscrow',
       'releaseEscrow',
       'sweepPendingCollections',
     ]);
