@@ -70,7 +70,7 @@ function functionsWithSecrets(template: Template) {
       .map((statement: Json) => statement.Resource?.Ref as string);
     const variables = (fn.Properties.Environment?.Variables ?? {}) as Record<string, Json>;
     const arnsHanded = Object.entries(variables)
-      .filter(([variable]) => variable.endsWith('_SECRET_ARN') || variable.endsWith('_PROVIDER_ARN'))
+      .filter(([variable]) => variable.endsWith('_SECRET_ARN'))
       .map(([, value]) => value?.Ref as string);
     return {
       name: fn.Properties.FunctionName as string,

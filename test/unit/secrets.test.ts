@@ -37,14 +37,14 @@ beforeAll(async () => {
 
 beforeEach(() => {
   process.env.AWS_SESSION_TOKEN = token;
-  process.env.WAVE_PROVIDER_ARN = arn;
+  process.env.WAVE_PROVIDER_SECRET_ARN = arn;
 });
 
 afterEach(() => {
   received.length = 0;
   answers = [];
-  delete process.env.WAVE_PROVIDER;
-  delete process.env.WAVE_PROVIDER_ARN;
+  delete process.env.WAVE_PROVIDER_SECRET;
+  delete process.env.WAVE_PROVIDER_SECRET_ARN;
   delete process.env.AWS_SESSION_TOKEN;
 });
 
@@ -56,7 +56,7 @@ afterAll(() => {
 describe('secretValue through the secrets extension', () => {
   it('asks the extension for the ARN, with the session token, and answers the secret string', async () => {
     answers = [found('{"apiKey":"wave_sn_1"}')];
-    await expect(secretValue('WAVE_PROVIDER')).resolves.toBe('{"apiKey":"wave_sn_1"}');
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).resolves.toBe('{"apiKey":"wave_sn_1"}');
     expect(received).toHaveLength(1);
     const [request] = received as [IncomingMessage];
     expect(request.method).toBe('GET');
@@ -68,7 +68,7 @@ describe('secretValue through the secrets extension', () => {
 
   it.each([400, 403, 500, 502])('refuses an answer of %i, naming the ARN', async (status) => {
     answers = [{ status, body: '{"message":"secret value wave_sn_leaked"}' }];
-    const failure = secretValue('WAVE_PROVIDER');
+    const failure = secretValue('WAVE_PROVIDER_SECRET');
     await expect(failure).rejects.toThrow(arn);
     await expect(failure).rejects.toThrow(String(status));
     await expect(failure).rejects.not.toThrow(/wave_sn_leaked/);
@@ -79,23 +79,23 @@ describe('secretValue through the secrets extension', () => {
       { status: 200, body: JSON.stringify({ ARN: arn, SecretBinary: 'd2F2ZV9zbl9iaW5hcnk=' }) },
       { status: 200, body: 'wave_sn_not_json' },
     ];
-    await expect(secretValue('WAVE_PROVIDER')).rejects.toThrow(`secret ${arn} has no string value`);
-    const notJson = secretValue('WAVE_PROVIDER');
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).rejects.toThrow(`secret ${arn} has no string value`);
+    const notJson = secretValue('WAVE_PROVIDER_SECRET');
     await expect(notJson).rejects.toThrow(`secret ${arn} has no string value`);
     await expect(notJson).rejects.not.toThrow(/wave_sn_not_json/);
   });
 
   it('asks again after a failed read, and answers what the extension has then', async () => {
     answers = [{ status: 500, body: '' }, found('after-the-failure')];
-    await expect(secretValue('WAVE_PROVIDER')).rejects.toThrow(arn);
-    await expect(secretValue('WAVE_PROVIDER')).resolves.toBe('after-the-failure');
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).rejects.toThrow(arn);
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).resolves.toBe('after-the-failure');
     expect(received).toHaveLength(2);
   });
 
   it('keeps nothing itself: a value rotated in the extension is the next one answered', async () => {
     answers = [found('old-key'), found('new-key')];
-    await expect(secretValue('WAVE_PROVIDER')).resolves.toBe('old-key');
-    await expect(secretValue('WAVE_PROVIDER')).resolves.toBe('new-key');
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).resolves.toBe('old-key');
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).resolves.toBe('new-key');
   });
 
   it('fails naming the ARN when nothing listens on the port', async () => {
@@ -106,7 +106,7 @@ describe('secretValue through the secrets extension', () => {
     const previous = process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT;
     process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = port;
     try {
-      await expect(secretValue('WAVE_PROVIDER')).rejects.toThrow(`secret ${arn} could not be read`);
+      await expect(secretValue('WAVE_PROVIDER_SECRET')).rejects.toThrow(`secret ${arn} could not be read`);
     } finally {
       process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = previous;
     }
@@ -115,15 +115,15 @@ describe('secretValue through the secrets extension', () => {
 
 describe('secretValue without the extension', () => {
   it('answers the variable itself where it is set (the local host, tests), asking nothing', async () => {
-    process.env.WAVE_PROVIDER = '{"apiKey":"local"}';
-    await expect(secretValue('WAVE_PROVIDER')).resolves.toBe('{"apiKey":"local"}');
+    process.env.WAVE_PROVIDER_SECRET = '{"apiKey":"local"}';
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).resolves.toBe('{"apiKey":"local"}');
     expect(received).toHaveLength(0);
   });
 
   it('fails when neither the value nor its ARN is set', async () => {
-    delete process.env.WAVE_PROVIDER_ARN;
-    await expect(secretValue('WAVE_PROVIDER')).rejects.toThrow(
-      'neither WAVE_PROVIDER nor WAVE_PROVIDER_ARN is set',
+    delete process.env.WAVE_PROVIDER_SECRET_ARN;
+    await expect(secretValue('WAVE_PROVIDER_SECRET')).rejects.toThrow(
+      'neither WAVE_PROVIDER_SECRET nor WAVE_PROVIDER_SECRET_ARN is set',
     );
   });
 });
