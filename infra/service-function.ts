@@ -10,7 +10,14 @@ import {
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  type CfnFunction,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsLogLevel,
+  ParamsAndSecretsVersions,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -59,6 +66,22 @@ export interface EscrowExpiryResources {
 
 /** `secretValue('SANDBOX_PROVIDER_SECRET')` looks for the secret's ARN here. */
 export const sandboxProviderSecretArnVariable = 'SANDBOX_PROVIDER_SECRET_ARN';
+
+/**
+ * The AWS Parameters and Secrets Lambda Extension, through which `secretValue` reads a secret
+ * (shared/aws/secrets.ts): only functions granted a secret get it, as an extension lengthens every
+ * cold start. Its cache keeps each secret 60 s: a provider key the operator rotates is used by
+ * every function within a minute, and a busy execution environment reads each secret from Secrets
+ * Manager at most once a minute (~43,000 reads a month, ~$0.22 per environment and secret, each a
+ * Secrets Manager round trip added to one request). The 300 s maximum would cut those reads to a
+ * fifth but keep the old key in use five minutes after a rotation. The extension logs warnings and errors only: a
+ * failed read (access denied, no such secret) shows there with its cause, its routine lines do not.
+ */
+const secretsExtension = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+  cacheEnabled: true,
+  secretsManagerTtl: Duration.seconds(60),
+  logLevel: ParamsAndSecretsLogLevel.WARN,
+});
 
 /** How the function is invoked, which decides where a failed invocation ends up. */
 export type InvokedBy = 'api' | 'queue' | 'schedule' | 'iotRule' | 'scheduler' | 'stream';
@@ -135,6 +158,8 @@ const maxFunctionNameLength = 64;
 export class ServiceFunction extends NodejsFunction {
   /** Whether the function belongs to a sandbox stage, where every sandbox-only resource exists. */
   readonly sandbox: boolean;
+  /** Whether it has the extension that `secretValue` reads secrets through. */
+  readonly readsSecrets: boolean;
 
   constructor(stack: Construct, id: string, props: ServiceFunctionProps) {
     if (props.functionName.length > maxFunctionNameLength) {
@@ -145,6 +170,11 @@ export class ServiceFunction extends NodejsFunction {
     // Asked for in the stage's stack, the function goes into its group's nested stack
     // (infra/function-groups.ts), which keeps every stack under CloudFormation's 500 resources.
     const scope = functionScopeOf(stack, props.entry);
+    // The extension is a creation prop too: the secrets the access list reads decide it, and the
+    // grants below read them from the same list, so neither comes without the other.
+    const secrets = props.access.flatMap((access) =>
+      secretsReadWith(access, props.resources, { sandbox: props.sandbox, path: `${scope.node.path}/${id}` }),
+    );
     // Both are handed to the function at creation, so they are built beside it rather than inside.
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       logGroupName: `/aws/lambda/${props.functionName}`,
@@ -181,9 +211,11 @@ export class ServiceFunction extends NodejsFunction {
         ...props.stageEnvironment,
       },
       bundling: { ...nodejsFunctionBundling(), ...copiedFiles(props.files) },
+      ...(secrets.length > 0 ? { paramsAndSecrets: secretsExtension } : {}),
     });
 
     this.sandbox = props.sandbox;
+    this.readsSecrets = secrets.length > 0;
     logGroup.grantWrite(role);
     for (const access of new Set(props.access)) grantAccess(this, access, props.resources);
 
@@ -251,13 +283,62 @@ const isQueueSend = (access: AwsAccess): access is `queue:send:${QueueName}` =>
  * else, it is a mistake in the stack.
  */
 function resourceFor<T>(
-  fn: ServiceFunction,
+  fn: FunctionSite,
   resource: T | undefined,
   sandboxOnly: boolean,
   description: string,
 ): T | undefined {
   if (resource !== undefined || (sandboxOnly && !fn.sandbox)) return resource;
-  throw new Error(`${fn.node.path} needs ${description}, which the stage does not have`);
+  throw new Error(`${fn.path} needs ${description}, which the stage does not have`);
+}
+
+/** What `resourceFor` needs of a function, known before the function is made. */
+interface FunctionSite {
+  readonly sandbox: boolean;
+  /** The function's construct path, for errors. */
+  readonly path: string;
+}
+
+const siteOf = (fn: ServiceFunction): FunctionSite => ({ sandbox: fn.sandbox, path: fn.node.path });
+
+/** A secret a function may read, and the variable that hands it the secret's ARN. */
+interface SecretRead {
+  readonly secret: ISecret;
+  readonly arnVariable: string;
+}
+
+/** The secrets an access lets a function read: none for an access that is not to a secret. */
+function secretsReadWith(access: AwsAccess, resources: ServiceResources, fn: FunctionSite): SecretRead[] {
+  switch (access) {
+    case 'secret:sandboxProvider': {
+      // The provider-callback route has this access on every stage, production included.
+      const secret = resourceFor(fn, resources.sandboxProviderSecret, true, 'the sandbox provider secret');
+      return secret ? [{ secret, arnVariable: sandboxProviderSecretArnVariable }] : [];
+    }
+    case 'secret:providers':
+      // Every live provider's, as the payment method (and so the adapter) is known only per request;
+      // functions that never call a provider get none.
+      return [...(resources.providerSecrets ?? [])].map(([adapter, secret]) => ({
+        secret,
+        arnVariable: `${adapterSecretVariable[adapter]}_ARN`,
+      }));
+    default:
+      return [];
+  }
+}
+
+/**
+ * Grants the reads and hands the function each ARN where `secretValue` looks for it; a function
+ * made without the extension that `secretValue` reads through is refused, as it could not read them.
+ */
+function grantSecretReads(fn: ServiceFunction, reads: SecretRead[]): void {
+  if (reads.length > 0 && !fn.readsSecrets) {
+    throw new Error(`${fn.node.path} is granted a secret but was made without the secrets extension`);
+  }
+  for (const { secret, arnVariable } of reads) {
+    secret.grantRead(fn);
+    fn.addEnvironment(arnVariable, secret.secretArn);
+  }
 }
 
 /**
@@ -270,7 +351,7 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
   if (isQueueSend(access)) {
     const queueName = access.slice(queueSendPrefix.length) as QueueName;
     const queue = resourceFor(
-      fn,
+      siteOf(fn),
       resources.queues.get(queueName),
       (queues[queueName] as QueueDefinition).sandboxOnly === true,
       `queue ${queueName}`,
@@ -287,20 +368,16 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
     case 'table:write':
       grantTable(fn, resources.table, [...tableReadActions, ...tableWriteActions]);
       return;
-    case 'secret:sandboxProvider': {
-      // The provider-callback route has this access on every stage, production included.
-      const secret = resourceFor(fn, resources.sandboxProviderSecret, true, 'the sandbox provider secret');
-      if (!secret) return;
-      secret.grantRead(fn);
-      fn.addEnvironment(sandboxProviderSecretArnVariable, secret.secretArn);
+    case 'secret:sandboxProvider':
+    case 'secret:providers':
+      grantSecretReads(fn, secretsReadWith(access, resources, siteOf(fn)));
       return;
-    }
     case 'sms:send':
       grantSmsSend(fn, resources);
       return;
     case 'schedule:escrowExpiry': {
       const expiry = resourceFor(
-        fn,
+        siteOf(fn),
         resources.escrowExpiry,
         false,
         'the escrow expiry schedules',
@@ -330,7 +407,7 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
     }
     case 'key:webhookSecrets:encrypt':
     case 'key:webhookSecrets:decrypt': {
-      const key = resourceFor(fn, resources.webhookSecretsKey, false, 'the webhook secrets key');
+      const key = resourceFor(siteOf(fn), resources.webhookSecretsKey, false, 'the webhook secrets key');
       if (!key) return;
       // Exactly the one call each makes: no re-encrypt, no data keys.
       key.grant(fn, access === 'key:webhookSecrets:encrypt' ? 'kms:Encrypt' : 'kms:Decrypt');
@@ -339,14 +416,6 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
     }
     case 'device:push':
       grantDevicePush(fn);
-      return;
-    case 'secret:providers':
-      // Every live provider's, as the payment method (and so the adapter) is known only per request;
-      // functions that never call a provider get none.
-      for (const [adapter, secret] of resources.providerSecrets ?? []) {
-        secret.grantRead(fn);
-        fn.addEnvironment(`${adapterSecretVariable[adapter]}_ARN`, secret.secretArn);
-      }
       return;
     default: {
       const unhandled: never = access;

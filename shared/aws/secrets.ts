@@ -1,29 +1,49 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { traced } from '#shared/aws/tracing.ts';
-
-let client: SecretsManagerClient | undefined;
-const cache = new Map<string, Promise<string>>();
+import { httpCall } from '#shared/aws/tracing.ts';
 
 /**
  * A secret the function was given: in the environment variable `name` itself (the local host,
- * tests), or in Secrets Manager under the ARN in `<name>_ARN` (deployed stages), read once per
- * container. The stack grants the read and sets the variable in the same call.
+ * tests), or in Secrets Manager under the ARN in `<name>_ARN` (deployed stages), read through the
+ * AWS Parameters and Secrets Lambda Extension that the stack adds to every function it grants a
+ * secret (`infra/service-function.ts`, with the grant and the variable). The extension answers on
+ * localhost and caches each secret for its TTL, so no Secrets Manager client is bundled (~13.5 KB
+ * of each function that reads one) and a rotated provider key is read again within the TTL.
+ *
+ * Nothing is cached here: a second cache in front of the extension's would keep a rotated value
+ * past the TTL, and a cached read costs one localhost round trip (about a millisecond), once per
+ * provider call or callback. A failed read is an error the request reports; the next one asks
+ * again.
  */
-export function secretValue(name: string): Promise<string> {
+export async function secretValue(name: string): Promise<string> {
   const direct = process.env[name];
-  if (direct) return Promise.resolve(direct);
+  if (direct) return direct;
   const arn = process.env[`${name}_ARN`];
-  if (!arn) return Promise.reject(new Error(`neither ${name} nor ${name}_ARN is set`));
-  let value = cache.get(arn);
-  if (!value) {
-    client ??= traced(new SecretsManagerClient({}));
-    value = client.send(new GetSecretValueCommand({ SecretId: arn })).then(({ SecretString }) => {
-      if (!SecretString) throw new Error(`secret ${arn} has no string value`);
-      return SecretString;
+  if (!arn) throw new Error(`neither ${name} nor ${name}_ARN is set`);
+  const port = process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773';
+  const url = new URL(`http://localhost:${port}/secretsmanager/get?secretId=${encodeURIComponent(arn)}`);
+  const traced = httpCall('GET', url);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      // The extension answers only requests carrying the function's session token.
+      headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
     });
-    // A failed read is not cached: the next request tries again.
-    value.catch(() => cache.delete(arn));
-    cache.set(arn, value);
+  } catch (error) {
+    traced(undefined);
+    throw new Error(`secret ${arn} could not be read: the extension did not answer`, { cause: error });
   }
+  traced(response.status);
+  // The extension logs the cause of a failed read (access denied, no such secret) itself.
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`secret ${arn} could not be read: the extension answered ${response.status}`);
+  }
+  let answer: { SecretString?: unknown } | undefined;
+  try {
+    answer = (await response.json()) as typeof answer;
+  } catch {
+    // Not JSON: said below without the text, which could hold the value.
+  }
+  const value = answer?.SecretString;
+  if (typeof value !== 'string' || !value) throw new Error(`secret ${arn} has no string value`);
   return value;
 }

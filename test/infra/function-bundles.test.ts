@@ -8,14 +8,15 @@ import { type AwsAccess, functionEntries as functions, workerEntries } from '#sh
 // What each function's bundle holds, as the stack bundles it (the options of infra/bundling.ts).
 // An SDK client in a bundle is ~15-35 KB of code and import time; one the function may not use is
 // dead weight at best and an AccessDenied at run time at worst. The clients a function carries are
-// therefore those its access in the route table grants, and no others.
+// therefore those its access in the route table grants, and no others. Secrets are read through
+// the Parameters and Secrets extension over localhost (shared/aws/secrets.ts), so no access allows
+// the Secrets Manager client: a bundle carrying it fails here.
 
 /** Which access lets a function use each client. */
 const clientGrants: Record<string, (access: AwsAccess) => boolean> = {
   'client-dynamodb': (access) => access.startsWith('table:'),
   // The SMS gateway of sandbox stages hands its delivery events to the smsEvents queue.
   'client-sqs': (access) => access.startsWith('queue:send:') || access === 'sms:send',
-  'client-secrets-manager': (access) => access.startsWith('secret:'),
   'client-kms': (access) => access.startsWith('key:'),
   'client-iot-data-plane': (access) => access === 'device:push',
   'client-scheduler': (access) => access.startsWith('schedule:'),

@@ -53,6 +53,72 @@ function secretAccessOf(template: Template, stage: string, name: string) {
   return { readable: new Set(readable), variables };
 }
 
+/**
+ * Every function of the template: the secrets it may read (by logical id), the ARNs its variables
+ * hand it, its layers and its variables.
+ */
+function functionsWithSecrets(template: Template) {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Json[];
+  return Object.values(template.findResources('AWS::Lambda::Function')).map((fn: Json) => {
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+    const readable = policies
+      .filter((policy) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement: Json) =>
+        asArray<string>(statement.Action).includes('secretsmanager:GetSecretValue'),
+      )
+      .map((statement: Json) => statement.Resource?.Ref as string);
+    const variables = (fn.Properties.Environment?.Variables ?? {}) as Record<string, Json>;
+    const arnsHanded = Object.entries(variables)
+      .filter(([variable]) => variable.endsWith('_SECRET_ARN'))
+      .map(([, value]) => value?.Ref as string);
+    return {
+      name: fn.Properties.FunctionName as string,
+      readable: [...new Set(readable)].sort(),
+      arnsHanded: arnsHanded.sort(),
+      layers: (fn.Properties.Layers ?? []) as Json[],
+      variables,
+    };
+  });
+}
+
+const extensionLayer =
+  /^arn:aws:lambda:eu-west-1:\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\d+$/;
+
+describe('the secrets extension', () => {
+  it.each([
+    ['prod', {}],
+    ['dev', {}],
+    ['staging', { providerRoutes: '{"mtn":"mtn"}', mtnTargetEnvironment: 'sandbox' }],
+  ])(
+    'on %s, is in exactly the functions granted a secret, each handed the ARNs it may read',
+    (stage, settings) => {
+      const functions = functionsWithSecrets(build(stage, settings));
+      const readers = functions.filter((fn) => fn.readable.length > 0);
+      expect(readers.length).toBeGreaterThan(3);
+      expect(functions.length - readers.length).toBeGreaterThan(10);
+      for (const fn of functions) {
+        expect(fn.arnsHanded, fn.name).toEqual(fn.readable);
+        if (fn.readable.length === 0) {
+          expect(fn.layers, fn.name).toEqual([]);
+          expect(
+            Object.keys(fn.variables).filter((name) => /PARAMETERS_SECRETS|SECRETS_MANAGER/.test(name)),
+          ).toEqual([]);
+          continue;
+        }
+        expect(fn.layers.length, fn.name).toBe(1);
+        expect(fn.layers[0], fn.name).toMatch(extensionLayer);
+        expect(fn.variables, fn.name).toMatchObject({
+          PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'true',
+          PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
+          PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL: 'warn',
+          SECRETS_MANAGER_TTL: '60',
+        });
+      }
+    },
+  );
+});
+
 describe('live provider credentials per stage', () => {
   const prod = build('prod');
 
