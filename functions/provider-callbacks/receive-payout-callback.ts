@@ -4,7 +4,7 @@ import { logger } from '#shared/logger.ts';
 import { completeTransfer } from '#shared/operations/complete-transfer.ts';
 import { completeOrphanRefund } from '#shared/operations/orphan-collections.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { providerFor } from '#shared/providers/routing.ts';
+import { callbackVerifierFor } from '#shared/providers/routing.ts';
 import { transferRoutes } from '#shared/routes.ts';
 import { providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
 import { payoutCallbackParams } from '#shared/schemas/transfers.ts';
@@ -14,7 +14,7 @@ export const handler = apiHandler(
   transferRoutes.receivePayoutCallback,
   { params: payoutCallbackParams, query: providerCallbackQuery },
   async ({ params, query, headers, rawBody, requestId }) => {
-    const callback = await providerFor(params.provider).verifyPayoutCallback(headers, rawBody, query);
+    const callback = await callbackVerifierFor(params.provider).verifyPayoutCallback(headers, rawBody, query);
     if (!callback) {
       logger.warn('payout callback refused: bad or missing signature', {
         method: params.provider,

@@ -4,7 +4,7 @@ import { logger } from '#shared/logger.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { announceOnDevice } from '#shared/operations/device-push.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { providerFor } from '#shared/providers/routing.ts';
+import { callbackVerifierFor } from '#shared/providers/routing.ts';
 import { providerCallbackRoutes } from '#shared/routes.ts';
 import { providerCallbackParams, providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
 
@@ -13,7 +13,7 @@ export const handler = apiHandler(
   providerCallbackRoutes.receiveProviderCallback,
   { params: providerCallbackParams, query: providerCallbackQuery },
   async ({ params, query, headers, rawBody, requestId }) => {
-    const callback = await providerFor(params.provider).verifyCallback(headers, rawBody, query);
+    const callback = await callbackVerifierFor(params.provider).verifyCallback(headers, rawBody, query);
     if (!callback) {
       logger.warn('provider callback refused: bad or missing signature', {
         provider: params.provider,

@@ -14,7 +14,8 @@ import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods
 
 // Apart from the port (shared/providers/port.ts) so that what imports the port for its types and
 // errors does not carry zod: a schema built at the top of a module stays in every bundle that
-// imports the module.
+// imports the module. Only the sandbox's callback check (`sandboxCallbacks`) uses it, and only the
+// callback routes reach that side of the adapters (shared/providers/routing.ts).
 
 /**
  * What a callback body must hold once its signature checks out, whoever signed it. A signature

@@ -3,6 +3,7 @@ import { secretValue } from '#shared/aws/secrets.ts';
 import { logger } from '#shared/logger.ts';
 import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import type {
+  CallbackVerifier,
   CollectionOutcome,
   CollectionStatus,
   PaymentProvider,
@@ -20,7 +21,8 @@ import {
 } from '#shared/providers/provider-http.ts';
 
 /**
- * MTN Mobile Money (MoMo Open API), behind the provider port. Contracts, as published:
+ * MTN Mobile Money (MoMo Open API), behind the provider port: `mtnProvider` calls out,
+ * `mtnCallbacks` checks its callbacks, both on one `mtnApi`. Contracts, as published:
  * - Token: POST /{product}/token/ with Basic auth of the API user and API key and the product's
  *   `Ocp-Apim-Subscription-Key`; answers `{access_token, token_type, expires_in}`
  *   (https://momodeveloper.mtn.com/api-documentation/api-description).
@@ -59,7 +61,7 @@ export interface MtnConfig {
   now?: () => number;
 }
 
-type Product = 'collection' | 'disbursement';
+export type MtnProduct = 'collection' | 'disbursement';
 
 export interface MtnTransaction {
   amount: string;
@@ -103,11 +105,23 @@ const msisdn = (phone: string) => phone.replace(/^\+/, '');
 /** The query parameter of the callback URL that names the transaction (MTN's bodies do not). */
 export const mtnReferenceParameter = 'reference';
 
-export function mtnProvider(config: MtnConfig): PaymentProvider {
-  const now = config.now ?? Date.now;
-  const tokens = new Map<Product, Promise<{ token: string; expiresAt: number }>>();
+/**
+ * The MoMo API as the service reaches it, with the product's tokens kept for the container. Both
+ * sides of the adapter sit on one: the calls out, and the callback checks, which believe only
+ * the status query.
+ */
+export interface MtnApi {
+  /** The transaction as the status query answers it; undefined when MTN does not know it. */
+  transaction(product: MtnProduct, referenceId: string): Promise<MtnTransaction | undefined>;
+  /** POSTs a transaction under its reference id; a 409 is the same one sent before, so started. */
+  start(product: MtnProduct, referenceId: string, callbackUrl: string, body: unknown): Promise<void>;
+}
 
-  async function freshToken(product: Product) {
+export function mtnApi(config: MtnConfig): MtnApi {
+  const now = config.now ?? Date.now;
+  const tokens = new Map<MtnProduct, Promise<{ token: string; expiresAt: number }>>();
+
+  async function freshToken(product: MtnProduct) {
     const credentials = (await config.credentials())[product];
     const answer = await callProvider(
       'mtn',
@@ -132,7 +146,7 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
   }
 
   /** The product's token, from the container's cache while it lasts. */
-  async function token(product: Product): Promise<string> {
+  async function token(product: MtnProduct): Promise<string> {
     let cached = tokens.get(product);
     if (cached) {
       const held = await cached.catch(() => undefined);
@@ -147,7 +161,7 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
   }
 
   async function call(
-    product: Product,
+    product: MtnProduct,
     method: 'GET' | 'POST',
     path: string,
     extraHeaders: Record<string, string> = {},
@@ -183,7 +197,7 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
     return answer;
   }
 
-  async function transaction(product: Product, referenceId: string): Promise<MtnTransaction | undefined> {
+  async function transaction(product: MtnProduct, referenceId: string): Promise<MtnTransaction | undefined> {
     const path = product === 'collection' ? '/v1_0/requesttopay/' : '/v1_0/transfer/';
     const answer = await call(product, 'GET', `${path}${encodeURIComponent(referenceId)}`);
     if (answer.status === 404) return undefined;
@@ -195,8 +209,7 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
     return answer.body as MtnTransaction;
   }
 
-  /** POSTs a transaction under its reference id; a 409 is the same one sent before, so started. */
-  async function start(product: Product, referenceId: string, callbackUrl: string, body: unknown) {
+  async function start(product: MtnProduct, referenceId: string, callbackUrl: string, body: unknown) {
     const path = product === 'collection' ? '/v1_0/requesttopay' : '/v1_0/transfer';
     const answer = await call(
       product,
@@ -215,30 +228,13 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
     throw new ProviderUnavailable(`MTN MoMo could not take the request (${error?.code ?? answer.status})`);
   }
 
+  return { transaction, start };
+}
+
+/** MTN MoMo called out: requests to pay, disbursements, and their status queries. */
+export function mtnProvider(api: MtnApi): PaymentProvider {
   const withReference = (url: string, referenceId: string) =>
     `${url}${url.includes('?') ? '&' : '?'}${mtnReferenceParameter}=${encodeURIComponent(referenceId)}`;
-
-  /** The body's claim and the status query, compared: only a final status both agree on counts. */
-  async function confirmed(product: Product, rawBody: string, referenceId: string | undefined) {
-    if (!referenceId) return undefined;
-    let claimed: Partial<MtnTransaction>;
-    try {
-      claimed = JSON.parse(rawBody) as Partial<MtnTransaction>;
-    } catch {
-      return undefined;
-    }
-    const actual = await transaction(product, referenceId);
-    if (!actual || actual.status === 'PENDING') return undefined;
-    if (claimed.status !== actual.status || claimed.externalId !== actual.externalId) {
-      logger.warn('mtn callback disagrees with the status query: ignored', {
-        referenceId,
-        claimed: claimed.status,
-        actual: actual.status,
-      });
-      return undefined;
-    }
-    return actual;
-  }
 
   return {
     async startCollection(request) {
@@ -246,7 +242,7 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
         throw new ProviderRefused('MTN MoMo prompts the payer’s phone: it needs the payer’s number');
       }
       const referenceId = randomUUID();
-      await start('collection', referenceId, withReference(request.callbackUrl, referenceId), {
+      await api.start('collection', referenceId, withReference(request.callbackUrl, referenceId), {
         amount: wholeFrancs(request.amountCents, request.currency),
         currency: 'XOF',
         externalId: request.paymentRequestId,
@@ -262,22 +258,8 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
       };
     },
 
-    async verifyCallback(_headers, rawBody, query): Promise<VerifiedCallback | undefined> {
-      const referenceId = query?.[mtnReferenceParameter];
-      const actual = await confirmed('collection', rawBody, referenceId);
-      if (!actual || !referenceId) return undefined;
-      return {
-        callbackId: `mtn:${referenceId}:${actual.status}`,
-        provider: 'mtn',
-        providerReference: referenceId,
-        paymentRequestId: actual.externalId,
-        outcome: mtnCollectionStatus(actual) as CollectionOutcome,
-        payerPhone: actual.payer?.partyId ? `+${actual.payer.partyId}` : undefined,
-      };
-    },
-
     async collectionStatus(providerReference) {
-      const actual = await transaction('collection', providerReference);
+      const actual = await api.transaction('collection', providerReference);
       return actual ? mtnCollectionStatus(actual) : 'not_found';
     },
 
@@ -287,7 +269,7 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
       }
       // The transfer's own id (a UUID v4) is the reference: a retried start is the same transfer to
       // MTN, and the status query needs nothing but the transfer.
-      await start(
+      await api.start(
         'disbursement',
         request.transferId,
         withReference(request.callbackUrl, request.transferId),
@@ -303,6 +285,52 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
       return { providerReference: request.transferId };
     },
 
+    async payoutStatus(transferId) {
+      const actual = await api.transaction('disbursement', transferId);
+      return actual ? mtnPayoutStatus(actual) : 'not_found';
+    },
+  };
+}
+
+/** MTN's callbacks, as the callback routes check them: unsigned, so confirmed by the status query. */
+export function mtnCallbacks(api: MtnApi): CallbackVerifier {
+  /** The body's claim and the status query, compared: only a final status both agree on counts. */
+  async function confirmed(product: MtnProduct, rawBody: string, referenceId: string | undefined) {
+    if (!referenceId) return undefined;
+    let claimed: Partial<MtnTransaction>;
+    try {
+      claimed = JSON.parse(rawBody) as Partial<MtnTransaction>;
+    } catch {
+      return undefined;
+    }
+    const actual = await api.transaction(product, referenceId);
+    if (!actual || actual.status === 'PENDING') return undefined;
+    if (claimed.status !== actual.status || claimed.externalId !== actual.externalId) {
+      logger.warn('mtn callback disagrees with the status query: ignored', {
+        referenceId,
+        claimed: claimed.status,
+        actual: actual.status,
+      });
+      return undefined;
+    }
+    return actual;
+  }
+
+  return {
+    async verifyCallback(_headers, rawBody, query): Promise<VerifiedCallback | undefined> {
+      const referenceId = query?.[mtnReferenceParameter];
+      const actual = await confirmed('collection', rawBody, referenceId);
+      if (!actual || !referenceId) return undefined;
+      return {
+        callbackId: `mtn:${referenceId}:${actual.status}`,
+        provider: 'mtn',
+        providerReference: referenceId,
+        paymentRequestId: actual.externalId,
+        outcome: mtnCollectionStatus(actual) as CollectionOutcome,
+        payerPhone: actual.payer?.partyId ? `+${actual.payer.partyId}` : undefined,
+      };
+    },
+
     async verifyPayoutCallback(_headers, rawBody, query): Promise<VerifiedPayoutCallback | undefined> {
       const referenceId = query?.[mtnReferenceParameter];
       const actual = await confirmed('disbursement', rawBody, referenceId);
@@ -315,24 +343,23 @@ export function mtnProvider(config: MtnConfig): PaymentProvider {
         outcome: mtnPayoutStatus(actual) as VerifiedPayoutCallback['outcome'],
       };
     },
-
-    async payoutStatus(transferId) {
-      const actual = await transaction('disbursement', transferId);
-      return actual ? mtnPayoutStatus(actual) : 'not_found';
-    },
   };
 }
 
+let environmentApi: MtnApi | undefined;
+
 /**
- * The stage's MTN adapter: base URL and target environment from MTN_API_URL and
- * MTN_TARGET_ENVIRONMENT, credentials from the MTN_PROVIDER secret (JSON `{"collection":
+ * The stage's MTN API, one per container for both sides of the adapter (so they share its
+ * tokens): base URL and target environment from MTN_API_URL and MTN_TARGET_ENVIRONMENT,
+ * credentials from the MTN_PROVIDER secret (JSON `{"collection":
  * {"subscriptionKey","apiUser","apiKey"}, "disbursement": {…}}`), read once per container.
  */
-export function mtnFromEnvironment(): PaymentProvider {
-  return mtnProvider({
+export function mtnApiFromEnvironment(): MtnApi {
+  environmentApi ??= mtnApi({
     baseUrl: process.env.MTN_API_URL ?? 'https://proxy.momoapi.mtn.com',
     targetEnvironment: process.env.MTN_TARGET_ENVIRONMENT ?? 'mtnivorycoast',
     credentials: async () => JSON.parse(await secretValue(adapterSecretVariable.mtn)) as MtnCredentials,
     policy: defaultCallPolicy,
   });
+  return environmentApi;
 }

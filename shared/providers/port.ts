@@ -2,9 +2,10 @@ import { DomainError } from '#shared/domain/errors.ts';
 import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
 
 /**
- * The one port behind which the mobile-money providers sit. A collection starts in one of three
- * ways; it completes only through a callback that the provider signs and the service verifies
- * (never because a browser says so).
+ * The port behind which the mobile-money providers sit, in two sides: what the service calls out
+ * (`PaymentProvider`) and what checks what a provider calls in (`CallbackVerifier`). A collection
+ * starts in one of three ways; it completes only through a callback that the provider signs and
+ * the service verifies (never because a browser says so).
  */
 export type CollectionFlow =
   /** The payer is sent to the provider's own approval page. */
@@ -95,25 +96,37 @@ export type CollectionStatus = 'pending' | CollectionOutcome | 'not_found';
 /** The callback's URL query, for providers that sign nothing and name the transaction there. */
 export type CallbackQuery = Record<string, string | undefined>;
 
+/**
+ * What the service asks of a provider: collections and payouts started, their status queried.
+ * Everything that calls a provider out holds this side only; the callback checks are apart
+ * (`CallbackVerifier`) so that a function which never receives a callback does not carry them.
+ */
 export interface PaymentProvider {
   startCollection(request: CollectionRequest): Promise<CollectionStarted>;
+  /** The status query of a collection, for one whose callback never came (live providers). */
+  collectionStatus?(providerReference: string): Promise<CollectionStatus>;
+  /** Asks the provider to pay out; throws ProviderRefused when it refuses at once. */
+  startPayout(request: PayoutRequest): Promise<PayoutStarted>;
+  /** The status query, for a payout whose callback never came. */
+  payoutStatus(transferId: string): Promise<PayoutStatus>;
+}
+
+/**
+ * What checks a provider's callbacks: only the callback routes hold it. Each adapter's module
+ * keeps both its sides, so its signing rules stay in one place.
+ */
+export interface CallbackVerifier {
   /** Undefined when the signature or the body is not right: such a callback changes nothing. */
   verifyCallback(
     headers: Record<string, string | undefined>,
     rawBody: string,
     query?: CallbackQuery,
   ): Promise<VerifiedCallback | undefined>;
-  /** The status query of a collection, for one whose callback never came (live providers). */
-  collectionStatus?(providerReference: string): Promise<CollectionStatus>;
-  /** Asks the provider to pay out; throws ProviderRefused when it refuses at once. */
-  startPayout(request: PayoutRequest): Promise<PayoutStarted>;
   verifyPayoutCallback(
     headers: Record<string, string | undefined>,
     rawBody: string,
     query?: CallbackQuery,
   ): Promise<VerifiedPayoutCallback | undefined>;
-  /** The status query, for a payout whose callback never came. */
-  payoutStatus(transferId: string): Promise<PayoutStatus>;
 }
 
 /** The provider refused the collection at once (a phone not on that provider, say). */

@@ -8,6 +8,7 @@ import { isProviderCode, type PayoutMethod, type ProviderCode } from '#shared/do
 import { logger } from '#shared/logger.ts';
 import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
 import {
+  type CallbackVerifier,
   type CollectionOutcome,
   type CollectionRequest,
   type CollectionStarted,
@@ -228,19 +229,6 @@ export const sandboxProvider: PaymentProvider = {
     return started;
   },
 
-  async verifyCallback(headers, rawBody) {
-    const body = await signedBody<VerifiedCallback>(headers, rawBody);
-    if (!body) return undefined;
-    const parsed = verifiedCallbackBody.safeParse(body);
-    if (!parsed.success) {
-      logger.warn('sandbox callback refused: signed, but its body is not a callback', {
-        issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.code}`),
-      });
-      return undefined;
-    }
-    return parsed.data as VerifiedCallback;
-  },
-
   async startPayout(request) {
     const behaviour = request.method === 'bank' ? 'success' : sandboxBehaviour(request.beneficiaryNumber);
     if (behaviour === 'refused') {
@@ -279,6 +267,30 @@ export const sandboxProvider: PaymentProvider = {
     return { providerReference: payout.providerReference };
   },
 
+  async payoutStatus(transferId) {
+    const payout = await getSandboxPayout(transferId);
+    return payout ? payout.state : 'not_found';
+  },
+};
+
+/**
+ * The sandbox's callbacks, as the callback routes check them: signed with the sandbox's key
+ * (`signSandboxBody`, which its deliveries below sign with), then held to the shape of a callback.
+ */
+export const sandboxCallbacks: CallbackVerifier = {
+  async verifyCallback(headers, rawBody) {
+    const body = await signedBody<VerifiedCallback>(headers, rawBody);
+    if (!body) return undefined;
+    const parsed = verifiedCallbackBody.safeParse(body);
+    if (!parsed.success) {
+      logger.warn('sandbox callback refused: signed, but its body is not a callback', {
+        issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.code}`),
+      });
+      return undefined;
+    }
+    return parsed.data as VerifiedCallback;
+  },
+
   async verifyPayoutCallback(headers, rawBody) {
     const body = await signedBody<VerifiedPayoutCallback>(headers, rawBody);
     if (
@@ -292,11 +304,6 @@ export const sandboxProvider: PaymentProvider = {
       return undefined;
     }
     return body as VerifiedPayoutCallback;
-  },
-
-  async payoutStatus(transferId) {
-    const payout = await getSandboxPayout(transferId);
-    return payout ? payout.state : 'not_found';
   },
 };
 

@@ -3,6 +3,7 @@ import { secretValue } from '#shared/aws/secrets.ts';
 import { logger } from '#shared/logger.ts';
 import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import {
+  type CallbackVerifier,
   type CollectionOutcome,
   type PaymentProvider,
   type PayoutOutcome,
@@ -19,7 +20,8 @@ import {
 } from '#shared/providers/provider-http.ts';
 
 /**
- * Wave, behind the provider port. Contracts, as published:
+ * Wave, behind the provider port: `waveProvider` calls out, `waveCallbacks` checks its webhooks.
+ * Contracts, as published:
  * - Checkout API: https://docs.wave.com/checkout (POST /v1/checkout/sessions, GET
  *   /v1/checkout/sessions/:id). The session's `wave_launch_url` is both the payer's redirect and
  *   the QR payload; Wave has no push to the payer's phone, so the `direct` flow is refused.
@@ -41,6 +43,12 @@ export interface WaveConfig {
   policy: CallPolicy;
   now?: () => Date;
 }
+
+/** What the calls out need of the configuration. */
+export type WaveApiConfig = Pick<WaveConfig, 'baseUrl' | 'apiKey' | 'policy'>;
+
+/** What the webhook check needs of it: the signing secret and the replay window. */
+export type WaveWebhookConfig = Pick<WaveConfig, 'webhookSecret' | 'signatureToleranceSeconds' | 'now'>;
 
 export const waveSignatureHeader = 'wave-signature';
 
@@ -119,8 +127,7 @@ function parseSignature(header: string | undefined) {
 export const signWaveBody = (secret: string, timestamp: number, rawBody: string) =>
   createHmac('sha256', secret).update(`${timestamp}${rawBody}`).digest('hex');
 
-export function waveProvider(config: WaveConfig): PaymentProvider {
-  const now = config.now ?? (() => new Date());
+export function waveProvider(config: WaveApiConfig): PaymentProvider {
   const call = async (
     method: 'GET' | 'POST',
     path: string,
@@ -152,29 +159,6 @@ export function waveProvider(config: WaveConfig): PaymentProvider {
     throw new ProviderUnavailable(`Wave could not ${what} (${error?.code ?? answer.status})`);
   };
 
-  /** Verified event body, or undefined when the signature is missing, wrong, or out of the window. */
-  async function verifiedEvent(headers: Record<string, string | undefined>, rawBody: string) {
-    const signature = parseSignature(headers[waveSignatureHeader]);
-    if (!signature) return undefined;
-    const age = Math.abs(now().getTime() / 1000 - signature.timestamp);
-    if (age > config.signatureToleranceSeconds) {
-      logger.warn('wave event outside the signature window', { age });
-      return undefined;
-    }
-    const expected = Buffer.from(
-      signWaveBody(await config.webhookSecret(), signature.timestamp, rawBody),
-      'hex',
-    );
-    if (!signature.signatures.some((presented) => timingSafeEqual(expected, Buffer.from(presented, 'hex')))) {
-      return undefined;
-    }
-    try {
-      return JSON.parse(rawBody) as { id?: unknown; type?: unknown; data?: Partial<WaveCheckoutSession> };
-    } catch {
-      return undefined;
-    }
-  }
-
   return {
     async startCollection(request) {
       if (request.flow === 'direct') {
@@ -205,35 +189,6 @@ export function waveProvider(config: WaveConfig): PaymentProvider {
         ...(request.flow === 'redirect'
           ? { checkoutUrl: session.wave_launch_url }
           : { qrPayload: session.wave_launch_url }),
-      };
-    },
-
-    async verifyCallback(headers, rawBody): Promise<VerifiedCallback | undefined> {
-      const event = await verifiedEvent(headers, rawBody);
-      const session = event?.data;
-      if (
-        !event ||
-        typeof event.id !== 'string' ||
-        !session ||
-        typeof session.id !== 'string' ||
-        typeof session.client_reference !== 'string'
-      ) {
-        return undefined;
-      }
-      let outcome: CollectionOutcome | undefined;
-      if (event.type === 'checkout.session.completed' && session.payment_status === 'succeeded') {
-        outcome = 'success';
-      } else if (event.type === 'checkout.session.payment_failed') {
-        outcome =
-          session.last_payment_error?.code === 'insufficient-funds' ? 'insufficient_funds' : 'declined';
-      }
-      if (!outcome) return undefined;
-      return {
-        callbackId: event.id,
-        provider: 'wave',
-        providerReference: session.id,
-        paymentRequestId: session.client_reference,
-        outcome,
       };
     },
 
@@ -275,11 +230,6 @@ export function waveProvider(config: WaveConfig): PaymentProvider {
       };
     },
 
-    async verifyPayoutCallback() {
-      // Wave sends no payout event: nothing arriving here is Wave's.
-      return undefined;
-    },
-
     async payoutStatus(transferId) {
       const answer = await call(
         'GET',
@@ -296,23 +246,88 @@ export function waveProvider(config: WaveConfig): PaymentProvider {
   };
 }
 
+/** Wave's webhooks, as the callback routes check them (the `Wave-Signature` rules above). */
+export function waveCallbacks(config: WaveWebhookConfig): CallbackVerifier {
+  const now = config.now ?? (() => new Date());
+
+  /** Verified event body, or undefined when the signature is missing, wrong, or out of the window. */
+  async function verifiedEvent(headers: Record<string, string | undefined>, rawBody: string) {
+    const signature = parseSignature(headers[waveSignatureHeader]);
+    if (!signature) return undefined;
+    const age = Math.abs(now().getTime() / 1000 - signature.timestamp);
+    if (age > config.signatureToleranceSeconds) {
+      logger.warn('wave event outside the signature window', { age });
+      return undefined;
+    }
+    const expected = Buffer.from(
+      signWaveBody(await config.webhookSecret(), signature.timestamp, rawBody),
+      'hex',
+    );
+    if (!signature.signatures.some((presented) => timingSafeEqual(expected, Buffer.from(presented, 'hex')))) {
+      return undefined;
+    }
+    try {
+      return JSON.parse(rawBody) as { id?: unknown; type?: unknown; data?: Partial<WaveCheckoutSession> };
+    } catch {
+      return undefined;
+    }
+  }
+
+  return {
+    async verifyCallback(headers, rawBody): Promise<VerifiedCallback | undefined> {
+      const event = await verifiedEvent(headers, rawBody);
+      const session = event?.data;
+      if (
+        !event ||
+        typeof event.id !== 'string' ||
+        !session ||
+        typeof session.id !== 'string' ||
+        typeof session.client_reference !== 'string'
+      ) {
+        return undefined;
+      }
+      let outcome: CollectionOutcome | undefined;
+      if (event.type === 'checkout.session.completed' && session.payment_status === 'succeeded') {
+        outcome = 'success';
+      } else if (event.type === 'checkout.session.payment_failed') {
+        outcome =
+          session.last_payment_error?.code === 'insufficient-funds' ? 'insufficient_funds' : 'declined';
+      }
+      if (!outcome) return undefined;
+      return {
+        callbackId: event.id,
+        provider: 'wave',
+        providerReference: session.id,
+        paymentRequestId: session.client_reference,
+        outcome,
+      };
+    },
+
+    async verifyPayoutCallback() {
+      // Wave sends no payout event: nothing arriving here is Wave's.
+      return undefined;
+    },
+  };
+}
+
 interface WaveSecret {
   apiKey: string;
   webhookSecret: string;
 }
 
 /**
- * The stage's Wave adapter: its base URL from WAVE_API_URL, its keys from the WAVE_PROVIDER secret
- * (JSON `{"apiKey","webhookSecret"}`), read once per container.
+ * The stage's Wave configuration, for either side of the adapter: its base URL from WAVE_API_URL,
+ * its keys from the WAVE_PROVIDER secret (JSON `{"apiKey","webhookSecret"}`), read once per
+ * container.
  */
-export function waveFromEnvironment(): PaymentProvider {
+export function waveConfigFromEnvironment(): WaveConfig {
   const secret = async () => JSON.parse(await secretValue(adapterSecretVariable.wave)) as WaveSecret;
-  return waveProvider({
+  return {
     baseUrl: process.env.WAVE_API_URL ?? 'https://api.wave.com',
     apiKey: async () => (await secret()).apiKey,
     webhookSecret: async () => (await secret()).webhookSecret,
     // Wave's docs advise a few minutes; five, as most signers use.
     signatureToleranceSeconds: 300,
     policy: defaultCallPolicy,
-  });
+  };
 }

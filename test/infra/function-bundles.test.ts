@@ -3,7 +3,13 @@ import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
-import { type AwsAccess, functionEntries as functions, workerEntries } from '#shared/routes.ts';
+import {
+  type AwsAccess,
+  functionEntries as functions,
+  scheduleEntries,
+  scheduleTargetEntries,
+  workerEntries,
+} from '#shared/routes.ts';
 
 // What each function's bundle holds, as the stack bundles it (the options of infra/bundling.ts).
 // An SDK client in a bundle is ~15-35 KB of code and import time; one the function may not use is
@@ -24,6 +30,19 @@ const clientGrants: Record<string, (access: AwsAccess) => boolean> = {
 };
 
 const queueConsumers = new Set<string>(workerEntries.map(([, worker]) => worker.handler));
+
+// A provider calls the service back only on the paths it is given under /provider_callbacks/: only
+// those functions check callbacks. The sandbox's check holds the body to a zod schema, ~19 KB that
+// a function calling providers out (a payout, a status query) has no use for.
+const callbackSchema = 'shared/providers/callback-body.ts';
+const receivesProviderCallbacks = (fn: (typeof functions)[number][1]) =>
+  'path' in fn && fn.path.startsWith('/provider_callbacks/');
+
+// Started by a timer or by Scheduler with an id, these validate no request: the only way zod would
+// reach them is through a module they call, as it once did through the provider adapters.
+const timed = [...scheduleEntries, ...scheduleTargetEntries];
+
+const zodInputs = (inputs: string[]) => inputs.filter((input) => /node_modules\/zod\//.test(input));
 
 let inputsByHandler: Map<string, string[]>;
 
@@ -64,6 +83,25 @@ describe('function bundles', () => {
       return !granted || !fn.access.some(granted);
     });
     expect(ungranted).toEqual([]);
+  });
+
+  it.each(functions)('%s carries the callback checks only if providers call it back', (_name, fn) => {
+    const inputs = inputsByHandler.get(fn.handler) ?? [];
+    expect(inputs.includes(callbackSchema)).toBe(receivesProviderCallbacks(fn));
+  });
+
+  it.each(timed)('%s carries no zod', (_name, fn) => {
+    const inputs = inputsByHandler.get(fn.handler);
+    expect(inputs, fn.handler).toBeDefined();
+    expect(zodInputs(inputs ?? [])).toEqual([]);
+  });
+
+  it('sees zod where it is (a pattern that matched nothing would prove nothing)', () => {
+    const callbackRoute = functions.find(([, fn]) => receivesProviderCallbacks(fn));
+    expect(callbackRoute).toBeDefined();
+    expect(zodInputs(inputsByHandler.get(callbackRoute?.[1].handler ?? '') ?? [])).not.toEqual([]);
+    // Among the timed functions are those that call providers out: the check covers them.
+    expect(timed.filter(([, fn]) => fn.access.includes('secret:providers')).length).toBeGreaterThan(0);
   });
 
   it('sees the clients it looks for (a bundle with none would prove nothing)', () => {

@@ -7,7 +7,7 @@ import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
-import { type MtnCredentials, mtnProvider } from '#shared/providers/mtn.ts';
+import { type MtnCredentials, mtnApi, mtnProvider } from '#shared/providers/mtn.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
 import { createTransferBody } from '#shared/schemas/transfers.ts';
 import { type MtnFake, startMtnFake } from '#test/fakes/mtn-fake.ts';
@@ -86,12 +86,14 @@ const final = (m: Merchant, id: string) =>
   );
 
 const adapter = () =>
-  mtnProvider({
-    baseUrl: fake.url,
-    targetEnvironment,
-    credentials: async () => credentials,
-    policy: { timeoutMs: 1_000, attempts: 3, backoffMs: 10 },
-  });
+  mtnProvider(
+    mtnApi({
+      baseUrl: fake.url,
+      targetEnvironment,
+      credentials: async () => credentials,
+      policy: { timeoutMs: 1_000, attempts: 3, backoffMs: 10 },
+    }),
+  );
 
 describe('MTN MoMo collections against the fake', () => {
   it('prompts the payer with a request to pay in whole francs and completes once the status confirms the callback', async () => {

@@ -9,7 +9,7 @@ import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { ProviderUnavailable } from '#shared/providers/provider-http.ts';
-import { signWaveBody, waveProvider } from '#shared/providers/wave.ts';
+import { signWaveBody, type WaveConfig, waveCallbacks, waveProvider } from '#shared/providers/wave.ts';
 import { createTransferBody } from '#shared/schemas/transfers.ts';
 import { startWaveFake, type WaveFake } from '#test/fakes/wave-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
@@ -82,15 +82,19 @@ const settled = (m: Merchant, id: string) =>
     (request) => request?.status !== 'pending',
   );
 
-const directAdapter = (overrides: { secret?: string; now?: () => Date; timeoutMs?: number } = {}) =>
-  waveProvider({
-    baseUrl: fake.url,
-    apiKey: async () => apiKey,
-    webhookSecret: async () => overrides.secret ?? webhookSecret,
-    signatureToleranceSeconds: 300,
-    policy: { timeoutMs: overrides.timeoutMs ?? 2_000, attempts: 3, backoffMs: 10 },
-    ...(overrides.now ? { now: overrides.now } : {}),
-  });
+type Overrides = { secret?: string; now?: () => Date; timeoutMs?: number };
+
+const directConfig = (overrides: Overrides = {}): WaveConfig => ({
+  baseUrl: fake.url,
+  apiKey: async () => apiKey,
+  webhookSecret: async () => overrides.secret ?? webhookSecret,
+  signatureToleranceSeconds: 300,
+  policy: { timeoutMs: overrides.timeoutMs ?? 2_000, attempts: 3, backoffMs: 10 },
+  ...(overrides.now ? { now: overrides.now } : {}),
+});
+
+const directAdapter = (overrides: Overrides = {}) => waveProvider(directConfig(overrides));
+const directCallbacks = (overrides: Overrides = {}) => waveCallbacks(directConfig(overrides));
 
 describe('Wave collections against the fake', () => {
   it('opens a checkout session in whole francs and completes on the signed webhook, once though sent twice', async () => {
@@ -133,7 +137,7 @@ describe('Wave collections against the fake', () => {
     });
     const now = Math.floor(Date.now() / 1000);
     const forged = `t=${now},v1=${signWaveBody('another-secret', now, event)}`;
-    expect(await directAdapter().verifyCallback({ 'wave-signature': forged }, event)).toBeUndefined();
+    expect(await directCallbacks().verifyCallback({ 'wave-signature': forged }, event)).toBeUndefined();
     const response = await fetch(`${bridge.url}/provider_callbacks/wave`, {
       method: 'POST',
       headers: { 'wave-signature': forged, 'content-type': 'application/json' },
@@ -143,9 +147,9 @@ describe('Wave collections against the fake', () => {
 
     const old = now - 600;
     const replayed = `t=${old},v1=${signWaveBody(webhookSecret, old, event)}`;
-    expect(await directAdapter().verifyCallback({ 'wave-signature': replayed }, event)).toBeUndefined();
+    expect(await directCallbacks().verifyCallback({ 'wave-signature': replayed }, event)).toBeUndefined();
     // The same signature inside the window is good: the refusal above was the window's alone.
-    const inWindow = directAdapter({ now: () => new Date(old * 1000 + 60_000) });
+    const inWindow = directCallbacks({ now: () => new Date(old * 1000 + 60_000) });
     expect(await inWindow.verifyCallback({ 'wave-signature': replayed }, event)).toMatchObject({
       outcome: 'success',
       paymentRequestId: request.id,
