@@ -478,12 +478,7 @@ export const escrowRoutes = {
     path: '/partner_api/escrows/{id}/refund',
     handler: 'functions/escrows/refund-escrow.ts',
     caller: 'platform_key',
-    access: [
-      'table:write',
-      'queue:send:sandboxCallbacks',
-      'queue:send:webhooks',
-      'secret:providers',
-    ],
+    access: ['table:write', 'queue:send:sandboxCallbacks', 'queue:send:webhooks', 'secret:providers'],
   },
 } as const satisfies Record<string, Route>;
 
