@@ -158,8 +158,6 @@ const maxFunctionNameLength = 64;
 export class ServiceFunction extends NodejsFunction {
   /** Whether the function belongs to a sandbox stage, where every sandbox-only resource exists. */
   readonly sandbox: boolean;
-  /** Whether it has the extension that `secretValue` reads secrets through. */
-  readonly readsSecrets: boolean;
 
   constructor(stack: Construct, id: string, props: ServiceFunctionProps) {
     if (props.functionName.length > maxFunctionNameLength) {
@@ -170,9 +168,9 @@ export class ServiceFunction extends NodejsFunction {
     // Asked for in the stage's stack, the function goes into its group's nested stack
     // (infra/function-groups.ts), which keeps every stack under CloudFormation's 500 resources.
     const scope = functionScopeOf(stack, props.entry);
-    // The extension is a creation prop too: the secrets the access list reads decide it, and the
-    // grants below read them from the same list, so neither comes without the other.
-    const secrets = props.access.flatMap((access) =>
+    // The extension is a creation prop: the secrets the access list reads decide it, and the same
+    // list is granted below, so neither comes without the other.
+    const secrets = [...new Set(props.access)].flatMap((access) =>
       secretsReadWith(access, props.resources, { sandbox: props.sandbox, path: `${scope.node.path}/${id}` }),
     );
     // Both are handed to the function at creation, so they are built beside it rather than inside.
@@ -215,8 +213,8 @@ export class ServiceFunction extends NodejsFunction {
     });
 
     this.sandbox = props.sandbox;
-    this.readsSecrets = secrets.length > 0;
     logGroup.grantWrite(role);
+    grantSecretReads(this, secrets);
     for (const access of new Set(props.access)) grantAccess(this, access, props.resources);
 
     // Active tracing is set on the resource rather than with `tracing`, which would add X-Ray's
@@ -327,14 +325,8 @@ function secretsReadWith(access: AwsAccess, resources: ServiceResources, fn: Fun
   }
 }
 
-/**
- * Grants the reads and hands the function each ARN where `secretValue` looks for it; a function
- * made without the extension that `secretValue` reads through is refused, as it could not read them.
- */
+/** Grants the reads and hands the function each ARN where `secretValue` looks for it. */
 function grantSecretReads(fn: ServiceFunction, reads: SecretRead[]): void {
-  if (reads.length > 0 && !fn.readsSecrets) {
-    throw new Error(`${fn.node.path} is granted a secret but was made without the secrets extension`);
-  }
   for (const { secret, arnVariable } of reads) {
     secret.grantRead(fn);
     fn.addEnvironment(arnVariable, secret.secretArn);
@@ -347,7 +339,7 @@ function grantSecretReads(fn: ServiceFunction, reads: SecretRead[]): void {
  * the other. Every `AwsAccess` must be handled: adding a kind to the route table fails
  * type-checking here until it gets its grant.
  */
-export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceResources): void {
+function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceResources): void {
   if (isQueueSend(access)) {
     const queueName = access.slice(queueSendPrefix.length) as QueueName;
     const queue = resourceFor(
@@ -370,7 +362,7 @@ export function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: S
       return;
     case 'secret:sandboxProvider':
     case 'secret:providers':
-      grantSecretReads(fn, secretsReadWith(access, resources, siteOf(fn)));
+      // Granted with the extension they are read through, when the function is made.
       return;
     case 'sms:send':
       grantSmsSend(fn, resources);
