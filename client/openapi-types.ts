@@ -135,44 +135,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/payment_links/{id}/pay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pay a link as a customer (sandbox)
-         * @description Plays a customer paying the link; the phone number chooses the outcome.
-         */
-        post: operations["paySandboxPaymentLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/pl/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The page of a payment link (`link`) */
-        get: operations["linkPage"];
-        put?: never;
-        /** Pay a payment link */
-        post: operations["submitLinkPage"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/partner_api/transactions": {
         parameters: {
             query?: never;
@@ -217,7 +179,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/payment_requests/{id}/approve": {
+    "/provider_callbacks/{provider}/payouts": {
         parameters: {
             query?: never;
             header?: never;
@@ -225,29 +187,34 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
         /**
-         * Approve as the payer (sandbox)
-         * @description Plays the payer approving in their app, through the provider’s signed callback: the phone number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...).
+         * Receive a provider’s payout callback (PUT)
+         * @description MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
          */
-        post: operations["approveSandboxPaymentRequest"];
+        put: operations["receivePayoutCallbackPut"];
+        /**
+         * Receive a provider’s payout callback
+         * @description Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
+         */
+        post: operations["receivePayoutCallback"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/sandbox/payment_requests/{id}/decline": {
+    "/pl/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The page of a payment link (`link`) */
+        get: operations["linkPage"];
         put?: never;
-        /** Decline as the payer (sandbox) */
-        post: operations["declineSandboxPaymentRequest"];
+        /** Pay a payment link */
+        post: operations["submitLinkPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -289,18 +256,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/provider/checkout/{providerReference}": {
+    "/lr/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The sandbox provider’s approval page */
-        get: operations["sandboxCheckoutPage"];
+        /** The owner’s consent page of a link request */
+        get: operations["linkRequestPage"];
         put?: never;
-        /** Approve or decline on the sandbox provider’s page */
-        post: operations["sandboxCheckoutAction"];
+        /** Approve or decline with the SMS code */
+        post: operations["submitLinkRequestPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -466,67 +433,6 @@ export interface paths {
         get: operations["getTransfer"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/provider_callbacks/{provider}/payouts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Receive a provider’s payout callback (PUT)
-         * @description MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
-         */
-        put: operations["receivePayoutCallbackPut"];
-        /**
-         * Receive a provider’s payout callback
-         * @description Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
-         */
-        post: operations["receivePayoutCallback"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sandbox/transfers/{id}/complete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Complete a payout (sandbox)
-         * @description Plays the provider paying the beneficiary of a payout it has not settled by itself (a number ending in `04`), through its signed callback.
-         */
-        post: operations["completeSandboxTransfer"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sandbox/transfers/{id}/fail": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Fail a payout (sandbox) */
-        post: operations["failSandboxTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -845,18 +751,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/lr/{id}": {
+    "/partner_api/service_providers/compliance_verifications": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The owner’s consent page of a link request */
-        get: operations["linkRequestPage"];
+        get?: never;
         put?: never;
-        /** Approve or decline with the SMS code */
-        post: operations["submitLinkRequestPage"];
+        /**
+         * Start a compliance verification of a merchant
+         * @description Any key of a service provider; another key is answered 403 `forbidden_action`. A merchant not linked to the caller is 404 `business_not_found`, as an unknown id is. Answers the merchant’s open verification of this type if there is one. The owner gives their identity at `url`; approval raises the business’s verification level, and the caller gets a COMPLIANCE_VERIFICATION_COMPLETED event.
+         */
+        post: operations["createComplianceVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/payment_links/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a link as a customer (sandbox)
+         * @description Plays a customer paying the link; the phone number chooses the outcome.
+         */
+        post: operations["paySandboxPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/payment_requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve as the payer (sandbox)
+         * @description Plays the payer approving in their app, through the provider’s signed callback: the phone number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...).
+         */
+        post: operations["approveSandboxPaymentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/payment_requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline as the payer (sandbox) */
+        post: operations["declineSandboxPaymentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/provider/checkout/{providerReference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sandbox provider’s approval page */
+        get: operations["sandboxCheckoutPage"];
+        put?: never;
+        /** Approve or decline on the sandbox provider’s page */
+        post: operations["sandboxCheckoutAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/transfers/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a payout (sandbox)
+         * @description Plays the provider paying the beneficiary of a payout it has not settled by itself (a number ending in `04`), through its signed callback.
+         */
+        post: operations["completeSandboxTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/transfers/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fail a payout (sandbox) */
+        post: operations["failSandboxTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -894,26 +914,6 @@ export interface paths {
         put?: never;
         /** Decline a link request as the owner (sandbox) */
         post: operations["declineSandboxLinkRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner_api/service_providers/compliance_verifications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start a compliance verification of a merchant
-         * @description Any key of a service provider; another key is answered 403 `forbidden_action`. A merchant not linked to the caller is 404 `business_not_found`, as an unknown id is. Answers the merchant’s open verification of this type if there is one. The owner gives their identity at `url`; approval raises the business’s verification level, and the caller gets a COMPLIANCE_VERIFICATION_COMPLETED event.
-         */
-        post: operations["createComplianceVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3237,345 +3237,6 @@ export interface operations {
             };
         };
     };
-    paySandboxPaymentLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    paymentMethod: components["schemas"]["PaymentMethod"];
-                    /** @example +2250700000001 */
-                    payerPhone: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The payment request the payment made. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentRequest"];
-                };
-            };
-            /** @description `bad_request`, `third_party_payment_provider_error` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request" | "third_party_payment_provider_error";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `unauthorized` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "unauthorized";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `business_not_enabled_for_api_access` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "business_not_enabled_for_api_access";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `payment_link_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "payment_link_not_found";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `E_PAYMENT_LINK_IS_INVALID` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "E_PAYMENT_LINK_IS_INVALID";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "request_too_large";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `validation_error` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "too_many_requests";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "internal_error";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
-    linkPage: {
-        parameters: {
-            query?: {
-                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
-                lang?: "fr" | "en";
-                payment?: string;
-                attempt?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The page, or the outcome of the payment `payment`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description Unknown id. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
-    submitLinkPage: {
-        parameters: {
-            query?: {
-                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
-                lang?: "fr" | "en";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
-                    /** @description `+225` and 10 digits; spaces, `00225` or no prefix are accepted. */
-                    payerPhone: string;
-                };
-            };
-        };
-        responses: {
-            /** @description To the provider’s page. */
-            303: {
-                headers: {
-                    location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The page again, with the error. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Unknown id. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A single-use link being paid by someone else, or already paid. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
     listTransactions: {
         parameters: {
             query?: {
@@ -3966,31 +3627,32 @@ export interface operations {
             };
         };
     };
-    approveSandboxPaymentRequest: {
+    receivePayoutCallbackPut: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description MTN MoMo only: the collection or payout this callback is about. */
+                reference?: string;
+            };
             header?: never;
             path: {
-                id: string;
+                provider: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank";
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @example +2250700000001 */
-                    payerPhone?: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The payment request after the callback. */
+            /** @description Taken into account (or already was). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentRequest"];
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                        /** @enum {string} */
+                        result: "completed" | "already_completed" | "unknown_transfer" | "wrong_payout";
+                    };
                 };
             };
             /** @description `bad_request` */
@@ -4027,74 +3689,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `business_not_enabled_for_api_access` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "business_not_enabled_for_api_access";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `payment_request_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "payment_request_not_found";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "conflict";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "request_too_large";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
             /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
             414: {
                 headers: {
@@ -4119,23 +3713,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "too_many_requests";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
                 };
             };
             /** @description `internal_error` */
@@ -4157,24 +3734,32 @@ export interface operations {
             };
         };
     };
-    declineSandboxPaymentRequest: {
+    receivePayoutCallback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description MTN MoMo only: the collection or payout this callback is about. */
+                reference?: string;
+            };
             header?: never;
             path: {
-                id: string;
+                provider: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The payment request after the callback, in `error`. */
+            /** @description Taken into account (or already was). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentRequest"];
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                        /** @enum {string} */
+                        result: "completed" | "already_completed" | "unknown_transfer" | "wrong_payout";
+                    };
                 };
             };
             /** @description `bad_request` */
@@ -4211,57 +3796,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `business_not_enabled_for_api_access` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "business_not_enabled_for_api_access";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `payment_request_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "payment_request_not_found";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "conflict";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
             /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
             414: {
                 headers: {
@@ -4288,23 +3822,6 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "too_many_requests";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
             /** @description `internal_error` */
             500: {
                 headers: {
@@ -4314,6 +3831,153 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    linkPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+                payment?: string;
+                attempt?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page, or the outcome of the payment `payment`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Unknown id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    submitLinkPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
+                    /** @description `+225` and 10 digits; spaces, `00225` or no prefix are accepted. */
+                    payerPhone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the provider’s page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page again, with the error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A single-use link being paid by someone else, or already paid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -4537,7 +4201,7 @@ export interface operations {
             };
         };
     };
-    sandboxCheckoutPage: {
+    linkRequestPage: {
         parameters: {
             query?: {
                 /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
@@ -4545,13 +4209,13 @@ export interface operations {
             };
             header?: never;
             path: {
-                providerReference: string;
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Approve or decline. */
+            /** @description The code field with approve and decline, or the outcome. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4559,14 +4223,6 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
-            };
-            /** @description Already answered: back to the return page. */
-            303: {
-                headers: {
-                    location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
             400: {
@@ -4585,7 +4241,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown. */
+            /** @description Unknown id. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4613,7 +4269,7 @@ export interface operations {
             };
         };
     };
-    sandboxCheckoutAction: {
+    submitLinkRequestPage: {
         parameters: {
             query?: {
                 /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
@@ -4621,29 +4277,31 @@ export interface operations {
             };
             header?: never;
             path: {
-                providerReference: string;
+                id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
+                    /** @description The six digits sent by SMS. */
+                    code: string;
                     /** @enum {string} */
-                    action: "approve" | "decline";
-                    payerPhone?: string;
+                    decision: "approve" | "decline";
                 };
             };
         };
         responses: {
-            /** @description Back to the return page. */
-            303: {
+            /** @description The outcome; the fifth wrong code declines the request. */
+            200: {
                 headers: {
-                    location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
-            /** @description The page again, with the error. */
+            /** @description A wrong code: the page again, with the attempts left. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4652,7 +4310,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Unknown. */
+            /** @description Unknown id. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6147,554 +5805,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "transfer_not_found";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `validation_error` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "too_many_requests";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "internal_error";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
-    receivePayoutCallbackPut: {
-        parameters: {
-            query?: {
-                /** @description MTN MoMo only: the collection or payout this callback is about. */
-                reference?: string;
-            };
-            header?: never;
-            path: {
-                provider: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Taken into account (or already was). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        received: true;
-                        /** @enum {string} */
-                        result: "completed" | "already_completed" | "unknown_transfer" | "wrong_payout";
-                    };
-                };
-            };
-            /** @description `bad_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `unauthorized` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "unauthorized";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `validation_error` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "internal_error";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
-    receivePayoutCallback: {
-        parameters: {
-            query?: {
-                /** @description MTN MoMo only: the collection or payout this callback is about. */
-                reference?: string;
-            };
-            header?: never;
-            path: {
-                provider: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Taken into account (or already was). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        received: true;
-                        /** @enum {string} */
-                        result: "completed" | "already_completed" | "unknown_transfer" | "wrong_payout";
-                    };
-                };
-            };
-            /** @description `bad_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `unauthorized` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "unauthorized";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `validation_error` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "internal_error";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
-    completeSandboxTransfer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The transfer after the callback, in `success`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Transfer"];
-                };
-            };
-            /** @description `bad_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `unauthorized` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "unauthorized";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `business_not_enabled_for_api_access` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "business_not_enabled_for_api_access";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `transfer_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "transfer_not_found";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "conflict";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `validation_error` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "too_many_requests";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "internal_error";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
-    failSandboxTransfer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The transfer after the callback, in `error`, its reservation given back. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Transfer"];
-                };
-            };
-            /** @description `bad_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `unauthorized` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "unauthorized";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `business_not_enabled_for_api_access` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "business_not_enabled_for_api_access";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `transfer_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "transfer_not_found";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `conflict` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "conflict";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -8991,12 +8101,567 @@ export interface operations {
             };
         };
     };
-    linkRequestPage: {
+    createComplianceVerification: {
         parameters: {
-            query?: {
-                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
-                lang?: "fr" | "en";
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "kyc";
+                    /** Format: uuid */
+                    merchantBusinessId: string;
+                    callbackUrl?: string;
+                };
             };
+        };
+        responses: {
+            /** @description The verification, `pending`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceVerificationOutput"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    paySandboxPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paymentMethod: components["schemas"]["PaymentMethod"];
+                    /** @example +2250700000001 */
+                    payerPhone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment request the payment made. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRequest"];
+                };
+            };
+            /** @description `bad_request`, `third_party_payment_provider_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request" | "third_party_payment_provider_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_link_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_link_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `E_PAYMENT_LINK_IS_INVALID` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "E_PAYMENT_LINK_IS_INVALID";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    approveSandboxPaymentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @example +2250700000001 */
+                    payerPhone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment request after the callback. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRequest"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_request_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    declineSandboxPaymentRequest: {
+        parameters: {
+            query?: never;
             header?: never;
             path: {
                 id: string;
@@ -9005,7 +8670,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The code field with approve and decline, or the outcome. */
+            /** @description The payment request after the callback, in `error`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRequest"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_request_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    sandboxCheckoutPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                providerReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approve or decline. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9013,6 +8848,14 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Already answered: back to the return page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
             400: {
@@ -9031,7 +8874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown id. */
+            /** @description Unknown. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9059,7 +8902,7 @@ export interface operations {
             };
         };
     };
-    submitLinkRequestPage: {
+    sandboxCheckoutAction: {
         parameters: {
             query?: {
                 /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
@@ -9067,31 +8910,29 @@ export interface operations {
             };
             header?: never;
             path: {
-                id: string;
+                providerReference: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The six digits sent by SMS. */
-                    code: string;
                     /** @enum {string} */
-                    decision: "approve" | "decline";
+                    action: "approve" | "decline";
+                    payerPhone?: string;
                 };
             };
         };
         responses: {
-            /** @description The outcome; the fifth wrong code declines the request. */
-            200: {
+            /** @description Back to the return page. */
+            303: {
                 headers: {
+                    location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/html": string;
-                };
+                content?: never;
             };
-            /** @description A wrong code: the page again, with the attempts left. */
+            /** @description The page again, with the error. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9100,7 +8941,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Unknown id. */
+            /** @description Unknown. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9118,6 +8959,340 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    completeSandboxTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfer after the callback, in `success`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `transfer_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "transfer_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    failSandboxTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfer after the callback, in `error`, its reservation given back. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `transfer_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "transfer_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -9392,181 +9567,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "conflict";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `validation_error` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "too_many_requests";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `internal_error` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "internal_error";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-        };
-    };
-    createComplianceVerification: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    type: "kyc";
-                    /** Format: uuid */
-                    merchantBusinessId: string;
-                    callbackUrl?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The verification, `pending`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ComplianceVerificationOutput"];
-                };
-            };
-            /** @description `bad_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `unauthorized` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "unauthorized";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "business_not_enabled_for_api_access" | "forbidden_action";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `business_not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "business_not_found";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
-                };
-            };
-            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "request_too_large";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {

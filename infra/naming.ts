@@ -1,4 +1,8 @@
-import { deviceRules, queues, routes, schedules, workers } from '#shared/routes.ts';
+import { endpoints } from '#shared/api/all-endpoints.ts';
+import { deviceRules } from '#shared/catalogue/device-rules.ts';
+import { workers } from '#shared/catalogue/queue-workers.ts';
+import { queues } from '#shared/catalogue/queues.ts';
+import { schedules } from '#shared/catalogue/schedules.ts';
 
 /**
  * Names of a stage's resources. Deterministic, so the admin command can find a deployed stage's
@@ -38,7 +42,7 @@ const limits = { lambdaFunction: 64, eventBridgeRule: 64, sqsQueue: 80, kmsAlias
  */
 function physicalNames(stage: string): { what: string; name: string; limit: number }[] {
   const functionNames = [
-    ...Object.keys(routes),
+    ...Object.keys(endpoints),
     ...Object.keys(workers),
     ...Object.keys(schedules),
     ...Object.keys(deviceRules),

@@ -29,16 +29,11 @@ import { acknowledge } from '#infra/nag.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
 import { webhookSecretsKeyVariable } from '#shared/aws/kms.ts';
+import type { AwsAccess } from '#shared/catalogue/access.ts';
+import { type QueueDefinition, type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
 import { adapterSecretVariable, type LiveAdapterName } from '#shared/providers/adapters.ts';
-import {
-  type AwsAccess,
-  type QueueDefinition,
-  type QueueName,
-  queues,
-  queueUrlVariable,
-} from '#shared/routes.ts';
 import { smsConfigurationSetVariable } from '#shared/sms/port.ts';
 
 /** The AWS resources an `access` list can name. */

@@ -69,28 +69,21 @@ import {
 } from '#infra/service-function.ts';
 import { liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
 import type { StageEntry } from '#infra/stage-registry.ts';
+import { type EndpointName, endpointEntries } from '#shared/api/all-endpoints.ts';
+import type { Endpoint } from '#shared/api/endpoint.ts';
+import { type DeviceRuleName, deviceRuleEntries } from '#shared/catalogue/device-rules.ts';
+import { type WorkerName, workerEntries } from '#shared/catalogue/queue-workers.ts';
+import { type QueueDefinition, type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
+import {
+  type ScheduleName,
+  type ScheduleTargetName,
+  scheduleEntries,
+  scheduleTargetEntries,
+} from '#shared/catalogue/schedules.ts';
+import { type StreamConsumerName, streamConsumerEntries } from '#shared/catalogue/stream-consumers.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
 import type { LiveAdapterName } from '#shared/providers/adapters.ts';
-import {
-  type DeviceRuleName,
-  deviceRuleEntries,
-  type QueueDefinition,
-  type QueueName,
-  queues,
-  queueUrlVariable,
-  type Route,
-  type RouteName,
-  routeEntries,
-  type ScheduleName,
-  type ScheduleTargetName,
-  type StreamConsumerName,
-  scheduleEntries,
-  scheduleTargetEntries,
-  streamConsumerEntries,
-  type WorkerName,
-  workerEntries,
-} from '#shared/routes.ts';
 
 export interface PaymentsStackProps extends StackProps {
   /** The stage's entry of the registry in cdk.json, checked. */
@@ -148,7 +141,12 @@ export const gatewayResponses = [
     id: 'not_found',
     message: '"Route not found"',
   },
-  { type: ResponseType.RESOURCE_NOT_FOUND, statusCode: '404', id: 'not_found', message: '"Route not found"' },
+  {
+    type: ResponseType.RESOURCE_NOT_FOUND,
+    statusCode: '404',
+    id: 'not_found',
+    message: '"Route not found"',
+  },
   {
     type: ResponseType.THROTTLED,
     statusCode: '429',
@@ -197,7 +195,7 @@ export const smsFailureAlarm = { threshold: 10, period: Duration.minutes(5) } as
  * which must answer the spec's exact 401 and 403 bodies (an authorizer's denials come out as gateway
  * errors). Public routes have no key to check at all, each for its own reason.
  */
-function authorizationReason(route: Route): string {
+function authorizationReason(route: Endpoint): string {
   if (route.caller !== 'public') {
     return 'Integrators authenticate with API keys, checked by the handler wrapper (DESIGN §3), not with an authorizer or Cognito users.';
   }
@@ -258,7 +256,7 @@ export class PaymentsStack extends Stack {
   /** Encrypts webhook signing secrets in the table. */
   readonly webhookSecretsKey: Key;
   readonly api: RestApi;
-  readonly functions: ReadonlyMap<RouteName, ServiceFunction>;
+  readonly functions: ReadonlyMap<EndpointName, ServiceFunction>;
   readonly workers: ReadonlyMap<WorkerName, ServiceFunction>;
   readonly scheduled: ReadonlyMap<ScheduleName, ServiceFunction>;
   /** The functions EventBridge Scheduler's one-time schedules invoke (escrow hold ends). */
@@ -382,14 +380,14 @@ export class PaymentsStack extends Stack {
     /** A function of the route table's that no API route invokes, named for the stage, with its alarms. */
     const backgroundFunction = (
       name: string,
-      entry: { readonly handler: string; readonly access: ServiceFunctionProps['access'] },
+      entry: { readonly entry: string; readonly access: ServiceFunctionProps['access'] },
       invokedBy: ServiceFunctionProps['invokedBy'],
       timeout: ServiceFunctionProps['timeout'],
     ) => {
       const functionName = functionNameFor(stage, name);
       const fn = new ServiceFunction(this, pascalCase(name), {
         ...functionDefaults,
-        entry: entry.handler,
+        entry: entry.entry,
         invokedBy,
         functionName,
         access: entry.access,
@@ -472,13 +470,13 @@ export class PaymentsStack extends Stack {
       );
     }
 
-    const functions = new Map<RouteName, ServiceFunction>();
-    for (const [routeName, route] of routeEntries) {
+    const functions = new Map<EndpointName, ServiceFunction>();
+    for (const [routeName, route] of endpointEntries) {
       if (production && route.sandboxOnly) continue;
       const functionName = functionNameFor(stage, routeName);
       const fn = new ServiceFunction(this, pascalCase(routeName), {
         ...functionDefaults,
-        entry: route.handler,
+        entry: route.entry,
         invokedBy: 'api',
         functionName,
         access: route.access,
@@ -601,7 +599,7 @@ export class PaymentsStack extends Stack {
       const fn = new ServiceFunction(this, pascalCase(name), {
         ...functionDefaults,
         invokedBy: 'iotRule',
-        entry: rule.handler,
+        entry: rule.entry,
         functionName,
         access: rule.access,
         timeout: apiFunctionTimeout,

@@ -1,8 +1,7 @@
+import { contactEndpoints, contactResponse } from '#shared/api/contacts.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { contactsOf } from '#shared/operations/contacts.ts';
-import { contactRoutes } from '#shared/routes.ts';
-import { contactResponse } from '#shared/schemas/contacts.ts';
 
-export const handler = apiHandler(contactRoutes.listContacts, {}, async ({ caller }) =>
+export const handler = apiHandler(contactEndpoints.listContacts, async ({ caller }) =>
   (await contactsOf(caller)).map(contactResponse),
 );

@@ -1,10 +1,7 @@
+import { escrowEndpoints, escrowResponse } from '#shared/api/escrows.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { escrowsOf } from '#shared/operations/escrows.ts';
-import { escrowRoutes } from '#shared/routes.ts';
-import { escrowResponse, listEscrowsQuery } from '#shared/schemas/escrows.ts';
 
-export const handler = apiHandler(
-  escrowRoutes.listEscrows,
-  { query: listEscrowsQuery },
-  async ({ caller, query }) => (await escrowsOf(caller, query)).map(escrowResponse),
+export const handler = apiHandler(escrowEndpoints.listEscrows, async ({ caller, query }) =>
+  (await escrowsOf(caller, query)).map(escrowResponse),
 );

@@ -1,13 +1,8 @@
+import { messageEndpoints, messageResponse } from '#shared/api/messages.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { messagesOf } from '#shared/operations/messages.ts';
-import { messageRoutes } from '#shared/routes.ts';
-import { listMessagesQuery, messageResponse } from '#shared/schemas/messages.ts';
 
-export const handler = apiHandler(
-  messageRoutes.listMessages,
-  { query: listMessagesQuery },
-  async ({ caller, query }) => {
-    const page = await messagesOf(caller, query);
-    return { ...page, data: page.data.map(messageResponse) };
-  },
-);
+export const handler = apiHandler(messageEndpoints.listMessages, async ({ caller, query }) => {
+  const page = await messagesOf(caller, query);
+  return { ...page, data: page.data.map(messageResponse) };
+});

@@ -1,12 +1,10 @@
+import { paymentLinkEndpoints, paymentLinkResponse } from '#shared/api/payment-links.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { createPaymentLinkFor } from '#shared/operations/payment-links.ts';
-import { paymentLinkRoutes } from '#shared/routes.ts';
-import { createPaymentLinkBody, paymentLinkResponse } from '#shared/schemas/payment-links.ts';
 
 export const handler = apiHandler(
-  paymentLinkRoutes.createPaymentLink,
-  { body: createPaymentLinkBody },
+  paymentLinkEndpoints.createPaymentLink,
   ({ caller, body, baseUrl, headers, context }) =>
     idempotent(
       {

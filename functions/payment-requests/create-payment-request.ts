@@ -1,13 +1,11 @@
+import { paymentRequestEndpoints, paymentRequestResponse } from '#shared/api/payment-requests.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { showOnDevice } from '#shared/operations/device-push.ts';
 import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
-import { paymentRequestRoutes } from '#shared/routes.ts';
-import { createPaymentRequestBody, paymentRequestResponse } from '#shared/schemas/payment-requests.ts';
 
 export const handler = apiHandler(
-  paymentRequestRoutes.createPaymentRequest,
-  { body: createPaymentRequestBody },
+  paymentRequestEndpoints.createPaymentRequest,
   ({ caller, body, baseUrl, headers, context }) =>
     idempotent(
       {

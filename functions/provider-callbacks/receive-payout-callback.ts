@@ -1,3 +1,4 @@
+import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
 import { Unauthorized } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
@@ -5,15 +6,14 @@ import { completeTransfer } from '#shared/operations/complete-transfer.ts';
 import { completeOrphanRefund } from '#shared/operations/orphan-collections.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { callbackVerifierFor } from '#shared/providers/routing.ts';
-import { transferRoutes } from '#shared/routes.ts';
-import { providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
-import { payoutCallbackParams } from '#shared/schemas/transfers.ts';
+
+type PayoutCallback =
+  | typeof providerCallbackEndpoints.receivePayoutCallback
+  | typeof providerCallbackEndpoints.receivePayoutCallbackPut;
 
 /** A provider tells the service how a payout ended. Only a verified callback changes anything. */
-export const handler = apiHandler(
-  transferRoutes.receivePayoutCallback,
-  { params: payoutCallbackParams, query: providerCallbackQuery },
-  async ({ params, query, headers, rawBody, requestId }) => {
+export const payoutCallbackHandler = (endpoint: PayoutCallback) =>
+  apiHandler(endpoint, async ({ params, query, headers, rawBody, requestId }) => {
     const callback = await callbackVerifierFor(params.provider).verifyPayoutCallback(headers, rawBody, query);
     if (!callback) {
       logger.warn('payout callback refused: bad or missing signature', {
@@ -33,5 +33,6 @@ export const handler = apiHandler(
       transferId: callback.transferId,
     });
     return { received: true, result };
-  },
-);
+  });
+
+export const handler = payoutCallbackHandler(providerCallbackEndpoints.receivePayoutCallback);

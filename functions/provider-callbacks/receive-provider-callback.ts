@@ -1,3 +1,4 @@
+import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
 import { Unauthorized } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
@@ -5,14 +6,14 @@ import { completePayment } from '#shared/operations/complete-payment.ts';
 import { announceOnDevice } from '#shared/operations/device-push.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { callbackVerifierFor } from '#shared/providers/routing.ts';
-import { providerCallbackRoutes } from '#shared/routes.ts';
-import { providerCallbackParams, providerCallbackQuery } from '#shared/schemas/provider-callbacks.ts';
+
+type CollectionCallback =
+  | typeof providerCallbackEndpoints.receiveProviderCallback
+  | typeof providerCallbackEndpoints.receiveProviderCallbackPut;
 
 /** A provider tells the service how a collection ended. Only a verified callback changes anything. */
-export const handler = apiHandler(
-  providerCallbackRoutes.receiveProviderCallback,
-  { params: providerCallbackParams, query: providerCallbackQuery },
-  async ({ params, query, headers, rawBody, requestId }) => {
+export const collectionCallbackHandler = (endpoint: CollectionCallback) =>
+  apiHandler(endpoint, async ({ params, query, headers, rawBody, requestId }) => {
     const callback = await callbackVerifierFor(params.provider).verifyCallback(headers, rawBody, query);
     if (!callback) {
       logger.warn('provider callback refused: bad or missing signature', {
@@ -29,5 +30,6 @@ export const handler = apiHandler(
       paymentRequestId: callback.paymentRequestId,
     });
     return { received: true, result };
-  },
-);
+  });
+
+export const handler = collectionCallbackHandler(providerCallbackEndpoints.receiveProviderCallback);

@@ -1,5 +1,7 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { referenceEndpoints } from '#shared/api/reference.ts';
+import { documentHandler } from '#shared/http/document-handler.ts';
 import { referenceAsset } from '#shared/reference/page.ts';
 
-export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
-  referenceAsset(event.pathParameters?.file);
+export const handler = documentHandler(referenceEndpoints.referencePageAsset, async (event) =>
+  referenceAsset(event.pathParameters?.file),
+);

@@ -1,8 +1,8 @@
+import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
 import { listActivities } from '#shared/domain/activities.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { negotiateLanguage } from '#shared/pages/language.ts';
-import { serviceProviderRoutes } from '#shared/routes.ts';
 
-export const handler = apiHandler(serviceProviderRoutes.listActivities, {}, async ({ headers }) =>
+export const handler = apiHandler(serviceProviderEndpoints.listActivities, async ({ headers }) =>
   listActivities(negotiateLanguage(headers['accept-language'])),
 );

@@ -1,7 +1,7 @@
+import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { listBusinessLinks } from '#shared/operations/service-providers.ts';
-import { serviceProviderRoutes } from '#shared/routes.ts';
 
-export const handler = apiHandler(serviceProviderRoutes.listBusinessLinks, {}, ({ caller }) =>
+export const handler = apiHandler(serviceProviderEndpoints.listBusinessLinks, ({ caller }) =>
   listBusinessLinks(caller),
 );

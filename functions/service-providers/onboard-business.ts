@@ -1,10 +1,7 @@
+import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { onboardBusiness } from '#shared/operations/service-providers.ts';
-import { serviceProviderRoutes } from '#shared/routes.ts';
-import { onboardBusinessBody } from '#shared/schemas/service-providers.ts';
 
-export const handler = apiHandler(
-  serviceProviderRoutes.onboardBusiness,
-  { body: onboardBusinessBody },
-  ({ caller, body }) => onboardBusiness(caller, body),
+export const handler = apiHandler(serviceProviderEndpoints.onboardBusiness, ({ caller, body }) =>
+  onboardBusiness(caller, body),
 );

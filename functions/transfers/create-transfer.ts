@@ -1,12 +1,10 @@
+import { transferEndpoints, transferResponse } from '#shared/api/transfers.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
-import { transferRoutes } from '#shared/routes.ts';
-import { createTransferBody, transferResponse } from '#shared/schemas/transfers.ts';
 
 export const handler = apiHandler(
-  transferRoutes.createTransfer,
-  { body: createTransferBody },
+  transferEndpoints.createTransfer,
   ({ caller, body, baseUrl, headers, context }) =>
     idempotent(
       {

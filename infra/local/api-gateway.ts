@@ -3,15 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { endpointEntries } from '#shared/api/all-endpoints.ts';
+import type { Endpoint } from '#shared/api/endpoint.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
-import { type Route, routeEntries } from '#shared/routes.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 interface CompiledRoute {
   name: string;
-  route: Route;
+  route: Endpoint;
   pattern: RegExp;
   paramNames: string[];
 }
@@ -23,16 +24,16 @@ interface CompiledRoute {
  * interface's error format, as the stage's gateway responses do.
  */
 export function createApiGateway(projectRoot: string, stage = 'local') {
-  const compiled = routeEntries.map(([name, route]) => compile(name, route));
+  const compiled = endpointEntries.map(([name, route]) => compile(name, route)).sort(literalSegmentsFirst);
   const handlers = new Map<string, Promise<Handler>>();
 
-  const loadHandler = (route: Route): Promise<Handler> => {
-    let handler = handlers.get(route.handler);
+  const loadHandler = (route: Endpoint): Promise<Handler> => {
+    let handler = handlers.get(route.entry);
     if (!handler) {
-      handler = import(pathToFileURL(join(projectRoot, route.handler)).href).then(
+      handler = import(pathToFileURL(join(projectRoot, route.entry)).href).then(
         (module) => module.handler as Handler,
       );
-      handlers.set(route.handler, handler);
+      handlers.set(route.entry, handler);
     }
     return handler;
   };
@@ -89,7 +90,7 @@ function parseTarget(target: string | undefined): URL | undefined {
   }
 }
 
-function compile(name: string, route: Route): CompiledRoute {
+function compile(name: string, route: Endpoint): CompiledRoute {
   const paramNames: string[] = [];
   const source = route.path
     .split('/')
@@ -101,6 +102,21 @@ function compile(name: string, route: Route): CompiledRoute {
     })
     .join('/');
   return { name, route, pattern: new RegExp(`^${source}/?$`), paramNames };
+}
+
+/**
+ * API Gateway prefers a literal segment to a path variable (`/messages/account` over
+ * `/messages/{id}`), whatever order the endpoints are declared in: so does the host.
+ */
+function literalSegmentsFirst(a: CompiledRoute, b: CompiledRoute): number {
+  const kinds = (route: CompiledRoute) =>
+    route.route.path.split('/').map((segment) => (segment.startsWith('{') ? 1 : 0));
+  const [left, right] = [kinds(a), kinds(b)];
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
 }
 
 interface RouteMatch {

@@ -7,7 +7,7 @@ import {
   SQSServiceException,
 } from '@aws-sdk/client-sqs';
 import { deadLetterQueueName } from '#infra/naming.ts';
-import { type QueueDefinition, type QueueName, queues } from '#shared/routes.ts';
+import { type QueueDefinition, type QueueName, queues } from '#shared/catalogue/queues.ts';
 import { localQueueUrl } from './sqs.ts';
 
 /**

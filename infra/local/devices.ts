@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { deviceRules } from '#shared/routes.ts';
+import { deviceRules } from '#shared/catalogue/device-rules.ts';
 import { issueDeviceCredentials } from './device-credentials.ts';
 import { startIotDataPlaneStandIn } from './iot-data-plane.ts';
 import type { DemoCredentials } from './local-config.ts';
@@ -24,7 +24,7 @@ type PresenceHandler = (payload: Record<string, unknown>) => Promise<void>;
 export async function startDevices(projectRoot: string, dataDir: string) {
   let presence: Promise<PresenceHandler> | undefined;
   const onPresence = (payload: Record<string, unknown>) => {
-    presence ??= import(pathToFileURL(join(projectRoot, deviceRules.recordDevicePresence.handler)).href).then(
+    presence ??= import(pathToFileURL(join(projectRoot, deviceRules.recordDevicePresence.entry)).href).then(
       (module: { handler: PresenceHandler }) => module.handler,
     );
     presence

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type ScheduleTargetName, scheduleTargetEntries } from '#shared/routes.ts';
+import { type ScheduleTargetName, scheduleTargetEntries } from '#shared/catalogue/schedules.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 /**
@@ -115,7 +115,7 @@ export async function startLocalScheduler(options: {
     const [name, target] = entry;
     let handler = handlers.get(name);
     if (!handler) {
-      handler = import(pathToFileURL(join(projectRoot, target.handler)).href).then(
+      handler = import(pathToFileURL(join(projectRoot, target.entry)).href).then(
         (module: { handler: Handler }) => module.handler,
       );
       handlers.set(name, handler);

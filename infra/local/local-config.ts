@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '#infra/paths.ts';
-import { type QueueName, queues, queueUrlVariable } from '#shared/routes.ts';
+import { type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { localWebhookSecretsKeyId, newLocalKeyMaterial } from './kms.ts';
 import { localQueueUrl } from './sqs.ts';
 

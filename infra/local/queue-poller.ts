@@ -8,7 +8,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { type QueueName, workerEntries } from '#shared/routes.ts';
+import { workerEntries } from '#shared/catalogue/queue-workers.ts';
+import type { QueueName } from '#shared/catalogue/queues.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 /** A worker's handler: answers an `SQSBatchResponse`, or nothing when every record succeeded. */
@@ -147,7 +148,7 @@ export function pollWorkerQueues(options: {
         queueUrl,
         functionName: name,
         batchSize: worker.batchSize,
-        handler: { entry: worker.handler, projectRoot: options.projectRoot },
+        handler: { entry: worker.entry, projectRoot: options.projectRoot },
       }),
     ];
   });

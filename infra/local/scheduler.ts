@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { type ScheduleName, scheduleEntries } from '#shared/routes.ts';
+import { type ScheduleName, scheduleEntries } from '#shared/catalogue/schedules.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 type ScheduledHandler = (event: ScheduledEvent, context: Context) => unknown;
@@ -47,7 +47,7 @@ export function runSchedules(projectRoot: string, intervals = localIntervals()):
     const tick = () => {
       if (running) return;
       running = true;
-      handler ??= import(pathToFileURL(join(projectRoot, schedule.handler)).href).then(
+      handler ??= import(pathToFileURL(join(projectRoot, schedule.entry)).href).then(
         (module: { handler: ScheduledHandler }) => module.handler,
       );
       const run = handler

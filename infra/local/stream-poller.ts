@@ -9,7 +9,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { streamConsumerEntries } from '#shared/routes.ts';
+import { streamConsumerEntries } from '#shared/catalogue/stream-consumers.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 /** A stream consumer's handler: answers a `DynamoDBBatchResponse`, or nothing when every record succeeded. */
@@ -171,7 +171,7 @@ export function pollTableStreams(options: {
       ...options,
       functionName: name,
       batchSize: consumer.batchSize,
-      handler: { entry: consumer.handler, projectRoot: options.projectRoot },
+      handler: { entry: consumer.entry, projectRoot: options.projectRoot },
     }),
   );
   return { stop: async () => void (await Promise.all(pollers.map((poller) => poller.stop()))) };

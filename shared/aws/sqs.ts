@@ -5,7 +5,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { traced } from '#shared/aws/tracing.ts';
-import { type QueueName, queueUrlVariable } from '#shared/routes.ts';
+import { type QueueName, queueUrlVariable } from '#shared/catalogue/queues.ts';
 
 /**
  * One SQS client per container. The endpoint comes from the standard AWS_ENDPOINT_URL_SQS variable

@@ -1,6 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { output, ZodMiniType as ZodType } from 'zod/mini';
+import type { CallerKind, JsonEndpoint } from '#shared/api/endpoint.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BadRequest, DomainError } from '#shared/domain/errors.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
@@ -9,7 +10,6 @@ import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { parseInput } from '#shared/http/validation.ts';
 import { logger } from '#shared/logger.ts';
 import { publishMetrics } from '#shared/metrics.ts';
-import type { Route } from '#shared/routes.ts';
 
 /** The event once the wrapper's middlewares have run. */
 export interface ApiEvent extends APIGatewayProxyEvent {
@@ -21,18 +21,12 @@ export interface ApiEvent extends APIGatewayProxyEvent {
 
 type Request = middy.Request<ApiEvent, APIGatewayProxyResult, Error, Context>;
 
-export interface InputSchemas {
-  params?: ZodType;
-  query?: ZodType;
-  body?: ZodType;
-}
-
 type Parsed<S> = S extends ZodType ? output<S> : undefined;
 
-export interface ApiRequest<S extends InputSchemas, C> {
-  params: Parsed<S['params']>;
-  query: Parsed<S['query']>;
-  body: Parsed<S['body']>;
+export interface ApiRequest<E extends JsonEndpoint, C> {
+  params: Parsed<E['params']>;
+  query: Parsed<E['query']>;
+  body: Parsed<E['body']>;
   caller: C;
   headers: Record<string, string | undefined>;
   /** The body exactly as received, for signatures computed over its bytes. */
@@ -43,36 +37,35 @@ export interface ApiRequest<S extends InputSchemas, C> {
   context: Context;
 }
 
-type CallerOf<R extends Route> = R['caller'] extends 'public' ? undefined : Caller;
+type CallerOf<E extends JsonEndpoint> = E['caller'] extends 'public' ? undefined : Caller;
 
 /**
- * Wraps a domain operation into an API Gateway handler: JSON body (400), authentication and rights
- * for the route's caller kind (401/403), input validation (422), then the operation, whose result
+ * Wraps a domain operation into the handler of `endpoint`: JSON body (400), authentication and
+ * rights for its caller kind (401/403), validation with its schemas (422), then the operation, whose result
  * is answered 200 as JSON. Errors become the interface's `{id, message, extras}` body (or `{message}`
  * alone, for the few the interface answers so) here and only here; anything that is not a domain
  * error is logged and answered 500 without internals.
  */
-export function apiHandler<R extends Route, S extends InputSchemas, T>(
-  route: R,
-  schemas: S,
-  operation: (request: ApiRequest<S, CallerOf<R>>) => Promise<T>,
+export function apiHandler<const E extends JsonEndpoint, T>(
+  endpoint: E,
+  operation: (request: ApiRequest<E, CallerOf<E>>) => Promise<T>,
 ) {
   const handler = middy<ApiEvent, APIGatewayProxyResult, Error, Context>()
     .use(metricsPublished())
     .use(errorResponses())
     .use(normalizeHeaders())
     .use(jsonBody())
-    .use(authentication(route))
+    .use(authentication(endpoint.caller))
     .handler(async (event, context) => {
       const result = await operation({
-        params: (schemas.params
-          ? parseInput(schemas.params, event.pathParameters ?? {})
-          : undefined) as Parsed<S['params']>,
-        query: (schemas.query
-          ? parseInput(schemas.query, event.queryStringParameters ?? {})
-          : undefined) as Parsed<S['query']>,
-        body: (schemas.body ? parseInput(schemas.body, event.jsonBody) : undefined) as Parsed<S['body']>,
-        caller: event.caller as CallerOf<R>,
+        params: (endpoint.params
+          ? parseInput(endpoint.params, event.pathParameters ?? {})
+          : undefined) as Parsed<E['params']>,
+        query: (endpoint.query
+          ? parseInput(endpoint.query, event.queryStringParameters ?? {})
+          : undefined) as Parsed<E['query']>,
+        body: (endpoint.body ? parseInput(endpoint.body, event.jsonBody) : undefined) as Parsed<E['body']>,
+        caller: event.caller as CallerOf<E>,
         headers: event.normalizedHeaders ?? {},
         rawBody: rawBody(event),
         baseUrl: publicBaseUrl(event),
@@ -81,8 +74,8 @@ export function apiHandler<R extends Route, S extends InputSchemas, T>(
       });
       return jsonResponse(200, result);
     });
-  // Kept on the handler so a test can check they are the very schemas the reference publishes.
-  return Object.assign(handler, { inputSchemas: schemas });
+  // Kept on the handler so a test can check each entry file serves its own endpoint.
+  return Object.assign(handler, { endpoint });
 }
 
 export { publicBaseUrl };
@@ -138,11 +131,11 @@ export function jsonBody(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
   };
 }
 
-export function authentication(route: Route): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
+export function authentication(caller: CallerKind): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
-      if (route.caller === 'public') return;
-      request.event.caller = await authenticate(request.event.normalizedHeaders ?? {}, route.caller);
+      if (caller === 'public') return;
+      request.event.caller = await authenticate(request.event.normalizedHeaders ?? {}, caller);
     },
   };
 }

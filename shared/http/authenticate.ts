@@ -1,3 +1,4 @@
+import type { CallerKind } from '#shared/api/endpoint.ts';
 import type { ApiKey } from '#shared/data/api-key.ts';
 import { getApiKey } from '#shared/data/api-key.ts';
 import { type Business, getBusiness } from '#shared/data/business.ts';
@@ -5,7 +6,6 @@ import { apiKeySecretMatches } from '#shared/domain/api-key-secret.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotEnabledForApiAccess, ForbiddenAction, Unauthorized } from '#shared/domain/errors.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
-import type { CallerKind } from '#shared/routes.ts';
 
 /**
  * Key records and their business, cached per container so a warm function spends no read on

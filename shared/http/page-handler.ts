@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Endpoint, PageEndpoint } from '#shared/api/endpoint.ts';
 import { BadRequest, DomainError } from '#shared/domain/errors.ts';
 import {
   type ApiEvent,
@@ -13,7 +14,6 @@ import { logger } from '#shared/logger.ts';
 import { errorPage } from '#shared/pages/error-page.ts';
 import { type Language, negotiateLanguage } from '#shared/pages/language.ts';
 import { contentSecurityPolicy } from '#shared/pages/layout.ts';
-import type { Route } from '#shared/routes.ts';
 
 /** The event once the page wrapper's middlewares have run. */
 export interface PageEvent extends ApiEvent {
@@ -79,18 +79,15 @@ export function redirectResponse(location: string, setCookie?: string): APIGatew
 }
 
 /**
- * Wraps a public HTML route: headers lower-cased, the page language, a posted form, then the page
+ * Wraps a public HTML page: headers lower-cased, the page language, a posted form, then the page
  * function, whose result is an HTML page or a 303. Errors become a page in the payer's language
  * here and only here: a domain error with its status (404 for an unknown payment), anything else
  * logged with the request id and answered 500 without internals.
  */
-export function pageHandler<R extends Route & { caller: 'public' }>(
-  route: R,
-  render: (request: PageRequest) => Promise<PageResult>,
-) {
-  return middy<PageEvent, APIGatewayProxyResult, Error, Context>()
+export function pageHandler(endpoint: PageEndpoint, render: (request: PageRequest) => Promise<PageResult>) {
+  const handler = middy<PageEvent, APIGatewayProxyResult, Error, Context>()
     .use(metricsPublished())
-    .use(errorPages(route))
+    .use(errorPages(endpoint))
     .use(normalizeHeaders())
     .use(pageLanguage())
     .use(formBody())
@@ -111,6 +108,8 @@ export function pageHandler<R extends Route & { caller: 'public' }>(
         ? redirectResponse(result.redirect, result.setCookie)
         : htmlResponse(result.statusCode, result.html);
     });
+  // Kept on the handler so a test can check each entry file serves its own endpoint.
+  return Object.assign(handler, { endpoint });
 }
 
 const requestIdOf = (event: PageEvent, context: Context | undefined) =>
@@ -157,7 +156,7 @@ export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   };
 }
 
-export function errorPages(route: Route): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
+export function errorPages(endpoint: Endpoint): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   return {
     onError: (request: Request) => {
       const { error, event } = request;
@@ -173,7 +172,7 @@ export function errorPages(route: Route): MiddlewareObj<PageEvent, APIGatewayPro
       logger.error('unexpected error', {
         error: error as Error,
         requestId,
-        route: `${route.method} ${route.path}`,
+        route: `${endpoint.method} ${endpoint.path}`,
         path: event.path,
       });
       request.response = htmlResponse(500, errorPage({ statusCode: 500, language, requestId }));

@@ -9,13 +9,13 @@ import {
 
 type Responses = Record<string, ZodOpenApiResponseObject>;
 
+import { endpointEntries } from '#shared/api/all-endpoints.ts';
+import type { Endpoint, HttpMethod, JsonEndpoint } from '#shared/api/endpoint.ts';
+import { webhookEvents } from '#shared/api/webhook-events.ts';
 import type { ErrorId } from '#shared/domain/errors.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
-import { routeContracts } from '#shared/openapi/contracts.ts';
+import { endpointDescriptions } from '#shared/openapi/descriptions.ts';
 import { webhookVersion } from '#shared/operations/webhook-send.ts';
-import { type HttpMethod, type Route, type RouteName, routeEntries } from '#shared/routes.ts';
-import type { JsonRouteContract, RouteContract } from '#shared/schemas/contract.ts';
-import { webhookEvents } from '#shared/schemas/webhook-events.ts';
 
 /** Where the committed document lives; `npm run openapi` rewrites it. */
 export const openApiDocumentPath = 'shared/openapi/openapi.json';
@@ -38,26 +38,6 @@ const targetTooLong = () => ({
     content: { 'application/json': { schema: errorWithIds(['bad_request']) } },
   },
 });
-
-/** Why a route cannot be described, said so that whoever adds a route knows what to write. */
-export class MissingContract extends Error {}
-
-export function missingContractMessage(name: string, route: Route): string {
-  return (
-    `Route ${name} (${route.method} ${route.path}) has no contract. Describe it beside its schemas ` +
-    `in shared/schemas/<capability>.ts, in that capability's contracts object ` +
-    `(\`${name}: { tag, summary, params?, query?, body?, response, responseDescription, errors? }\`, ` +
-    'or `page: true` with `answers` for an HTML page; see shared/schemas/contract.ts), and spread the ' +
-    'object into shared/openapi/contracts.ts. The params, query and body must be the schemas the ' +
-    'handler validates with; then run `npm run openapi`.'
-  );
-}
-
-export function contractOf(name: RouteName, route: Route): RouteContract {
-  const contract = routeContracts[name];
-  if (!contract) throw new MissingContract(missingContractMessage(name, route));
-  return contract;
-}
 
 const fieldError = object({
   field: string().meta({ description: 'The input field, dotted: `paymentDetails.data.deviceId`.' }),
@@ -100,16 +80,17 @@ const messageOnlyError = object({ message: string() }).meta({
   examples: [{ message: 'Webhook subscription not found' }],
 });
 
-/** The error ids a route may answer: its caller kind's, its input's, its own. */
-function errorIdsOf(route: Route, contract: JsonRouteContract): ErrorId[] {
+/** The error ids an endpoint may answer: its caller kind's, its input's, its own. */
+function errorIdsOf(endpoint: JsonEndpoint): ErrorId[] {
   const ids: ErrorId[] = [];
   // A body that is not JSON, or a path whose escapes do not decode (refused before the handler).
-  if (contract.body || contract.params) ids.push('bad_request');
-  if (route.caller !== 'public') ids.push('unauthorized', 'business_not_enabled_for_api_access');
-  if (route.caller === 'platform_key' || route.caller === 'service_provider') ids.push('forbidden_action');
-  if (contract.params || contract.query || contract.body) ids.push('validation_error');
-  if (contract.idempotent) ids.push('idempotency_key_reused', 'idempotency_key_in_progress');
-  ids.push(...(contract.errors ?? []), 'internal_error');
+  if (endpoint.body || endpoint.params) ids.push('bad_request');
+  if (endpoint.caller !== 'public') ids.push('unauthorized', 'business_not_enabled_for_api_access');
+  if (endpoint.caller === 'platform_key' || endpoint.caller === 'service_provider')
+    ids.push('forbidden_action');
+  if (endpoint.params || endpoint.query || endpoint.body) ids.push('validation_error');
+  if (endpoint.idempotent) ids.push('idempotency_key_reused', 'idempotency_key_in_progress');
+  ids.push(...(endpoint.errors ?? []), 'internal_error');
   return [...new Set(ids)];
 }
 
@@ -151,27 +132,27 @@ function optionalInner(schema: ZodType): { schema: ZodType; required: boolean } 
 
 const keyed = [{ ApiKeyId: [], ApiKey: [] }];
 
-function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
-  const contract = contractOf(name, route);
-  const params = contract.params ? inputSide(contract.params) : undefined;
-  const query = contract.query ? inputSide(contract.query) : undefined;
+function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
+  const description = endpointDescriptions[endpoint.name as keyof typeof endpointDescriptions];
+  const params = endpoint.params ? inputSide(endpoint.params) : undefined;
+  const query = endpoint.query ? inputSide(endpoint.query) : undefined;
   const common = {
-    operationId: name,
-    tags: [contract.tag],
-    summary: contract.summary,
-    ...(contract.description ? { description: contract.description } : {}),
-    ...(route.sandboxOnly ? { 'x-sandbox-only': true } : {}),
+    operationId: endpoint.name,
+    tags: [endpoint.tag],
+    summary: endpoint.summary,
+    ...(description ? { description } : {}),
+    ...(endpoint.sandboxOnly ? { 'x-sandbox-only': true } : {}),
     requestParams: {
       ...(params ? { path: params as never } : {}),
       ...(query ? { query: query as never } : {}),
     },
-    security: route.caller === 'public' ? [] : keyed,
+    security: endpoint.caller === 'public' ? [] : keyed,
   };
-  if ('page' in contract || 'document' in contract) {
-    const contentType = 'page' in contract ? 'text/html' : contract.contentType;
-    const form = 'page' in contract ? contract.form : undefined;
+  if ('page' in endpoint || 'document' in endpoint) {
+    const contentType = 'page' in endpoint ? 'text/html' : endpoint.contentType;
+    const form = 'page' in endpoint ? endpoint.form : undefined;
     const responses: Responses = {};
-    for (const [status, description] of Object.entries(contract.answers)) {
+    for (const [status, description] of Object.entries(endpoint.answers)) {
       responses[status] =
         status === '303'
           ? { description, headers: { location: { schema: { type: 'string' } } } }
@@ -203,19 +184,19 @@ function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
       responses,
     };
   }
-  const body = contract.body ? optionalInner(contract.body) : undefined;
+  const body = endpoint.body ? optionalInner(endpoint.body) : undefined;
   return {
     ...common,
-    ...(contract.idempotent ? { parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }] } : {}),
+    ...(endpoint.idempotent ? { parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }] } : {}),
     ...(body
       ? { requestBody: { required: body.required, content: { 'application/json': { schema: body.schema } } } }
       : {}),
     responses: {
       '200': {
-        description: contract.responseDescription,
-        content: { 'application/json': { schema: contract.response } },
+        description: endpoint.responseDescription,
+        content: { 'application/json': { schema: endpoint.response } },
       },
-      ...errorResponses(errorIdsOf(route, contract)),
+      ...errorResponses(errorIdsOf(endpoint)),
       ...targetTooLong(),
       ...(body
         ? {
@@ -225,7 +206,7 @@ function operationOf(name: RouteName, route: Route): ZodOpenApiOperationObject {
             },
           }
         : {}),
-      ...(route.caller === 'public'
+      ...(endpoint.caller === 'public'
         ? {}
         : {
             '429': {
@@ -276,20 +257,29 @@ const tagDescriptions: Record<string, string> = {
   'Payment requests': 'Collect an amount: redirect the payer, or show a QR code on a soundbox.',
   'Payment links': 'A page where customers pay a set amount, once or many times.',
   Transactions: 'The list to reconcile with.',
-  'Service providers': 'What a service provider does for the merchants linked to it.',
+  Transfers: 'Pay out from a store: to a mobile-money number, a bank account, or another store.',
+  Contacts: 'The beneficiaries transfers are paid to.',
+  Escrows: 'Payments held for a platform until it releases them, or refunds the payer.',
+  Messages: 'SMS sent in the business’s name, and the balance that pays for them.',
   Webhooks: 'Signed events sent to the business’s subscription, and their delivery log.',
+  'Service providers': 'What a service provider does for the merchants linked to it.',
   Providers: 'Callbacks of the mobile-money providers.',
   'Hosted pages': 'HTML pages for payers, in French and English.',
   Sandbox: 'Helpers of the sandbox stages: play the payer. Not on production.',
   Reference: 'This document and its page.',
 };
 
-/** The OpenAPI 3.1 document of every route of the route table and every webhook event. */
+/** Sections in the order of `tagDescriptions`, a new one last. */
+const tagOrder = Object.keys(tagDescriptions);
+const byTagOrder = (a: string, b: string) =>
+  (tagOrder.indexOf(a) + 1 || tagOrder.length + 1) - (tagOrder.indexOf(b) + 1 || tagOrder.length + 1);
+
+/** The OpenAPI 3.1 document of every endpoint of the route table and every webhook event. */
 export function buildOpenApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
-  for (const [name, route] of routeEntries) {
-    const method = route.method.toLowerCase() as Lowercase<HttpMethod>;
-    paths[route.path] = { ...paths[route.path], [method]: operationOf(name, route) };
+  for (const [, endpoint] of endpointEntries) {
+    const method = endpoint.method.toLowerCase() as Lowercase<HttpMethod>;
+    paths[endpoint.path] = { ...paths[endpoint.path], [method]: operationOf(endpoint) };
   }
   const webhooks: ZodOpenApiPathsObject = {};
   for (const [eventName, event] of Object.entries(webhookEvents)) {
@@ -323,9 +313,9 @@ export function buildOpenApiDocument() {
       // Each host serves the document with its own address here (shared/reference/served-document.ts).
       servers: [{ url: '/' }],
       security: keyed,
-      tags: [
-        ...new Set([...routeEntries.map(([name, route]) => contractOf(name, route).tag), 'Webhooks']),
-      ].map((tag) => ({ name: tag, description: tagDescriptions[tag] ?? tag })),
+      tags: [...new Set([...endpointEntries.map(([, endpoint]) => endpoint.tag), 'Webhooks'])]
+        .sort(byTagOrder)
+        .map((tag) => ({ name: tag, description: tagDescriptions[tag] ?? tag })),
       paths,
       webhooks,
       components: {

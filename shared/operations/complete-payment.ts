@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TransactionCompletedEvent } from '#shared/api/webhook-events.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
 import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
@@ -24,7 +25,6 @@ import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { CollectionBecameCurrent, recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
-import type { TransactionCompletedEvent } from '#shared/schemas/webhook-events.ts';
 
 export type CompletionResult =
   | 'completed'

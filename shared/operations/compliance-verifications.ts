@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ComplianceVerificationResponse } from '#shared/api/service-providers.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import {
   type ComplianceVerification,
@@ -17,7 +18,6 @@ import { BusinessNotFound, DomainError } from '#shared/domain/errors.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import { count } from '#shared/metrics.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import type { ComplianceVerificationResponse } from '#shared/schemas/service-providers.ts';
 
 /** The level an approved identity check gives: the first, which lifts the level-0 ceiling of zero. */
 export const kycVerificationLevel = 1;

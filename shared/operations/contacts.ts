@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CreateContactBody } from '#shared/api/contacts.ts';
 import {
   BeneficiaryClaimed,
   type Contact,
@@ -12,7 +13,6 @@ import {
 } from '#shared/data/contact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { type BeneficiaryMethod, beneficiaryKey, type ContactIdentifier } from '#shared/domain/contacts.ts';
-import type { CreateContactBody } from '#shared/schemas/contacts.ts';
 
 /** A contact not yet written, for the caller to write alone or with a transfer. */
 export function newContact(

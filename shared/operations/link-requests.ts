@@ -1,4 +1,5 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { LinkRequestResponse } from '#shared/api/service-providers.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import {
   getLinkRequest,
@@ -23,7 +24,6 @@ import { uuidPattern } from '#shared/domain/ids.ts';
 import { count } from '#shared/metrics.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import type { LinkRequestResponse } from '#shared/schemas/service-providers.ts';
 
 /** How long the owner has to answer. */
 export const linkRequestLifetimeMs = 7 * 24 * 3600 * 1000;

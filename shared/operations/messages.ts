@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ListMessagesQuery, SendMessageBody } from '#shared/api/messages.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
 import {
   createMessage,
@@ -15,7 +16,6 @@ import type { Caller } from '#shared/domain/caller.ts';
 import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { countSegments } from '#shared/domain/sms-segments.ts';
 import { logger } from '#shared/logger.ts';
-import type { ListMessagesQuery, SendMessageBody } from '#shared/schemas/messages.ts';
 
 /** What the `sms` queue carries: the message to send, found by its key. */
 export interface SmsQueueMessage {

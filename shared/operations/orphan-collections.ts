@@ -1,3 +1,4 @@
+import type { CollectionRefundEvent } from '#shared/api/webhook-events.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import {
   getOrphanCollection,
@@ -19,7 +20,6 @@ import { count } from '#shared/metrics.ts';
 import type { PayoutOutcome, VerifiedCallback, VerifiedPayoutCallback } from '#shared/providers/port.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-import type { CollectionRefundEvent } from '#shared/schemas/webhook-events.ts';
 
 class AlreadyRecorded extends Conflict {
   constructor() {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-
+import type { CreatePaymentLinkBody } from '#shared/api/payment-links.ts';
 import {
   attemptWrite,
   canReceivePayments,
@@ -20,7 +20,6 @@ import { assertMayHoldInEscrow, checkedTerms } from '#shared/operations/escrows.
 import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';
-import type { CreatePaymentLinkBody } from '#shared/schemas/payment-links.ts';
 
 export async function createPaymentLinkFor(
   caller: Caller,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CreatePaymentRequestBody } from '#shared/api/payment-requests.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import { CollectionCeilingExceeded, collectedThisMonth } from '#shared/data/collection-ceiling.ts';
 import {
@@ -23,7 +24,6 @@ import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/oper
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-import type { CreatePaymentRequestBody } from '#shared/schemas/payment-requests.ts';
 
 /**
  * Creates a payment request. Redirect requests wait on the hosted page for the payer to choose

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { OnboardBusinessBody } from '#shared/api/service-providers.ts';
+import { businessLinkResponse, createdMerchantApiKeyResponse } from '#shared/api/service-providers.ts';
 import { createApiKey, listProviderMadeKeyIds, revokeKeyWrite } from '#shared/data/api-key.ts';
 import { type Business, businessWrites, getBusiness } from '#shared/data/business.ts';
 import type { Member } from '#shared/data/member.ts';
@@ -15,8 +17,6 @@ import { newUser, ownershipWrite, type User, userWrites } from '#shared/data/use
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound } from '#shared/domain/errors.ts';
 import { count } from '#shared/metrics.ts';
-import type { OnboardBusinessBody } from '#shared/schemas/service-providers.ts';
-import { businessLinkResponse, createdMerchantApiKeyResponse } from '#shared/schemas/service-providers.ts';
 
 /** A transaction holds at most 100 items; a detach revokes keys in the same one as the link. */
 const maxKeysRevokedWithLink = 99;

@@ -1,3 +1,4 @@
+import { queues } from '#shared/catalogue/queues.ts';
 import {
   claimForSending,
   failBeforeCarrier,
@@ -9,7 +10,6 @@ import {
 import { carrierOutcomeOf, type SmsDeliveryEvent } from '#shared/domain/sms-events.ts';
 import { logger } from '#shared/logger.ts';
 import type { SmsQueueMessage } from '#shared/operations/messages.ts';
-import { queues } from '#shared/routes.ts';
 import { smsGateway } from '#shared/sms/gateway.ts';
 import { SmsRefused } from '#shared/sms/port.ts';
 

@@ -1,13 +1,13 @@
+import {
+  type ListTransactionsQuery,
+  type TransactionListResponse,
+  transactionResponse,
+} from '#shared/api/transactions.ts';
 import { listingInstant } from '#shared/data/list-snapshot.ts';
 import { getStore } from '#shared/data/store.ts';
 import { listTransactions } from '#shared/data/transaction-list.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { StoreNotFound } from '#shared/domain/errors.ts';
-import {
-  type ListTransactionsQuery,
-  type TransactionListResponse,
-  transactionResponse,
-} from '#shared/schemas/transactions.ts';
 
 /**
  * The transaction list of the caller's business, or of one of its stores. A key scoped to a store

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CreateTransferBody } from '#shared/api/transfers.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import {
   BeneficiaryClaimed,
@@ -40,7 +41,6 @@ import { storeForCollection } from '#shared/operations/stores.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-import type { CreateTransferBody } from '#shared/schemas/transfers.ts';
 
 const payoutFees = payoutFeeScheduleFromEnvironment();
 

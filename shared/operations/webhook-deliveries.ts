@@ -1,3 +1,4 @@
+import { type ListWebhookDeliveriesQuery, webhookDeliveryResponse } from '#shared/api/webhook-deliveries.ts';
 import {
   createDelivery,
   failDelivery,
@@ -10,10 +11,6 @@ import {
 import { getSubscription, WebhookSubscriptionNotFound } from '#shared/data/webhook-subscription.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { queueDelivery } from '#shared/operations/webhook-dispatch.ts';
-import {
-  type ListWebhookDeliveriesQuery,
-  webhookDeliveryResponse,
-} from '#shared/schemas/webhook-deliveries.ts';
 
 /**
  * The delivery log of the caller's business, newest first. A key scoped to a store sees the

@@ -4,6 +4,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { httpCall } from '#shared/aws/tracing.ts';
+import { queues } from '#shared/catalogue/queues.ts';
 import {
   type DeliveryAttempt,
   failDelivery,
@@ -22,7 +23,6 @@ import {
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
 import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
-import { queues } from '#shared/routes.ts';
 import { signWebhookBody } from '#shared/webhooks/verify-signature.ts';
 
 export const webhookVersion = '1.0.0';

@@ -1,3 +1,4 @@
+import type { CreateWebhookSubscriptionBody } from '#shared/api/webhook-subscriptions.ts';
 import { getLink, type ServiceProviderLink } from '#shared/data/service-provider-link.ts';
 import {
   deleteSubscription,
@@ -9,7 +10,6 @@ import {
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound } from '#shared/domain/errors.ts';
 import { defaultWebhookEvents } from '#shared/domain/webhook-events.ts';
-import type { CreateWebhookSubscriptionBody } from '#shared/schemas/webhook-subscriptions.ts';
 
 /**
  * A service provider manages the webhook subscription of the merchants linked to it. A merchant

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
-import { queueUrlVariable } from '#shared/routes.ts';
 import { type CapacityTotals, measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import { billOf } from '#test/bench/bill.ts';
 import type { Bench } from '#test/bench/report.ts';
@@ -163,7 +163,7 @@ async function measureCapacity(): Promise<CapacityRow[]> {
   const { creditStore } = await import('#shared/operations/credit.ts');
   const { createTransferFor, transferOf } = await import('#shared/operations/transfers.ts');
   const { completeTransfer } = await import('#shared/operations/complete-transfer.ts');
-  const { createTransferBody } = await import('#shared/schemas/transfers.ts');
+  const { createTransferBody } = await import('#shared/api/transfers.ts');
   const annexe = await createStore({ businessId: business.id, name: 'Annexe' });
   await creditStore(store.id, 10_000_000);
   // The sandbox's "no callback" number: the bench plays the provider's callback itself.

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { bundleFileName, esbuildOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
-import { functionEntries } from '#shared/routes.ts';
+import { functionEntries } from '#shared/catalogue/all-functions.ts';
 import type { BenchReport } from '#test/bench/report.ts';
 
 const run = promisify(execFile);
@@ -84,7 +84,7 @@ export async function coldStart(): Promise<BenchReport> {
   for (const [routeName, route] of functionEntries) {
     const bundle = path.join(outDir, routeName, bundleFileName);
     const { metafile } = await build({
-      ...esbuildOptions(path.join(projectRoot, route.handler), bundle),
+      ...esbuildOptions(path.join(projectRoot, route.entry), bundle),
       metafile: true,
     });
     const output = Object.values(metafile.outputs).find((candidate) => candidate.entryPoint);
@@ -95,7 +95,7 @@ export async function coldStart(): Promise<BenchReport> {
     for (let i = 0; i < runs; i++) importMs.push(await coldImportMs(bundle));
     results.push({
       route: routeName,
-      handler: route.handler,
+      handler: route.entry,
       bundleBytes: size,
       heaviest: heaviestPackages(output?.inputs ?? {}, 3),
       medianImportMs: median(importMs),

@@ -3,20 +3,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { enum as enumOf, object, string, uuid } from 'zod';
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
-import { routeContracts } from '#shared/openapi/contracts.ts';
-import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
-import { type RouteName, routeEntries } from '#shared/routes.ts';
-import { contactPathParams, createContactBody } from '#shared/schemas/contacts.ts';
-import { escrowPathParams, listEscrowsQuery } from '#shared/schemas/escrows.ts';
-import { listMessagesQuery, messagePathParams, sendMessageBody } from '#shared/schemas/messages.ts';
-import {
-  createPaymentLinkBody,
-  paymentLinkPathParams,
-  sandboxLinkPaymentBody,
-} from '#shared/schemas/payment-links.ts';
-import { createPaymentRequestBody, paymentRequestPathParams } from '#shared/schemas/payment-requests.ts';
-import { referenceAssetParams } from '#shared/schemas/reference.ts';
+import { type EndpointName, endpointEntries, endpoints } from '#shared/api/all-endpoints.ts';
+import { contactPathParams, createContactBody } from '#shared/api/contacts.ts';
+import { escrowPathParams, listEscrowsQuery } from '#shared/api/escrows.ts';
+import { listMessagesQuery, messagePathParams, sendMessageBody } from '#shared/api/messages.ts';
+import { createPaymentLinkBody, paymentLinkPathParams } from '#shared/api/payment-links.ts';
+import { createPaymentRequestBody, paymentRequestPathParams } from '#shared/api/payment-requests.ts';
+import { payoutCallbackParams } from '#shared/api/provider-callbacks.ts';
+import { referenceAssetParams } from '#shared/api/reference.ts';
+import { sandboxLinkPaymentBody } from '#shared/api/sandbox.ts';
 import {
   createComplianceVerificationBody,
   createLinkRequestsBody,
@@ -24,16 +19,18 @@ import {
   linkRequestPathParams,
   merchantBusinessPathParams,
   onboardBusinessBody,
-} from '#shared/schemas/service-providers.ts';
-import { storePathParams } from '#shared/schemas/stores.ts';
-import { listTransactionsQuery } from '#shared/schemas/transactions.ts';
-import { createTransferBody, payoutCallbackParams, transferPathParams } from '#shared/schemas/transfers.ts';
-import { listWebhookDeliveriesQuery, webhookDeliveryPathParams } from '#shared/schemas/webhook-deliveries.ts';
+} from '#shared/api/service-providers.ts';
+import { storePathParams } from '#shared/api/stores.ts';
+import { listTransactionsQuery } from '#shared/api/transactions.ts';
+import { createTransferBody, transferPathParams } from '#shared/api/transfers.ts';
+import { listWebhookDeliveriesQuery, webhookDeliveryPathParams } from '#shared/api/webhook-deliveries.ts';
 import {
   createWebhookSubscriptionBody,
   merchantBusinessQuery,
   webhookSubscriptionPathParams,
-} from '#shared/schemas/webhook-subscriptions.ts';
+} from '#shared/api/webhook-subscriptions.ts';
+import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
+import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
 import { anyInput } from '#test/support/schema-arbitraries.ts';
 import { buildWorld, type Headers, idsOfBusiness, type World } from '#test/support/world.ts';
 
@@ -86,7 +83,7 @@ const identityForm = object({
 const checkoutParams = object({ providerReference: string().regex(/^sbx_[0-9a-f-]{36}$/) });
 
 /** Keyed by route name: a route added to shared/routes.ts needs its line here. */
-const fuzzInputs: Partial<Record<RouteName, FuzzInputs>> = {
+const fuzzInputs: Partial<Record<EndpointName, FuzzInputs>> = {
   listStores: {},
   getStoreBalance: { params: storePathParams },
   listDevices: {},
@@ -166,7 +163,7 @@ const { config } = inject('localHost');
 let world: World;
 let entitiesBefore: Record<string, number>;
 /** Successful creates, by route: each must account for exactly one object in the table. */
-const created: Partial<Record<RouteName, number>> = {};
+const created: Partial<Record<EndpointName, number>> = {};
 
 beforeAll(async () => {
   world = await buildWorld(config);
@@ -214,7 +211,7 @@ function pairs(value: unknown): [string, string][] {
   );
 }
 
-function callArbitrary(inputs: FuzzInputs, route: (typeof routeEntries)[number][1]) {
+function callArbitrary(inputs: FuzzInputs, route: (typeof endpointEntries)[number][1]) {
   const realIds = fc.constantFrom(
     ...idsOfBusiness(world),
     world.a.deviceId,
@@ -332,14 +329,14 @@ async function entitiesOf(businessId: string): Promise<Record<string, number>> {
 
 describe('fuzzing every route from its schemas', () => {
   it('has inputs for every route of the route table', () => {
-    const missing = routeEntries.map(([name]) => name).filter((name) => fuzzInputs[name] === undefined);
+    const missing = endpointEntries.map(([name]) => name).filter((name) => fuzzInputs[name] === undefined);
     expect(
       missing,
       'Add to fuzzInputs in test/e2e/fuzz.test.ts, for each of these routes, the zod schemas of its path parameters, query and body (or {} when it takes none)',
     ).toEqual([]);
   });
 
-  const fuzzed = routeEntries.filter(([name]) => fuzzInputs[name] !== undefined);
+  const fuzzed = endpointEntries.filter(([name]) => fuzzInputs[name] !== undefined);
   it.each(fuzzed)('%s never answers 5xx, and answers errors in the interface format', async (name, route) => {
     const inputs = fuzzInputs[name] as FuzzInputs;
     await fc.assert(
@@ -351,8 +348,8 @@ describe('fuzzing every route from its schemas', () => {
         if (answer.type.startsWith('application/json') && answer.status >= 400) expectErrorBody(answer.text);
         // A page answers in HTML, unless the gateway refused the request before any handler ran
         // (an unknown route, a malformed escape, too large), in the interface's JSON as a stage does.
-        const contract = routeContracts[name];
-        if (contract && 'document' in contract && answer.status === 200) {
+        const contract = endpoints[name];
+        if ('document' in contract && answer.status === 200) {
           // A document of the reference answers its own type (each file of the page its own).
           if (contract.contentType !== 'application/octet-stream')
             expect(answer.type.startsWith(contract.contentType), answer.type).toBe(true);

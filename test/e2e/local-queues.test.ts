@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { deadLetterQueueName } from '#infra/naming.ts';
-import { type QueueDefinition, type QueueName, queues } from '#shared/routes.ts';
+import { type QueueDefinition, type QueueName, queues } from '#shared/catalogue/queues.ts';
 
 const { config } = inject('localHost');
 const client = new SQSClient({

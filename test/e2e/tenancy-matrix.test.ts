@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Route, type RouteName, routeEntries } from '#shared/routes.ts';
+import { type EndpointName, endpointEntries } from '#shared/api/all-endpoints.ts';
+import type { Endpoint } from '#shared/api/endpoint.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
 import {
   buildWorld,
@@ -57,7 +58,7 @@ const messagesReason = 'messages are sent and paid for by the business, not by a
 const pageReason = 'a page for payers: the unguessable id in its address is the capability';
 
 /** Keyed by route name: a route added to shared/routes.ts needs its line here. */
-const tenancyMatrix: Partial<Record<RouteName, MatrixEntry>> = {
+const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   listStores: { request: () => ({ path: '/partner_api/stores' }), hidden: 'listed-without' },
   getStoreBalance: {
     request: (w) => ({ path: `/partner_api/stores/${w.a.storeId}/balance` }),
@@ -312,7 +313,7 @@ interface Probe {
 }
 
 /** The callers who may not see `a`'s second store, for a route of this caller kind. */
-function probesFor(route: Route, entry: GuardedRoute): Probe[] {
+function probesFor(route: Endpoint, entry: GuardedRoute): Probe[] {
   const scopedProbes = (probes: Probe[]) =>
     entry.businessWide
       ? probes.filter((probe) => probe.who !== 'a platform key scoped to another store')
@@ -381,25 +382,25 @@ function probesFor(route: Route, entry: GuardedRoute): Probe[] {
 }
 
 /** The key that may do what the request asks. */
-function ownerOf(route: Route, w: World): Headers {
+function ownerOf(route: Endpoint, w: World): Headers {
   if (route.caller === 'service_provider') return w.provider.key;
   if (route.caller === 'platform_key') return w.a.platform;
   return w.a.merchant;
 }
 
-const guarded = routeEntries.filter(([name]) => {
+const guarded = endpointEntries.filter(([name]) => {
   const entry = tenancyMatrix[name];
   return entry !== undefined && !('public' in entry) && !('ownBusiness' in entry);
-}) as [RouteName, Route][];
+}) as [EndpointName, Endpoint][];
 
 describe('the tenancy matrix', () => {
   it('has an entry for every route of the route table', () => {
-    const missing = routeEntries.map(([name]) => name).filter((name) => tenancyMatrix[name] === undefined);
+    const missing = endpointEntries.map(([name]) => name).filter((name) => tenancyMatrix[name] === undefined);
     expect(
       missing,
       `Add to tenancyMatrix in test/e2e/tenancy-matrix.test.ts, for each of these routes, the request aimed at business a's objects and how they are hidden ({ status: 404, id } or 'listed-without'), or { public: why no key applies }, or { ownBusiness: why it names no object }`,
     ).toEqual([]);
-    for (const [name, route] of routeEntries) {
+    for (const [name, route] of endpointEntries) {
       const entry = tenancyMatrix[name];
       if (entry && 'public' in entry)
         expect(route.caller, `${name} is in the matrix as public but takes a key`).toBe('public');

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { devicePolicyName, deviceThingTypeName, stackName } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
-import { deviceRules, routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
+import { endpointEntries } from '#shared/api/all-endpoints.ts';
+import { deviceRules } from '#shared/catalogue/device-rules.ts';
+import { workerEntries } from '#shared/catalogue/queue-workers.ts';
+import { scheduleEntries } from '#shared/catalogue/schedules.ts';
 import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is checked by the assertions
@@ -105,7 +108,7 @@ describe('soundbox devices in the stack', () => {
 
   it('may be published to only by the functions that push to them, and only under soundbox/', () => {
     const publishing = new Set(
-      [...routeEntries, ...workerEntries, ...scheduleEntries]
+      [...endpointEntries, ...workerEntries, ...scheduleEntries]
         .filter(([, entry]) => entry.access.includes('device:push'))
         .map(([name]) => `${stackName('dev')}-${name}`),
     );

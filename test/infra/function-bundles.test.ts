@@ -3,13 +3,10 @@ import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '#infra/bundling.ts';
 import { projectRoot } from '#infra/paths.ts';
-import {
-  type AwsAccess,
-  functionEntries as functions,
-  scheduleEntries,
-  scheduleTargetEntries,
-  workerEntries,
-} from '#shared/routes.ts';
+import type { AwsAccess } from '#shared/catalogue/access.ts';
+import { functionEntries as functions } from '#shared/catalogue/all-functions.ts';
+import { workerEntries } from '#shared/catalogue/queue-workers.ts';
+import { scheduleEntries, scheduleTargetEntries } from '#shared/catalogue/schedules.ts';
 
 // What each function's bundle holds, as the stack bundles it (the options of infra/bundling.ts).
 // An SDK client in a bundle is ~15-35 KB of code and import time; one the function may not use is
@@ -29,7 +26,7 @@ const clientGrants: Record<string, (access: AwsAccess) => boolean> = {
   'client-pinpoint-sms-voice-v2': (access) => access === 'sms:send',
 };
 
-const queueConsumers = new Set<string>(workerEntries.map(([, worker]) => worker.handler));
+const queueConsumers = new Set<string>(workerEntries.map(([, worker]) => worker.entry));
 
 // A provider calls the service back only on the paths it is given under /provider_callbacks/: only
 // those functions check callbacks. The sandbox's check holds the body to a zod schema, ~19 KB that
@@ -49,7 +46,7 @@ let inputsByHandler: Map<string, string[]>;
 beforeAll(async () => {
   // One build of every entry (esbuild shares the parsing), unminified: only the inputs are read.
   const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('', '');
-  const handlers = [...new Set(functions.map(([, fn]) => fn.handler))];
+  const handlers = [...new Set(functions.map(([, fn]) => fn.entry))];
   const { metafile } = await build({
     ...options,
     entryPoints: handlers.map((handler) => ({
@@ -74,11 +71,11 @@ const clientsIn = (inputs: string[]) =>
 
 describe('function bundles', () => {
   it.each(functions)('%s carries only the SDK clients its access grants', (_name, fn) => {
-    const inputs = inputsByHandler.get(fn.handler);
-    expect(inputs, fn.handler).toBeDefined();
+    const inputs = inputsByHandler.get(fn.entry);
+    expect(inputs, fn.entry).toBeDefined();
     const ungranted = [...clientsIn(inputs ?? [])].filter((client) => {
       // A queue's consumer talks to its own queue (message visibility), which its event source grants.
-      if (client === 'client-sqs' && queueConsumers.has(fn.handler)) return false;
+      if (client === 'client-sqs' && queueConsumers.has(fn.entry)) return false;
       const granted = clientGrants[client as string];
       return !granted || !fn.access.some(granted);
     });
@@ -86,20 +83,20 @@ describe('function bundles', () => {
   });
 
   it.each(functions)('%s carries the callback checks only if providers call it back', (_name, fn) => {
-    const inputs = inputsByHandler.get(fn.handler) ?? [];
+    const inputs = inputsByHandler.get(fn.entry) ?? [];
     expect(inputs.includes(callbackSchema)).toBe(receivesProviderCallbacks(fn));
   });
 
   it.each(timed)('%s carries no zod', (_name, fn) => {
-    const inputs = inputsByHandler.get(fn.handler);
-    expect(inputs, fn.handler).toBeDefined();
+    const inputs = inputsByHandler.get(fn.entry);
+    expect(inputs, fn.entry).toBeDefined();
     expect(zodInputs(inputs ?? [])).toEqual([]);
   });
 
   it('sees zod where it is (a pattern that matched nothing would prove nothing)', () => {
     const callbackRoute = functions.find(([, fn]) => receivesProviderCallbacks(fn));
     expect(callbackRoute).toBeDefined();
-    expect(zodInputs(inputsByHandler.get(callbackRoute?.[1].handler ?? '') ?? [])).not.toEqual([]);
+    expect(zodInputs(inputsByHandler.get(callbackRoute?.[1].entry ?? '') ?? [])).not.toEqual([]);
     // Among the timed functions are those that call providers out: the check covers them.
     expect(timed.filter(([, fn]) => fn.access.includes('secret:providers')).length).toBeGreaterThan(0);
   });

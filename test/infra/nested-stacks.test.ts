@@ -18,14 +18,11 @@ import { buildPaymentsApp } from '#infra/payments-app.ts';
 import { ServiceFunction } from '#infra/service-function.ts';
 import type { PaymentsStack } from '#infra/stack.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
-import {
-  deviceRuleEntries,
-  routeEntries,
-  scheduleEntries,
-  scheduleTargetEntries,
-  streamConsumerEntries,
-  workerEntries,
-} from '#shared/routes.ts';
+import { endpointEntries } from '#shared/api/all-endpoints.ts';
+import { deviceRuleEntries } from '#shared/catalogue/device-rules.ts';
+import { workerEntries } from '#shared/catalogue/queue-workers.ts';
+import { scheduleEntries, scheduleTargetEntries } from '#shared/catalogue/schedules.ts';
+import { streamConsumerEntries } from '#shared/catalogue/stream-consumers.ts';
 import { nestedStacksOf, stageTemplateOf } from '#test/support/stage-template.ts';
 
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
@@ -47,7 +44,7 @@ const resourcesOf = (template: Template, type: string): [string, Json][] =>
 /** Every function the stage has, with the entry of the route table that made it. */
 function functionsOf(stack: PaymentsStack) {
   const entries = [
-    ...routeEntries,
+    ...endpointEntries,
     ...workerEntries,
     ...scheduleEntries,
     ...scheduleTargetEntries,
@@ -64,7 +61,7 @@ function functionsOf(stack: PaymentsStack) {
   ]);
   return entries.flatMap(([name, entry]) => {
     const fn = all.get(name as never);
-    return fn ? [{ name, handler: entry.handler, fn }] : [];
+    return fn ? [{ name, handler: entry.entry, fn }] : [];
   });
 }
 
@@ -152,9 +149,9 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
     const [[apiId]] = resourcesOf(merged, 'AWS::ApiGateway::RestApi') as [[string, Json]];
     const permissions = resourcesOf(merged, 'AWS::Lambda::Permission');
     for (const [name, fn] of stack.functions) {
-      const route = routeEntries.find(
+      const route = endpointEntries.find(
         ([routeName]) => routeName === name,
-      )?.[1] as (typeof routeEntries)[number][1];
+      )?.[1] as (typeof endpointEntries)[number][1];
       const functionId = Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnFunction);
       const granted = permissions.filter(([, permission]) =>
         JSON.stringify(permission.Properties.FunctionName).includes(`"${functionId}"`),

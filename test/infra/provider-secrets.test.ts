@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { providerSecretName, stackName } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
+import { endpointEntries } from '#shared/api/all-endpoints.ts';
+import { workerEntries } from '#shared/catalogue/queue-workers.ts';
+import { scheduleEntries } from '#shared/catalogue/schedules.ts';
 import { adapterSecretVariable } from '#shared/providers/adapters.ts';
-import { routeEntries, scheduleEntries, workerEntries } from '#shared/routes.ts';
 import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
@@ -27,7 +29,7 @@ function build(stage: string, settings: Record<string, unknown> = {}) {
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped.
 type Json = any;
 const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-const functionEntries = [...routeEntries, ...workerEntries, ...scheduleEntries];
+const functionEntries = [...endpointEntries, ...workerEntries, ...scheduleEntries];
 
 function providerSecrets(template: Template): Record<string, string> {
   return Object.fromEntries(

@@ -35,27 +35,17 @@ import {
   stageThrottling,
 } from '#infra/stack.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
+import { endpointEntries, endpoints } from '#shared/api/all-endpoints.ts';
+import type { AwsAccess } from '#shared/catalogue/access.ts';
+import { deviceRuleEntries } from '#shared/catalogue/device-rules.ts';
+import { workerEntries, workers } from '#shared/catalogue/queue-workers.ts';
+import { type QueueDefinition, type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
+import { scheduleEntries, schedules, scheduleTargetEntries } from '#shared/catalogue/schedules.ts';
+import { streamConsumerEntries, streamConsumers } from '#shared/catalogue/stream-consumers.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
-import {
-  type AwsAccess,
-  deviceRuleEntries,
-  type QueueDefinition,
-  type QueueName,
-  queues,
-  queueUrlVariable,
-  routeEntries,
-  routes,
-  scheduleEntries,
-  schedules,
-  scheduleTargetEntries,
-  streamConsumerEntries,
-  streamConsumers,
-  workerEntries,
-  workers,
-} from '#shared/routes.ts';
 import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 /** The stage registry of cdk.json, as `cdk synth` reads it. */
@@ -93,7 +83,7 @@ function build(stage: string, context: Record<string, unknown> = {}) {
 
 /** Every function of the stage: one per route, worker, schedule, schedule target, stream consumer and IoT rule set. */
 const functionEntries = [
-  ...routeEntries,
+  ...endpointEntries,
   ...workerEntries,
   ...scheduleEntries,
   ...scheduleTargetEntries,
@@ -193,7 +183,7 @@ function standAloneFunction(
   sandbox = false,
 ) {
   return new ServiceFunction(stack, id, {
-    entry: routes.listStores.handler,
+    entry: endpoints.listStores.entry,
     invokedBy: 'api',
     functionName: `grants-${id}`,
     access,
@@ -289,7 +279,7 @@ describe('the functions', () => {
   });
 
   it("of routes time out before API Gateway's 29 s", () => {
-    for (const [routeName] of routeEntries) {
+    for (const [routeName] of endpointEntries) {
       const [, fn] = functionOf(dev.template, 'dev', routeName);
       expect(fn.Properties.Timeout, routeName).toBe(apiFunctionTimeout.toSeconds());
       expect(fn.Properties.Timeout).toBeLessThan(29);
@@ -321,7 +311,7 @@ describe('the functions', () => {
     }
     const [tableId] = resourcesOf(dev.template, 'AWS::DynamoDB::Table')[0] as [string, Json];
     const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
-    for (const [routeName, route] of routeEntries) {
+    for (const [routeName, route] of endpointEntries) {
       const [, fn] = functionOf(dev.template, 'dev', routeName);
       const actions = tableActionsOf(dev.template, fn);
       for (const statement of statementsOf(dev.template, fn)) {
@@ -348,7 +338,7 @@ describe('the functions', () => {
   });
 
   it('of authenticated routes can read the table that holds the API keys', () => {
-    for (const [routeName] of routeEntries.filter(([, route]) => route.caller !== 'public')) {
+    for (const [routeName] of endpointEntries.filter(([, route]) => route.caller !== 'public')) {
       const [, fn] = functionOf(dev.template, 'dev', routeName);
       expect(tableActionsOf(dev.template, fn).has('dynamodb:GetItem'), routeName).toBe(true);
       expect(fn.Properties.Environment.Variables.TABLE_NAME, routeName).toBeDefined();
@@ -377,8 +367,8 @@ describe('the functions', () => {
 
 describe('the REST API', () => {
   it.each([
-    ['dev', dev, routeEntries],
-    ['prod', prod, routeEntries.filter(([, route]) => !route.sandboxOnly)],
+    ['dev', dev, endpointEntries],
+    ['prod', prod, endpointEntries.filter(([, route]) => !route.sandboxOnly)],
   ])(
     'on %s has a method for every route deployed there, and no other, each calling its own function',
     (stage, { template }, deployed) => {
@@ -1441,7 +1431,7 @@ describe('cdk-nag AWS Solutions and Serverless checks', () => {
       reasonOf.set(`${method.httpMethod} ${path}`, reason);
     }
     const apiKeyReason = /API keys, checked by the handler wrapper/;
-    for (const [name, route] of routeEntries) {
+    for (const [name, route] of endpointEntries) {
       const reason = reasonOf.get(`${route.method} ${route.path}`);
       if (route.caller !== 'public') {
         expect(reason, name).toMatch(apiKeyReason);
@@ -1702,7 +1692,7 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
     return found[0] as [string, Json];
   };
   const schedulingFunctions = [
-    ...routeEntries,
+    ...endpointEntries,
     ...workerEntries,
     ...scheduleEntries,
     ...scheduleTargetEntries,
@@ -1814,7 +1804,7 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
 describe('the stage kind, not its name, decides production', () => {
   const mislabelled = build('production', registryWith('production', { ...registry.dev }));
   const liveDev = build('dev', registryWith('dev', { ...registry.dev, kind: 'production' }));
-  const sandboxRoutes = routeEntries.filter(([, route]) => route.sandboxOnly === true);
+  const sandboxRoutes = endpointEntries.filter(([, route]) => route.sandboxOnly === true);
 
   it('a sandbox named "production" is a destroyable sandbox, with its test routes', () => {
     expect(mislabelled.stack.terminationProtection).toBe(false);
@@ -1847,8 +1837,8 @@ describe('the stage kind, not its name, decides production', () => {
 describe('the API reference on a stage', () => {
   it('serves /openapi.json, /docs and its files without a key or any AWS access', () => {
     for (const name of ['openApiDocument', 'referencePage', 'referencePageAsset'] as const) {
-      expect(routes[name].caller).toBe('public');
-      expect(routes[name].access).toEqual([]);
+      expect(endpoints[name].caller).toBe('public');
+      expect(endpoints[name].access).toEqual([]);
       expect(dev.stack.functions.get(name)).toBeDefined();
     }
     dev.template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'openapi.json' });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransferBody } from '#shared/api/transfers.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
@@ -9,7 +10,6 @@ import { createPaymentRequestFor, startCollection } from '#shared/operations/pay
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { type MtnCredentials, mtnApi, mtnProvider } from '#shared/providers/mtn.ts';
 import { ProviderRefused } from '#shared/providers/port.ts';
-import { createTransferBody } from '#shared/schemas/transfers.ts';
 import { type MtnFake, startMtnFake } from '#test/fakes/mtn-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';

@@ -10,7 +10,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pollQueue, type QueuePoller, type WorkerHandler } from '#infra/local/queue-poller.ts';
 import { localQueueUrl, type RunningSqs, startLocalSqs } from '#infra/local/sqs.ts';
-import { queueUrlVariable } from '#shared/routes.ts';
+import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 
 let localSqs: RunningSqs;
 let client: SQSClient;

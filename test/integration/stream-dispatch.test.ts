@@ -6,7 +6,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureQueues } from '#infra/local/create-queues.ts';
 import { startLocalSqs } from '#infra/local/sqs.ts';
-import { queueUrlVariable } from '#shared/routes.ts';
+import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { merchant } from '#test/support/fixtures.ts';
 import { streamChangesOf } from '#test/support/table-stream.ts';
 

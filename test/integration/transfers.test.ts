@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createTransferBody } from '#shared/api/transfers.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { InsufficientBalance } from '#shared/data/ledger.ts';
 import { createStore } from '#shared/data/store.ts';
@@ -17,7 +18,6 @@ import { createPaymentRequestFor, startCollection } from '#shared/operations/pay
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { settleSandboxPayout } from '#shared/providers/sandbox.ts';
-import { createTransferBody } from '#shared/schemas/transfers.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
 
 const baseUrl = 'http://localhost:0';

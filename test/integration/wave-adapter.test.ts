@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransferBody } from '#shared/api/transfers.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { ValidationFailed } from '#shared/domain/errors.ts';
@@ -10,7 +11,6 @@ import { createPaymentRequestFor, startCollection } from '#shared/operations/pay
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { ProviderUnavailable } from '#shared/providers/provider-http.ts';
 import { signWaveBody, type WaveConfig, waveCallbacks, waveProvider } from '#shared/providers/wave.ts';
-import { createTransferBody } from '#shared/schemas/transfers.ts';
 import { startWaveFake, type WaveFake } from '#test/fakes/wave-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';

@@ -5,7 +5,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureQueues } from '#infra/local/create-queues.ts';
 import { startLocalSqs } from '#infra/local/sqs.ts';
-import { queueUrlVariable } from '#shared/routes.ts';
+import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { itemBytes } from '#test/bench/bench-dynamodb.ts';
 import { merchant } from '#test/support/fixtures.ts';
 

@@ -10,7 +10,7 @@ import { ensureQueues } from '#infra/local/create-queues.ts';
 import { lambdaContext } from '#infra/local/lambda-context.ts';
 import { failedMessageIds, toRecord } from '#infra/local/queue-poller.ts';
 import { startLocalSqs } from '#infra/local/sqs.ts';
-import { type QueueName, queues, queueUrlVariable } from '#shared/routes.ts';
+import { type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
 
 export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<unknown>;
 

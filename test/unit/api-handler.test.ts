@@ -2,13 +2,13 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { object, uuid } from 'zod';
+import { object, unknown, uuid, type ZodMiniType } from 'zod/mini';
+import type { CallerKind } from '#shared/api/endpoint.ts';
 import { hashApiKeySecret } from '#shared/domain/api-key-secret.ts';
 import { StoreNotFound } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { clearAuthenticationCache } from '#shared/http/authenticate.ts';
 import { logger } from '#shared/logger.ts';
-import type { Route } from '#shared/routes.ts';
 import { proxyEvent, testLambdaContext } from '#test/support/proxy-event.ts';
 
 process.env.TABLE_NAME = 'unit';
@@ -45,12 +45,22 @@ function givenKey(
   });
 }
 
-const route = (caller: Route['caller']): Route => ({
-  method: 'POST',
+/** An endpoint of no capability, for the wrapper alone. */
+const endpoint = <const C extends CallerKind, const S extends { params?: ZodMiniType }>(
+  caller: C,
+  schemas: S,
+) => ({
+  name: 'testEndpoint',
+  entry: 'functions/test/test-endpoint.ts',
+  method: 'POST' as const,
   path: '/t/{storeId}',
-  handler: 'x.ts',
   caller,
   access: [],
+  tag: 'Test',
+  summary: 'A test endpoint',
+  response: unknown(),
+  responseDescription: 'Anything.',
+  ...schemas,
 });
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
@@ -78,7 +88,7 @@ beforeEach(() => {
 });
 
 describe('the handler wrapper', () => {
-  const echo = apiHandler(route('api_key'), { params }, async ({ params, caller }) => ({
+  const echo = apiHandler(endpoint('api_key', { params }), async ({ params, caller }) => ({
     storeId: params.storeId,
     businessId: caller.businessId,
   }));
@@ -130,8 +140,8 @@ describe('the handler wrapper', () => {
   });
 
   it('answers 403 forbidden_action when the key lacks the right for the route', async () => {
-    const platformOnly = apiHandler(route('platform_key'), {}, async () => ({}));
-    const providersOnly = apiHandler(route('service_provider'), {}, async () => ({}));
+    const platformOnly = apiHandler(endpoint('platform_key', {}), async () => ({}));
+    const providersOnly = apiHandler(endpoint('service_provider', {}), async () => ({}));
     givenKey({ kind: 'merchant' });
     expect((await call(platformOnly)).body.id).toBe('forbidden_action');
     expect((await call(providersOnly)).body.id).toBe('forbidden_action');
@@ -170,7 +180,7 @@ describe('the handler wrapper', () => {
 
   it('maps domain errors to their status', async () => {
     givenKey();
-    const failing = apiHandler(route('api_key'), {}, async () => {
+    const failing = apiHandler(endpoint('api_key', {}), async () => {
       throw new StoreNotFound();
     });
     expect(await call(failing)).toEqual({
@@ -181,7 +191,7 @@ describe('the handler wrapper', () => {
 
   it('answers 500 internal_error without internals for anything unexpected, and logs it with the request id', async () => {
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
-    const crashing = apiHandler(route('public'), {}, async () => {
+    const crashing = apiHandler(endpoint('public', {}), async () => {
       throw new Error('connection string postgres://secret@db');
     });
     const result = await call(crashing);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createPaymentRequestBody } from '#shared/api/payment-requests.ts';
 import { ValidationFailed } from '#shared/domain/errors.ts';
 import { parseInput } from '#shared/http/validation.ts';
-import { createPaymentRequestBody } from '#shared/schemas/payment-requests.ts';
 
 const base = {
   storeId: '0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11',

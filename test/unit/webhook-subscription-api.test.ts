@@ -1,13 +1,25 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { unknown } from 'zod/mini';
+import type { JsonEndpoint } from '#shared/api/endpoint.ts';
+import { createWebhookSubscriptionBody } from '#shared/api/webhook-subscriptions.ts';
 import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/data/webhook-subscription.ts';
 import { StoreNotFound } from '#shared/domain/errors.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { parseInput } from '#shared/http/validation.ts';
-import type { Route } from '#shared/routes.ts';
-import { createWebhookSubscriptionBody } from '#shared/schemas/webhook-subscriptions.ts';
 
-const route: Route = { method: 'DELETE', path: '/t', handler: 'x.ts', caller: 'public', access: [] };
+const endpoint: JsonEndpoint = {
+  name: 'testEndpoint',
+  entry: 'functions/test/test-endpoint.ts',
+  method: 'DELETE',
+  path: '/t',
+  caller: 'public',
+  access: [],
+  tag: 'Test',
+  summary: 'A test endpoint',
+  response: unknown(),
+  responseDescription: 'Anything.',
+};
 const event = {
   httpMethod: 'DELETE',
   path: '/t',
@@ -19,7 +31,7 @@ const event = {
 const context = { awsRequestId: 'aws-1' } as Context;
 
 async function answerTo(error: Error) {
-  const handler = apiHandler(route, {}, async () => {
+  const handler = apiHandler(endpoint, async () => {
     throw error;
   });
   const response = await handler(event, context);

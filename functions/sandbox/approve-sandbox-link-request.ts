@@ -1,0 +1,7 @@
+import { sandboxEndpoints } from '#shared/api/sandbox.ts';
+import { apiHandler } from '#shared/http/api-handler.ts';
+import { settleSandboxLinkRequest } from '#shared/operations/link-requests.ts';
+
+export const handler = apiHandler(sandboxEndpoints.approveSandboxLinkRequest, ({ caller, params }) =>
+  settleSandboxLinkRequest(caller, params.id, 'approve'),
+);

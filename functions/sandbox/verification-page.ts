@@ -1,8 +1,0 @@
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { verificationById } from '#shared/operations/compliance-verifications.ts';
-import { verificationPage } from '#shared/pages/verification-page.ts';
-import { complianceRoutes } from '#shared/routes.ts';
-
-export const handler = pageHandler(complianceRoutes.sandboxVerificationPage, async (request) =>
-  htmlPage(verificationPage(await verificationById(request.params.id ?? ''), request)),
-);

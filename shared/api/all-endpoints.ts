@@ -1,0 +1,47 @@
+import { contactEndpoints } from '#shared/api/contacts.ts';
+import { deviceEndpoints } from '#shared/api/devices.ts';
+import type { Endpoint } from '#shared/api/endpoint.ts';
+import { escrowEndpoints } from '#shared/api/escrows.ts';
+import { messageEndpoints } from '#shared/api/messages.ts';
+import { hostedPageEndpoints } from '#shared/api/pages.ts';
+import { paymentLinkEndpoints } from '#shared/api/payment-links.ts';
+import { paymentRequestEndpoints } from '#shared/api/payment-requests.ts';
+import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
+import { referenceEndpoints } from '#shared/api/reference.ts';
+import { sandboxEndpoints } from '#shared/api/sandbox.ts';
+import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
+import { storeEndpoints } from '#shared/api/stores.ts';
+import { transactionEndpoints } from '#shared/api/transactions.ts';
+import { transferEndpoints } from '#shared/api/transfers.ts';
+import { webhookDeliveryEndpoints } from '#shared/api/webhook-deliveries.ts';
+import { webhookSubscriptionEndpoints } from '#shared/api/webhook-subscriptions.ts';
+
+/**
+ * Every endpoint of the service, one capability at a time: what the stack deploys, the local host
+ * serves and the reference describes, in this order. A new endpoint is declared in its capability's
+ * module and appears here by itself; only a new capability adds a line. Made in a call marked pure
+ * because esbuild keeps a bare object spread even where nothing reads it, which would put every
+ * capability back into every bundle.
+ */
+export const endpoints = /* @__PURE__ */ (() => ({
+  ...storeEndpoints,
+  ...deviceEndpoints,
+  ...paymentRequestEndpoints,
+  ...paymentLinkEndpoints,
+  ...transactionEndpoints,
+  ...providerCallbackEndpoints,
+  ...hostedPageEndpoints,
+  ...webhookSubscriptionEndpoints,
+  ...webhookDeliveryEndpoints,
+  ...contactEndpoints,
+  ...transferEndpoints,
+  ...messageEndpoints,
+  ...escrowEndpoints,
+  ...referenceEndpoints,
+  ...serviceProviderEndpoints,
+  ...sandboxEndpoints,
+}))() satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof endpoints;
+
+export const endpointEntries = /* @__PURE__ */ Object.entries(endpoints) as [EndpointName, Endpoint][];

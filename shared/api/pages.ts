@@ -1,0 +1,133 @@
+import { enum as enumOf, globalRegistry, object, optional, string, uuid } from 'zod/mini';
+import { endpointsIn } from '#shared/api/endpoint.ts';
+import { linkRequestPathParams } from '#shared/api/service-providers.ts';
+import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+
+/**
+ * The hosted pages, for the reference. They read their few form fields themselves and answer
+ * HTML in the payer's language, so these schemas describe rather than validate.
+ */
+const idParams = object({ id: uuid() });
+const language = optional(enumOf(['fr', 'en'])).register(globalRegistry, {
+  description: 'The page’s language; by default the browser’s (`Accept-Language`), French otherwise.',
+});
+export const pageQuery = object({ lang: language });
+const payerForm = object({
+  paymentMethod: enumOf(providerCodes),
+  payerPhone: string().register(globalRegistry, {
+    description: '`+225` and 10 digits; spaces, `00225` or no prefix are accepted.',
+  }),
+});
+
+const tag = 'Hosted pages';
+
+export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
+  linkPage: {
+    method: 'GET',
+    path: '/pl/{id}',
+    caller: 'public',
+    access: readsTable,
+    page: true,
+    tag,
+    summary: 'The page of a payment link (`link`)',
+    params: idParams,
+    query: object({ lang: language, payment: optional(uuid()), attempt: optional(string()) }),
+    answers: { 200: 'The page, or the outcome of the payment `payment`.', 404: 'Unknown id.' },
+  },
+  submitLinkPage: {
+    method: 'POST',
+    path: '/pl/{id}',
+    caller: 'public',
+    access: startsCollections,
+    page: true,
+    tag,
+    summary: 'Pay a payment link',
+    params: idParams,
+    query: pageQuery,
+    form: payerForm,
+    answers: {
+      303: 'To the provider’s page.',
+      400: 'The page again, with the error.',
+      404: 'Unknown id.',
+      409: 'A single-use link being paid by someone else, or already paid.',
+    },
+  },
+  paymentPage: {
+    method: 'GET',
+    path: '/payment/{id}',
+    caller: 'public',
+    access: readsTable,
+    page: true,
+    tag,
+    summary: 'The payment page of a payment request (`redirectUrl`)',
+    params: idParams,
+    query: pageQuery,
+    answers: { 200: 'The page: the store, the amount, the providers and a phone field.', 404: 'Unknown id.' },
+  },
+  submitPaymentPage: {
+    method: 'POST',
+    path: '/payment/{id}',
+    caller: 'public',
+    access: startsCollections,
+    page: true,
+    tag,
+    summary: 'Pay from the payment page',
+    params: idParams,
+    query: pageQuery,
+    form: payerForm,
+    answers: {
+      303: 'To the provider’s page, or back to the page when the request is closed.',
+      400: 'The page again, with the error.',
+      404: 'Unknown id.',
+    },
+  },
+  paymentReturnPage: {
+    method: 'GET',
+    path: '/payment/{id}/return',
+    caller: 'public',
+    access: readsTable,
+    page: true,
+    tag,
+    summary: 'Where the provider sends the payer back',
+    params: idParams,
+    query: object({ lang: language, attempt: optional(string()) }),
+    answers: {
+      200: 'Waiting for the provider (reloads every 2 seconds), or the outcome.',
+      303: 'To `successUrl` or `errorUrl` once decided.',
+      404: 'Unknown id.',
+    },
+  },
+  linkRequestPage: {
+    method: 'GET',
+    path: '/lr/{id}',
+    caller: 'public',
+    access: writesAndNotifies,
+    page: true,
+    tag: 'Hosted pages',
+    summary: 'The owner’s consent page of a link request',
+    params: linkRequestPathParams,
+    query: pageQuery,
+    answers: { 200: 'The code field with approve and decline, or the outcome.', 404: 'Unknown id.' },
+  },
+  submitLinkRequestPage: {
+    method: 'POST',
+    path: '/lr/{id}',
+    caller: 'public',
+    access: writesAndNotifies,
+    page: true,
+    tag: 'Hosted pages',
+    summary: 'Approve or decline with the SMS code',
+    params: linkRequestPathParams,
+    query: pageQuery,
+    form: object({
+      code: string().register(globalRegistry, { description: 'The six digits sent by SMS.' }),
+      decision: enumOf(['approve', 'decline']),
+    }),
+    answers: {
+      200: 'The outcome; the fifth wrong code declines the request.',
+      400: 'A wrong code: the page again, with the attempts left.',
+      404: 'Unknown id.',
+    },
+  },
+});

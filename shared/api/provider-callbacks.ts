@@ -1,0 +1,86 @@
+import { enum as enumOf, globalRegistry, literal, maxLength, object, optional, string } from 'zod/mini';
+import { endpointsIn } from '#shared/api/endpoint.ts';
+import { completesCollections, settlesPayouts } from '#shared/catalogue/access.ts';
+import { contactMethods } from '#shared/domain/contacts.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+
+export const providerCallbackParams = object({ provider: enumOf(providerCodes) });
+
+/**
+ * What the service put in the callback URL it gave the provider: MTN MoMo's callbacks carry no
+ * signature, so their URL names the collection (`reference`), which the adapter confirms by asking
+ * MTN for its status. Other providers' callbacks have none.
+ */
+export const providerCallbackQuery = object({
+  reference: optional(string().check(maxLength(128))).register(globalRegistry, {
+    description: 'MTN MoMo only: the collection or payout this callback is about.',
+  }),
+});
+
+/** A payout's provider: a contact's payment method, or `bank`. */
+export const payoutCallbackParams = object({ provider: enumOf([...contactMethods]) });
+
+/** What a collection's callback is, whichever method the provider calls back with. */
+const collectionCallback = {
+  path: '/provider_callbacks/{provider}',
+  caller: 'public',
+  // Sends the webhooks of the payment it completes at once; the outbox sweeper is the fallback.
+  access: completesCollections,
+  tag: 'Providers',
+  params: providerCallbackParams,
+  query: providerCallbackQuery,
+  response: object({
+    received: literal(true),
+    result: enumOf([
+      'completed',
+      'already_completed',
+      'unknown_request',
+      'wrong_collection',
+      'orphan_collection',
+    ]),
+  }),
+  responseDescription: 'Taken into account (or already was).',
+  errors: ['unauthorized', 'conflict'],
+} as const;
+
+/** What a payout's callback is, whichever method the provider calls back with. */
+const payoutCallback = {
+  // API Gateway wants one name for the path variable under a resource: {provider}, as above,
+  // though a bank payout's is `bank`.
+  path: '/provider_callbacks/{provider}/payouts',
+  caller: 'public',
+  access: settlesPayouts,
+  tag: 'Providers',
+  params: payoutCallbackParams,
+  query: providerCallbackQuery,
+  response: object({
+    received: literal(true),
+    result: enumOf(['completed', 'already_completed', 'unknown_transfer', 'wrong_payout']),
+  }),
+  responseDescription: 'Taken into account (or already was).',
+  errors: ['unauthorized'],
+} as const;
+
+/** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */
+export const providerCallbackEndpoints = /* @__PURE__ */ endpointsIn('provider-callbacks', {
+  receiveProviderCallback: {
+    method: 'POST',
+    ...collectionCallback,
+    summary: 'Receive a provider’s callback',
+  },
+  receiveProviderCallbackPut: {
+    method: 'PUT',
+    ...collectionCallback,
+    summary: 'Receive a provider’s callback (PUT)',
+  },
+  receivePayoutCallback: {
+    method: 'POST',
+    ...payoutCallback,
+    summary: 'Receive a provider’s payout callback',
+  },
+  receivePayoutCallbackPut: {
+    method: 'PUT',
+    ...payoutCallback,
+    summary: 'Receive a provider’s payout callback (PUT)',
+  },
+});

@@ -1,0 +1,93 @@
+import type { QueueName } from '#shared/catalogue/queues.ts';
+
+/** What a function may touch in AWS; the stack grants exactly this, and nothing else. */
+export type AwsAccess =
+  | 'table:read'
+  | 'table:write'
+  | `queue:send:${QueueName}`
+  /** The key the sandbox provider signs callbacks with (sandbox stages only). */
+  | 'secret:sandboxProvider'
+  /**
+   * Sending SMS through the stage's gateway: `sms-voice:SendTextMessage` on production; on sandbox
+   * stages, sending the sandbox gateway's delivery events to the `smsEvents` queue.
+   */
+  | 'sms:send'
+  /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
+  | 'key:webhookSecrets:encrypt'
+  | 'key:webhookSecrets:decrypt'
+  /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
+  | 'device:push'
+  /** The credentials of the live providers the stage routes to (none where it routes to none). */
+  | 'secret:providers'
+  /**
+   * Creating and deleting the one-time EventBridge Scheduler schedules that end escrow holds: the
+   * stage's schedule group only, and passing the role Scheduler invokes the expiry function with.
+   */
+  | 'schedule:escrowExpiry';
+
+/*
+ * The access sets several functions share, named for the work that needs them. The sandbox queue
+ * and secret exist only on sandbox stages: production grants neither, whatever a set lists.
+ */
+
+export const readsTable = ['table:read'] as const satisfies readonly AwsAccess[];
+export const writesTable = ['table:write'] as const satisfies readonly AwsAccess[];
+
+/** Changes state and sends the event it causes at once (the outbox sweeper is the fallback). */
+export const writesAndNotifies = [
+  'table:write',
+  'queue:send:webhooks',
+] as const satisfies readonly AwsAccess[];
+
+/** Starts a collection at the payer's provider: a live one, or the sandbox's delayed callback. */
+export const startsCollections = [
+  'table:write',
+  'queue:send:sandboxCallbacks',
+  'secret:providers',
+] as const satisfies readonly AwsAccess[];
+
+/** Plays the sandbox provider's part: its signed callback, sent now or queued for later. */
+export const playsSandboxProvider = [
+  'table:write',
+  'queue:send:sandboxCallbacks',
+  'secret:sandboxProvider',
+] as const satisfies readonly AwsAccess[];
+
+/**
+ * Completes a collection from a provider's verified callback or status: the payment's webhook, the
+ * soundbox's announcement, and for a payment held in escrow the schedule that ends its hold.
+ */
+export const completesCollections = [
+  'table:write',
+  'secret:sandboxProvider',
+  'queue:send:webhooks',
+  'device:push',
+  'secret:providers',
+  'schedule:escrowExpiry',
+] as const satisfies readonly AwsAccess[];
+
+/** Settles a payout from its provider's verified callback, and sends its webhook. */
+export const settlesPayouts = [
+  'table:write',
+  'secret:sandboxProvider',
+  'queue:send:webhooks',
+  'secret:providers',
+] as const satisfies readonly AwsAccess[];
+
+/**
+ * Pays out through a provider (a transfer, an escrow paid back to its payer, or released where its
+ * terms say so) and sends the webhooks it causes.
+ */
+export const paysOut = [
+  'table:write',
+  'queue:send:sandboxCallbacks',
+  'queue:send:webhooks',
+  'secret:providers',
+] as const satisfies readonly AwsAccess[];
+
+/** What every function of the stack declares, whatever starts it. */
+export interface FunctionDeclaration {
+  readonly access: readonly AwsAccess[];
+  /** Exists only on sandbox stages (every stage but production) and on the local host. */
+  readonly sandboxOnly?: boolean;
+}

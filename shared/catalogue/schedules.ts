@@ -1,0 +1,64 @@
+import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
+import { paysOut, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
+
+/** A function run on a timer (an EventBridge rule on AWS, a timer on the local host). */
+export interface Schedule extends FunctionDeclaration {
+  /** An EventBridge schedule expression: `rate(1 minute)`, `cron(...)`. */
+  readonly expression: string;
+}
+
+/** Each in `functions/workers/`. */
+export const schedules = /* @__PURE__ */ locatedIn('workers', {
+  /** Sends the outbox events that did not reach the webhook queue right after their change. */
+  sweepOutbox: {
+    expression: 'rate(1 minute)',
+    access: writesAndNotifies,
+  },
+  /** Asks the provider about payouts whose callback never came, and settles those it has an answer for. */
+  sweepPendingTransfers: {
+    expression: 'rate(1 minute)',
+    access: [...writesAndNotifies, 'secret:providers'],
+  },
+  /** Asks the live providers about collections whose callback never came, with backoff, to a bound. */
+  sweepPendingCollections: {
+    expression: 'rate(1 minute)',
+    access: [...writesAndNotifies, 'secret:providers', 'schedule:escrowExpiry'],
+  },
+  /** Sends again the device pushes (QR, announcement) that failed when first sent. */
+  sweepDevicePushes: {
+    expression: 'rate(1 minute)',
+    access: ['table:write', 'device:push'],
+  },
+  /**
+   * Held escrows past their time whose one-time schedule was lost (its creation failed, or it was
+   * deleted by hand): their hold ends here instead.
+   */
+  sweepEscrows: {
+    expression: 'rate(5 minutes)',
+    access: paysOut,
+  },
+} satisfies Record<string, Schedule>);
+
+export type ScheduleName = keyof typeof schedules;
+
+export const scheduleEntries = /* @__PURE__ */ Object.entries(schedules) as [
+  ScheduleName,
+  Schedule & Located,
+][];
+
+/** A function EventBridge Scheduler invokes from one-time schedules the service creates. */
+export type ScheduleTarget = FunctionDeclaration;
+
+/** Each in `functions/workers/`. */
+export const scheduleTargets = /* @__PURE__ */ locatedIn('workers', {
+  /** Ends one escrow's hold at its `holdUntil`: `{"escrowId": ...}` in, onExpiry applied once. */
+  expireEscrow: { access: paysOut },
+} satisfies Record<string, ScheduleTarget>);
+
+export type ScheduleTargetName = keyof typeof scheduleTargets;
+
+export const scheduleTargetEntries = /* @__PURE__ */ Object.entries(scheduleTargets) as [
+  ScheduleTargetName,
+  ScheduleTarget & Located,
+][];
