@@ -1,4 +1,4 @@
-import { Unauthorized } from '#shared/domain/errors.ts';
+import { Unauthorized } from '#shared/errors/auth.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
 import { completeTransfer } from '#shared/operations/complete-transfer.ts';

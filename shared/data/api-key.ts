@@ -6,7 +6,8 @@ import { queryAll } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { hashApiKeySecret, newApiKeySecret } from '#shared/domain/api-key-secret.ts';
-import { BusinessNotFound, Conflict, StoreNotFound } from '#shared/domain/errors.ts';
+import { BusinessNotFound, StoreNotFound } from '#shared/errors/businesses.ts';
+import { Conflict } from '#shared/errors/request.ts';
 
 /**
  * API key: what a caller presents as X-API-KEY-ID (the key's id) and X-API-KEY (the secret). Only

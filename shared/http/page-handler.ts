@@ -1,6 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
-import { BadRequest, DomainError } from '#shared/domain/errors.ts';
+import { DomainError } from '#shared/errors/domain-error.ts';
+import { BadRequest, ValidationFailed } from '#shared/errors/request.ts';
 import {
   type ApiEvent,
   metricsPublished,
@@ -164,9 +165,8 @@ export function errorPages(route: Route): MiddlewareObj<PageEvent, APIGatewayPro
       const language = event.language ?? languageOf(event);
       const requestId = requestIdOf(event, request.context);
       if (error instanceof DomainError) {
-        const status = statusByErrorId[error.id];
         // A form that does not validate is the payer's doing, like any other bad request.
-        const statusCode = error.id === 'validation_error' ? 400 : status;
+        const statusCode = error instanceof ValidationFailed ? 400 : statusByErrorId[error.id];
         request.response = htmlResponse(statusCode, errorPage({ statusCode, language, requestId }));
         return;
       }

@@ -9,7 +9,7 @@ import {
 
 type Responses = Record<string, ZodOpenApiResponseObject>;
 
-import type { ErrorId } from '#shared/domain/errors.ts';
+import type { ErrorId } from '#shared/errors/domain-error.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { routeContracts } from '#shared/openapi/contracts.ts';
 import { webhookVersion } from '#shared/operations/webhook-send.ts';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { getBusiness } from '#shared/data/business.ts';
-import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
+import { collectWrite } from '#shared/data/collection-ceiling.ts';
 import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import type { OutboxEvent } from '#shared/data/outbox.ts';
-import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
+import { linkPaidWrite, releaseAttempt } from '#shared/data/payment-link.ts';
 import {
   type CompletedTransaction,
   completionWrite,
@@ -16,13 +16,19 @@ import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
-import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
+import { PaymentLinkIsInvalid } from '#shared/errors/payment-links.ts';
+import {
+  CollectionBecameCurrent,
+  CollectionCeilingExceeded,
+  PaymentAlreadyCompleted,
+} from '#shared/errors/payment-requests.ts';
+import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
-import { CollectionBecameCurrent, recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
+import { recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 import type { TransactionCompletedEvent } from '#shared/schemas/webhook-events.ts';
 
@@ -43,12 +49,6 @@ export interface Completion {
   events: OutboxEvent[];
   /** The request as this completion left it (`completed` only), for its device to be told. */
   completed?: PaymentRequest;
-}
-
-class AlreadyCompleted extends Conflict {
-  constructor() {
-    super('The payment request is no longer pending');
-  }
 }
 
 const feeSchedule = feeScheduleFromEnvironment();
@@ -81,7 +81,8 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
       if (request.status !== 'pending') return { result: 'already_completed', events: [] };
       return await completeCurrent(request, callback);
     } catch (error) {
-      if (!(error instanceof AlreadyCompleted || error instanceof CollectionBecameCurrent)) throw error;
+      if (!(error instanceof PaymentAlreadyCompleted || error instanceof CollectionBecameCurrent))
+        throw error;
       if (attempt >= 2) return { result: 'already_completed', events: [] };
     }
   }
@@ -166,7 +167,7 @@ async function completeWith(
     completionWrite(
       request,
       { status, errorReason, transaction, payerPhone, completedAt: createdAt },
-      () => new AlreadyCompleted(),
+      () => new PaymentAlreadyCompleted(),
     ),
   ];
   if (status === 'success' && request.paymentLinkId) {

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  BeneficiaryClaimed,
   type Contact,
-  ContactNotFound,
   createContact,
   deleteContact,
   findContactByBeneficiary,
@@ -12,6 +10,7 @@ import {
 } from '#shared/data/contact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { type BeneficiaryMethod, beneficiaryKey, type ContactIdentifier } from '#shared/domain/contacts.ts';
+import { BeneficiaryClaimed, ContactNotFound } from '#shared/errors/contacts.ts';
 import type { CreateContactBody } from '#shared/schemas/contacts.ts';
 
 /** A contact not yet written, for the caller to write alone or with a transfer. */

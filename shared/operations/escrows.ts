@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   dueEscrows,
   type Escrow,
-  EscrowMoved,
-  EscrowNotFound,
   escrowCreateWrite,
   escrowTransitionWrite,
   findEscrow,
   getEscrow,
   listEscrows,
-  notHeldError,
   removeDueMarker,
 } from '#shared/data/escrow.ts';
-import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
+import { ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { getStore } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
@@ -20,7 +17,6 @@ import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { type Transfer, transferCreationWrites } from '#shared/data/transfer.ts';
 import { reserveWrite } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import { Conflict, ForbiddenAction, ValidationFailed } from '#shared/domain/errors.ts';
 import {
   type EscrowStatus,
   type EscrowTerms,
@@ -29,12 +25,22 @@ import {
   minHoldSeconds,
 } from '#shared/domain/escrows.ts';
 import { accounts, escrowReleasePostings } from '#shared/domain/ledger.ts';
+import { ForbiddenAction } from '#shared/errors/auth.ts';
+import {
+  EscrowError,
+  EscrowMoved,
+  EscrowNotFound,
+  notHeldError,
+  PayerUnknown,
+} from '#shared/errors/escrows.ts';
+import { InsufficientBalance } from '#shared/errors/ledger.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
 import { logger } from '#shared/logger.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { dropHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { sendingRecord, startTransferPayout } from '#shared/operations/transfers.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 
 /** Only a platform key may put a payment in escrow (the interface reserves escrows to it). */
 export function assertMayHoldInEscrow(caller: Caller): void {
@@ -180,12 +186,6 @@ export async function refundEscrowFor(caller: Caller, id: string): Promise<Escro
   return refundEscrow(await escrowOf(caller, id, true));
 }
 
-export class PayerUnknown extends Conflict {
-  constructor() {
-    super('The payer of this escrow is unknown, so it cannot be refunded');
-  }
-}
-
 /**
  * Pays a held escrow back to the payer, as a transfer does: in one transaction the escrow moves to
  * `refunding` (once, whoever asks first), what its wallet holds is reserved there, and the payout
@@ -279,7 +279,8 @@ export async function expireEscrow(id: string, now = new Date()): Promise<Expiry
     await dispatchPromptly(events);
     return 'released';
   } catch (error) {
-    if (error instanceof Error && 'id' in error && String(error.id).startsWith('escrow_')) return 'not_held';
+    // Ended first (through the API), or its store is gone: any escrow error means no hold is left to end.
+    if (error instanceof EscrowError) return 'not_held';
     throw error;
   }
 }

@@ -13,7 +13,7 @@ import { newStore, type Store, storeWrites } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { newUser, ownershipWrite, type User, userWrites } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { BusinessNotFound } from '#shared/domain/errors.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { count } from '#shared/metrics.ts';
 import type { OnboardBusinessBody } from '#shared/schemas/service-providers.ts';
 import { businessLinkResponse, createdMerchantApiKeyResponse } from '#shared/schemas/service-providers.ts';

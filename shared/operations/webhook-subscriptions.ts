@@ -7,8 +7,8 @@ import {
   type WebhookSubscription,
 } from '#shared/data/webhook-subscription.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { BusinessNotFound } from '#shared/domain/errors.ts';
 import { defaultWebhookEvents } from '#shared/domain/webhook-events.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import type { CreateWebhookSubscriptionBody } from '#shared/schemas/webhook-subscriptions.ts';
 
 /**

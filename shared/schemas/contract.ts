@@ -1,5 +1,5 @@
 import type { ZodMiniType as ZodType } from 'zod/mini';
-import type { ErrorId } from '#shared/domain/errors.ts';
+import type { ErrorId } from '#shared/errors/domain-error.ts';
 import type { RouteName } from '#shared/routes.ts';
 
 /**

@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { object, uuid } from 'zod';
 import { hashApiKeySecret } from '#shared/domain/api-key-secret.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { clearAuthenticationCache } from '#shared/http/authenticate.ts';
 import { logger } from '#shared/logger.ts';

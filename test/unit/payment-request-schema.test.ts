@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationFailed } from '#shared/domain/errors.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
 import { parseInput } from '#shared/http/validation.ts';
 import { createPaymentRequestBody } from '#shared/schemas/payment-requests.ts';
 

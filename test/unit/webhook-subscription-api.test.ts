@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/data/webhook-subscription.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
+import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { parseInput } from '#shared/http/validation.ts';
 import type { Route } from '#shared/routes.ts';
