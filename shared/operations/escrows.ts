@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   dueEscrows,
   type Escrow,
-  escrowCreateWrite,
   escrowTransitionWrite,
   findEscrow,
   getEscrow,
@@ -17,15 +16,8 @@ import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { type Transfer, transferCreationWrites } from '#shared/data/transfer.ts';
 import { reserveWrite } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import {
-  type EscrowStatus,
-  type EscrowTerms,
-  heldAmount,
-  holdUntilOf,
-  minHoldSeconds,
-} from '#shared/domain/escrows.ts';
+import { type EscrowStatus, heldAmount } from '#shared/domain/escrows.ts';
 import { accounts, escrowReleasePostings } from '#shared/domain/ledger.ts';
-import { ForbiddenAction } from '#shared/errors/auth.ts';
 import {
   EscrowError,
   EscrowMoved,
@@ -35,66 +27,17 @@ import {
 } from '#shared/errors/escrows.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
-import { ValidationFailed } from '#shared/errors/request.ts';
 import { logger } from '#shared/logger.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { dropHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { sendingRecord, startTransferPayout } from '#shared/operations/transfers.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 
-/** Only a platform key may put a payment in escrow (the interface reserves escrows to it). */
-export function assertMayHoldInEscrow(caller: Caller): void {
-  if (caller.keyKind !== 'platform') {
-    throw new ForbiddenAction('Only a platform key may hold payments in escrow');
-  }
-}
-
-/** The hold's terms, checked against the stage's limits now: a refused date names its field. */
-export function checkedTerms(terms: EscrowTerms, now = new Date()): EscrowTerms {
-  const hold = holdUntilOf(terms, now, minHoldSeconds());
-  if ('refused' in hold) {
-    throw new ValidationFailed([{ field: 'escrow.holdUntil', rule: 'between', message: hold.refused }]);
-  }
-  return terms;
-}
-
 /**
- * The escrow of a payment request being created, `pending`, and the write that puts it in the
- * request's creating transaction.
+ * Escrows once they exist: read, released, refunded to the payer through a payout, ended at their
+ * hold's expiry. What creating a payment needs of escrows (the terms) is
+ * shared/operations/escrow-terms.ts, so payment creation imports none of the payout code here.
  */
-export function pendingEscrow(input: {
-  businessId: string;
-  storeId: string;
-  currency: string;
-  amount: number;
-  paymentRequestId: string;
-  paymentLinkId?: string | undefined;
-  terms: EscrowTerms;
-  baseUrl: string;
-}): { escrow: Escrow; write: GuardedWrite } {
-  const now = new Date();
-  const hold = holdUntilOf(input.terms, now, 0);
-  // A link's fixed date may have come closer than the minimum since the link was made: the hold
-  // then ends at its date, never before now.
-  const holdUntil = 'holdUntil' in hold ? hold.holdUntil : now.toISOString();
-  const escrow: Escrow = {
-    id: randomUUID(),
-    businessId: input.businessId,
-    storeId: input.storeId,
-    status: 'pending',
-    holdUntil,
-    amount: input.amount,
-    fees: 0,
-    currency: input.currency,
-    onExpiry: input.terms.onExpiry,
-    paymentRequestId: input.paymentRequestId,
-    paymentLinkId: input.paymentLinkId ?? null,
-    baseUrl: input.baseUrl,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  return { escrow, write: escrowCreateWrite(escrow) };
-}
 
 export async function escrowsOf(
   caller: Caller,

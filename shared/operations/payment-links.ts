@@ -15,7 +15,7 @@ import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
-import { assertMayHoldInEscrow, checkedTerms } from '#shared/operations/escrows.ts';
+import { assertMayHoldInEscrow, checkedTerms } from '#shared/operations/escrow-terms.ts';
 import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';

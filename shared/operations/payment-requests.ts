@@ -13,6 +13,7 @@ import type { Store } from '#shared/data/store.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
+import { firstCollectionPollAfterMs } from '#shared/domain/collection-polling.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
@@ -20,8 +21,7 @@ import { CollectionCeilingExceeded, PaymentRequestNotFound } from '#shared/error
 import { ProviderRefused } from '#shared/errors/providers.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
-import { firstCollectionPollAfterMs } from '#shared/operations/collection-sweep.ts';
-import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrows.ts';
+import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrow-terms.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import type { CollectionFlow } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
