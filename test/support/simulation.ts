@@ -29,7 +29,7 @@ import { webhookEventNames } from '#shared/domain/webhook-events.ts';
 import { AlreadyPosted } from '#shared/errors/ledger.ts';
 import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
 import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/operations/audit.ts';
-import { completePayment, eventOfCompletedRequest } from '#shared/operations/complete-payment.ts';
+import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
@@ -39,6 +39,7 @@ import {
   orphanRefundQueryAfterMs,
   sweepOrphanRefunds,
 } from '#shared/operations/orphan-collections.ts';
+import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
 import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment-links.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
