@@ -287,7 +287,7 @@ async function run(
       return { businessId, apiAccessEnabled: false, webhookSubscriptionRemoved: subscription !== undefined };
     }
     case 'audit': {
-      const { auditLedger } = await import('#shared/operations/audit.ts');
+      const { auditLedger } = await import('#shared/audit/ledger-audit.ts');
       const report = await auditLedger();
       if (!report.ok) process.exitCode = 1;
       return report as unknown as Record<string, unknown>;

@@ -10,6 +10,7 @@ import { handler as recordSmsEvents } from '#functions/workers/record-sms-events
 import { handler as sendSms } from '#functions/workers/send-sms.ts';
 import { handler as sendWebhooks } from '#functions/workers/send-webhooks.ts';
 import { lambdaContext } from '#infra/local/lambda-context.ts';
+import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/audit/ledger-audit.ts';
 import { documentClient, dynamodb, tableName } from '#shared/aws/dynamodb.ts';
 import { sqs } from '#shared/aws/sqs.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
@@ -28,7 +29,6 @@ import { countSegments } from '#shared/domain/sms-segments.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
 import { AlreadyPosted } from '#shared/errors/ledger.ts';
 import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
-import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
