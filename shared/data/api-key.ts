@@ -6,6 +6,7 @@ import { queryAll } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { hashApiKeySecret, newApiKeySecret } from '#shared/domain/api-key-secret.ts';
+import type { ApiKeyKind } from '#shared/domain/caller.ts';
 import { BusinessNotFound, StoreNotFound } from '#shared/errors/businesses.ts';
 import { Conflict } from '#shared/errors/request.ts';
 
@@ -27,8 +28,6 @@ import { Conflict } from '#shared/errors/request.ts';
  * - revoke: UpdateItem in the detach's transaction, 1 WCU (plus 1 on gsi1).
  * - create: TransactWriteItems, condition checks on the business (and store) and 1 put, 4-6 WCU.
  */
-export type ApiKeyKind = 'merchant' | 'platform';
-
 export interface ApiKey {
   id: string;
   businessId: string;

@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Language } from '#shared/domain/languages.ts';
 import { DomainError } from '#shared/errors/domain-error.ts';
 import { BadRequest, ValidationFailed } from '#shared/errors/request.ts';
 import {
@@ -12,7 +13,7 @@ import {
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { logger } from '#shared/logger.ts';
 import { errorPage } from '#shared/pages/error-page.ts';
-import { type Language, negotiateLanguage } from '#shared/pages/language.ts';
+import { negotiateLanguage } from '#shared/pages/language.ts';
 import { contentSecurityPolicy } from '#shared/pages/layout.ts';
 import type { Route } from '#shared/routes.ts';
 
