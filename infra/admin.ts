@@ -161,7 +161,7 @@ async function run(
   const { createStore } = await import('#shared/data/store.ts');
   const { deviceIdPattern, registerDevice } = await import('#shared/data/device.ts');
   const { createApiKey } = await import('#shared/data/api-key.ts');
-  const { BusinessNotFound } = await import('#shared/domain/errors.ts');
+  const { BusinessNotFound } = await import('#shared/errors/businesses.ts');
 
   switch (command) {
     case 'create-business': {
@@ -287,7 +287,7 @@ async function run(
       return { businessId, apiAccessEnabled: false, webhookSubscriptionRemoved: subscription !== undefined };
     }
     case 'audit': {
-      const { auditLedger } = await import('#shared/operations/audit.ts');
+      const { auditLedger } = await import('#shared/audit/ledger-audit.ts');
       const report = await auditLedger();
       if (!report.ok) process.exitCode = 1;
       return report as unknown as Record<string, unknown>;
@@ -320,7 +320,7 @@ async function deviceProvisioning(device: { deviceId: string; storeId: string; b
 /** A store is addressed by id alone here; its business is found through the store index. */
 async function businessOfStore(storeId: string): Promise<string> {
   const { findStoreBusiness } = await import('#shared/data/store.ts');
-  const { StoreNotFound } = await import('#shared/domain/errors.ts');
+  const { StoreNotFound } = await import('#shared/errors/businesses.ts');
   const businessId = await findStoreBusiness(storeId);
   if (!businessId) throw new StoreNotFound();
   return businessId;

@@ -1,5 +1,5 @@
 import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
-import { Unauthorized } from '#shared/domain/errors.ts';
+import { Unauthorized } from '#shared/errors/auth.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
 import { completeTransfer } from '#shared/operations/complete-transfer.ts';

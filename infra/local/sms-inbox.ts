@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Language } from '#shared/domain/languages.ts';
 import { html, trustedHtml } from '#shared/pages/html.ts';
-import { type Language, negotiateLanguage } from '#shared/pages/language.ts';
+import { negotiateLanguage } from '#shared/pages/language.ts';
 import { type InboxMessage, sandboxInbox } from '#shared/sms/sandbox.ts';
 
 /**

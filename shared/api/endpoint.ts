@@ -1,7 +1,7 @@
 import type { ZodMiniType as ZodType } from 'zod/mini';
 import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
 import { type FunctionFolder, type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
-import type { ErrorId } from '#shared/domain/errors.ts';
+import type { ErrorId } from '#shared/errors/domain-error.ts';
 
 /**
  * An endpoint, declared once in its capability's module (`shared/api/<capability>.ts`): how it is

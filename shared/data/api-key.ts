@@ -6,7 +6,9 @@ import { queryAll } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { hashApiKeySecret, newApiKeySecret } from '#shared/domain/api-key-secret.ts';
-import { BusinessNotFound, Conflict, StoreNotFound } from '#shared/domain/errors.ts';
+import type { ApiKeyKind } from '#shared/domain/caller.ts';
+import { BusinessNotFound, StoreNotFound } from '#shared/errors/businesses.ts';
+import { Conflict } from '#shared/errors/request.ts';
 
 /**
  * API key: what a caller presents as X-API-KEY-ID (the key's id) and X-API-KEY (the secret). Only
@@ -26,8 +28,6 @@ import { BusinessNotFound, Conflict, StoreNotFound } from '#shared/domain/errors
  * - revoke: UpdateItem in the detach's transaction, 1 WCU (plus 1 on gsi1).
  * - create: TransactWriteItems, condition checks on the business (and store) and 1 put, 4-6 WCU.
  */
-export type ApiKeyKind = 'merchant' | 'platform';
-
 export interface ApiKey {
   id: string;
   businessId: string;

@@ -4,7 +4,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { type Member, memberItem } from '#shared/data/member.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { Conflict } from '#shared/domain/errors.ts';
+import { Conflict } from '#shared/errors/request.ts';
 
 /**
  * Business: a merchant or a service provider; it owns members, stores, devices and API keys.

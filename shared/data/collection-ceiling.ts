@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { ceilingMonth } from '#shared/domain/ceilings.ts';
-import { DomainError } from '#shared/domain/errors.ts';
 import type { Cents } from '#shared/domain/money.ts';
+import { CollectionCeilingExceeded } from '#shared/errors/payment-requests.ts';
 
 /**
  * What a business collected in a calendar month, against its collection ceiling. Added to in the
@@ -13,15 +13,6 @@ import type { Cents } from '#shared/domain/money.ts';
  * Key: pk = BIZ#<businessId>, sk = COLLECTED#<YYYY-MM>.
  * Cost: GetItem 0.5 RCU (the check at creation); 2 WCU in the completion transaction.
  */
-export class CollectionCeilingExceeded extends DomainError {
-  constructor() {
-    super(
-      'collection_ceiling_exceeded',
-      "This payment would exceed the business's monthly collection ceiling for its verification level",
-    );
-  }
-}
-
 const collectedKey = (businessId: string, month: string) => ({
   pk: `BIZ#${businessId}`,
   sk: `COLLECTED#${month}`,

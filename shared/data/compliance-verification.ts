@@ -2,7 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { businessKey } from '#shared/data/business.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
-import { Conflict } from '#shared/domain/errors.ts';
+import { Conflict } from '#shared/errors/request.ts';
+import { VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 
 /**
  * Compliance verification: a check of a merchant owner's identity (KYC), started by a service
@@ -55,12 +56,6 @@ export async function getOpenVerification(
     new GetCommand({ TableName: tableName(), Key: openKey(merchantId, type), ConsistentRead: true }),
   );
   return Item ? getVerification(Item.verificationId as string) : undefined;
-}
-
-export class VerificationAlreadyOpen extends Conflict {
-  constructor() {
-    super('A verification of this type is already open for this business');
-  }
 }
 
 export function newVerificationWrites(verification: ComplianceVerification): GuardedWrite[] {

@@ -3,7 +3,7 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryPrefix } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import type { BeneficiaryMethod, ContactIdentifier } from '#shared/domain/contacts.ts';
-import { Conflict, DomainError } from '#shared/domain/errors.ts';
+import { BeneficiaryClaimed, ContactNotFound } from '#shared/errors/contacts.ts';
 
 /**
  * Contact: a beneficiary of transfers. Hidden when a transfer made it inline (or between stores),
@@ -37,19 +37,6 @@ export interface Contact {
   deletedAt: string | null;
   createdAt: string;
   updatedAt: string;
-}
-
-export class ContactNotFound extends DomainError {
-  constructor() {
-    super('contact_not_found', 'Contact not found');
-  }
-}
-
-/** Another request claimed the same beneficiary first: read it again and use that contact. */
-export class BeneficiaryClaimed extends Conflict {
-  constructor() {
-    super('A contact for this beneficiary was created at the same time');
-  }
 }
 
 export const contactKey = (businessId: string, id: string) => ({

@@ -4,7 +4,8 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryPrefix } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
-import { Conflict, StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
+import { Conflict } from '#shared/errors/request.ts';
 
 /**
  * Device: a soundbox QR terminal (an IoT thing of type SoundBoxQrTerminal), bound to exactly one

@@ -2,10 +2,10 @@ import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryAll } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
-import { Conflict, DomainError } from '#shared/domain/errors.ts';
 import type { EscrowStatus, ExpiryAction } from '#shared/domain/escrows.ts';
 import type { Cents } from '#shared/domain/money.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { EscrowMoved } from '#shared/errors/escrows.ts';
 
 /**
  * Escrow: one payment held for a store until released or refunded (shared/domain/escrows.ts).
@@ -56,44 +56,6 @@ export interface Escrow {
   refundTransferId?: string | undefined;
   createdAt: string;
   updatedAt: string;
-}
-
-export class EscrowNotFound extends DomainError {
-  constructor() {
-    super('escrow_not_found', 'Escrow not found');
-  }
-}
-
-export class EscrowAlreadyReleased extends DomainError {
-  constructor() {
-    super('escrow_already_released', 'The escrow is already released');
-  }
-}
-
-export class EscrowAlreadyRefunded extends DomainError {
-  constructor() {
-    super('escrow_already_refunded', 'The escrow is already refunded, or being refunded');
-  }
-}
-
-export class EscrowNotHeld extends DomainError {
-  constructor(status: EscrowStatus) {
-    super('escrow_not_held', `The escrow is ${status}: only a held escrow can be released or refunded`);
-  }
-}
-
-/** The 409 a transition out of `held` gets when the escrow is in `status` instead. */
-export function notHeldError(status: EscrowStatus): DomainError {
-  if (status === 'released') return new EscrowAlreadyReleased();
-  if (status === 'refunding' || status === 'refunded') return new EscrowAlreadyRefunded();
-  return new EscrowNotHeld(status);
-}
-
-/** The transition's condition failed: someone else moved the escrow first. */
-export class EscrowMoved extends Conflict {
-  constructor() {
-    super('The escrow is no longer in the state this transition leaves');
-  }
 }
 
 export const escrowKey = (id: string) => ({ pk: `ESCROW#${id}`, sk: 'ESCROW' });

@@ -1,7 +1,6 @@
 import { tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { settleReservationWrite, walletKey } from '#shared/data/wallet.ts';
-import { Conflict, DomainError } from '#shared/domain/errors.ts';
 import {
   type AccountId,
   assertBalanced,
@@ -11,6 +10,7 @@ import {
   parseWalletAccount,
   type WalletAccount,
 } from '#shared/domain/ledger.ts';
+import { AlreadyPosted, InsufficientBalance, ReservationMissing } from '#shared/errors/ledger.ts';
 
 /**
  * The ledger writer: turns a journal entry into the writes of one transaction, so an entry, the
@@ -36,27 +36,9 @@ import {
  * for an entry without a wallet (2). A payment is 2 WCU of ledger writes (its wallet), the entry
  * riding in its transaction record; a sandbox credit 4.
  */
-export class AlreadyPosted extends Conflict {
-  constructor(entryId: string) {
-    super(`Journal entry ${entryId} is already posted`);
-  }
-}
-
-export class InsufficientBalance extends DomainError {
-  constructor() {
-    super('insufficient_balance', 'The available balance is insufficient for this operation');
-  }
-}
-
 export const entryKey = (entryId: string) => ({ pk: `ENTRY#${entryId}`, sk: 'ENTRY' });
 export const bucketShardKey = (bucket: number) => ({ pk: `LEDGERSHARD#${bucket}`, sk: 'SHARD' });
 export const shareAttribute = (account: AccountId) => `share#${account}`;
-
-export class ReservationMissing extends Conflict {
-  constructor(account: AccountId) {
-    super(`No reservation on ${account} covers this entry`);
-  }
-}
 
 export interface LedgerWriteOptions {
   /** A document the transaction puts anyway that carries the entry instead of its own item. */

@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
-import { BusinessLinkRequestNotFound, Conflict } from '#shared/domain/errors.ts';
+import { Conflict } from '#shared/errors/request.ts';
+import { BusinessLinkRequestNotFound } from '#shared/errors/service-providers.ts';
 
 /**
  * Business link request: a service provider asks to act for a business an existing user owns; the

@@ -3,8 +3,13 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { DomainError } from '#shared/domain/errors.ts';
 import type { SmsEncoding } from '#shared/domain/sms-segments.ts';
+import {
+  InsufficientSmsBalance,
+  MessageAlreadySettled,
+  MessageExistsWithReference,
+  SmsCreditAlreadyRecorded,
+} from '#shared/errors/messages.ts';
 
 /**
  * Messages (SMS) and each business's message account, whose `smsBalance` is a number of
@@ -78,28 +83,6 @@ export interface MessageAccount {
 
 /** The pseudo-business of messages the platform sends on its own account (one-time codes). */
 export const platformBusinessId = 'platform';
-
-export class MessageNotFound extends DomainError {
-  constructor() {
-    super('message_not_found', 'Message not found');
-  }
-}
-
-export class MessageExistsWithReference extends DomainError {
-  constructor(reference: string) {
-    super('message_exists_with_reference', `A message with reference ${reference} already exists`);
-  }
-}
-
-export class InsufficientSmsBalance extends DomainError {
-  constructor(segments: number) {
-    super(
-      'insufficient_sms_balance',
-      `The SMS balance does not cover the ${segments} segment(s) of this message`,
-      { segments },
-    );
-  }
-}
 
 export const messageKey = (businessId: string, id: string) => ({ pk: `BIZ#${businessId}`, sk: `MSG#${id}` });
 const referenceKey = (businessId: string, reference: string) => ({
@@ -279,7 +262,7 @@ export async function failBeforeCarrier(
           },
         },
       },
-      onConditionFailed: () => new AlreadySettled(),
+      onConditionFailed: () => new MessageAlreadySettled(),
     },
   ];
   if (message.charged) {
@@ -303,14 +286,8 @@ export async function failBeforeCarrier(
     await transactWrite(writes);
     return true;
   } catch (error) {
-    if (error instanceof AlreadySettled) return false;
+    if (error instanceof MessageAlreadySettled) return false;
     throw error;
-  }
-}
-
-class AlreadySettled extends DomainError {
-  constructor() {
-    super('conflict', 'The message is no longer pending');
   }
 }
 
@@ -378,7 +355,7 @@ export async function creditSms(businessId: string, segments: number, entryId: s
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        onConditionFailed: () => new CreditAlreadyRecorded(),
+        onConditionFailed: () => new SmsCreditAlreadyRecorded(),
       },
       {
         write: {
@@ -401,14 +378,8 @@ export async function creditSms(businessId: string, segments: number, entryId: s
     ]);
     return true;
   } catch (error) {
-    if (error instanceof CreditAlreadyRecorded) return false;
+    if (error instanceof SmsCreditAlreadyRecorded) return false;
     throw error;
-  }
-}
-
-class CreditAlreadyRecorded extends DomainError {
-  constructor() {
-    super('conflict', 'This credit was already recorded');
   }
 }
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
-import type { DomainError } from '#shared/domain/errors.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { DomainError } from '#shared/errors/domain-error.ts';
 
 /**
  * Orphan collection: money a provider reports as collected that completed no payment request (the

@@ -3,8 +3,9 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { DomainError, StoreNotFound } from '#shared/domain/errors.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
+import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
 
 /**
  * Payment link: an amount a store asks for at a URL it shares (`/pl/<id>`). Single-use by default:
@@ -45,19 +46,6 @@ export interface PaymentLink {
 }
 
 export const attemptMinutes = 10;
-
-export class PaymentLinkNotFound extends DomainError {
-  constructor() {
-    super('payment_link_not_found', 'Payment link not found');
-  }
-}
-
-/** The interface's error for a payment attempt on a link that cannot accept one. */
-export class PaymentLinkIsInvalid extends DomainError {
-  constructor(message = 'This payment link cannot receive payments') {
-    super('E_PAYMENT_LINK_IS_INVALID', message);
-  }
-}
 
 export const canReceivePayments = (link: PaymentLink) =>
   link.allowMultiplePayments || link.paidBy === undefined;

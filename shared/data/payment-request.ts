@@ -5,9 +5,11 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { deviceKey } from '#shared/data/device.ts';
 import { queryShardsBefore } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { DeviceNotFound, DomainError } from '#shared/domain/errors.ts';
 import type { Money } from '#shared/domain/money.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { DeviceNotFound } from '#shared/errors/businesses.ts';
+import type { DomainError } from '#shared/errors/domain-error.ts';
+import { PaymentRequestExistsWithReference } from '#shared/errors/payment-requests.ts';
 
 /**
  * Payment request: one attempt to collect an amount for a store, by redirect (hosted page, then
@@ -105,21 +107,6 @@ export interface PaymentRequest {
   transaction: CompletedTransaction | null;
   createdAt: string;
   updatedAt: string;
-}
-
-export class PaymentRequestNotFound extends DomainError {
-  constructor() {
-    super('payment_request_not_found', 'Payment request not found');
-  }
-}
-
-export class PaymentRequestExistsWithReference extends DomainError {
-  constructor(reference: string) {
-    super(
-      'payment_request_exists_with_reference',
-      `A payment request with reference ${reference} already exists`,
-    );
-  }
 }
 
 export const paymentRequestKey = (id: string) => ({ pk: `PAYREQ#${id}`, sk: 'PAYREQ' });

@@ -4,7 +4,10 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import { queryAll } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { BadRequest, BusinessNotFound, DomainError, ForbiddenAction } from '#shared/domain/errors.ts';
+import { ForbiddenAction } from '#shared/errors/auth.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { BadRequest } from '#shared/errors/request.ts';
+import { AlreadyLinked } from '#shared/errors/service-providers.ts';
 
 /**
  * Service-provider link: a service provider may act for a merchant business (manage its webhook
@@ -35,13 +38,6 @@ export interface ServiceProviderLink {
   merchantBusinessId: string;
   merchantBusinessName: string;
   linkedAt: string;
-}
-
-/** The interface's `already_linked`: its `extras` is the merchant business id. */
-export class AlreadyLinked extends DomainError {
-  constructor(merchantBusinessId: string) {
-    super('already_linked', 'The service provider is already linked to this business', merchantBusinessId);
-  }
 }
 
 export const linkKey = (providerId: string, merchantId: string) => ({

@@ -5,9 +5,10 @@ import { businessKey } from '#shared/data/business.ts';
 import { queryPrefix } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { walletItem } from '#shared/data/wallet.ts';
-import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
 import { defaultCurrency } from '#shared/domain/money.ts';
 import { walletKinds } from '#shared/domain/wallet.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { Conflict } from '#shared/errors/request.ts';
 
 /**
  * Store: a shop or an online outlet of a business, with its currency and its wallets.

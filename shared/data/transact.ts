@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#shared/aws/dynamodb.ts';
-import type { DomainError } from '#shared/domain/errors.ts';
+import type { DomainError } from '#shared/errors/domain-error.ts';
 import { count } from '#shared/metrics.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

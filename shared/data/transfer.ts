@@ -4,8 +4,9 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryShardsBefore } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import type { BeneficiaryMethod, ContactIdentifier } from '#shared/domain/contacts.ts';
-import { DomainError } from '#shared/domain/errors.ts';
 import type { Reservation } from '#shared/domain/wallet.ts';
+import type { DomainError } from '#shared/errors/domain-error.ts';
+import { TransferExistsWithReference } from '#shared/errors/transfers.ts';
 
 /**
  * Transfer: money a store sends out, to a beneficiary through a provider (a payout: `pending`
@@ -70,18 +71,6 @@ export interface Transfer {
   escrow?: TransferEscrow | undefined;
   createdAt: string;
   updatedAt: string;
-}
-
-export class TransferNotFound extends DomainError {
-  constructor() {
-    super('transfer_not_found', 'Transfer not found');
-  }
-}
-
-export class TransferExistsWithReference extends DomainError {
-  constructor(reference: string) {
-    super('transfer_exists_with_reference', `A transfer with reference ${reference} already exists`);
-  }
 }
 
 export const transferKey = (businessId: string, id: string) => ({

@@ -4,7 +4,7 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryPrefix } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { transactWrite } from '#shared/data/transact.ts';
-import { UserAlreadyExists } from '#shared/domain/errors.ts';
+import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
 
 /**
  * User: a person who signs in with their phone number and may own businesses. A phone number

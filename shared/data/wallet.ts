@@ -1,9 +1,9 @@
 import { tableName } from '#shared/aws/dynamodb.ts';
 import { queryPrefix } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
-import type { DomainError } from '#shared/domain/errors.ts';
 import type { Cents } from '#shared/domain/money.ts';
 import type { WalletBalance, WalletKind } from '#shared/domain/wallet.ts';
+import type { DomainError } from '#shared/errors/domain-error.ts';
 
 /**
  * Wallet: one per store and kind, holding `total` and `blocked` in cents, and `available`

@@ -3,7 +3,6 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
-import { DomainError } from '#shared/domain/errors.ts';
 
 /**
  * Webhook delivery: one event sent to one subscription, with the log of every attempt. The body is
@@ -73,12 +72,6 @@ export interface WebhookDelivery {
   createdAt: string;
   updatedAt: string;
   resendOf?: string | undefined;
-}
-
-export class WebhookDeliveryNotFound extends DomainError {
-  constructor() {
-    super('webhook_delivery_not_found', 'Webhook delivery not found');
-  }
 }
 
 const retentionDays = 30;

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { decryptWebhookSecret, encryptWebhookSecret } from '#shared/aws/kms.ts';
-import { DomainError } from '#shared/domain/errors.ts';
+import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
 
 /**
  * Webhook subscription: where a business's events are sent, signed with the subscription's secret.
@@ -33,21 +33,6 @@ export interface WebhookSubscription {
 
 /** A subscription just saved, with its secret in clear: to be shown once, never stored so. */
 export type NewWebhookSubscription = WebhookSubscription & { secret: string };
-
-/** The interface answers this one with `{"message"}` alone. */
-export class WebhookSubscriptionNotFound extends DomainError {
-  override readonly messageOnly = true;
-
-  constructor() {
-    super('webhook_subscription_not_found', 'Webhook subscription not found');
-  }
-}
-
-export class WebhookSubscriptionExists extends DomainError {
-  constructor() {
-    super('webhook_subscription_exists', 'This business already has a webhook subscription');
-  }
-}
 
 export const subscriptionKey = (businessId: string) => ({ pk: `BIZ#${businessId}`, sk: 'WEBHOOK' });
 

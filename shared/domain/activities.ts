@@ -1,5 +1,5 @@
 import { activityCatalogue } from '#shared/domain/activity-catalogue.ts';
-import type { Language } from '#shared/pages/language.ts';
+import type { Language } from '#shared/domain/languages.ts';
 
 export interface ActivityListing {
   id: string;

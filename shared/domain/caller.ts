@@ -1,4 +1,5 @@
-import type { ApiKeyKind } from '#shared/data/api-key.ts';
+/** Whose key it is: a merchant's, or a platform's (which alone may hold payments in escrow). */
+export type ApiKeyKind = 'merchant' | 'platform';
 
 /** The authenticated caller of an API route: a key of a business, maybe scoped to one store. */
 export interface Caller {

@@ -1,6 +1,7 @@
 import type { Cents } from '#shared/domain/money.ts';
 import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { WalletKind } from '#shared/domain/wallet.ts';
+import { UnbalancedEntry } from '#shared/errors/ledger.ts';
 
 /**
  * Double-entry bookkeeping. Every movement of money is one journal entry whose postings sum to
@@ -62,8 +63,6 @@ export function parseWalletAccount(account: AccountId): WalletAccount | undefine
     return undefined;
   return { businessId, storeId, kind };
 }
-
-export class UnbalancedEntry extends Error {}
 
 /** An entry is valid when its postings are whole cents, none is zero, and they sum to zero. */
 export function assertBalanced(postings: readonly Posting[]): void {

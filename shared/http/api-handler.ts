@@ -3,7 +3,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { output, ZodMiniType as ZodType } from 'zod/mini';
 import type { CallerKind, JsonEndpoint } from '#shared/api/endpoint.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { BadRequest, DomainError } from '#shared/domain/errors.ts';
+import { DomainError } from '#shared/errors/domain-error.ts';
+import { BadRequest } from '#shared/errors/request.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { publicBaseUrl } from '#shared/http/public-base-url.ts';

@@ -4,8 +4,8 @@ import { getApiKey } from '#shared/data/api-key.ts';
 import { type Business, getBusiness } from '#shared/data/business.ts';
 import { apiKeySecretMatches } from '#shared/domain/api-key-secret.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { BusinessNotEnabledForApiAccess, ForbiddenAction, Unauthorized } from '#shared/domain/errors.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { BusinessNotEnabledForApiAccess, ForbiddenAction, Unauthorized } from '#shared/errors/auth.ts';
 
 /**
  * Key records and their business, cached per container so a warm function spends no read on

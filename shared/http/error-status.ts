@@ -1,4 +1,4 @@
-import type { ErrorId } from '#shared/domain/errors.ts';
+import type { ErrorId } from '#shared/errors/domain-error.ts';
 
 /** The one place where a domain error id becomes an HTTP status (statuses of the field contract). */
 export const statusByErrorId: Record<ErrorId, number> = {

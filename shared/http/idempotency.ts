@@ -7,7 +7,7 @@ import {
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { dynamodb, tableName } from '#shared/aws/dynamodb.ts';
-import { DomainError, ValidationFailed } from '#shared/domain/errors.ts';
+import { IdempotencyKeyInProgress, IdempotencyKeyReused, ValidationFailed } from '#shared/errors/request.ts';
 import { JsonText } from '#shared/http/api-handler.ts';
 import { illFormedText } from '#shared/http/validation.ts';
 
@@ -32,21 +32,6 @@ function store(): DynamoDBPersistenceLayer {
     awsSdkV3Client: dynamodb,
   });
   return persistenceStore;
-}
-
-export class IdempotencyKeyReused extends DomainError {
-  constructor() {
-    super('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body');
-  }
-}
-
-export class IdempotencyKeyInProgress extends DomainError {
-  constructor() {
-    super(
-      'idempotency_key_in_progress',
-      'A request with this Idempotency-Key is still being processed; retry later',
-    );
-  }
 }
 
 export interface IdempotencyScope {

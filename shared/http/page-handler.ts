@@ -1,7 +1,9 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Endpoint, PageEndpoint } from '#shared/api/endpoint.ts';
-import { BadRequest, DomainError } from '#shared/domain/errors.ts';
+import type { Language } from '#shared/domain/languages.ts';
+import { DomainError } from '#shared/errors/domain-error.ts';
+import { BadRequest, ValidationFailed } from '#shared/errors/request.ts';
 import {
   type ApiEvent,
   metricsPublished,
@@ -12,7 +14,7 @@ import {
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { logger } from '#shared/logger.ts';
 import { errorPage } from '#shared/pages/error-page.ts';
-import { type Language, negotiateLanguage } from '#shared/pages/language.ts';
+import { negotiateLanguage } from '#shared/pages/language.ts';
 import { contentSecurityPolicy } from '#shared/pages/layout.ts';
 
 /** The event once the page wrapper's middlewares have run. */
@@ -163,9 +165,8 @@ export function errorPages(endpoint: Endpoint): MiddlewareObj<PageEvent, APIGate
       const language = event.language ?? languageOf(event);
       const requestId = requestIdOf(event, request.context);
       if (error instanceof DomainError) {
-        const status = statusByErrorId[error.id];
         // A form that does not validate is the payer's doing, like any other bad request.
-        const statusCode = error.id === 'validation_error' ? 400 : status;
+        const statusCode = error instanceof ValidationFailed ? 400 : statusByErrorId[error.id];
         request.response = htmlResponse(statusCode, errorPage({ statusCode, language, requestId }));
         return;
       }

@@ -1,6 +1,6 @@
 import type { output, ZodMiniType as ZodType } from 'zod/mini';
 import type { $ZodIssue } from 'zod/v4/core';
-import { type FieldError, ValidationFailed } from '#shared/domain/errors.ts';
+import { type FieldError, ValidationFailed } from '#shared/errors/request.ts';
 
 /**
  * Parses input with a zod schema, or throws ValidationFailed with one `{field, rule, message}` per

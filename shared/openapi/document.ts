@@ -12,7 +12,7 @@ type Responses = Record<string, ZodOpenApiResponseObject>;
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import type { Endpoint, HttpMethod, JsonEndpoint } from '#shared/api/endpoint.ts';
 import { webhookEvents } from '#shared/api/webhook-events.ts';
-import type { ErrorId } from '#shared/domain/errors.ts';
+import type { ErrorId } from '#shared/errors/domain-error.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { endpointDescriptions } from '#shared/openapi/descriptions.ts';
 import { webhookVersion } from '#shared/operations/webhook-send.ts';

@@ -4,22 +4,11 @@ import {
   reschedulePoll,
   stopPolling,
 } from '#shared/data/payment-request.ts';
+import { collectionPollDelayMs, maxCollectionPolls } from '#shared/domain/collection-polling.ts';
 import { logger } from '#shared/logger.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-
-/** A live provider's collection is first asked about this long after it started. */
-export const firstCollectionPollAfterMs = 60_000;
-
-/**
- * After the n-th answer of "still pending", the next question waits 2^n minutes, at most 30: about
- * four hours over `maxCollectionPolls` questions, past both providers' own expiry of a collection
- * (Wave's checkout sessions last 30 minutes; MTN ends an unanswered prompt itself), so a final
- * answer comes well before the bound.
- */
-export const collectionPollDelayMs = (polls: number) => Math.min(60_000 * 2 ** polls, 30 * 60_000);
-export const maxCollectionPolls = 12;
 
 export interface CollectionSweepReport {
   found: number;

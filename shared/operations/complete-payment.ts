@@ -1,29 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import type { TransactionCompletedEvent } from '#shared/api/webhook-events.ts';
 import { getBusiness } from '#shared/data/business.ts';
-import { CollectionCeilingExceeded, collectWrite } from '#shared/data/collection-ceiling.ts';
+import { collectWrite } from '#shared/data/collection-ceiling.ts';
 import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import type { OutboxEvent } from '#shared/data/outbox.ts';
-import { linkPaidWrite, PaymentLinkIsInvalid, releaseAttempt } from '#shared/data/payment-link.ts';
+import { linkPaidWrite, releaseAttempt } from '#shared/data/payment-link.ts';
 import {
   type CompletedTransaction,
   completionWrite,
   findPaymentRequest,
   type PaymentRequest,
-  type PaymentRequestEscrow,
 } from '#shared/data/payment-request.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
-import { Conflict } from '#shared/domain/errors.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
+import { PaymentLinkIsInvalid } from '#shared/errors/payment-links.ts';
+import {
+  CollectionBecameCurrent,
+  CollectionCeilingExceeded,
+  PaymentAlreadyCompleted,
+} from '#shared/errors/payment-requests.ts';
+import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
-import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
-import { CollectionBecameCurrent, recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
+import { recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
+import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 
 export type CompletionResult =
@@ -43,12 +47,6 @@ export interface Completion {
   events: OutboxEvent[];
   /** The request as this completion left it (`completed` only), for its device to be told. */
   completed?: PaymentRequest;
-}
-
-class AlreadyCompleted extends Conflict {
-  constructor() {
-    super('The payment request is no longer pending');
-  }
 }
 
 const feeSchedule = feeScheduleFromEnvironment();
@@ -81,7 +79,8 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
       if (request.status !== 'pending') return { result: 'already_completed', events: [] };
       return await completeCurrent(request, callback);
     } catch (error) {
-      if (!(error instanceof AlreadyCompleted || error instanceof CollectionBecameCurrent)) throw error;
+      if (!(error instanceof PaymentAlreadyCompleted || error instanceof CollectionBecameCurrent))
+        throw error;
       if (attempt >= 2) return { result: 'already_completed', events: [] };
     }
   }
@@ -166,7 +165,7 @@ async function completeWith(
     completionWrite(
       request,
       { status, errorReason, transaction, payerPhone, completedAt: createdAt },
-      () => new AlreadyCompleted(),
+      () => new PaymentAlreadyCompleted(),
     ),
   ];
   if (status === 'success' && request.paymentLinkId) {
@@ -259,64 +258,4 @@ async function completeWith(
       business.name,
     ),
   ];
-}
-
-/**
- * The TRANSACTION_COMPLETED event of a completed request, from the request alone (and its
- * business's name), so the completing function and the stream dispatcher build the same event:
- * same id, same instant (the request's `updatedAt`, set by the completion and never after), hence
- * the same delivery.
- */
-export function eventOfCompletedRequest(request: PaymentRequest, businessName: string): OutboxEvent {
-  const transaction = request.transaction;
-  if (!transaction || request.status === 'pending') {
-    throw new Error(`payment request ${request.id} is not completed`);
-  }
-  if (request.escrow && request.status === 'success')
-    return heldEvent(request, request.escrow, request.updatedAt);
-  return {
-    id: `TRANSACTION_COMPLETED:${transaction.id}`,
-    name: 'TRANSACTION_COMPLETED',
-    businessId: request.businessId,
-    createdAt: request.updatedAt,
-    body: {
-      id: transaction.id,
-      amount: transaction.amount,
-      fees: transaction.fees,
-      status: transaction.status,
-      counterpartLabel: transaction.counterpartLabel,
-      counterpartIdentifier: transaction.counterpartIdentifier,
-      paymentMethod: request.collectionMethod ?? request.paymentMethod,
-      transactionType: 'payment',
-      businessName,
-      storeName: request.storeName,
-      storeId: request.storeId,
-      description: transaction.description,
-      executedAt: transaction.executedAt,
-      transactionDetails: {
-        id: request.id,
-        reference: request.reference,
-        ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
-      },
-    } satisfies TransactionCompletedEvent,
-  };
-}
-
-/** A payment that lands in escrow is announced as ESCROW_HELD instead of TRANSACTION_COMPLETED. */
-function heldEvent(request: PaymentRequest, escrow: PaymentRequestEscrow, occurredAt: string): OutboxEvent {
-  return escrowEvent(
-    'ESCROW_HELD',
-    {
-      id: escrow.id,
-      businessId: request.businessId,
-      storeId: request.storeId,
-      amount: request.amountCents,
-      currency: request.currency,
-      paymentRequestId: request.id,
-      paymentLinkId: request.paymentLinkId ?? null,
-      holdUntil: escrow.holdUntil,
-    },
-    'held',
-    occurredAt,
-  );
 }

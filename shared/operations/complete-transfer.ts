@@ -1,6 +1,6 @@
 import { getBusiness } from '#shared/data/business.ts';
 import { escrowTransitionWrite } from '#shared/data/escrow.ts';
-import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
+import { ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { transactionStatusWrite } from '#shared/data/transaction-record.ts';
@@ -15,21 +15,16 @@ import {
 import { releaseWrite } from '#shared/data/wallet.ts';
 import { identifierLabel } from '#shared/domain/contacts.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
-import { Conflict } from '#shared/domain/errors.ts';
 import { accounts, escrowRefundPostings, payoutPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import { InsufficientBalance } from '#shared/errors/ledger.ts';
+import { TransferNoLongerPending } from '#shared/errors/transfers.ts';
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import type { PayoutOutcome, VerifiedPayoutCallback } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-
-class TransferNoLongerPending extends Conflict {
-  constructor() {
-    super('The transfer is no longer pending');
-  }
-}
 
 export type TransferCompletionResult =
   | 'completed'

@@ -8,14 +8,14 @@ import {
   getVerification,
   newVerificationWrites,
   raiseLevelWrite,
-  VerificationAlreadyOpen,
 } from '#shared/data/compliance-verification.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { getLink } from '#shared/data/service-provider-link.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { BusinessNotFound, DomainError } from '#shared/domain/errors.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { ComplianceVerificationNotFound, VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 import { count } from '#shared/metrics.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 
@@ -24,12 +24,6 @@ export const kycVerificationLevel = 1;
 
 export const verificationPageUrl = (baseUrl: string, id: string) =>
   `${baseUrl}/sandbox/kyc/${encodeURIComponent(id)}`;
-
-export class ComplianceVerificationNotFound extends DomainError {
-  constructor() {
-    super('not_found', 'Compliance verification not found');
-  }
-}
 
 /** The interface's Compliance verification. */
 export const verificationResponse = (

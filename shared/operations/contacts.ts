@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateContactBody } from '#shared/api/contacts.ts';
 import {
-  BeneficiaryClaimed,
   type Contact,
-  ContactNotFound,
   createContact,
   deleteContact,
   findContactByBeneficiary,
@@ -13,6 +11,7 @@ import {
 } from '#shared/data/contact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { type BeneficiaryMethod, beneficiaryKey, type ContactIdentifier } from '#shared/domain/contacts.ts';
+import { BeneficiaryClaimed, ContactNotFound } from '#shared/errors/contacts.ts';
 
 /** A contact not yet written, for the caller to write alone or with a transfer. */
 export function newContact(

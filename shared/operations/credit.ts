@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import { findStoreBusiness } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import type { Cents } from '#shared/domain/money.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
 
 /**
  * Funds a store's operating wallet with test money, for tests and demos: a ledger entry from the

@@ -2,17 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   dueEscrows,
   type Escrow,
-  EscrowMoved,
-  EscrowNotFound,
-  escrowCreateWrite,
   escrowTransitionWrite,
   findEscrow,
   getEscrow,
   listEscrows,
-  notHeldError,
   removeDueMarker,
 } from '#shared/data/escrow.ts';
-import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
+import { ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { getStore } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
@@ -20,75 +16,28 @@ import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { type Transfer, transferCreationWrites } from '#shared/data/transfer.ts';
 import { reserveWrite } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import { Conflict, ForbiddenAction, ValidationFailed } from '#shared/domain/errors.ts';
-import {
-  type EscrowStatus,
-  type EscrowTerms,
-  heldAmount,
-  holdUntilOf,
-  minHoldSeconds,
-} from '#shared/domain/escrows.ts';
+import { type EscrowStatus, heldAmount } from '#shared/domain/escrows.ts';
 import { accounts, escrowReleasePostings } from '#shared/domain/ledger.ts';
+import {
+  EscrowError,
+  EscrowMoved,
+  EscrowNotFound,
+  notHeldError,
+  PayerUnknown,
+} from '#shared/errors/escrows.ts';
+import { InsufficientBalance } from '#shared/errors/ledger.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { dropHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { sendingRecord, startTransferPayout } from '#shared/operations/transfers.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
-
-/** Only a platform key may put a payment in escrow (the interface reserves escrows to it). */
-export function assertMayHoldInEscrow(caller: Caller): void {
-  if (caller.keyKind !== 'platform') {
-    throw new ForbiddenAction('Only a platform key may hold payments in escrow');
-  }
-}
-
-/** The hold's terms, checked against the stage's limits now: a refused date names its field. */
-export function checkedTerms(terms: EscrowTerms, now = new Date()): EscrowTerms {
-  const hold = holdUntilOf(terms, now, minHoldSeconds());
-  if ('refused' in hold) {
-    throw new ValidationFailed([{ field: 'escrow.holdUntil', rule: 'between', message: hold.refused }]);
-  }
-  return terms;
-}
 
 /**
- * The escrow of a payment request being created, `pending`, and the write that puts it in the
- * request's creating transaction.
+ * Escrows once they exist: read, released, refunded to the payer through a payout, ended at their
+ * hold's expiry. What creating a payment needs of escrows (the terms) is
+ * shared/operations/escrow-terms.ts, so payment creation imports none of the payout code here.
  */
-export function pendingEscrow(input: {
-  businessId: string;
-  storeId: string;
-  currency: string;
-  amount: number;
-  paymentRequestId: string;
-  paymentLinkId?: string | undefined;
-  terms: EscrowTerms;
-  baseUrl: string;
-}): { escrow: Escrow; write: GuardedWrite } {
-  const now = new Date();
-  const hold = holdUntilOf(input.terms, now, 0);
-  // A link's fixed date may have come closer than the minimum since the link was made: the hold
-  // then ends at its date, never before now.
-  const holdUntil = 'holdUntil' in hold ? hold.holdUntil : now.toISOString();
-  const escrow: Escrow = {
-    id: randomUUID(),
-    businessId: input.businessId,
-    storeId: input.storeId,
-    status: 'pending',
-    holdUntil,
-    amount: input.amount,
-    fees: 0,
-    currency: input.currency,
-    onExpiry: input.terms.onExpiry,
-    paymentRequestId: input.paymentRequestId,
-    paymentLinkId: input.paymentLinkId ?? null,
-    baseUrl: input.baseUrl,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  return { escrow, write: escrowCreateWrite(escrow) };
-}
 
 export async function escrowsOf(
   caller: Caller,
@@ -178,12 +127,6 @@ export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; e
 
 export async function refundEscrowFor(caller: Caller, id: string): Promise<Escrow> {
   return refundEscrow(await escrowOf(caller, id, true));
-}
-
-export class PayerUnknown extends Conflict {
-  constructor() {
-    super('The payer of this escrow is unknown, so it cannot be refunded');
-  }
 }
 
 /**
@@ -279,7 +222,8 @@ export async function expireEscrow(id: string, now = new Date()): Promise<Expiry
     await dispatchPromptly(events);
     return 'released';
   } catch (error) {
-    if (error instanceof Error && 'id' in error && String(error.id).startsWith('escrow_')) return 'not_held';
+    // Ended first (through the API), or its store is gone: any escrow error means no hold is left to end.
+    if (error instanceof EscrowError) return 'not_held';
     throw error;
   }
 }

@@ -1,13 +1,10 @@
-import {
-  findPaymentRequest,
-  type PaymentRequest,
-  PaymentRequestNotFound,
-} from '#shared/data/payment-request.ts';
+import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import { isProviderCode, normalizePayerPhone, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
+import { PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
 import { startCollection } from '#shared/operations/payment-requests.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 
 /**
  * What the hosted payment page does (`/payment/{id}`): the payer, who holds only the request's

@@ -1,18 +1,14 @@
-import {
-  canReceivePayments,
-  type PaymentLink,
-  PaymentLinkIsInvalid,
-  PaymentLinkNotFound,
-} from '#shared/data/payment-link.ts';
+import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
 import {
   checkPayerForm,
   type HostedPaymentForm,
   type HostedPaymentFormErrors,
 } from '#shared/operations/hosted-payment.ts';
 import { paymentLinkById, payThroughLink } from '#shared/operations/payment-links.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 
 /**
  * What the public payment-link page does (`/pl/{id}`): anyone holding the link picks a provider

@@ -9,18 +9,19 @@ import {
   wrongCodeWrite,
 } from '#shared/data/link-request.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
-import { AlreadyLinked, getLink, linkWrite } from '#shared/data/service-provider-link.ts';
+import { getLink, linkWrite } from '#shared/data/service-provider-link.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { findUserByPhone, listOwnedBusinesses } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { Conflict } from '#shared/errors/request.ts';
 import {
+  AlreadyLinked,
   BusinessLinkRequestNotFound,
-  BusinessNotFound,
-  Conflict,
   NoOwnedBusiness,
   UserNotFound,
-} from '#shared/domain/errors.ts';
-import { uuidPattern } from '#shared/domain/ids.ts';
+} from '#shared/errors/service-providers.ts';
 import { count } from '#shared/metrics.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';

@@ -9,12 +9,12 @@ import {
   getOrCreateAccount,
   listMessages,
   type Message,
-  MessageNotFound,
   platformBusinessId,
 } from '#shared/data/message.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { countSegments } from '#shared/domain/sms-segments.ts';
+import { MessageNotFound } from '#shared/errors/messages.ts';
 import { logger } from '#shared/logger.ts';
 
 /** What the `sms` queue carries: the message to send, found by its key. */

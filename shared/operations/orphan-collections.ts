@@ -13,32 +13,17 @@ import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { notCurrentCollectionCheck, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
-import { Conflict } from '#shared/domain/errors.ts';
 import { orphanCollectionPostings, orphanRefundPostings } from '#shared/domain/ledger.ts';
+import {
+  CollectionBecameCurrent,
+  OrphanCollectionAlreadyRecorded,
+  OrphanRefundEnded,
+} from '#shared/errors/payment-requests.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
 import type { PayoutOutcome, VerifiedCallback, VerifiedPayoutCallback } from '#shared/providers/port.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
-
-class AlreadyRecorded extends Conflict {
-  constructor() {
-    super('The orphan collection is already recorded');
-  }
-}
-
-/** The collection is the request's current one after all (its start was recorded meanwhile). */
-export class CollectionBecameCurrent extends Conflict {
-  constructor() {
-    super('The collection is the payment request’s own');
-  }
-}
-
-class NoLongerRefunding extends Conflict {
-  constructor() {
-    super('The orphan collection’s refund has already ended');
-  }
-}
 
 function refundEvent(orphan: OrphanCollection, at: Date): OutboxEvent {
   return {
@@ -93,7 +78,7 @@ export async function recordOrphanCollection(
   };
   const event = refundEvent(orphan, now);
   const writes: GuardedWrite[] = [
-    orphanCreationWrite(orphan, () => new AlreadyRecorded()),
+    orphanCreationWrite(orphan, () => new OrphanCollectionAlreadyRecorded()),
     notCurrentCollectionCheck(request, orphan.providerReference, () => new CollectionBecameCurrent()),
     ...ledgerWrites({
       id: `orphan:${orphan.id}`,
@@ -107,7 +92,7 @@ export async function recordOrphanCollection(
   try {
     await transactWrite(writes);
   } catch (error) {
-    if (error instanceof AlreadyRecorded) {
+    if (error instanceof OrphanCollectionAlreadyRecorded) {
       // Recorded by an earlier report, which may have stopped before asking for the payout: asking
       // again is safe, the provider keeps one payout per id.
       const recorded = await getOrphanCollection(orphan.id);
@@ -182,7 +167,7 @@ async function settleRefund(
     orphanOutcomeWrite(
       orphan,
       { status, errorReason, updatedAt: ended.updatedAt },
-      () => new NoLongerRefunding(),
+      () => new OrphanRefundEnded(),
     ),
     outboxWrite(event),
   ];
@@ -200,7 +185,7 @@ async function settleRefund(
   try {
     await transactWrite(writes);
   } catch (error) {
-    if (error instanceof NoLongerRefunding) return [];
+    if (error instanceof OrphanRefundEnded) return [];
     throw error;
   }
   count('OrphanRefunds', { outcome: status, provider: orphan.provider });

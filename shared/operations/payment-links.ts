@@ -7,8 +7,6 @@ import {
   findPaymentLink,
   getPaymentLink,
   type PaymentLink,
-  PaymentLinkIsInvalid,
-  PaymentLinkNotFound,
   releaseAttempt,
 } from '#shared/data/payment-link.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
@@ -16,7 +14,8 @@ import { getStore } from '#shared/data/store.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import { assertMayHoldInEscrow, checkedTerms } from '#shared/operations/escrows.ts';
+import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
+import { assertMayHoldInEscrow, checkedTerms } from '#shared/operations/escrow-terms.ts';
 import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { actOnSandboxCollection } from '#shared/providers/sandbox.ts';

@@ -1,28 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatePaymentRequestBody } from '#shared/api/payment-requests.ts';
 import { getBusiness } from '#shared/data/business.ts';
-import { CollectionCeilingExceeded, collectedThisMonth } from '#shared/data/collection-ceiling.ts';
+import { collectedThisMonth } from '#shared/data/collection-ceiling.ts';
 import {
   createPaymentRequest,
   failAtOnce,
   findPaymentRequest,
   getPaymentRequest,
   type PaymentRequest,
-  PaymentRequestNotFound,
   recordCollectionStarted,
 } from '#shared/data/payment-request.ts';
 import type { Store } from '#shared/data/store.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
-import { BusinessNotFound, Conflict } from '#shared/domain/errors.ts';
+import { firstCollectionPollAfterMs } from '#shared/domain/collection-polling.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { CollectionCeilingExceeded, PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
+import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
-import { firstCollectionPollAfterMs } from '#shared/operations/collection-sweep.ts';
-import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrows.ts';
+import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrow-terms.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
-import { type CollectionFlow, ProviderRefused } from '#shared/providers/port.ts';
+import type { CollectionFlow } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
 
 /**

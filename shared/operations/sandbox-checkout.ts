@@ -1,5 +1,6 @@
 import { findPaymentRequest } from '#shared/data/payment-request.ts';
-import { BadRequest, DomainError } from '#shared/domain/errors.ts';
+import { SandboxCollectionNotFound } from '#shared/errors/providers.ts';
+import { BadRequest } from '#shared/errors/request.ts';
 import { normalizePayerPhone } from '#shared/operations/hosted-payment.ts';
 import {
   actOnSandboxCollection,
@@ -13,12 +14,6 @@ import {
  * calls the service back, signed, like a real provider; the payer is then sent to the service's
  * return page.
  */
-
-export class SandboxCollectionNotFound extends DomainError {
-  constructor() {
-    super('not_found', 'Sandbox collection not found');
-  }
-}
 
 const referencePattern = /^sbx_[0-9a-f-]{36}$/;
 

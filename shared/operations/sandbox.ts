@@ -1,7 +1,7 @@
 import { getPaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { Conflict } from '#shared/domain/errors.ts';
+import { Conflict } from '#shared/errors/request.ts';
 import { paymentRequestOf, startCollection } from '#shared/operations/payment-requests.ts';
 import { transferOf } from '#shared/operations/transfers.ts';
 import { actOnSandboxCollection, settleSandboxPayout } from '#shared/providers/sandbox.ts';

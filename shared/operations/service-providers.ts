@@ -15,7 +15,7 @@ import { newStore, type Store, storeWrites } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { newUser, ownershipWrite, type User, userWrites } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { BusinessNotFound } from '#shared/domain/errors.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { count } from '#shared/metrics.ts';
 
 /** A transaction holds at most 100 items; a detach revokes keys in the same one as the link. */

@@ -8,21 +8,13 @@ import {
   releaseClaim,
 } from '#shared/data/message.ts';
 import { carrierOutcomeOf, type SmsDeliveryEvent } from '#shared/domain/sms-events.ts';
+import { SmsBeingSent, SmsRefused } from '#shared/errors/messages.ts';
 import { logger } from '#shared/logger.ts';
 import type { SmsQueueMessage } from '#shared/operations/messages.ts';
 import { smsGateway } from '#shared/sms/gateway.ts';
-import { SmsRefused } from '#shared/sms/port.ts';
 
 /** The redrive policy parks a message after this many receives: the last attempt is this one. */
 export const maxSendAttempts = queues.sms.maxReceiveCount;
-
-/** Another sender holds the message's claim: this copy of its queue message comes back later. */
-export class SmsBeingSent extends Error {
-  constructor(messageId: string) {
-    super(`sms ${messageId} is being sent by another worker`);
-    this.name = 'SmsBeingSent';
-  }
-}
 
 /**
  * One attempt to hand a message to the gateway, the `attempt`-th. A message that is no longer

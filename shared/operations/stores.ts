@@ -2,9 +2,10 @@ import { listDevices } from '#shared/data/device.ts';
 import { getStore, listStores, type Store } from '#shared/data/store.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import type { Money } from '#shared/domain/money.ts';
 import { storeBalance } from '#shared/domain/wallet.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
 
 export async function storesOf(caller: Caller) {
   const stores = await listStores(caller.businessId);

@@ -5,8 +5,8 @@ import type { OutboxEvent } from '#shared/data/outbox.ts';
 import { toPaymentRequest } from '#shared/data/payment-request.ts';
 import { deliveryIdFor, getDelivery } from '#shared/data/webhook-delivery.ts';
 import { getSubscription, subscribedTo } from '#shared/data/webhook-subscription.ts';
-import { eventOfCompletedRequest } from '#shared/operations/complete-payment.ts';
 import { queueFromStream } from '#shared/operations/messages.ts';
+import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
 import { dispatchOutboxEvent, queueRecovery } from '#shared/operations/webhook-dispatch.ts';
 
 /**

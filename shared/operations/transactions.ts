@@ -7,7 +7,7 @@ import { listingInstant } from '#shared/data/list-snapshot.ts';
 import { getStore } from '#shared/data/store.ts';
 import { listTransactions } from '#shared/data/transaction-list.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
 
 /**
  * The transaction list of the caller's business, or of one of its stores. A key scoped to a store

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateTransferBody } from '#shared/api/transfers.ts';
 import { getBusiness } from '#shared/data/business.ts';
-import {
-  BeneficiaryClaimed,
-  type Contact,
-  contactCreationWrites,
-  findContactByBeneficiary,
-} from '#shared/data/contact.ts';
-import { InsufficientBalance, ledgerWrites } from '#shared/data/ledger.ts';
+import { type Contact, contactCreationWrites, findContactByBeneficiary } from '#shared/data/contact.ts';
+import { ledgerWrites } from '#shared/data/ledger.ts';
 import { outboxWrite } from '#shared/data/outbox.ts';
 import { getStore, type Store } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
@@ -20,16 +15,20 @@ import {
   getTransfer,
   recordPayoutStarted,
   type Transfer,
-  TransferNotFound,
   transferCreationWrites,
 } from '#shared/data/transfer.ts';
 import { reserveWrite } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { beneficiaryKey, identifierLabel, type StoreIdentifier } from '#shared/domain/contacts.ts';
-import { StoreNotFound, ValidationFailed } from '#shared/domain/errors.ts';
 import { payoutFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { accounts, storeTransferPostings } from '#shared/domain/ledger.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
+import { BeneficiaryClaimed } from '#shared/errors/contacts.ts';
+import { InsufficientBalance } from '#shared/errors/ledger.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
+import { TransferNotFound } from '#shared/errors/transfers.ts';
 import { count } from '#shared/metrics.ts';
 import {
   completeTransfer,
@@ -39,7 +38,6 @@ import {
 import { liveContact, newContact } from '#shared/operations/contacts.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
 
 const payoutFees = payoutFeeScheduleFromEnvironment();

@@ -6,10 +6,10 @@ import {
   listDeliveries,
   resendIdAt,
   type WebhookDelivery,
-  WebhookDeliveryNotFound,
 } from '#shared/data/webhook-delivery.ts';
-import { getSubscription, WebhookSubscriptionNotFound } from '#shared/data/webhook-subscription.ts';
+import { getSubscription } from '#shared/data/webhook-subscription.ts';
 import type { Caller } from '#shared/domain/caller.ts';
+import { WebhookDeliveryNotFound, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
 import { queueDelivery } from '#shared/operations/webhook-dispatch.ts';
 
 /**

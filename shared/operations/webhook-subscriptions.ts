@@ -8,8 +8,8 @@ import {
   type WebhookSubscription,
 } from '#shared/data/webhook-subscription.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { BusinessNotFound } from '#shared/domain/errors.ts';
 import { defaultWebhookEvents } from '#shared/domain/webhook-events.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
 
 /**
  * A service provider manages the webhook subscription of the merchants linked to it. A merchant

@@ -1,5 +1,5 @@
+import type { Language } from '#shared/domain/languages.ts';
 import { html } from '#shared/pages/html.ts';
-import type { Language } from '#shared/pages/language.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { messages } from '#shared/pages/messages.ts';
 

@@ -1,6 +1,4 @@
-/** The languages of the hosted pages. French first: it is the language of the payers served. */
-export const languages = ['fr', 'en'] as const;
-export type Language = (typeof languages)[number];
+import { type Language, languages } from '#shared/domain/languages.ts';
 
 const isLanguage = (value: string): value is Language => (languages as readonly string[]).includes(value);
 

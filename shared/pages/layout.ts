@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type Language, languages } from '#shared/domain/languages.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
-import { type Language, languages } from '#shared/pages/language.ts';
 import { messages } from '#shared/pages/messages.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { LinkRequest } from '#shared/data/link-request.ts';
+import type { Language } from '#shared/domain/languages.ts';
 import { consentPageUrl } from '#shared/operations/link-requests.ts';
 import { maskPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
-import type { Language } from '#shared/pages/language.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
 

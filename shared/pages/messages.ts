@@ -1,5 +1,5 @@
+import type { Language } from '#shared/domain/languages.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import type { Language } from '#shared/pages/language.ts';
 import type { SandboxBehaviour } from '#shared/providers/sandbox.ts';
 
 /** How payers know the providers; the same in both languages. */

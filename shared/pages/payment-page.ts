@@ -1,9 +1,9 @@
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
+import type { Language } from '#shared/domain/languages.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import type { HostedPaymentForm, HostedPaymentFormErrors } from '#shared/operations/hosted-payment.ts';
 import { formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import type { Language } from '#shared/pages/language.ts';
 import { layout, withLanguage } from '#shared/pages/layout.ts';
 import { type Messages, messages, providerNames } from '#shared/pages/messages.ts';
 import { payerForm, paymentSummary } from '#shared/pages/payer-form.ts';

@@ -1,7 +1,7 @@
 import type { ComplianceVerification } from '#shared/data/compliance-verification.ts';
+import type { Language } from '#shared/domain/languages.ts';
 import { type IdentityDetails, verificationPageUrl } from '#shared/operations/compliance-verifications.ts';
 import { html } from '#shared/pages/html.ts';
-import type { Language } from '#shared/pages/language.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
 

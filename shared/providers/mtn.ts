@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { secretValue } from '#shared/aws/secrets.ts';
+import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import type {
@@ -11,12 +12,10 @@ import type {
   VerifiedCallback,
   VerifiedPayoutCallback,
 } from '#shared/providers/port.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 import {
   type CallPolicy,
   callProvider,
   defaultCallPolicy,
-  ProviderUnavailable,
   wholeFrancs,
 } from '#shared/providers/provider-http.ts';
 

@@ -1,4 +1,3 @@
-import { DomainError } from '#shared/domain/errors.ts';
 import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
 
 /**
@@ -127,11 +126,4 @@ export interface CallbackVerifier {
     rawBody: string,
     query?: CallbackQuery,
   ): Promise<VerifiedPayoutCallback | undefined>;
-}
-
-/** The provider refused the collection at once (a phone not on that provider, say). */
-export class ProviderRefused extends DomainError {
-  constructor(message = 'The payment provider refused the payment') {
-    super('third_party_payment_provider_error', message);
-  }
 }

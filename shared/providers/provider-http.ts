@@ -1,18 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { httpCall } from '#shared/aws/tracing.ts';
-import { DomainError, ValidationFailed } from '#shared/domain/errors.ts';
+import { ProviderUnavailable } from '#shared/errors/providers.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
 import { logger } from '#shared/logger.ts';
-
-/**
- * The provider could not be reached or answered with a server error after the retries: nothing is
- * known to have happened there. Unlike ProviderRefused, the payment or transfer is not failed for
- * it: the payer may try again, and a payout stays pending until the status query answers.
- */
-export class ProviderUnavailable extends DomainError {
-  constructor(message = 'The payment provider is unavailable; try again later') {
-    super('third_party_payment_provider_error', message);
-  }
-}
 
 /** A provider's answer that is neither a success nor a server error: the call is not retried. */
 export interface ProviderAnswer {

@@ -1,7 +1,8 @@
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
 import type { AdapterName } from '#shared/providers/adapters.ts';
 import { mtnApiFromEnvironment, mtnCallbacks, mtnProvider } from '#shared/providers/mtn.ts';
-import { type CallbackVerifier, type PaymentProvider, ProviderRefused } from '#shared/providers/port.ts';
+import type { CallbackVerifier, PaymentProvider } from '#shared/providers/port.ts';
 import { sandboxCallbacks, sandboxProvider } from '#shared/providers/sandbox.ts';
 import { waveCallbacks, waveConfigFromEnvironment, waveProvider } from '#shared/providers/wave.ts';
 

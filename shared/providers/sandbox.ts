@@ -5,18 +5,18 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { secretValue } from '#shared/aws/secrets.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
 import { isProviderCode, type PayoutMethod, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
-import {
-  type CallbackVerifier,
-  type CollectionOutcome,
-  type CollectionRequest,
-  type CollectionStarted,
-  type PaymentProvider,
-  type PayoutOutcome,
-  ProviderRefused,
-  type VerifiedCallback,
-  type VerifiedPayoutCallback,
+import type {
+  CallbackVerifier,
+  CollectionOutcome,
+  CollectionRequest,
+  CollectionStarted,
+  PaymentProvider,
+  PayoutOutcome,
+  VerifiedCallback,
+  VerifiedPayoutCallback,
 } from '#shared/providers/port.ts';
 
 /**

@@ -1,21 +1,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { secretValue } from '#shared/aws/secrets.ts';
+import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { adapterSecretVariable } from '#shared/providers/adapters.ts';
-import {
-  type CallbackVerifier,
-  type CollectionOutcome,
-  type PaymentProvider,
-  type PayoutOutcome,
-  type PayoutStatus,
-  ProviderRefused,
-  type VerifiedCallback,
+import type {
+  CallbackVerifier,
+  CollectionOutcome,
+  PaymentProvider,
+  PayoutOutcome,
+  PayoutStatus,
+  VerifiedCallback,
 } from '#shared/providers/port.ts';
 import {
   type CallPolicy,
   callProvider,
   defaultCallPolicy,
-  ProviderUnavailable,
   wholeFrancs,
 } from '#shared/providers/provider-http.ts';
 

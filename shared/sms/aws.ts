@@ -4,9 +4,9 @@ import {
   ValidationException,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { smsVoice } from '#shared/aws/sms.ts';
+import { SmsRefused } from '#shared/errors/messages.ts';
 import {
   type SmsGateway,
-  SmsRefused,
   smsConfigurationSetVariable,
   smsOriginationIdentityVariable,
 } from '#shared/sms/port.ts';

@@ -29,15 +29,3 @@ export interface SmsGateway {
    */
   send(sms: OutgoingSms): Promise<SmsAccepted>;
 }
-
-/** Refused before the carrier: retrying would be refused again. */
-export class SmsRefused extends Error {
-  constructor(
-    /** The message's `failedReason`: `invalid_number`, `opted_out`, `rejected`. */
-    readonly reason: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SmsRefused';
-  }
-}

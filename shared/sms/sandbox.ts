@@ -3,7 +3,8 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
 import type { SmsDeliveryEvent } from '#shared/domain/sms-events.ts';
-import { type SmsGateway, SmsRefused } from '#shared/sms/port.ts';
+import { SmsRefused } from '#shared/errors/messages.ts';
+import type { SmsGateway } from '#shared/sms/port.ts';
 
 /**
  * The sandbox SMS gateway, on sandbox stages and the local host: it "sends" to a phone inbox of

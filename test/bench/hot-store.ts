@@ -44,7 +44,7 @@ async function measureHotStore(): Promise<HotStoreScenario[]> {
   const { authenticate } = await import('#shared/http/authenticate.ts');
   const { createPaymentRequestFor, startCollection } = await import('#shared/operations/payment-requests.ts');
   const { completePayment } = await import('#shared/operations/complete-payment.ts');
-  const { auditLedger } = await import('#shared/operations/audit.ts');
+  const { auditLedger } = await import('#shared/audit/ledger-audit.ts');
 
   let attempts = 0;
   let conflicts = 0;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { auditLedger } from '#shared/audit/ledger-audit.ts';
 import { dynamodb } from '#shared/aws/dynamodb.ts';
 import { createStore, type Store } from '#shared/data/store.ts';
-import { auditLedger } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { merchant } from '#test/support/fixtures.ts';

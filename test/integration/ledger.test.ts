@@ -1,18 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { auditLedger } from '#shared/audit/ledger-audit.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
-import {
-  AlreadyPosted,
-  bucketShardKey,
-  InsufficientBalance,
-  ledgerWrites,
-  shareAttribute,
-} from '#shared/data/ledger.ts';
+import { bucketShardKey, ledgerWrites, shareAttribute } from '#shared/data/ledger.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { walletKey } from '#shared/data/wallet.ts';
 import { accounts, ledgerShardOf } from '#shared/domain/ledger.ts';
-import { auditLedger } from '#shared/operations/audit.ts';
+import { AlreadyPosted, InsufficientBalance } from '#shared/errors/ledger.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
 

@@ -7,12 +7,11 @@ import {
   failBeforeCarrier,
   getMessage,
   getOrCreateAccount,
-  InsufficientSmsBalance,
   type Message,
-  MessageExistsWithReference,
   markSent,
   recordCarrierOutcome,
 } from '#shared/data/message.ts';
+import { InsufficientSmsBalance, MessageExistsWithReference } from '#shared/errors/messages.ts';
 
 const newBusiness = () => randomUUID();
 

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { auditLedger } from '#shared/audit/ledger-audit.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { getOrphanCollection, orphanIdOf } from '#shared/data/orphan-collection.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { defaultFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import { auditLedger } from '#shared/operations/audit.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import {
   completeOrphanRefund,

@@ -7,7 +7,8 @@ import { listDevices, registerDevice } from '#shared/data/device.ts';
 import { createStore, findStoreBusiness, getStore, listStores } from '#shared/data/store.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { apiKeySecretMatches } from '#shared/domain/api-key-secret.ts';
-import { BusinessNotFound, Conflict, StoreNotFound } from '#shared/domain/errors.ts';
+import { BusinessNotFound, StoreNotFound } from '#shared/errors/businesses.ts';
+import { Conflict } from '#shared/errors/request.ts';
 
 const unknownId = '00000000-0000-4000-8000-000000000000';
 

@@ -3,7 +3,7 @@ import { createApiKey } from '#shared/data/api-key.ts';
 import { createBusiness } from '#shared/data/business.ts';
 import { registerDevice } from '#shared/data/device.ts';
 import { createStore } from '#shared/data/store.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import { balanceOf, devicesOf, storesOf } from '#shared/operations/stores.ts';
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBusiness } from '#shared/data/business.ts';
 import {
-  AlreadyLinked,
   detachMerchant,
   getLink,
   isLinked,
@@ -9,7 +8,10 @@ import {
   listMerchantLinks,
   listProviderLinks,
 } from '#shared/data/service-provider-link.ts';
-import { BadRequest, BusinessNotFound, ForbiddenAction } from '#shared/domain/errors.ts';
+import { ForbiddenAction } from '#shared/errors/auth.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { BadRequest } from '#shared/errors/request.ts';
+import { AlreadyLinked } from '#shared/errors/service-providers.ts';
 
 const unknownId = '00000000-0000-4000-8000-000000000000';
 

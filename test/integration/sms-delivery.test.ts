@@ -15,11 +15,11 @@ import {
   type Message,
   sendingLeaseSeconds,
 } from '#shared/data/message.ts';
+import { SmsBeingSent } from '#shared/errors/messages.ts';
 import {
   applySmsDeliveryEvent,
   maxSendAttempts,
   parseSmsEventMessage,
-  SmsBeingSent,
   sendQueuedSms,
 } from '#shared/operations/sms-delivery.ts';
 

@@ -10,10 +10,9 @@ import {
   saveSubscription,
   signingSecretOf,
   type WebhookSubscription,
-  WebhookSubscriptionExists,
-  WebhookSubscriptionNotFound,
 } from '#shared/data/webhook-subscription.ts';
-import { BusinessNotFound } from '#shared/domain/errors.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import {
   createMerchantSubscription,

@@ -11,12 +11,12 @@ import { handler as sendSms } from '#functions/workers/send-sms.ts';
 import { handler as sendWebhooks } from '#functions/workers/send-webhooks.ts';
 import { lambdaContext } from '#infra/local/lambda-context.ts';
 import { createTransferBody } from '#shared/api/transfers.ts';
+import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/audit/ledger-audit.ts';
 import { documentClient, dynamodb, tableName } from '#shared/aws/dynamodb.ts';
 import { sqs } from '#shared/aws/sqs.ts';
 import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
-import { AlreadyPosted } from '#shared/data/ledger.ts';
-import { getMessage, InsufficientSmsBalance, listMessages, type Message } from '#shared/data/message.ts';
+import { getMessage, listMessages, type Message } from '#shared/data/message.ts';
 import { orphanIdOf } from '#shared/data/orphan-collection.ts';
 import { findPaymentRequest } from '#shared/data/payment-request.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
@@ -29,8 +29,9 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { SmsDeliveryEvent } from '#shared/domain/sms-events.ts';
 import { countSegments } from '#shared/domain/sms-segments.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
-import { type AuditBreak, emptyScope, LedgerBooks, readBooks } from '#shared/operations/audit.ts';
-import { completePayment, eventOfCompletedRequest } from '#shared/operations/complete-payment.ts';
+import { AlreadyPosted } from '#shared/errors/ledger.ts';
+import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
+import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
@@ -40,6 +41,7 @@ import {
   orphanRefundQueryAfterMs,
   sweepOrphanRefunds,
 } from '#shared/operations/orphan-collections.ts';
+import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
 import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment-links.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';

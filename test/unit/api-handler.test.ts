@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { object, unknown, uuid, type ZodMiniType } from 'zod/mini';
 import type { CallerKind } from '#shared/api/endpoint.ts';
 import { hashApiKeySecret } from '#shared/domain/api-key-secret.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { clearAuthenticationCache } from '#shared/http/authenticate.ts';
 import { logger } from '#shared/logger.ts';

@@ -6,8 +6,9 @@ import {
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SmsRefused } from '#shared/errors/messages.ts';
 import { awsSmsGateway } from '#shared/sms/aws.ts';
-import { SmsRefused, smsConfigurationSetVariable, smsOriginationIdentityVariable } from '#shared/sms/port.ts';
+import { smsConfigurationSetVariable, smsOriginationIdentityVariable } from '#shared/sms/port.ts';
 
 const smsVoice = mockClient(PinpointSMSVoiceV2Client);
 const sms = { businessId: 'b-1', messageId: 'm-1', to: '+2250700000001', body: 'Merci' };

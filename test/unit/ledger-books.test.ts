@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { emptyScope, LedgerBooks } from '#shared/audit/ledger-audit.ts';
 import { accounts } from '#shared/domain/ledger.ts';
-import { emptyScope, LedgerBooks } from '#shared/operations/audit.ts';
 
 // The audit's books fed item by item, as the full audit (a scan) and the simulation's audit after
 // each operation (the items it wrote) feed them; the items are shaped as the table holds them.

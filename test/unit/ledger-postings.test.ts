@@ -1,13 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitFee } from '#shared/domain/fees.ts';
-import {
-  accounts,
-  assertBalanced,
-  parseWalletAccount,
-  paymentPostings,
-  UnbalancedEntry,
-} from '#shared/domain/ledger.ts';
+import { accounts, assertBalanced, parseWalletAccount, paymentPostings } from '#shared/domain/ledger.ts';
+import { UnbalancedEntry } from '#shared/errors/ledger.ts';
 
 describe('journal entries', () => {
   it('must sum to zero, in whole non-zero cents, each account once', () => {

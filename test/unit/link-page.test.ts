@@ -4,12 +4,13 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as linkPageHandler } from '#functions/pages/link-page.ts';
 import { handler as submitLinkPage } from '#functions/pages/submit-link-page.ts';
-import { type PaymentLink, PaymentLinkIsInvalid } from '#shared/data/payment-link.ts';
+import type { PaymentLink } from '#shared/data/payment-link.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
+import { PaymentLinkIsInvalid } from '#shared/errors/payment-links.ts';
+import { ProviderRefused } from '#shared/errors/providers.ts';
 import { attemptCookie, attemptTokenFrom } from '#shared/http/link-attempt-cookie.ts';
 import { payThroughLink } from '#shared/operations/payment-links.ts';
 import { linkPage, linkUnavailablePage } from '#shared/pages/link-page.ts';
-import { ProviderRefused } from '#shared/providers/port.ts';
 import { proxyEvent, testLambdaContext } from '#test/support/proxy-event.ts';
 
 // The provider's side of paying is the payment-link module's; here only what the page does with it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPaymentRequestBody } from '#shared/api/payment-requests.ts';
-import { ValidationFailed } from '#shared/domain/errors.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
 import { parseInput } from '#shared/http/validation.ts';
 
 const base = {

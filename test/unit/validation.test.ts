@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { array, boolean, enum as enumOf, int, object, string, uuid } from 'zod';
-import { ValidationFailed } from '#shared/domain/errors.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
 import { illFormedText, parseInput } from '#shared/http/validation.ts';
 
 const schema = object({

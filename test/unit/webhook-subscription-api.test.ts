@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { unknown } from 'zod/mini';
 import type { JsonEndpoint } from '#shared/api/endpoint.ts';
 import { createWebhookSubscriptionBody } from '#shared/api/webhook-subscriptions.ts';
-import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/data/webhook-subscription.ts';
-import { StoreNotFound } from '#shared/domain/errors.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
+import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { parseInput } from '#shared/http/validation.ts';
 

@@ -1,4 +1,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type SmsAuditBreak,
+  SmsBooks,
+  type SmsFacts,
+  smsAuditedEntities,
+  smsFactsOf,
+} from '#shared/audit/sms-audit.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { journalOf, shareAttribute } from '#shared/data/ledger.ts';
 import { heldAmount } from '#shared/domain/escrows.ts';
@@ -11,6 +18,12 @@ import {
 } from '#shared/domain/ledger.ts';
 import type { Reservation } from '#shared/domain/wallet.ts';
 
+/**
+ * The audit of the books: an offline check of the whole table (the admin command's `audit`, the
+ * tests, the benches), never on a request path, so nothing under shared/ but the audit imports
+ * it. It reads the table once; the SMS balances are checked by shared/audit/sms-audit.ts.
+ */
+
 export interface AuditBreak {
   kind:
     | 'unbalanced_entry'
@@ -22,8 +35,7 @@ export interface AuditBreak {
     | 'blocked_differs_from_open_reservations'
     | 'postings_to_a_missing_account'
     | 'escrow_wallet_differs_from_held_escrows'
-    | 'sms_balance_differs_from_credits_and_messages'
-    | 'negative_sms_balance';
+    | SmsAuditBreak['kind'];
   subject: string;
   detail: string;
 }
@@ -73,16 +85,13 @@ interface WalletBalance {
 }
 
 /** What one item of the table contributes to the books; most items contribute nothing. */
-interface ItemFacts {
+interface ItemFacts extends SmsFacts {
   entry?: { id: string; postings: { account: AccountId; amount: number }[]; shard: string };
   wallet?: { account: AccountId; balance: WalletBalance };
   /** Shares of non-wallet accounts held by the item (a wallet or a bucket shard), by shard. */
   shares?: { shard: string; amounts: [AccountId, number][] };
   openReservation?: { account: AccountId; amount: number };
   heldEscrow?: { wallet: AccountId; held: number };
-  smsAccount?: { businessId: string; balance: number };
-  /** Segments added to (credits) or taken from (charged messages not given back) an SMS balance. */
-  smsMovement?: { businessId: string; segments: number };
 }
 
 /** The item kinds the audit reads: the filter of its scan, and what `factsOf` understands. */
@@ -91,28 +100,20 @@ const auditedEntities = {
   ':wallet': 'wallet',
   ':shard': 'ledger_shard',
   ':escrow': 'escrow',
-  ':smsAccount': 'message_account',
-  ':smsCredit': 'sms_credit',
-  ':message': 'message',
+  ...smsAuditedEntities,
 };
 
 function factsOf(item: Record<string, unknown>): ItemFacts {
-  switch (item.entity) {
-    case 'escrow':
-      if (item.status !== 'held' && item.status !== 'refunding') return {};
-      return {
-        heldEscrow: {
-          wallet: accounts.wallet(item.businessId as string, item.storeId as string, 'escrow'),
-          held: heldAmount({ amount: Number(item.amount), fees: Number(item.fees) }),
-        },
-      };
-    case 'message_account':
-      return { smsAccount: { businessId: item.businessId as string, balance: Number(item.smsBalance ?? 0) } };
-    case 'sms_credit':
-      return { smsMovement: { businessId: itemBusinessId(item), segments: Number(item.segments) } };
-    case 'message':
-      if (!item.charged || item.refundedAt) return {};
-      return { smsMovement: { businessId: item.businessId as string, segments: -Number(item.segments) } };
+  const sms = smsFactsOf(item);
+  if (sms) return sms;
+  if (item.entity === 'escrow') {
+    if (item.status !== 'held' && item.status !== 'refunding') return {};
+    return {
+      heldEscrow: {
+        wallet: accounts.wallet(item.businessId as string, item.storeId as string, 'escrow'),
+        held: heldAmount({ amount: Number(item.amount), fees: Number(item.fees) }),
+      },
+    };
   }
   const facts: ItemFacts = {};
   const reservation = item.reservation as Reservation | undefined;
@@ -145,10 +146,6 @@ function factsOf(item: Record<string, unknown>): ItemFacts {
   }
   return facts;
 }
-
-/** A credit's business is its partition's (BIZ#<id>). */
-const itemBusinessId = (item: Record<string, unknown>) =>
-  (item.businessId as string | undefined) ?? String(item.pk).slice('BIZ#'.length);
 
 const sharesOf = (item: Record<string, unknown>): [AccountId, number][] =>
   Object.entries(item)
@@ -189,9 +186,7 @@ export class LedgerBooks {
   private readonly heldInEscrow = new Map<AccountId, number>();
   /** Entries whose postings do not sum to zero, by id. */
   private readonly unbalanced = new Map<string, number>();
-  private readonly smsBalances = new Map<string, number>();
-  /** business -> credits less the segments of its charged messages, from the records. */
-  private readonly smsMovements = new Map<string, number>();
+  private readonly sms = new SmsBooks();
   private entries = 0;
   private postings = 0;
   private openReservations = 0;
@@ -222,7 +217,7 @@ export class LedgerBooks {
   }
 
   private apply(facts: ItemFacts, sign: 1 | -1, scope: AuditScope) {
-    const { entry, wallet, shares, openReservation, heldEscrow, smsAccount, smsMovement } = facts;
+    const { entry, wallet, shares, openReservation, heldEscrow } = facts;
     if (entry) {
       this.entries += sign;
       let sum = 0;
@@ -264,15 +259,7 @@ export class LedgerBooks {
       addTo(this.heldInEscrow, heldEscrow.wallet, sign * heldEscrow.held);
       scope.accounts.add(heldEscrow.wallet);
     }
-    if (smsAccount) {
-      if (sign > 0) this.smsBalances.set(smsAccount.businessId, smsAccount.balance);
-      else this.smsBalances.delete(smsAccount.businessId);
-      scope.smsBusinesses.add(smsAccount.businessId);
-    }
-    if (smsMovement) {
-      addTo(this.smsMovements, smsMovement.businessId, sign * smsMovement.segments);
-      scope.smsBusinesses.add(smsMovement.businessId);
-    }
+    this.sms.apply(facts, sign, scope.smsBusinesses);
   }
 
   /**
@@ -283,8 +270,7 @@ export class LedgerBooks {
    * holds exactly the postings of the entries booked there (an edited shard is found, not only an
    * edited total) and each sharded account's balance (the sum of its shares) equals the sum of its
    * postings; every store's escrow wallet holds exactly what its held (or refunding) escrows hold,
-   * the payment less its fee; every SMS balance equals its credits less the segments of its
-   * charged messages not given back, and is never negative.
+   * the payment less its fee; and the SMS books' rules (`SmsBooks.check`).
    */
   check(scope?: AuditScope): AuditBreak[] {
     const breaks: AuditBreak[] = [];
@@ -370,29 +356,13 @@ export class LedgerBooks {
         }
       }
     }
-    const businesses = inScope(
-      new Set([...this.smsBalances.keys(), ...this.smsMovements.keys()]),
-      scope?.smsBusinesses,
-    );
-    for (const businessId of businesses) {
-      const balance = this.smsBalances.get(businessId) ?? 0;
-      const recorded = this.smsMovements.get(businessId) ?? 0;
-      const subject = `sms:${businessId}`;
-      if (balance !== recorded) {
-        breaks.push({
-          kind: 'sms_balance_differs_from_credits_and_messages',
-          subject,
-          detail: `balance ${balance}, credits less charged segments ${recorded}`,
-        });
-      }
-      if (balance < 0) breaks.push({ kind: 'negative_sms_balance', subject, detail: `balance ${balance}` });
-    }
+    breaks.push(...this.sms.check(scope?.smsBusinesses));
     return breaks;
   }
 
   /** The SMS balance of a business as recorded on its account. */
   smsBalanceOf(businessId: string): number {
-    return this.smsBalances.get(businessId) ?? 0;
+    return this.sms.balanceOf(businessId);
   }
 
   report(): AuditReport {
@@ -413,7 +383,7 @@ export class LedgerBooks {
       openReservations: this.openReservations,
       heldEscrows: this.heldEscrows,
       sumOfAllPostings: this.sumOfAllPostings,
-      smsAccounts: this.smsBalances.size,
+      smsAccounts: this.sms.accounts,
       breaks,
     };
   }
