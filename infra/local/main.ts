@@ -6,6 +6,7 @@
  * business, subscribed to that receiver, and prints how to call it.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -14,9 +15,10 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
-import { startDevices } from './devices.ts';
+import { brokerControlPath, startDevices } from './devices.ts';
 import { JavaMissing, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startLocalScheduler } from './eventbridge-scheduler.ts';
+import { demoEnv, firstPaymentSteps } from './first-payment.ts';
 import { startKmsStandIn } from './kms.ts';
 import {
   type LocalConfig,
@@ -30,6 +32,7 @@ import {
 import { pollWorkerQueues } from './queue-poller.ts';
 import { runSchedules } from './scheduler.ts';
 import { startLocalSqs } from './sqs.ts';
+import { servesStartPage, startPage } from './start-page.ts';
 import { pollTableStreams } from './stream-poller.ts';
 
 const startedAt = performance.now();
@@ -88,8 +91,21 @@ const fakeProviders =
 const gateway = createApiGateway(projectRoot);
 const receiver = demoReceiver(demo.businessId);
 const inbox = smsInbox();
+let baseUrl = '';
+const start = startPage(() => ({
+  baseUrl,
+  demo,
+  dataDir,
+  paths: {
+    receiver: demoReceiverPath,
+    smsInbox: smsInboxPath,
+    soundbox: devices.pagePath(demo.deviceId),
+    broker: brokerControlPath,
+  },
+}));
 const server = createServer((request, response) => {
   const path = request.url?.split('?')[0] ?? '/';
+  if (servesStartPage(request.method, path)) return void start(request, response);
   if (path === smsInboxPath && request.method === 'GET') return void inbox(request, response);
   if (devices.serves(path)) return void devices.handle(request, response);
   void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
@@ -105,14 +121,14 @@ await new Promise<void>((resolve, reject) => {
   server.once('error', reject);
   server.listen(port, resolve);
 });
-const baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
+baseUrl = `http://localhost:${(server.address() as AddressInfo).port}`;
 // Links the service hands out (hosted pages, provider callbacks) point here.
 process.env.PUBLIC_BASE_URL = baseUrl;
 fakeProviders?.serviceIsAt(baseUrl);
 const webhooksTo = await subscribeDemoReceiver(demo.businessId, baseUrl, seeded);
 const webhooks =
   webhooksTo === `${baseUrl}${demoReceiverPath}`
-    ? `${webhooksTo} (the demo receiver: it prints each event here)`
+    ? `${webhooksTo} (the demo receiver: it prints each event here; open it in a browser to see them)`
     : (webhooksTo ?? 'no subscription');
 const workers = pollWorkerQueues({ client: sqsClient, projectRoot, queueUrls });
 const schedules = runSchedules(projectRoot);
@@ -133,10 +149,16 @@ const config: LocalConfig = {
 };
 if (fakeProviders) config.fakeProviders = { wave: fakeProviders.waveUrl, mtn: fakeProviders.mtnUrl };
 writeLocalConfig(dataDir, config);
+// The README's commands read the demo's values from here: `. .data/demo.env`.
+writeFileSync(`${dataDir}/demo.env`, demoEnv(baseUrl, demo), { mode: 0o600 });
+const steps = firstPaymentSteps(baseUrl, demo, demoReceiverPath)
+  .map((step, index) => `  ${index + 1}. ${step.title.en}\n${step.command.replace(/^/gm, '     ')}`)
+  .join('\n');
 
 console.log(`
 Partner Payments Service is running locally (ready in ${Math.round(performance.now() - startedAt)} ms)
 ${seeded ? 'A demo business was created' : 'The demo business from the last run'}:
+  Start page   ${baseUrl}/ (every local tool, the demo values and the steps below)
   Base URL     ${baseUrl}
   Key id       ${demo.apiKeyId}
   Key          ${demo.apiKey}
@@ -150,8 +172,8 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
                or in a terminal: npm run soundbox -- --device ${demo.deviceId}
   MQTT broker  ${endpoints.mqtt} and ${devices.webSocketUrl(baseUrl)}
 
-Try:
-  curl -s ${baseUrl}/partner_api/stores -H 'X-API-KEY-ID: ${demo.apiKeyId}' -H 'X-API-KEY: ${demo.apiKey}'
+From a payment to its webhook, in another terminal (bash or zsh):
+${steps}
 
 Ctrl-C stops the service and DynamoDB Local.
 `);

@@ -36,6 +36,13 @@ const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Where the guides are. A stage serves no files of the repository, so the page names them rather
+ * than linking to them.
+ */
+const guidesStyle =
+  'max-width:1460px;margin:12px auto 0;padding:0 20px;box-sizing:border-box;font:14px sans-serif;color:#3b4151';
+
 export function referencePage(baseUrl: string): APIGatewayProxyResult {
   const base = escapeHtml(baseUrl);
   const html = `<!doctype html>
@@ -48,6 +55,8 @@ export function referencePage(baseUrl: string): APIGatewayProxyResult {
 <link rel="stylesheet" href="${base}/docs/assets/swagger-ui.css">
 </head>
 <body>
+<p style="${guidesStyle}">Guides (a first payment, the sandbox, webhooks, errors and limits, operating a stage) are in
+the service's repository: <code>README.md</code>, then <code>docs/README.md</code>, which links each of them.</p>
 <div id="reference" data-spec-url="${base}/openapi.json"></div>
 <script src="${base}/docs/assets/swagger-ui-bundle.js"></script>
 <script src="${base}/docs/assets/reference-page.js"></script>

@@ -40,6 +40,8 @@ describe('the reference page, /docs', () => {
       ).resolves.toBe(true);
     }
     await expect(page.getByText('TRANSACTION_COMPLETED').first().isVisible()).resolves.toBe(true);
+    // Where the guides are: a stage serves none of the repository's files, so the page names them.
+    await expect(page.getByText('docs/README.md').isVisible()).resolves.toBe(true);
     mkdirSync(screenshotDir, { recursive: true });
     await page.screenshot({ path: join(screenshotDir, 'reference-page.png') });
     // Nothing fetched from anywhere else (no CDN, no fonts, no validator badge), and no error.

@@ -57,7 +57,7 @@ const messagesReason = 'messages are sent and paid for by the business, not by a
 
 const pageReason = 'a page for payers: the unguessable id in its address is the capability';
 
-/** Keyed by route name: a route added to shared/routes.ts needs its line here. */
+/** Keyed by endpoint name: a new endpoint needs its line here, saying how to aim it at another business. */
 const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   listStores: { request: () => ({ path: '/partner_api/stores' }), hidden: 'listed-without' },
   getStoreBalance: {
