@@ -29,6 +29,9 @@ export const deadLetterQueueName = (queueName: string) => `${queueName}-dlq`;
 /** A function's physical name, and the name of its EventBridge rule when it runs on a schedule. */
 export const functionNameFor = (stage: string, name: string) => `${stackName(stage)}-${name}`;
 
+/** `sendSms` → `SendSms`: construct ids from the route table's names. */
+export const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
 /** The services' own limits on the names the stack gives. */
 const limits = { lambdaFunction: 64, eventBridgeRule: 64, sqsQueue: 80, kmsAlias: 256, dashboard: 255 };
 
