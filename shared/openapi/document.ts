@@ -26,7 +26,7 @@ const apiVersion = '1.0.0';
 /** The interface answers these with `{"message"}` alone (see `DomainError.messageOnly`). */
 const messageOnlyErrorIds: ReadonlySet<ErrorId> = new Set(['webhook_subscription_not_found']);
 
-/** API Gateway's throttling answer on a stage (infra/stack.ts, gateway responses). */
+/** API Gateway's throttling answer on a stage (infra/constructs/api.ts, gateway responses). */
 const throttledErrorId = 'too_many_requests';
 /** The gateway's answer to a body over its limit, before any handler runs. */
 const tooLargeErrorId = 'request_too_large';
