@@ -20,7 +20,7 @@ export const stackResourceMargin = 400;
 /**
  * The group of a function: the directory of its entry under `functions/` (`payment-requests`,
  * `transfers`, `workers`...), which is the API resource it serves (the style's
- * `functions/<resource>/<verb>-<resource>.ts`). The route table's `handler` decides it, so a new
+ * `functions/<resource>/<verb>-<resource>.ts`). The declaration's folder decides it, so a new
  * route lands in its resource's group, and a new directory makes a new group, with no stack code.
  */
 export function functionGroupOf(entry: string): string {

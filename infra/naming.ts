@@ -33,6 +33,9 @@ export const deadLetterQueueName = (queueName: string) => `${queueName}-dlq`;
 /** A function's physical name, and the name of its EventBridge rule when it runs on a schedule. */
 export const functionNameFor = (stage: string, name: string) => `${stackName(stage)}-${name}`;
 
+/** `sendSms` → `SendSms`: construct ids from the declared functions' names. */
+export const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
 /** The services' own limits on the names the stack gives. */
 const limits = { lambdaFunction: 64, eventBridgeRule: 64, sqsQueue: 80, kmsAlias: 256, dashboard: 255 };
 
@@ -81,7 +84,7 @@ export function checkNameLimits(stage: string): void {
   if (!tightest || tightest.name.length <= tightest.limit) return;
   const longestStage = stage.length - (tightest.name.length - tightest.limit);
   throw new Error(
-    `Stage name "${stage}" is too long: the ${tightest.what} name ${tightest.name} would be ${tightest.name.length} characters, over the limit of ${tightest.limit}. Stage names may have at most ${longestStage} characters with the current route table.`,
+    `Stage name "${stage}" is too long: the ${tightest.what} name ${tightest.name} would be ${tightest.name.length} characters, over the limit of ${tightest.limit}. Stage names may have at most ${longestStage} characters with the functions declared now.`,
   );
 }
 /**

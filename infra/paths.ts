@@ -1,4 +1,4 @@
 import { resolve } from 'node:path';
 
-/** The repository's root: route handler paths in the route table are relative to it. */
+/** The repository's root: entry files of the declared functions are relative to it. */
 export const projectRoot = resolve(import.meta.dirname, '..');

@@ -331,7 +331,7 @@ function grantSecretReads(fn: ServiceFunction, reads: SecretRead[]): void {
 /**
  * Grants one kind of access and gives the function what it needs to use it (the table's name, the
  * queue's URL, the secret's ARN), so a permission and its configuration cannot be added one without
- * the other. Every `AwsAccess` must be handled: adding a kind to the route table fails
+ * the other. Every `AwsAccess` must be handled: adding a kind to the function catalogue fails
  * type-checking here until it gets its grant.
  */
 function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceResources): void {

@@ -7,6 +7,6 @@ import {
   serializeOpenApiDocument,
 } from '#shared/openapi/document.ts';
 
-/** `npm run openapi`: writes the reference from the route table and the schemas. */
+/** `npm run openapi`: writes the reference from the endpoints' declarations and their schemas. */
 writeFileSync(join(projectRoot, openApiDocumentPath), serializeOpenApiDocument(buildOpenApiDocument()));
 console.log(`wrote ${openApiDocumentPath}`);

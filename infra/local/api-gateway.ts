@@ -18,7 +18,7 @@ interface CompiledRoute {
 }
 
 /**
- * Plays API Gateway's part on the laptop: matches a request against the route table, turns it into
+ * Plays API Gateway's part on the laptop: matches a request against the declared endpoints, turns it into
  * the REST API's Lambda proxy event, calls the route's handler (the same module CDK deploys) and
  * writes its answer back. Unknown routes, oversized bodies and handler crashes answer in the
  * interface's error format, as the stage's gateway responses do.

@@ -11,10 +11,10 @@ import { type QueueDefinition, type QueueName, queues } from '#shared/catalogue/
 import { localQueueUrl } from './sqs.ts';
 
 /**
- * Creates every queue of the route table with its dead-letter queue and redrive policy, as the
+ * Creates every queue of the function catalogue with its dead-letter queue and redrive policy, as the
  * stack does, sandbox-only queues included (the local host is a sandbox). Queues are named after
  * their key. Queues kept from an earlier run keep their messages and take the attributes of the
- * route table as it is now. Answers each queue's URL, for clients of `endpoint`.
+ * catalogue as it is now. Answers each queue's URL, for clients of `endpoint`.
  */
 export async function ensureQueues(client: SQSClient, endpoint: string): Promise<Map<QueueName, string>> {
   const urls = new Map<QueueName, string>();
@@ -44,7 +44,7 @@ async function ensureQueue(
   try {
     await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
   } catch (error) {
-    // Kept from a run whose route table said otherwise: SQS refuses to create it again as it is.
+    // Kept from a run whose catalogue said otherwise: SQS refuses to create it again as it is.
     // (Named with the query protocol's prefix, AWS.SimpleQueueService.QueueNameExists, by fauxqs.)
     if (!(error instanceof SQSServiceException && error.name.endsWith('QueueNameExists'))) throw error;
     const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: name }));

@@ -6,7 +6,7 @@ import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 import { type ReceivedDelivery, receivedAsJson, renderReceiverPage } from './demo-receiver-page.ts';
 
 /**
- * A webhook receiver built into the local host, outside the route table (it is no part of the
+ * A webhook receiver built into the local host, not an endpoint (it is no part of the
  * service, it stands in for a merchant's server). The demo business is subscribed to it, so a
  * newcomer sees every event the service sends: it checks each signature with the subscription's
  * secret, as a merchant's receiver must, and prints one line per verified event. A GET of the same

@@ -2,7 +2,7 @@
  * `npm start`: the whole service on a laptop, with no AWS account, no Docker and no network.
  * DynamoDB Local and the SQS emulator (fauxqs) keep their data under DATA_DIR, and a poller feeds
  * the queues to the workers; timers run the schedules; an HTTP server plays API Gateway for
- * the handlers of the route table and serves a demo webhook receiver; the first start seeds a demo
+ * the handlers of the declared functions and serves a demo webhook receiver; the first start seeds a demo
  * business, subscribed to that receiver, and prints how to call it.
  */
 import { randomBytes } from 'node:crypto';

@@ -131,7 +131,7 @@ export function pollQueue(options: PollQueueOptions): QueuePoller {
 }
 
 /**
- * One poller per worker of the route table whose queue the host created, each importing the
+ * One poller per worker of the function catalogue whose queue the host created, each importing the
  * worker's handler file on its first batch.
  */
 export function pollWorkerQueues(options: {

@@ -5,7 +5,7 @@ import { negotiateLanguage } from '#shared/pages/language.ts';
 import { type InboxMessage, sandboxInbox } from '#shared/sms/sandbox.ts';
 
 /**
- * The phones of the sandbox SMS gateway, on the local host only (outside the route table, like the
+ * The phones of the sandbox SMS gateway, on the local host only (not an endpoint, like the
  * demo webhook receiver): every number's inbox, newest first, so a developer sees the receipt
  * arrive. It reloads itself every 5 seconds; French by default, English when the browser prefers
  * it or `?lang=en`.

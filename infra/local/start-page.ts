@@ -10,8 +10,8 @@ import type { DemoCredentials } from './local-config.ts';
  * The local host's start page, `/`: a link to every local tool (the API reference, the OpenAPI
  * document, the webhook receiver, the SMS inbox, the soundbox simulator, the broker's switch), the
  * three steps from a payment to its webhook with the demo's values, and the sandbox's test numbers.
- * Local only, outside the route table like the other local tools: a stage's API answers `/` as
- * any unknown path, and the page steps aside should the route table ever take `/`.
+ * Local only, not an endpoint, like the other local tools: a stage's API answers `/` as
+ * any unknown path, and the page steps aside should an endpoint ever be declared at `/`.
  */
 export const startPagePath = '/';
 

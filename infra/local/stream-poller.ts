@@ -159,7 +159,7 @@ export function pollTableStream(options: PollTableStreamOptions): StreamPoller {
   };
 }
 
-/** One poller per stream consumer of the route table. */
+/** One poller per stream consumer of the function catalogue. */
 export function pollTableStreams(options: {
   dynamodb: DynamoDBClient;
   streams: DynamoDBStreamsClient;

@@ -20,7 +20,7 @@ function keyId(): string {
   const id = process.env[webhookSecretsKeyVariable];
   if (!id) {
     throw new Error(
-      `${webhookSecretsKeyVariable} is not set: the function needs the access key:webhookSecrets:encrypt in the route table`,
+      `${webhookSecretsKeyVariable} is not set: the function needs the access key:webhookSecrets:encrypt in its declaration`,
     );
   }
   return id;

@@ -11,7 +11,7 @@ import { traced } from '#shared/aws/tracing.ts';
  * One EventBridge Scheduler client per container. The endpoint comes from the standard
  * AWS_ENDPOINT_URL_SCHEDULER variable when it is set (the local host's stand-in), so nothing here
  * knows where it runs. The stack sets the group, the target and the role (access
- * `schedule:escrowExpiry` in the route table).
+ * `schedule:escrowExpiry` in its declaration).
  */
 // Pure: a function whose code never schedules leaves the client, and its SDK, out of its bundle.
 export const scheduler = /* @__PURE__ */ traced(/* @__PURE__ */ new SchedulerClient({}));

@@ -22,13 +22,13 @@ export interface SendOptions {
 /** SQS takes at most 10 messages per batch request. */
 const maxBatchSize = 10;
 
-/** The URL of a queue this function was granted (`queue:send:<queue>` in the route table) or consumes. */
+/** The URL of a queue this function was granted (`queue:send:<queue>` in its declaration) or consumes. */
 export function queueUrl(queue: QueueName): string {
   const variable = queueUrlVariable(queue);
   const url = process.env[variable];
   if (!url) {
     throw new Error(
-      `${variable} is not set: the function needs the access queue:send:${queue} in the route table, or to be the queue's worker`,
+      `${variable} is not set: the function needs the access queue:send:${queue} in its declaration, or to be the queue's worker`,
     );
   }
   return url;

@@ -1,5 +1,5 @@
 /**
- * The single table, declared once. The CDK stack (`infra/stack.ts`) and the local host
+ * The single table, declared once. The CDK stack (`infra/constructs/data.ts`) and the local host
  * (`infra/local/dynamodb.ts`) both build the table from this declaration, so they cannot drift.
  *
  * Keys are generic (`pk`, `sk`, `gsi1pk`, `gsi1sk`): each entity module in this folder states the

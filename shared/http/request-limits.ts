@@ -1,6 +1,6 @@
 /**
  * The largest request the service takes, enforced before any handler runs: by the stage's WAF
- * (infra/stack.ts) and by the local host's gateway, so both refuse the same requests.
+ * (infra/constructs/web-acl.ts) and by the local host's gateway, so both refuse the same requests.
  *
  * The largest body any route needs is a payment request with two 2,048-character return URLs
  * (about 5 KB); 16 KiB is also the most of a body that WAF inspects on API Gateway without extra

@@ -26,7 +26,7 @@ const apiVersion = '1.0.0';
 /** The interface answers these with `{"message"}` alone (see `DomainError.messageOnly`). */
 const messageOnlyErrorIds: ReadonlySet<ErrorId> = new Set(['webhook_subscription_not_found']);
 
-/** API Gateway's throttling answer on a stage (infra/stack.ts, gateway responses). */
+/** API Gateway's throttling answer on a stage (infra/constructs/api.ts, gateway responses). */
 const throttledErrorId = 'too_many_requests';
 /** The gateway's answer to a body over its limit, before any handler runs. */
 const tooLargeErrorId = 'request_too_large';
@@ -274,7 +274,7 @@ const tagOrder = Object.keys(tagDescriptions);
 const byTagOrder = (a: string, b: string) =>
   (tagOrder.indexOf(a) + 1 || tagOrder.length + 1) - (tagOrder.indexOf(b) + 1 || tagOrder.length + 1);
 
-/** The OpenAPI 3.1 document of every endpoint of the route table and every webhook event. */
+/** The OpenAPI 3.1 document of every declared endpoint and every webhook event. */
 export function buildOpenApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
   for (const [, endpoint] of endpointEntries) {

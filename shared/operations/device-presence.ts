@@ -39,7 +39,7 @@ export async function recordDevicePresence(event: PresenceEvent): Promise<Presen
 }
 
 /**
- * The rules' payloads, as IoT Core's SQL builds them (see infra/stack.ts): the heartbeat rule adds
+ * The rules' payloads, as IoT Core's SQL builds them (see infra/constructs/devices.ts): the heartbeat rule adds
  * `deviceId` and `receivedAt` to the device's message; lifecycle events carry `clientId`,
  * `eventType` and `timestamp`. Anything else is not a presence event.
  */

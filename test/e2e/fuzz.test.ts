@@ -8,9 +8,7 @@ import type { Endpoint } from '#shared/api/endpoint.ts';
 import { paymentLinkPathParams } from '#shared/api/payment-links.ts';
 import { paymentRequestPathParams } from '#shared/api/payment-requests.ts';
 import { payoutCallbackParams } from '#shared/api/provider-callbacks.ts';
-import {
-  linkRequestPathParams,
-} from '#shared/api/service-providers.ts';
+import { linkRequestPathParams } from '#shared/api/service-providers.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
 import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
 import { anyInput } from '#test/support/schema-arbitraries.ts';

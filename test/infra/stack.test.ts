@@ -11,6 +11,13 @@ import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
+import { stageThrottling } from '#infra/constructs/api.ts';
+import {
+  apiLatencyAlarm,
+  oldestMessageAlarmSeconds,
+  serverErrorRateAlarm,
+} from '#infra/constructs/observability.ts';
+import { managedRuleGroups } from '#infra/constructs/web-acl.ts';
 import { rulesWithFindings } from '#infra/nag.ts';
 import {
   alarmTopicName,
@@ -27,13 +34,6 @@ import {
   type ServiceResources,
   sandboxProviderSecretArnVariable,
 } from '#infra/service-function.ts';
-import {
-  apiLatencyAlarm,
-  managedRuleGroups,
-  oldestMessageAlarmSeconds,
-  serverErrorRateAlarm,
-  stageThrottling,
-} from '#infra/stack.ts';
 import { readRegistryFile } from '#infra/stage-registry.ts';
 import { endpointEntries, endpoints } from '#shared/api/all-endpoints.ts';
 import type { AwsAccess } from '#shared/catalogue/access.ts';

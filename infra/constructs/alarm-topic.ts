@@ -1,0 +1,85 @@
+/**
+ * The stage's alarm topic, which every alarm of the stage notifies, with the e-mail address of the
+ * stage's registry entry subscribed; operators may subscribe more (the stack's `AlarmTopicArn` output).
+ * Encrypted with a key of its own, since CloudWatch cannot use the AWS-managed SNS key, and closed
+ * to plain HTTP. Only alarms named for this stack may publish.
+ */
+import { ArnFormat, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { acknowledge } from '#infra/nag.ts';
+import { alarmTopicName, stackName } from '#infra/naming.ts';
+
+export class AlarmTopic {
+  readonly topic: Topic;
+
+  constructor(
+    private readonly stack: Stack,
+    stage: string,
+    alarmEmail: string,
+  ) {
+    const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
+    const key = new Key(stack, 'AlarmTopicKey', {
+      description: `Encrypts the alarm notifications of ${stackName(stage)}`,
+      enableKeyRotation: true,
+      // It protects notifications in flight only: nothing to keep once the stage is gone.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // CloudWatch encrypts the message itself when it publishes to an encrypted topic. Who may
+    // publish is decided by the topic policy below; the key serves this topic alone.
+    key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    this.topic = new Topic(stack, 'AlarmTopic', {
+      topicName: alarmTopicName(stage),
+      displayName: `Partner Payments alarms (${stage})`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsOfThisStack',
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: `${stackName(stage)}-*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+          StringEquals: { 'aws:SourceAccount': stack.account },
+        },
+      }),
+    );
+    this.topic.addSubscription(new EmailSubscription(alarmEmail));
+    const emailSubscription = this.topic.node.tryFindChild(alarmEmail);
+    if (emailSubscription) {
+      acknowledge(
+        emailSubscription,
+        'Serverless-SNSRedrivePolicy',
+        'A lost alarm e-mail loses no alarm: its state and history stay in CloudWatch, and OK/ALARM transitions are e-mailed again.',
+      );
+    }
+  }
+
+  /**
+   * Every alarm of the stack, nested stacks' included, notifies the topic of its ALARM and OK
+   * transitions. Found rather than listed, so an alarm added later cannot be left silent by
+   * mistake: called once all of them have been made.
+   */
+  notifyOnEveryAlarm(): void {
+    const notify = new SnsAction(this.topic);
+    for (const construct of this.stack.node.findAll()) {
+      if (construct instanceof Alarm) {
+        construct.addAlarmAction(notify);
+        construct.addOkAction(notify);
+      }
+    }
+  }
+}

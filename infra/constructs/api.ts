@@ -1,0 +1,184 @@
+/**
+ * The stage's REST API: regional, throttled per stage, with an access log of who called what, API
+ * Gateway's own answers in the spec's error format, and one method per route invoking its function
+ * (added by service-functions.ts). The web ACL in front of it is web-acl.ts.
+ */
+import { Size, type Stack } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Stage } from '#infra/constructs/stage.ts';
+import { GroupedLambdaIntegration } from '#infra/function-groups.ts';
+import { acknowledge } from '#infra/nag.ts';
+import { stackName } from '#infra/naming.ts';
+import type { ServiceFunction } from '#infra/service-function.ts';
+import type { Endpoint } from '#shared/api/endpoint.ts';
+
+/**
+ * Stage-wide throttling, a token bucket per stage. Partner traffic is expected in the tens of
+ * requests per second at peak; 100/s with bursts of 200 leaves it ample room while capping what a
+ * runaway client can cost: a 200-request burst at ~100 ms each keeps ~20 executions busy, far
+ * from the account's default 1,000 concurrent, and the stage stays well under the 10,000
+ * requests/s that every API of the account and region shares. Above it, callers get 429 in the
+ * spec's format and retry. Raise it from the 429 count in the access logs, not before.
+ */
+export const stageThrottling = { rateLimit: 100, burstLimit: 200 } as const;
+
+/** The spec's error body. `message` is a VTL expression that yields a JSON string. */
+export const errorTemplate = (id: string, message: string) =>
+  `{"id":"${id}","message":${message},"extras":null}`;
+
+/** API Gateway's own answers, in the spec's error format instead of `{"message": ...}`. */
+export const gatewayResponses = [
+  // Unsupported media type, access denied...: the status is kept, the message says which.
+  { type: ResponseType.DEFAULT_4XX, id: 'bad_request', message: '$context.error.messageString' },
+  { type: ResponseType.DEFAULT_5XX, id: 'internal_error', message: '"Internal server error"' },
+  // A REST API answers an unknown route with 403 "Missing Authentication Token".
+  {
+    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    statusCode: '404',
+    id: 'not_found',
+    message: '"Route not found"',
+  },
+  { type: ResponseType.RESOURCE_NOT_FOUND, statusCode: '404', id: 'not_found', message: '"Route not found"' },
+  {
+    type: ResponseType.THROTTLED,
+    statusCode: '429',
+    id: 'too_many_requests',
+    message: '"Too many requests"',
+  },
+  {
+    type: ResponseType.REQUEST_TOO_LARGE,
+    statusCode: '413',
+    id: 'request_too_large',
+    message: '"Request body too large"',
+  },
+  { type: ResponseType.WAF_FILTERED, statusCode: '403', id: 'forbidden', message: '"Forbidden"' },
+  // Clients retry on 5xx, which is right for a timeout; the id is the spec's for server errors.
+  {
+    type: ResponseType.INTEGRATION_TIMEOUT,
+    statusCode: '504',
+    id: 'internal_error',
+    message: '"The request timed out"',
+  },
+] as const;
+
+/**
+ * Why a method has no API Gateway authorizer. Partner routes check API keys in the handler wrapper,
+ * which must answer the spec's exact 401 and 403 bodies (an authorizer's denials come out as gateway
+ * errors). Public routes have no key to check at all, each for its own reason.
+ */
+function authorizationReason(route: Endpoint): string {
+  if (route.caller !== 'public') {
+    return 'Integrators authenticate with API keys, checked by the handler wrapper (DESIGN §3), not with an authorizer or Cognito users.';
+  }
+  if (route.path.startsWith('/provider_callbacks/')) {
+    return "Called by mobile-money providers, which hold no API key of ours: the handler accepts a callback only with the provider's valid signature.";
+  }
+  return 'A page a payer opens in a browser, who has no API key: it shows only the payment or link its unguessable id names, and acts only on that one.';
+}
+
+export class PaymentsApi {
+  readonly restApi: RestApi;
+
+  constructor(
+    stack: Stack,
+    private readonly stage: Stage,
+  ) {
+    const accessLogs = new LogGroup(stack, 'ApiAccessLogs', {
+      // Who called what and when, for disputes with integrators: kept longer on production.
+      retention: stage.production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
+      removalPolicy: stage.removalPolicy,
+    });
+
+    this.restApi = new RestApi(stack, 'Api', {
+      restApiName: stackName(stage.name),
+      description: `Partner Payments API (${stage.name})`,
+      // Regional, so WAF's IP rule sees callers' addresses rather than CloudFront edges'.
+      endpointTypes: [EndpointType.REGIONAL],
+      // Answers of 1 KB and more are compressed for callers that accept it: the reference page's
+      // viewer (1.7 MB) travels as about 0.5 MB, and lists shrink several times.
+      minCompressionSize: Size.kibibytes(1),
+      // Needed for execution logging; it is an account-wide setting that every stage re-asserts.
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: stage.name,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            extendedRequestId: AccessLogField.contextExtendedRequestId(),
+            requestTimeEpoch: AccessLogField.contextRequestTimeEpoch(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            userAgent: AccessLogField.contextIdentityUserAgent(),
+            httpMethod: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            path: AccessLogField.contextPath(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            responseLatency: AccessLogField.contextResponseLatency(),
+            integrationLatency: AccessLogField.contextIntegrationLatency(),
+            integrationStatus: AccessLogField.contextIntegrationStatus(),
+            errorMessage: AccessLogField.contextErrorMessage(),
+            errorType: AccessLogField.contextErrorResponseType(),
+            wafStatus: AccessLogField.contextWafStatus(),
+            xrayTraceId: AccessLogField.contextXrayTraceId(),
+          }),
+        ),
+        tracingEnabled: true,
+        // ERROR only: INFO logs every request's full execution trace, and the access log above and
+        // the functions' own logs already cover normal traffic.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        // Request and response bodies carry phone numbers and keys: never logged by the gateway.
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        throttlingRateLimit: stageThrottling.rateLimit,
+        throttlingBurstLimit: stageThrottling.burstLimit,
+      },
+    });
+    for (const response of gatewayResponses) {
+      this.restApi.addGatewayResponse(response.type.responseType, {
+        type: response.type,
+        ...('statusCode' in response ? { statusCode: response.statusCode } : {}),
+        templates: { 'application/json': errorTemplate(response.id, response.message) },
+      });
+    }
+    acknowledge(
+      this.restApi,
+      'AwsSolutions-APIG2',
+      "Handlers validate with zod to answer the spec's 422 validation_error body.",
+    );
+    const cloudWatchRole = this.restApi.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      acknowledge(
+        cloudWatchRole,
+        'AwsSolutions-IAM4',
+        "API Gateway's account-wide logging role needs to create log groups it names itself.",
+        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+      );
+    }
+
+    // The stack's `ApiUrl` output replaces RestApi's own, whose name carries a hash that scripts
+    // would have to guess.
+    this.restApi.node.tryRemoveChild('Endpoint');
+  }
+
+  /** The route's method, invoking `fn`. */
+  addRoute(route: Endpoint, fn: ServiceFunction): void {
+    const method = this.restApi.root.resourceForPath(route.path).addMethod(
+      route.method,
+      // The console's test-invoke is not used; each function may be invoked by its method only.
+      new GroupedLambdaIntegration(fn, this.stage.name),
+    );
+    const reason = authorizationReason(route);
+    acknowledge(method, 'AwsSolutions-APIG4', reason);
+    acknowledge(method, 'AwsSolutions-COG4', reason);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Soundbox terminals (DESIGN §8): their thing type, the policy every device certificate gets,
+ * and the IoT rules that hand devices' heartbeats and connection events to the presence
+ * function. The policy is written with the thing-name policy variable, so one policy serves every
+ * device and each device reaches only its own topics: it connects only as its own thing (with a
+ * certificate attached to it, of the stage's type), subscribes and receives only under
+ * `soundbox/<its name>/`, and publishes only its status.
+ */
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPolicy as CfnIotPolicy, CfnThingType, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
+import type { Stage } from '#infra/constructs/stage.ts';
+import { devicePolicyName, deviceThingTypeName, pascalCase, stackName } from '#infra/naming.ts';
+import type { ServiceFunction } from '#infra/service-function.ts';
+import { type DeviceRuleName, deviceRuleEntries } from '#shared/catalogue/device-rules.ts';
+
+export class SoundboxDevices {
+  /** `ruleFunctions`: the function each device rule of the function catalogue invokes. */
+  constructor(stack: Stack, stage: Stage, ruleFunctions: ReadonlyMap<DeviceRuleName, ServiceFunction>) {
+    const thingTypeName = deviceThingTypeName(stage.name, stage.production);
+    const thingType = new CfnThingType(stack, 'DeviceThingType', {
+      thingTypeName,
+      thingTypeProperties: {
+        thingTypeDescription: 'Soundbox QR terminal: shows payment QR codes and announces payments',
+        searchableAttributes: ['storeId', 'businessId'],
+      },
+    });
+    // A thing type can be deleted only five minutes after it is deprecated, and never while things
+    // use it: production's outlives its stack rather than block a deletion.
+    thingType.applyRemovalPolicy(stage.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+
+    // An IoT policy variable, resolved by IoT Core per connection: not a template placeholder.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: IoT policy variable syntax
+    const thingName = '${iot:Connection.Thing.ThingName}';
+    const iotArn = (resource: string, resourceName: string) =>
+      stack.formatArn({ service: 'iot', resource, resourceName });
+    new CfnIotPolicy(stack, 'DevicePolicy', {
+      policyName: devicePolicyName(stage.name),
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'iot:Connect',
+            Resource: iotArn('client', thingName),
+            Condition: {
+              Bool: { 'iot:Connection.Thing.IsAttached': 'true' },
+              StringEquals: { 'iot:Connection.Thing.ThingTypeName': thingTypeName },
+            },
+          },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Subscribe',
+            Resource: iotArn('topicfilter', `soundbox/${thingName}/*`),
+          },
+          { Effect: 'Allow', Action: 'iot:Receive', Resource: iotArn('topic', `soundbox/${thingName}/*`) },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Publish',
+            Resource: iotArn('topic', `soundbox/${thingName}/status`),
+          },
+        ],
+      },
+    });
+
+    for (const [name, rule] of deviceRuleEntries) {
+      const fn = ruleFunctions.get(name);
+      if (!fn) throw new Error(`Device rule ${name} has no function`);
+      rule.sql.forEach((sql, index) => {
+        const topicRule = new CfnTopicRule(Stack.of(fn), `${pascalCase(name)}Rule${index + 1}`, {
+          // Rule names allow letters, digits and underscores only.
+          ruleName: `${stackName(stage.name)}_${name}_${index + 1}`.replace(/[^a-zA-Z0-9_]/g, '_'),
+          topicRulePayload: {
+            sql,
+            awsIotSqlVersion: '2016-03-23',
+            ruleDisabled: false,
+            actions: [{ lambda: { functionArn: fn.functionArn } }],
+          },
+        });
+        fn.addPermission(`${pascalCase(name)}Rule${index + 1}Invoke`, {
+          principal: new ServicePrincipal('iot.amazonaws.com'),
+          sourceArn: topicRule.attrArn,
+          sourceAccount: stack.account,
+        });
+      });
+    }
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The stage's secrets: on sandbox stages the key the sandbox provider signs its callbacks with
+ * (and the service checks), the KMS key that encrypts the webhook signing secrets stored in the
+ * table, and the credentials of each live provider the stage routes to. A function gets a secret
+ * or the key only when its access names it (infra/service-function.ts).
+ */
+import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Stage } from '#infra/constructs/stage.ts';
+import { acknowledge } from '#infra/nag.ts';
+import {
+  pascalCase,
+  providerSecretName,
+  sandboxProviderSecretName,
+  stackName,
+  webhookSecretsKeyAlias,
+} from '#infra/naming.ts';
+import type { LiveAdapterName } from '#shared/providers/adapters.ts';
+
+export class StageSecrets {
+  /** Sandbox stages only: the key the sandbox provider signs callbacks with, and the service checks. */
+  readonly sandboxProvider: Secret | undefined;
+  /** Encrypts webhook signing secrets in the table. */
+  readonly webhookSecretsKey: Key;
+  /** The credentials of each live provider the stage routes to. */
+  readonly liveProviders: ReadonlyMap<LiveAdapterName, Secret>;
+
+  constructor(stack: Stack, stage: Stage, liveAdapters: Iterable<LiveAdapterName>) {
+    this.sandboxProvider = stage.production ? undefined : sandboxProviderSecret(stack, stage.name);
+
+    // The key policy leaves use to IAM: only the roles the function catalogue grants it (the functions
+    // that create subscriptions and send webhooks) and the account's administrators may use it.
+    this.webhookSecretsKey = new Key(stack, 'WebhookSecretsKey', {
+      alias: webhookSecretsKeyAlias(stage.name),
+      description: `Encrypts the webhook signing secrets of ${stackName(stage.name)}`,
+      enableKeyRotation: true,
+      // Without it the secrets in a retained table could never be read again.
+      removalPolicy: stage.removalPolicy,
+    });
+
+    const liveProviders = new Map<LiveAdapterName, Secret>();
+    for (const adapter of liveAdapters) {
+      const secret = new Secret(stack, `${pascalCase(adapter)}ProviderSecret`, {
+        secretName: providerSecretName(stage.name, adapter),
+        description: `${adapter} API credentials of the ${stage.name} stage, as JSON (see the README's provider section)`,
+        // Holds a placeholder until an operator puts the provider's keys in; never in the template.
+        generateSecretString: { passwordLength: 32, excludePunctuation: true },
+        removalPolicy: stage.removalPolicy,
+      });
+      acknowledge(
+        secret,
+        'AwsSolutions-SMG4',
+        'Keys issued by the provider in its own portal: rotated there, then put here by an operator.',
+      );
+      liveProviders.set(adapter, secret);
+    }
+    this.liveProviders = liveProviders;
+  }
+}
+
+function sandboxProviderSecret(stack: Stack, stage: string): Secret {
+  const secret = new Secret(stack, 'SandboxProviderSecret', {
+    secretName: sandboxProviderSecretName(stage),
+    description: `Signs the sandbox provider's callbacks to the service (${stage})`,
+    // Alphanumeric, so it passes unchanged through environment variables and shell quoting.
+    generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+    // Only sandbox stages have it, and a new one costs nothing but in-flight sandbox callbacks.
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  acknowledge(
+    secret,
+    'AwsSolutions-SMG4',
+    'Sandbox-only signing key shared by our own functions alone: no third party holds a copy to rotate.',
+  );
+  return secret;
+}
