@@ -1,9 +1,8 @@
-import { hostedPageEndpoints } from '#shared/api/pages.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { linkPageView } from '#shared/operations/link-page.ts';
 import { linkPage } from '#shared/pages/link-page.ts';
 
-export const handler = pageHandler(hostedPageEndpoints.linkPage, async (request) => {
+export const handler = pageHandler('linkPage', async (request) => {
   const view = await linkPageView(request.params.id ?? '', request.query.payment);
   const attempt = Math.max(0, Number.parseInt(request.query.attempt ?? '', 10) || 0);
   return htmlPage(linkPage(view, request, { attempt }));

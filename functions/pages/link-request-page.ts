@@ -1,8 +1,7 @@
-import { hostedPageEndpoints } from '#shared/api/pages.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { currentLinkRequest } from '#shared/operations/link-requests.ts';
 import { linkRequestPage } from '#shared/pages/link-request-page.ts';
 
-export const handler = pageHandler(hostedPageEndpoints.linkRequestPage, async (request) =>
+export const handler = pageHandler('linkRequestPage', async (request) =>
   htmlPage(linkRequestPage(await currentLinkRequest(request.params.id ?? ''), request)),
 );

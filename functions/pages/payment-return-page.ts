@@ -1,9 +1,8 @@
-import { hostedPageEndpoints } from '#shared/api/pages.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { afterProvider } from '#shared/operations/hosted-payment.ts';
 import { ownUrl, paymentPage, paymentPageUrl, waitingPage } from '#shared/pages/payment-page.ts';
 
-export const handler = pageHandler(hostedPageEndpoints.paymentReturnPage, async (request) => {
+export const handler = pageHandler('paymentReturnPage', async (request) => {
   const id = request.params.id ?? '';
   const destination = await afterProvider(id);
   switch (destination.outcome) {

@@ -1,10 +1,9 @@
-import { hostedPageEndpoints } from '#shared/api/pages.ts';
 import { attemptCookie, attemptTokenFrom } from '#shared/http/link-attempt-cookie.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { payOnLinkPage } from '#shared/operations/link-page.ts';
 import { linkPage, linkUnavailablePage } from '#shared/pages/link-page.ts';
 
-export const handler = pageHandler(hostedPageEndpoints.submitLinkPage, async (request) => {
+export const handler = pageHandler('submitLinkPage', async (request) => {
   const id = request.params.id ?? '';
   const { paymentMethod, payerPhone } = request.form;
   const submitted = await payOnLinkPage(

@@ -1,9 +1,8 @@
-import { hostedPageEndpoints } from '#shared/api/pages.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { payOnHostedPage } from '#shared/operations/hosted-payment.ts';
 import { ownUrl, paymentPage, paymentPageUrl } from '#shared/pages/payment-page.ts';
 
-export const handler = pageHandler(hostedPageEndpoints.submitPaymentPage, async (request) => {
+export const handler = pageHandler('submitPaymentPage', async (request) => {
   const id = request.params.id ?? '';
   const { paymentMethod, payerPhone } = request.form;
   const submitted = await payOnHostedPage(id, { paymentMethod, payerPhone }, request.baseUrl);

@@ -1,9 +1,8 @@
-import { referenceEndpoints } from '#shared/api/reference.ts';
 import { documentHandler } from '#shared/http/document-handler.ts';
 import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { servedDocument } from '#shared/reference/served-document.ts';
 
-export const handler = documentHandler(referenceEndpoints.openApiDocument, async (event) => ({
+export const handler = documentHandler('openApiDocument', async (event) => ({
   statusCode: 200,
   headers: {
     'content-type': 'application/json; charset=utf-8',

@@ -1,8 +1,5 @@
-import { referenceEndpoints } from '#shared/api/reference.ts';
 import { documentHandler } from '#shared/http/document-handler.ts';
 import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { referencePage } from '#shared/reference/page.ts';
 
-export const handler = documentHandler(referenceEndpoints.referencePage, async (event) =>
-  referencePage(publicBaseUrl(event)),
-);
+export const handler = documentHandler('referencePage', async (event) => referencePage(publicBaseUrl(event)));

@@ -1,10 +1,10 @@
 import { paymentRequestResponse } from '#shared/api/payment-requests.ts';
-import { sandboxEndpoints } from '#shared/api/sandbox.ts';
+import { sandboxPaymentEndpoints } from '#shared/api/sandbox-payments.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { actAsSandboxPayer } from '#shared/operations/sandbox.ts';
 
 export const handler = apiHandler(
-  sandboxEndpoints.approveSandboxPaymentRequest,
+  sandboxPaymentEndpoints.approveSandboxPaymentRequest,
   async ({ caller, params, body, baseUrl }) =>
     paymentRequestResponse(await actAsSandboxPayer(caller, params.id, 'approve', body?.payerPhone, baseUrl)),
 );

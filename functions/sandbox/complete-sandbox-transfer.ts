@@ -1,8 +1,10 @@
-import { sandboxEndpoints } from '#shared/api/sandbox.ts';
+import { sandboxTransferEndpoints } from '#shared/api/sandbox-transfers.ts';
 import { transferResponse } from '#shared/api/transfers.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { settleAsSandboxProvider } from '#shared/operations/sandbox.ts';
 
-export const handler = apiHandler(sandboxEndpoints.completeSandboxTransfer, async ({ caller, params }) =>
-  transferResponse(await settleAsSandboxProvider(caller, params.id, 'complete')),
+export const handler = apiHandler(
+  sandboxTransferEndpoints.completeSandboxTransfer,
+  async ({ caller, params }) =>
+    transferResponse(await settleAsSandboxProvider(caller, params.id, 'complete')),
 );

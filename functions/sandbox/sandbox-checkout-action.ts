@@ -1,9 +1,8 @@
-import { sandboxEndpoints } from '#shared/api/sandbox.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { answerSandboxCheckout } from '#shared/operations/sandbox-checkout.ts';
 import { sandboxCheckoutPage } from '#shared/pages/sandbox-checkout-page.ts';
 
-export const handler = pageHandler(sandboxEndpoints.sandboxCheckoutAction, async (request) => {
+export const handler = pageHandler('sandboxCheckoutAction', async (request) => {
   const { action, payerPhone } = request.form;
   const answer = await answerSandboxCheckout(request.params.providerReference ?? '', action, payerPhone);
   return answer.outcome === 'answered'

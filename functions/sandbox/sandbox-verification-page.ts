@@ -1,8 +1,7 @@
-import { sandboxEndpoints } from '#shared/api/sandbox.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { verificationById } from '#shared/operations/compliance-verifications.ts';
 import { verificationPage } from '#shared/pages/verification-page.ts';
 
-export const handler = pageHandler(sandboxEndpoints.sandboxVerificationPage, async (request) =>
+export const handler = pageHandler('sandboxVerificationPage', async (request) =>
   htmlPage(verificationPage(await verificationById(request.params.id ?? ''), request)),
 );

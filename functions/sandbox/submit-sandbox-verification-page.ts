@@ -1,10 +1,9 @@
-import { sandboxEndpoints } from '#shared/api/sandbox.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { completeVerification, verificationById } from '#shared/operations/compliance-verifications.ts';
 import { identityDetails, missingIdentityFields, verificationPage } from '#shared/pages/verification-page.ts';
 
-export const handler = pageHandler(sandboxEndpoints.submitSandboxVerificationPage, async (request) => {
+export const handler = pageHandler('submitSandboxVerificationPage', async (request) => {
   const id = request.params.id ?? '';
   const missing = missingIdentityFields(request.form);
   if (missing.length > 0) {

@@ -1,8 +1,8 @@
-import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
+import { activityEndpoints } from '#shared/api/activities.ts';
 import { listActivities } from '#shared/domain/activities.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { negotiateLanguage } from '#shared/pages/language.ts';
 
-export const handler = apiHandler(serviceProviderEndpoints.listActivities, async ({ headers }) =>
+export const handler = apiHandler(activityEndpoints.listActivities, async ({ headers }) =>
   listActivities(negotiateLanguage(headers['accept-language'])),
 );

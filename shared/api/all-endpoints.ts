@@ -1,3 +1,4 @@
+import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
@@ -8,7 +9,9 @@ import { paymentLinkEndpoints } from '#shared/api/payment-links.ts';
 import { paymentRequestEndpoints } from '#shared/api/payment-requests.ts';
 import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
 import { referenceEndpoints } from '#shared/api/reference.ts';
-import { sandboxEndpoints } from '#shared/api/sandbox.ts';
+import { sandboxLinkRequestEndpoints } from '#shared/api/sandbox-link-requests.ts';
+import { sandboxPaymentEndpoints } from '#shared/api/sandbox-payments.ts';
+import { sandboxTransferEndpoints } from '#shared/api/sandbox-transfers.ts';
 import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
 import { storeEndpoints } from '#shared/api/stores.ts';
 import { transactionEndpoints } from '#shared/api/transactions.ts';
@@ -38,10 +41,25 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...messageEndpoints,
   ...escrowEndpoints,
   ...referenceEndpoints,
+  ...activityEndpoints,
   ...serviceProviderEndpoints,
-  ...sandboxEndpoints,
+  ...sandboxPaymentEndpoints,
+  ...sandboxTransferEndpoints,
+  ...sandboxLinkRequestEndpoints,
 }))() satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof endpoints;
 
 export const endpointEntries = /* @__PURE__ */ Object.entries(endpoints) as [EndpointName, Endpoint][];
+
+type NamesOf<Shape> = {
+  [Name in EndpointName]: (typeof endpoints)[Name] extends Shape ? Name : never;
+}[EndpointName];
+
+/**
+ * Pages and documents validate nothing: their entry files name their endpoint, checked by the
+ * compiler, instead of importing a declaration whose schemas serve only the reference (and would
+ * put zod in a payer's page function).
+ */
+export type PageEndpointName = NamesOf<{ readonly page: true }>;
+export type DocumentEndpointName = NamesOf<{ readonly document: true }>;

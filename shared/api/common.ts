@@ -1,4 +1,4 @@
-import { globalRegistry, int, iso, object, regex, string, transform } from 'zod/mini';
+import { globalRegistry, int, iso, object, regex, string, transform, uuid } from 'zod/mini';
 import type { $RefinementCtx, $ZodRawIssue } from 'zod/v4/core';
 
 /** An amount in cents (1 XOF = 100 cents) with its currency: every amount the API answers. */
@@ -14,6 +14,9 @@ export const executedAt = string()
     description: 'UTC, `YYYY-MM-DD HH:mm:ss`.',
     examples: ['2026-11-20 14:08:55'],
   });
+
+/** The path of an object addressed by its id: `/payment_requests/{id}`, `/pl/{id}`... */
+export const idPathParams = object({ id: uuid() });
 
 /** An instant as ISO 8601 in UTC, as every `createdAt` and `updatedAt`. */
 export const instant = iso.datetime().register(globalRegistry, { examples: ['2026-11-20T14:08:55.665Z'] });

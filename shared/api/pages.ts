@@ -1,6 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string, uuid } from 'zod/mini';
+import { idPathParams } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { linkRequestPathParams } from '#shared/api/service-providers.ts';
 import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 
@@ -106,7 +106,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     page: true,
     tag: 'Hosted pages',
     summary: 'The owner’s consent page of a link request',
-    params: linkRequestPathParams,
+    params: idPathParams,
     query: pageQuery,
     answers: { 200: 'The code field with approve and decline, or the outcome.', 404: 'Unknown id.' },
   },
@@ -118,7 +118,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     page: true,
     tag: 'Hosted pages',
     summary: 'Approve or decline with the SMS code',
-    params: linkRequestPathParams,
+    params: idPathParams,
     query: pageQuery,
     form: object({
       code: string().register(globalRegistry, { description: 'The six digits sent by SMS.' }),

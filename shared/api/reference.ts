@@ -1,8 +1,6 @@
 import { enum as enumOf, object } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-
-/** The reference's own files: the viewer and its stylesheet, and the page's start-up script. */
-export const referenceAssetNames = ['swagger-ui-bundle.js', 'swagger-ui.css', 'reference-page.js'] as const;
+import { referenceAssetNames, referenceViewerFiles } from '#shared/reference/page-files.ts';
 
 export const referenceAssetParams = object({ file: enumOf(referenceAssetNames) });
 
@@ -36,7 +34,7 @@ export const referenceEndpoints = /* @__PURE__ */ endpointsIn('reference', {
     path: '/docs/assets/{file}',
     caller: 'public',
     access: [],
-    files: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
+    files: referenceViewerFiles,
     document: true,
     tag,
     summary: 'A file of the reference page',

@@ -128,26 +128,6 @@ export const createComplianceVerificationBody = object({
   callbackUrl: optional(returnUrl),
 });
 
-const activitySchema = object({ id: string(), name: string() });
-
-export const activityCategorySchema = object({
-  id: string(),
-  name: string(),
-  activities: array(activitySchema),
-}).register(globalRegistry, {
-  id: 'ActivityCategory',
-  examples: [
-    {
-      id: 'food',
-      name: 'Restauration',
-      activities: [
-        { id: 'food.maquis', name: 'Maquis' },
-        { id: 'food.restaurant', name: 'Restaurant' },
-      ],
-    },
-  ],
-});
-
 export const onboardedBusinessSchema = object({
   business: object({
     id: uuid(),
@@ -240,16 +220,6 @@ export type ComplianceVerificationResponse = output<typeof complianceVerificatio
 const tag = 'Service providers';
 
 export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-providers', {
-  listActivities: {
-    method: 'GET',
-    path: '/partner_api/service_providers/activities',
-    caller: 'service_provider',
-    access: readsTable,
-    tag,
-    summary: 'List the business activities',
-    response: array(activityCategorySchema),
-    responseDescription: 'A bare array of categories.',
-  },
   onboardBusiness: {
     method: 'POST',
     path: '/partner_api/service_providers/business_onboarding',

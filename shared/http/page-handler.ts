@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Endpoint, PageEndpoint } from '#shared/api/endpoint.ts';
+import type { PageEndpointName } from '#shared/api/all-endpoints.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { DomainError } from '#shared/errors/domain-error.ts';
 import { BadRequest, ValidationFailed } from '#shared/errors/request.ts';
@@ -84,9 +84,13 @@ export function redirectResponse(location: string, setCookie?: string): APIGatew
  * Wraps a public HTML page: headers lower-cased, the page language, a posted form, then the page
  * function, whose result is an HTML page or a 303. Errors become a page in the payer's language
  * here and only here: a domain error with its status (404 for an unknown payment), anything else
- * logged with the request id and answered 500 without internals.
+ * logged with the request id and answered 500 without internals. A page validates nothing, so it
+ * names its endpoint instead of importing the declaration: no schema, and no zod, in its bundle.
  */
-export function pageHandler(endpoint: PageEndpoint, render: (request: PageRequest) => Promise<PageResult>) {
+export function pageHandler(
+  endpoint: PageEndpointName,
+  render: (request: PageRequest) => Promise<PageResult>,
+) {
   const handler = middy<PageEvent, APIGatewayProxyResult, Error, Context>()
     .use(metricsPublished())
     .use(errorPages(endpoint))
@@ -111,7 +115,7 @@ export function pageHandler(endpoint: PageEndpoint, render: (request: PageReques
         : htmlResponse(result.statusCode, result.html);
     });
   // Kept on the handler so a test can check each entry file serves its own endpoint.
-  return Object.assign(handler, { endpoint });
+  return Object.assign(handler, { endpointName: endpoint });
 }
 
 const requestIdOf = (event: PageEvent, context: Context | undefined) =>
@@ -158,7 +162,7 @@ export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   };
 }
 
-export function errorPages(endpoint: Endpoint): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
+export function errorPages(endpoint: string): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   return {
     onError: (request: Request) => {
       const { error, event } = request;
@@ -173,7 +177,8 @@ export function errorPages(endpoint: Endpoint): MiddlewareObj<PageEvent, APIGate
       logger.error('unexpected error', {
         error: error as Error,
         requestId,
-        route: `${endpoint.method} ${endpoint.path}`,
+        endpoint,
+        route: `${event.httpMethod} ${event.resource}`,
         path: event.path,
       });
       request.response = htmlResponse(500, errorPage({ statusCode: 500, language, requestId }));

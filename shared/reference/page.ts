@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { referenceAssetNames, referenceEndpoints } from '#shared/api/reference.ts';
 import { escapeHtml } from '#shared/pages/html.ts';
+import { referenceAssetNames, referenceViewerFiles } from '#shared/reference/page-files.ts';
 
 /**
  * The reference page: Swagger UI (swagger-ui-dist) over the served document, every file from this
@@ -86,7 +86,7 @@ const contentTypes: Record<AssetName, string> = {
 };
 
 function packageFile(name: AssetName): string {
-  const specifier = referenceEndpoints.referencePageAsset.files.find((file) => basename(file) === name);
+  const specifier = referenceViewerFiles.find((file) => basename(file) === name);
   if (!specifier) throw new Error(`${name} is not among the reference page's files`);
   const besideBundle = fileURLToPath(new URL(`./${name}`, import.meta.url));
   if (existsSync(besideBundle)) return readFileSync(besideBundle, 'utf8');

@@ -1,0 +1,70 @@
+import { object, string } from 'zod/mini';
+import { endpointsIn } from '#shared/api/endpoint.ts';
+import { pageQuery } from '#shared/api/pages.ts';
+import { linkRequestPathParams, linkRequestSchema } from '#shared/api/service-providers.ts';
+import { readsTable, writesAndNotifies } from '#shared/catalogue/access.ts';
+
+/**
+ * The sandbox's link requests and identity checks: the merchant's owner answering a service
+ * provider, and the identity form of a compliance verification. Not on production.
+ */
+export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
+  approveSandboxLinkRequest: {
+    method: 'POST',
+    path: '/sandbox/business_link_requests/{id}/approve',
+    caller: 'service_provider',
+    access: writesAndNotifies,
+    sandboxOnly: true,
+    tag: 'Sandbox',
+    summary: 'Approve a link request as the owner (sandbox)',
+    params: linkRequestPathParams,
+    response: linkRequestSchema,
+    responseDescription: 'The request, `approved`.',
+    errors: ['business_link_request_not_found', 'conflict'],
+  },
+  declineSandboxLinkRequest: {
+    method: 'POST',
+    path: '/sandbox/business_link_requests/{id}/decline',
+    caller: 'service_provider',
+    access: writesAndNotifies,
+    sandboxOnly: true,
+    tag: 'Sandbox',
+    summary: 'Decline a link request as the owner (sandbox)',
+    params: linkRequestPathParams,
+    response: linkRequestSchema,
+    responseDescription: 'The request, `declined`.',
+    errors: ['business_link_request_not_found', 'conflict'],
+  },
+  sandboxVerificationPage: {
+    method: 'GET',
+    path: '/sandbox/kyc/{id}',
+    caller: 'public',
+    access: readsTable,
+    sandboxOnly: true,
+    page: true,
+    tag: 'Sandbox',
+    summary: 'The identity form of a compliance verification (sandbox)',
+    params: linkRequestPathParams,
+    query: pageQuery,
+    answers: { 200: 'The form while pending, the outcome afterwards.', 404: 'Unknown id.' },
+  },
+  submitSandboxVerificationPage: {
+    method: 'POST',
+    path: '/sandbox/kyc/{id}',
+    caller: 'public',
+    access: writesAndNotifies,
+    sandboxOnly: true,
+    page: true,
+    tag: 'Sandbox',
+    summary: 'Submit the identity form (sandbox)',
+    params: linkRequestPathParams,
+    query: pageQuery,
+    form: object({ firstName: string(), lastName: string(), idNumber: string(), dateOfBirth: string() }),
+    answers: {
+      200: 'The outcome.',
+      303: 'To `callbackUrl`, with `verificationId` and `status` added to its query.',
+      400: 'The form again, with the missing fields.',
+      404: 'Unknown id.',
+    },
+  },
+});
