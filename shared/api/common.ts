@@ -1,4 +1,15 @@
-import { globalRegistry, int, iso, object, regex, string, transform, uuid } from 'zod/mini';
+import {
+  array,
+  globalRegistry,
+  int,
+  iso,
+  object,
+  regex,
+  string,
+  transform,
+  uuid,
+  type ZodMiniType,
+} from 'zod/mini';
 import type { $RefinementCtx, $ZodRawIssue } from 'zod/v4/core';
 
 /** An amount in cents (1 XOF = 100 cents) with its currency: every amount the API answers. */
@@ -37,3 +48,14 @@ export const transformWithIssues = <I, O>(fn: (value: I, context: $RefinementCtx
     };
     return fn(value, Object.assign(payload, { addIssue }) as $RefinementCtx<I>);
   });
+
+/**
+ * The fields of a page of a list, as the transaction list has them (`{total, perPage, currentPage,
+ * data}`): every list of the API pages the same way.
+ */
+export const pageOf = <Item extends ZodMiniType>(item: Item) => ({
+  total: int(),
+  perPage: int(),
+  currentPage: int(),
+  data: array(item),
+});

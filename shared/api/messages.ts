@@ -1,6 +1,5 @@
 import {
   _default,
-  array,
   coerce,
   enum as enumOf,
   globalRegistry,
@@ -18,7 +17,7 @@ import {
   string,
   uuid,
 } from 'zod/mini';
-import { instant } from '#shared/api/common.ts';
+import { instant, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { phoneNumber } from '#shared/api/phone-number.ts';
 import { readsTable, writesTable } from '#shared/catalogue/access.ts';
@@ -97,10 +96,7 @@ export const messageSchema = object({
 export type MessageResponse = output<typeof messageSchema>;
 
 export const messageListSchema = object({
-  total: int(),
-  perPage: int(),
-  currentPage: int(),
-  data: array(messageSchema),
+  ...pageOf(messageSchema),
 }).register(globalRegistry, { id: 'MessageList' });
 
 export const messageAccountSchema = object({

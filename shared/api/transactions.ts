@@ -1,6 +1,5 @@
 import {
   _default,
-  array,
   coerce,
   enum as enumOf,
   globalRegistry,
@@ -19,7 +18,7 @@ import {
   transform,
   uuid,
 } from 'zod/mini';
-import { instant, money } from '#shared/api/common.ts';
+import { instant, money, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { writesTable } from '#shared/catalogue/access.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
@@ -133,10 +132,7 @@ export const transactionSchema = object({
 });
 
 export const transactionListSchema = object({
-  total: int(),
-  perPage: int(),
-  currentPage: int(),
-  data: array(transactionSchema),
+  ...pageOf(transactionSchema),
   asOf: instant.clone().register(globalRegistry, {
     description: 'The instant the listing is taken at: pass it on, or page with the same query.',
   }),

@@ -14,7 +14,7 @@ import {
   string,
   uuid,
 } from 'zod/mini';
-import { instant } from '#shared/api/common.ts';
+import { instant, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { readsTable, writesAndNotifies } from '#shared/catalogue/access.ts';
 import { deliveryStatuses, type WebhookDelivery } from '#shared/data/webhook-delivery.ts';
@@ -79,10 +79,7 @@ export const webhookDeliverySchema = object({
 export type WebhookDeliveryResponse = output<typeof webhookDeliverySchema>;
 
 export const webhookDeliveryListSchema = object({
-  total: int(),
-  perPage: int(),
-  currentPage: int(),
-  data: array(webhookDeliverySchema),
+  ...pageOf(webhookDeliverySchema),
 }).register(globalRegistry, { id: 'WebhookDeliveryList' });
 
 /** A delivery as its business sees it: where it went and how every attempt ended, no secret. */
