@@ -40,6 +40,7 @@ function link(overrides: Partial<PaymentLink> = {}): PaymentLink {
     currency: 'XOF',
     allowMultiplePayments: false,
     paymentsCount: 0,
+    active: true,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...overrides,
