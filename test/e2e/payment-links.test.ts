@@ -126,6 +126,14 @@ describe('a single-use link', () => {
   });
 });
 
+describe('the sandbox’s pay', () => {
+  it('takes orange_money as orange', async () => {
+    const link = await newLink();
+    const paid = await pay(link.id, '+2250700000001', 'orange_money');
+    expect(paid.body).toMatchObject({ status: 'success', paymentMethod: 'orange', paymentLinkId: link.id });
+  });
+});
+
 describe('a reusable link', () => {
   it('is paid three times and stays open', async () => {
     const link = await newLink({ allowMultiplePayments: true, title: 'Cotisation mensuelle' });
