@@ -105,7 +105,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the payment links */
+        /**
+         * List the payment links
+         * @description The business’s links, newest first (a key scoped to a store: that store’s), in the transaction list’s envelope; `storeId` and `active` filter, `page` and `limit` page.
+         */
         get: operations["listPaymentLinks"];
         put?: never;
         /**
@@ -145,7 +148,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Switch a payment link off */
+        /**
+         * Switch a payment link off
+         * @description Switches the link off: `active` and `canReceivePayments` turn false, its page says it is no longer active, and a payment attempt through it is refused with `E_PAYMENT_LINK_IS_INVALID`. An attempt already under way at the provider ends as it would have. Switching off a link already off answers it again.
+         */
         post: operations["deactivatePaymentLink"];
         delete?: never;
         options?: never;
@@ -162,7 +168,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Switch a payment link on again */
+        /**
+         * Switch a payment link on again
+         * @description Switches the link on again. A single-use link that was paid cannot be: 409 `payment_link_already_used`. Switching on a link already on answers it again.
+         */
         post: operations["activatePaymentLink"];
         delete?: never;
         options?: never;
@@ -448,7 +457,7 @@ export interface paths {
         put?: never;
         /**
          * Send money out of a store
-         * @description Pays a beneficiary from a store’s available balance: a contact (`contactId`); a new beneficiary (`name`, `paymentMethod`, `identifier`, saved as a contact); or another store of the business (`paymentMethod: "svc"`, `destinationStoreId`). The amount and fees are reserved at once; a payout stays `pending` until the provider answers, then the `TRANSACTION_COMPLETED` webhook (with `transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once.
+         * @description Pays a beneficiary from a store’s available balance: a contact (`contactId`); a new beneficiary (`name`, `paymentMethod`, `identifier`, saved as a contact); or another store of the business (`paymentMethod: "svc"`, `destinationStoreId`). The amount and fees are reserved at once; a payout stays `pending` until the provider answers, then the `TRANSACTION_COMPLETED` webhook (with `transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once. `beneficiary` is whom it pays (the number in E.164, a bank account, or the receiving store’s name for `svc`), `beneficiaryName` the name.
          */
         post: operations["createTransfer"];
         delete?: never;
