@@ -34,13 +34,14 @@ import {
  *   the business's links together (a query on the prefix).
  * - pk = PLINK#<id>, sk = PLINK: which business a link belongs to, for the public page.
  *
- * Cost (a link is under 1 KB): create, a condition check on the store and 2 puts: 6 WCU. Get:
+ * Cost (a link is about 400 bytes): create, a condition check on the store and 2 puts: 6 WCU. Get:
  * 0.5 RCU (page: 1 RCU). A claim: 2 WCU in the attempt's transaction; closing or counting: 2 WCU in
  * the completion's. Switch on or off: UpdateItem, 1 WCU (after the 0.5 RCU read that finds it for
  * the caller). List: a Query of the business's partition on `PLINK#`, reading every link of the
- * business (about 8 a 0.5 RCU, eventually consistent) to sort them newest first and count `total`;
- * the store and `active` filters do not lower it. Links have no index entry, so listing costs no
- * write on any claim or completion, and links made before the listing existed are in it.
+ * business (about 10 a 0.5 RCU, eventually consistent: 5 RCU for 100 links, `npm run bench --
+ * capacity`) to sort them newest first and count `total`; the store and `active` filters do not
+ * lower it. Links have no index entry, so listing costs no write on any claim or completion, and
+ * links made before the listing existed are in it.
  */
 export interface PaymentLink {
   id: string;
