@@ -105,7 +105,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the payment links
+         * @description The business’s links, newest first (a key scoped to a store: that store’s), in the transaction list’s envelope; `storeId` and `active` filter, `page` and `limit` page.
+         */
+        get: operations["listPaymentLinks"];
         put?: never;
         /**
          * Create a payment link
@@ -129,6 +133,46 @@ export interface paths {
         get: operations["getPaymentLink"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/payment_links/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a payment link off
+         * @description Switches the link off: `active` and `canReceivePayments` turn false, its page says it is no longer active, and a payment attempt through it is refused with `E_PAYMENT_LINK_IS_INVALID`. An attempt already under way at the provider ends as it would have. Switching off a link already off answers it again.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/payment_links/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a payment link on again
+         * @description Switches the link on again. A single-use link that was paid cannot be: 409 `payment_link_already_used`. Switching on a link already on answers it again.
+         */
+        post: operations["activatePaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -413,7 +457,7 @@ export interface paths {
         put?: never;
         /**
          * Send money out of a store
-         * @description Pays a beneficiary from a store’s available balance: a contact (`contactId`); a new beneficiary (`name`, `paymentMethod`, `identifier`, saved as a contact); or another store of the business (`paymentMethod: "svc"`, `destinationStoreId`). The amount and fees are reserved at once; a payout stays `pending` until the provider answers, then the `TRANSACTION_COMPLETED` webhook (with `transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once.
+         * @description Pays a beneficiary from a store’s available balance: a contact (`contactId`); a new beneficiary (`name`, `paymentMethod`, `identifier`, saved as a contact); or another store of the business (`paymentMethod: "svc"`, `destinationStoreId`). The amount and fees are reserved at once; a payout stays `pending` until the provider answers, then the `TRANSACTION_COMPLETED` webhook (with `transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once. `beneficiary` is whom it pays (the number in E.164, a bank account, or the receiving store’s name for `svc`), `beneficiaryName` the name.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -1086,11 +1130,6 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /**
-         * @description The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo.
-         * @enum {string}
-         */
-        PaymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
         /** @enum {string} */
         WebhookEventName: "TRANSACTION_COMPLETED" | "SERVICE_PROVIDER_LINK_REQUEST" | "ESCROW_HELD" | "ESCROW_RELEASED" | "ESCROW_REFUNDED" | "COMPLIANCE_VERIFICATION_COMPLETED" | "COLLECTION_REFUND";
         /**
@@ -1457,6 +1496,11 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @description The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo.
+         * @enum {string}
+         */
+        PaymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
         CompletedTransaction: {
             /** Format: uuid */
             id: string;
@@ -1484,6 +1528,7 @@ export interface components {
          *         "currency": "XOF"
          *       },
          *       "allowMultiplePayments": true,
+         *       "active": true,
          *       "canReceivePayments": true,
          *       "link": "https://pay.example.ci/pl/9d2f7c1a-3b4e-4f5a-8c6d-7e8f9a0b1c2d",
          *       "escrowId": null,
@@ -1498,7 +1543,9 @@ export interface components {
             title: string;
             amount: components["schemas"]["MoneyOutput"];
             allowMultiplePayments: boolean;
-            /** @description False once a single-use link is paid. */
+            /** @description False while the merchant has switched the link off (`/deactivate`); true otherwise. */
+            active: boolean;
+            /** @description False once a single-use link is paid, and while the link is switched off. */
             canReceivePayments: boolean;
             /** @description The page where customers pay. */
             link: string;
@@ -1509,6 +1556,12 @@ export interface components {
              * @example 2026-11-20T14:08:55.665Z
              */
             createdAt: string;
+        };
+        PaymentLinkList: {
+            total: number;
+            perPage: number;
+            currentPage: number;
+            data: components["schemas"]["PaymentLink"][];
         };
         TransactionList: {
             total: number;
@@ -1762,7 +1815,8 @@ export interface components {
          *       "status": "pending",
          *       "errorReason": null,
          *       "paymentMethod": "orange",
-         *       "beneficiary": "Kouassi Yao (fournisseur attiéké)",
+         *       "beneficiary": "+2250701234567",
+         *       "beneficiaryName": "Kouassi Yao (fournisseur attiéké)",
          *       "description": "Règlement facture fournisseur 118",
          *       "reference": "virement-fournisseur-118",
          *       "createdAt": "2026-11-20T15:30:00.000Z",
@@ -1790,8 +1844,10 @@ export interface components {
             errorReason: string | null;
             /** @enum {string} */
             paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank" | "svc";
-            /** @description The beneficiary’s name (the receiving store’s, for `svc`). */
+            /** @description Whom the money goes to: the mobile-money number in E.164 (`+2250701234567`); for `bank`, the bank code, agency code, account number and key, space-separated; for `svc`, the receiving store’s name. */
             beneficiary: string;
+            /** @description The beneficiary’s name: the contact’s, the inline `name`, or the receiving store’s. */
+            beneficiaryName: string;
             /** Format: uuid */
             destinationStoreId?: string;
             description: string;
@@ -2515,7 +2571,11 @@ export interface operations {
                         /** @enum {string} */
                         type: "redirect" | "soundbox";
                         data: {
-                            paymentMethod: components["schemas"]["PaymentMethod"];
+                            /**
+                             * @description The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo. `orange_money` is taken as `orange`.
+                             * @enum {string}
+                             */
+                            paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "orange_money";
                             /** @description Required for `redirect`: where the payer is sent back after a success. */
                             successUrl?: string;
                             /** @description Required for `redirect`: where the payer is sent back after a failure. */
@@ -2793,6 +2853,144 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description One store of the business; all of them by default. */
+                storeId?: string;
+                /** @description `true`: the links switched on; `false`: those switched off. */
+                active?: "true" | "false";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the links, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkList"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `store_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "store_not_found";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -3167,6 +3365,323 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "payment_link_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, `active` and `canReceivePayments` false. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_link_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_link_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    activatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, `active` true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_link_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_link_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_link_already_used` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_link_already_used";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -3926,8 +4441,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
+                    /**
+                     * @description `orange_money` is taken as `orange`.
+                     * @enum {string}
+                     */
+                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "orange_money";
                     /** @description `+225` and 10 digits; spaces, `00225` or no prefix are accepted. */
                     payerPhone: string;
                 };
@@ -4071,8 +4589,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
+                    /**
+                     * @description `orange_money` is taken as `orange`.
+                     * @enum {string}
+                     */
+                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "orange_money";
                     /** @description `+225` and 10 digits; spaces, `00225` or no prefix are accepted. */
                     payerPhone: string;
                 };
@@ -5205,8 +5726,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @enum {string} */
-                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank";
+                    /**
+                     * @description `orange_money` is taken as `orange`.
+                     * @enum {string}
+                     */
+                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank" | "orange_money";
                     identifier?: {
                         [key: string]: unknown;
                     };
@@ -5533,8 +6057,11 @@ export interface operations {
                     /** Format: uuid */
                     contactId?: string;
                     name?: string;
-                    /** @enum {string} */
-                    paymentMethod?: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank" | "svc";
+                    /**
+                     * @description `orange_money` is taken as `orange`.
+                     * @enum {string}
+                     */
+                    paymentMethod?: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank" | "svc" | "orange_money";
                     identifier?: {
                         [key: string]: unknown;
                     };
@@ -8288,7 +8815,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    paymentMethod: components["schemas"]["PaymentMethod"];
+                    /**
+                     * @description The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo. `orange_money` is taken as `orange`.
+                     * @enum {string}
+                     */
+                    paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "orange_money";
                     /** @example +2250700000001 */
                     payerPhone: string;
                 };

@@ -1,9 +1,15 @@
 import {
+  _default,
   array,
+  coerce,
+  enum as enumOf,
   globalRegistry,
+  gte,
   int,
   iso,
+  lte,
   object,
+  overwrite,
   regex,
   string,
   transform,
@@ -11,6 +17,11 @@ import {
   type ZodMiniType,
 } from 'zod/mini';
 import type { $RefinementCtx, $ZodRawIssue } from 'zod/v4/core';
+import {
+  canonicalPaymentMethod,
+  type PaymentMethodAlias,
+  paymentMethodAliases,
+} from '#shared/domain/payment-methods.ts';
 
 /** An amount in cents (1 XOF = 100 cents) with its currency: every amount the API answers. */
 export const money = object({
@@ -59,3 +70,25 @@ export const pageOf = <Item extends ZodMiniType>(item: Item) => ({
   currentPage: int(),
   data: array(item),
 });
+
+/** The query fields that choose a page of a list: `page` from 1, `limit` items (1 to 100, 100 by default). */
+export const pagingQuery = {
+  page: _default(coerce.number().check(int(), gte(1)), 1),
+  limit: _default(coerce.number().check(int(), gte(1), lte(100)), 100),
+};
+
+/**
+ * A `paymentMethod` a request gives, among `codes`: the aliases integrations send (`orange_money`)
+ * are taken too and read as their code, so every endpoint taking a method stores and answers
+ * `orange` however it was sent. The reference lists the aliases among the values.
+ */
+export function paymentMethodInput<Code extends string>(codes: readonly [Code, ...Code[]], description = '') {
+  const given = enumOf([...codes, ...Object.keys(paymentMethodAliases)] as [string, ...string[]]).check(
+    // An overwrite, not a transform: zod leaves the examples out of the JSON Schema of a request
+    // body holding a transform. It makes the value the code, so it is typed as the code.
+    overwrite(canonicalPaymentMethod),
+  );
+  return given.register(globalRegistry, {
+    description: `${description}${description ? ' ' : ''}\`orange_money\` is taken as \`orange\`.`,
+  }) as unknown as ZodMiniType<Code, Code | PaymentMethodAlias>;
+}

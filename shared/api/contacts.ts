@@ -17,7 +17,7 @@ import {
   uuid,
 } from 'zod/mini';
 import type { $RefinementCtx } from 'zod/v4/core';
-import { instant, transformWithIssues } from '#shared/api/common.ts';
+import { instant, paymentMethodInput, transformWithIssues } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { readsTable, writesTable } from '#shared/catalogue/access.ts';
 import type { Contact } from '#shared/data/contact.ts';
@@ -98,7 +98,7 @@ export const contactName = string().check(trim(), minLength(1), maxLength(255));
 export const createContactBody = pipe(
   object({
     name: contactName,
-    paymentMethod: enumOf(contactMethods),
+    paymentMethod: paymentMethodInput(contactMethods),
     identifier: optional(looseObject({})),
   }),
   transformWithIssues((body, context) => {

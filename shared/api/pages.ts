@@ -1,5 +1,5 @@
 import { enum as enumOf, globalRegistry, object, optional, string, uuid } from 'zod/mini';
-import { idPathParams } from '#shared/api/common.ts';
+import { idPathParams, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
@@ -14,7 +14,7 @@ const language = optional(enumOf(['fr', 'en'])).register(globalRegistry, {
 });
 export const pageQuery = object({ lang: language });
 const payerForm = object({
-  paymentMethod: enumOf(providerCodes),
+  paymentMethod: paymentMethodInput(providerCodes),
   payerPhone: string().register(globalRegistry, {
     description: '`+225` and 10 digits; spaces, `00225` or no prefix are accepted.',
   }),

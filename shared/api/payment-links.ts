@@ -1,5 +1,6 @@
 import {
   boolean,
+  enum as enumOf,
   globalRegistry,
   gte,
   int,
@@ -10,11 +11,13 @@ import {
   object,
   optional,
   type output,
+  pipe,
   regex,
   string,
+  transform,
   uuid,
 } from 'zod/mini';
-import { instant, money } from '#shared/api/common.ts';
+import { instant, money, pageOf, pagingQuery } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
 import { maxAmountCents } from '#shared/api/payment-requests.ts';
@@ -54,8 +57,11 @@ export const paymentLinkSchema = object({
   title: string(),
   amount: money,
   allowMultiplePayments: boolean(),
+  active: boolean().register(globalRegistry, {
+    description: 'False while the merchant has switched the link off (`/deactivate`); true otherwise.',
+  }),
   canReceivePayments: boolean().register(globalRegistry, {
-    description: 'False once a single-use link is paid.',
+    description: 'False once a single-use link is paid, and while the link is switched off.',
   }),
   link: string().register(globalRegistry, { description: 'The page where customers pay.' }),
   escrowId: nullable(uuid()).register(globalRegistry, {
@@ -72,6 +78,7 @@ export const paymentLinkSchema = object({
       title: 'Abonnement mensuel salon Awa Coiffure',
       amount: { amount: 2_500_000, currency: 'XOF' },
       allowMultiplePayments: true,
+      active: true,
       canReceivePayments: true,
       link: 'https://pay.example.ci/pl/9d2f7c1a-3b4e-4f5a-8c6d-7e8f9a0b1c2d',
       escrowId: null,
@@ -90,12 +97,32 @@ export function paymentLinkResponse(link: PaymentLink, baseUrl: string): Payment
     title: link.title,
     amount: { amount: link.amountCents, currency: link.currency },
     allowMultiplePayments: link.allowMultiplePayments,
+    active: link.active,
     canReceivePayments: canReceivePayments(link),
     link: `${baseUrl}/pl/${link.id}`,
     escrowId: link.escrowId ?? null,
     createdAt: link.createdAt,
   };
 }
+
+export const listPaymentLinksQuery = object({
+  storeId: optional(uuid()).register(globalRegistry, {
+    description: 'One store of the business; all of them by default.',
+  }),
+  active: optional(
+    pipe(
+      enumOf(['true', 'false']),
+      transform((value) => value === 'true'),
+    ),
+  ).register(globalRegistry, { description: '`true`: the links switched on; `false`: those switched off.' }),
+  ...pagingQuery,
+});
+
+export type ListPaymentLinksQuery = ReturnType<typeof listPaymentLinksQuery.parse>;
+
+export const paymentLinkListSchema = object({
+  ...pageOf(paymentLinkSchema),
+}).register(globalRegistry, { id: 'PaymentLinkList' });
 
 export const paymentLinkEndpoints = /* @__PURE__ */ endpointsIn('payment-links', {
   createPaymentLink: {
@@ -122,5 +149,41 @@ export const paymentLinkEndpoints = /* @__PURE__ */ endpointsIn('payment-links',
     response: paymentLinkSchema,
     responseDescription: 'The payment link, `canReceivePayments` as it is now.',
     errors: ['payment_link_not_found'],
+  },
+  listPaymentLinks: {
+    method: 'GET',
+    path: '/partner_api/payment_links',
+    caller: 'api_key',
+    access: readsTable,
+    tag: 'Payment links',
+    summary: 'List the payment links',
+    query: listPaymentLinksQuery,
+    response: paymentLinkListSchema,
+    responseDescription: 'One page of the links, newest first.',
+    errors: ['store_not_found'],
+  },
+  deactivatePaymentLink: {
+    method: 'POST',
+    path: '/partner_api/payment_links/{id}/deactivate',
+    caller: 'api_key',
+    access: writesTable,
+    tag: 'Payment links',
+    summary: 'Switch a payment link off',
+    params: paymentLinkPathParams,
+    response: paymentLinkSchema,
+    responseDescription: 'The link, `active` and `canReceivePayments` false.',
+    errors: ['payment_link_not_found'],
+  },
+  activatePaymentLink: {
+    method: 'POST',
+    path: '/partner_api/payment_links/{id}/activate',
+    caller: 'api_key',
+    access: writesTable,
+    tag: 'Payment links',
+    summary: 'Switch a payment link on again',
+    params: paymentLinkPathParams,
+    response: paymentLinkSchema,
+    responseDescription: 'The link, `active` true.',
+    errors: ['payment_link_not_found', 'payment_link_already_used'],
   },
 });

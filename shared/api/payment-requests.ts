@@ -17,7 +17,7 @@ import {
   trim,
   uuid,
 } from 'zod/mini';
-import { executedAt, instant, money } from '#shared/api/common.ts';
+import { executedAt, instant, money, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
 import { readsTable, startsCollections } from '#shared/catalogue/access.ts';
@@ -53,10 +53,16 @@ export const payerPhone = string()
   .check(regex(payerPhonePattern, 'must be +225 followed by 10 digits'))
   .register(globalRegistry, { examples: ['+2250700000001'] });
 
+const providersDescription = 'The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo.';
+
+/** The method as answered: always a provider's code. */
 export const paymentMethod = enumOf(providerCodes).register(globalRegistry, {
   id: 'PaymentMethod',
-  description: 'The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo.',
+  description: providersDescription,
 });
+
+/** The method as a request gives it: a provider's code, or an alias of one. */
+export const paymentMethodGiven = paymentMethodInput(providerCodes, providersDescription);
 
 export const createPaymentRequestBody = object({
   storeId: uuid(),
@@ -76,7 +82,7 @@ export const createPaymentRequestBody = object({
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
     data: object({
-      paymentMethod,
+      paymentMethod: paymentMethodGiven,
       successUrl: optional(returnUrl).register(globalRegistry, {
         description: 'Required for `redirect`: where the payer is sent back after a success.',
       }),

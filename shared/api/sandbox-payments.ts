@@ -4,7 +4,7 @@ import { pageQuery } from '#shared/api/pages.ts';
 import { paymentLinkPathParams } from '#shared/api/payment-links.ts';
 import {
   payerPhone,
-  paymentMethod,
+  paymentMethodGiven,
   paymentRequestPathParams,
   paymentRequestSchema,
 } from '#shared/api/payment-requests.ts';
@@ -15,7 +15,7 @@ import { playsSandboxProvider, readsTable } from '#shared/catalogue/access.ts';
  * payer, in their app or on the provider's page. None of it exists on production.
  */
 
-export const sandboxLinkPaymentBody = object({ paymentMethod, payerPhone });
+export const sandboxLinkPaymentBody = object({ paymentMethod: paymentMethodGiven, payerPhone });
 
 export const sandboxPayerBody = optional(object({ payerPhone: optional(payerPhone) }));
 

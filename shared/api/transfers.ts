@@ -17,13 +17,18 @@ import {
   string,
   uuid,
 } from 'zod/mini';
-import { instant, money, transformWithIssues } from '#shared/api/common.ts';
+import { instant, money, paymentMethodInput, transformWithIssues } from '#shared/api/common.ts';
 import { contactName, parseIdentifier } from '#shared/api/contacts.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { maxAmountCents } from '#shared/api/payment-requests.ts';
 import { paysOut, readsTable } from '#shared/catalogue/access.ts';
 import type { Transfer } from '#shared/data/transfer.ts';
-import { type ContactIdentifier, type ContactMethod, contactMethods } from '#shared/domain/contacts.ts';
+import {
+  beneficiaryLabel,
+  type ContactIdentifier,
+  type ContactMethod,
+  contactMethods,
+} from '#shared/domain/contacts.ts';
 
 export type BeneficiaryForm =
   | { form: 'contact'; contactId: string }
@@ -50,7 +55,7 @@ export const createTransferBody = pipe(
     reference: optional(string().check(minLength(1), maxLength(100))),
     contactId: optional(uuid()),
     name: optional(contactName),
-    paymentMethod: optional(enumOf([...contactMethods, 'svc'])),
+    paymentMethod: optional(paymentMethodInput([...contactMethods, 'svc'])),
     identifier: optional(looseObject({})),
     destinationStoreId: optional(uuid()),
   }),
@@ -166,7 +171,11 @@ export const transferSchema = object({
   }),
   paymentMethod: enumOf([...contactMethods, 'svc']),
   beneficiary: string().register(globalRegistry, {
-    description: 'The beneficiary’s name (the receiving store’s, for `svc`).',
+    description:
+      'Whom the money goes to: the mobile-money number in E.164 (`+2250701234567`); for `bank`, the bank code, agency code, account number and key, space-separated; for `svc`, the receiving store’s name.',
+  }),
+  beneficiaryName: string().register(globalRegistry, {
+    description: 'The beneficiary’s name: the contact’s, the inline `name`, or the receiving store’s.',
   }),
   destinationStoreId: optional(uuid()),
   description: string(),
@@ -192,7 +201,8 @@ export const transferSchema = object({
       status: 'pending',
       errorReason: null,
       paymentMethod: 'orange',
-      beneficiary: 'Kouassi Yao (fournisseur attiéké)',
+      beneficiary: '+2250701234567',
+      beneficiaryName: 'Kouassi Yao (fournisseur attiéké)',
       description: 'Règlement facture fournisseur 118',
       reference: 'virement-fournisseur-118',
       createdAt: '2026-11-20T15:30:00.000Z',
@@ -214,7 +224,12 @@ export function transferResponse(transfer: Transfer): TransferResponse {
     status: transfer.status,
     errorReason: transfer.errorReason,
     paymentMethod: transfer.paymentMethod,
-    beneficiary: transfer.beneficiary,
+    beneficiary: beneficiaryLabel(
+      transfer.paymentMethod,
+      transfer.beneficiaryIdentifier,
+      transfer.beneficiary,
+    ),
+    beneficiaryName: transfer.beneficiary,
     ...(transfer.destinationStoreId ? { destinationStoreId: transfer.destinationStoreId } : {}),
     description: transfer.description,
     reference: transfer.reference,

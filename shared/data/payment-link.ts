@@ -1,11 +1,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { queryPrefix } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
-import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
+import {
+  PaymentLinkAlreadyUsed,
+  PaymentLinkIsInvalid,
+  PaymentLinkNotFound,
+} from '#shared/errors/payment-links.ts';
 
 /**
  * Payment link: an amount a store asks for at a URL it shares (`/pl/<id>`). Single-use by default:
@@ -19,12 +24,24 @@ import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/paymen
  * therefore leaves the link open. The browser that made an attempt holds its token (a cookie) and
  * may start over without waiting for its own claim to lapse.
  *
+ * The merchant may switch a link off (`active` false; links written before it existed lack the
+ * attribute and are active). The claim is conditioned on the link being active, so an attempt
+ * racing a deactivation is decided by whichever write lands first; an attempt claimed before
+ * goes on to its end (the payer may already be paying at the provider).
+ *
  * Keys:
- * - pk = BIZ#<businessId>, sk = PLINK#<id>: the link, read by id under the caller's business.
+ * - pk = BIZ#<businessId>, sk = PLINK#<id>: the link, read by id under the caller's business, and
+ *   the business's links together (a query on the prefix).
  * - pk = PLINK#<id>, sk = PLINK: which business a link belongs to, for the public page.
  *
- * Cost: create, a condition check on the store and 2 puts: 6 WCU. Get: 0.5 RCU (page: 1 RCU).
- * A claim: 2 WCU in the attempt's transaction; closing or counting: 2 WCU in the completion's.
+ * Cost (a link is about 400 bytes): create, a condition check on the store and 2 puts: 6 WCU. Get:
+ * 0.5 RCU (page: 1 RCU). A claim: 2 WCU in the attempt's transaction; closing or counting: 2 WCU in
+ * the completion's. Switch on or off: UpdateItem, 1 WCU (after the 0.5 RCU read that finds it for
+ * the caller). List: a Query of the business's partition on `PLINK#`, reading every link of the
+ * business (about 10 a 0.5 RCU, eventually consistent: 5 RCU for 100 links, `npm run bench --
+ * capacity`) to sort them newest first and count `total`; the store and `active` filters do not
+ * lower it. Links have no index entry, so listing costs no write on any claim or completion, and
+ * links made before the listing existed are in it.
  */
 export interface PaymentLink {
   id: string;
@@ -41,6 +58,8 @@ export interface PaymentLink {
   escrowId?: string | undefined;
   /** Each payment through the link is held in its own escrow on these terms (platform keys). */
   escrow?: EscrowTerms | undefined;
+  /** False once the merchant switched it off: it takes no new attempt until switched on. */
+  active: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,7 +67,10 @@ export interface PaymentLink {
 export const attemptMinutes = 10;
 
 export const canReceivePayments = (link: PaymentLink) =>
-  link.allowMultiplePayments || link.paidBy === undefined;
+  link.active && (link.allowMultiplePayments || link.paidBy === undefined);
+
+/** A link is active unless switched off; links older than the switch have no `active` at all. */
+const isActive = '(attribute_not_exists(#active) OR #active = :true)';
 
 export const paymentLinkKey = (businessId: string, id: string) => ({
   pk: `BIZ#${businessId}`,
@@ -118,9 +140,16 @@ export function attemptWrite(
   if (link.allowMultiplePayments) {
     return {
       write: {
-        ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(pk)' },
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: key,
+          // Links are never deleted: failing this, the link was switched off.
+          ConditionExpression: `attribute_exists(pk) AND ${isActive}`,
+          ExpressionAttributeNames: { '#active': 'active' },
+          ExpressionAttributeValues: { ':true': true },
+        },
       },
-      onConditionFailed: () => new PaymentLinkNotFound(),
+      onConditionFailed: () => new PaymentLinkIsInvalid('This payment link is no longer active'),
     };
   }
   return {
@@ -129,18 +158,21 @@ export function attemptWrite(
         TableName: tableName(),
         Key: key,
         UpdateExpression: 'SET attemptBy = :request, attemptToken = :token, attemptUntil = :until',
-        ConditionExpression:
-          'attribute_exists(pk) AND attribute_not_exists(paidBy) AND (attribute_not_exists(attemptUntil) OR attemptUntil < :now OR attemptToken = :token)',
+        ConditionExpression: `attribute_exists(pk) AND ${isActive} AND attribute_not_exists(paidBy) AND (attribute_not_exists(attemptUntil) OR attemptUntil < :now OR attemptToken = :token)`,
+        ExpressionAttributeNames: { '#active': 'active' },
         ExpressionAttributeValues: {
           ':request': attempt.paymentRequestId,
           ':token': attempt.token,
           ':until': now + attemptMinutes * 60_000,
           ':now': now,
+          ':true': true,
         },
       },
     },
     onConditionFailed: () =>
-      new PaymentLinkIsInvalid('This payment link is already paid, or being paid by someone else'),
+      new PaymentLinkIsInvalid(
+        'This payment link is already paid, being paid by someone else, or no longer active',
+      ),
   };
 }
 
@@ -206,6 +238,55 @@ export async function releaseAttempt(
   }
 }
 
+/**
+ * Switches a link on or off and answers it as it is then. Switching on a single-use link already
+ * paid is refused, under a condition, so a payment completing meanwhile cannot slip past it.
+ */
+export async function setPaymentLinkActive(
+  link: Pick<PaymentLink, 'businessId' | 'id'>,
+  active: boolean,
+): Promise<PaymentLink> {
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: paymentLinkKey(link.businessId, link.id),
+        UpdateExpression: 'SET #active = :active, updatedAt = :now',
+        ConditionExpression: active
+          ? 'attribute_exists(pk) AND (allowMultiplePayments = :true OR attribute_not_exists(paidBy))'
+          : 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#active': 'active' },
+        ExpressionAttributeValues: {
+          ':active': active,
+          ':now': new Date().toISOString(),
+          ...(active ? { ':true': true } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toPaymentLink(Attributes ?? {});
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // Links are never deleted: the caller found it, so only switching on a paid one fails here.
+    throw active ? new PaymentLinkAlreadyUsed() : new PaymentLinkNotFound();
+  }
+}
+
+/** Every link of a business, newest first, of one store and in one state if asked. */
+export async function listPaymentLinks(
+  businessId: string,
+  filter: { storeId?: string | undefined; active?: boolean | undefined },
+): Promise<PaymentLink[]> {
+  const links = (await queryPrefix(`BIZ#${businessId}`, 'PLINK#')).map(toPaymentLink);
+  return links
+    .filter(
+      (link) =>
+        (filter.storeId === undefined || link.storeId === filter.storeId) &&
+        (filter.active === undefined || link.active === filter.active),
+    )
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
+
 function toPaymentLink(item: Record<string, unknown>): PaymentLink {
   return {
     id: item.id as string,
@@ -220,6 +301,7 @@ function toPaymentLink(item: Record<string, unknown>): PaymentLink {
     paymentsCount: Number(item.paymentsCount ?? 0),
     escrowId: (item.escrowId as string | undefined) ?? undefined,
     escrow: (item.escrow as EscrowTerms | undefined) ?? undefined,
+    active: item.active !== false,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   };

@@ -54,7 +54,10 @@ export interface Transfer {
   status: TransferStatus;
   errorReason: string | null;
   paymentMethod: BeneficiaryMethod;
-  /** The beneficiary's name (the receiving store's, for `svc`). */
+  /**
+   * The beneficiary's name (the receiving store's, for `svc`): answered as `beneficiaryName`, the
+   * answer's `beneficiary` being whom it pays (shared/domain/contacts.ts, `beneficiaryLabel`).
+   */
   beneficiary: string;
   beneficiaryIdentifier: ContactIdentifier;
   destinationStoreId?: string | undefined;

@@ -54,3 +54,16 @@ export function identifierLabel(identifier: ContactIdentifier): string {
   if ('storeId' in identifier) return identifier.storeId;
   return `${identifier.bankCode} ${identifier.agencyCode} ${identifier.accountNumber} ${identifier.key}`;
 }
+
+/**
+ * Whom a transfer pays, as the original service's `beneficiary` says it: what the provider pays
+ * to (the number in E.164; a bank account as bank code, agency, account and key), or for a
+ * transfer between stores the receiving store's name. The name of a person is `beneficiaryName`.
+ */
+export function beneficiaryLabel(
+  method: BeneficiaryMethod,
+  identifier: ContactIdentifier,
+  name: string,
+): string {
+  return method === 'svc' ? name : identifierLabel(identifier);
+}

@@ -8,6 +8,20 @@ export type PayoutMethod = ProviderCode | 'bank';
 export const isProviderCode = (value: string): value is ProviderCode =>
   (providerCodes as readonly string[]).includes(value);
 
+/**
+ * Other names integrations send for a provider, read as its code and never answered back: public
+ * integrations send `orange_money` for Orange Money.
+ */
+export const paymentMethodAliases = { orange_money: 'orange' } as const satisfies Record<
+  string,
+  ProviderCode
+>;
+export type PaymentMethodAlias = keyof typeof paymentMethodAliases;
+
+/** A method as given, with an alias read as the code it stands for. */
+export const canonicalPaymentMethod = (value: string): string =>
+  Object.hasOwn(paymentMethodAliases, value) ? paymentMethodAliases[value as PaymentMethodAlias] : value;
+
 /** Payer phones are Ivorian numbers in international form: +225 and 10 digits. */
 export const payerPhonePattern = /^\+225\d{10}$/;
 

@@ -24,6 +24,7 @@ export const statusByErrorId: Record<ErrorId, number> = {
   payment_link_not_found: 404,
   // The link exists but cannot take this payment (paid, or being paid): a conflict with its state.
   E_PAYMENT_LINK_IS_INVALID: 409,
+  payment_link_already_used: 409,
   webhook_subscription_not_found: 404,
   webhook_subscription_exists: 409,
   already_linked: 409,

@@ -33,6 +33,16 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     'A page at `link` where customers pay the amount. A single-use link closes once one payment ' +
     'through it completes. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), ' +
     'each payment through it is held in an escrow of its own.',
+  listPaymentLinks:
+    'The business’s links, newest first (a key scoped to a store: that store’s), in the transaction ' +
+    'list’s envelope; `storeId` and `active` filter, `page` and `limit` page.',
+  deactivatePaymentLink:
+    'Switches the link off: `active` and `canReceivePayments` turn false, its page says it is no longer ' +
+    'active, and a payment attempt through it is refused with `E_PAYMENT_LINK_IS_INVALID`. An attempt ' +
+    'already under way at the provider ends as it would have. Switching off a link already off answers it again.',
+  activatePaymentLink:
+    'Switches the link on again. A single-use link that was paid cannot be: 409 `payment_link_already_used`. ' +
+    'Switching on a link already on answers it again.',
   paySandboxPaymentLink: 'Plays a customer paying the link; the phone number chooses the outcome.',
   listTransactions:
     'Completed payments (transfers and escrow releases will join them), newest first. Page 1 fixes ' +
@@ -61,7 +71,9 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     '(`name`, `paymentMethod`, `identifier`, saved as a contact); or another store of the business ' +
     '(`paymentMethod: "svc"`, `destinationStoreId`). The amount and fees are reserved at once; a payout ' +
     'stays `pending` until the provider answers, then the `TRANSACTION_COMPLETED` webhook (with ' +
-    '`transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once.',
+    '`transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once. ' +
+    '`beneficiary` is whom it pays (the number in E.164, a bank account, or the receiving store’s name ' +
+    'for `svc`), `beneficiaryName` the name.',
   receivePayoutCallback: payoutCallbackDescription,
   receivePayoutCallbackPut: `MTN MoMo calls back with PUT as often as POST: the same as the POST. ${payoutCallbackDescription}`,
   completeSandboxTransfer:

@@ -1,6 +1,11 @@
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
-import { isProviderCode, normalizePayerPhone, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import {
+  canonicalPaymentMethod,
+  isProviderCode,
+  normalizePayerPhone,
+  type ProviderCode,
+} from '#shared/domain/payment-methods.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
@@ -49,7 +54,9 @@ export type HostedPaymentSubmission =
 export function checkPayerForm(
   form: HostedPaymentForm,
 ): { method: ProviderCode; phone: string } | { errors: HostedPaymentFormErrors } {
-  const method = form.paymentMethod && isProviderCode(form.paymentMethod) ? form.paymentMethod : undefined;
+  // As the API does, a form posting an alias (`orange_money`) means the provider it names.
+  const given = form.paymentMethod && canonicalPaymentMethod(form.paymentMethod);
+  const method = given && isProviderCode(given) ? given : undefined;
   const phone = normalizePayerPhone(form.payerPhone);
   if (method && phone) return { method, phone };
   const errors: HostedPaymentFormErrors = {};

@@ -43,7 +43,7 @@ export type LinkPageSubmission =
   | { outcome: 'checkout'; checkoutUrl: string; attemptToken: string }
   /** The form again, as the customer filled it, with what is wrong. */
   | { outcome: 'retry'; link: PaymentLink; form: HostedPaymentForm; errors: HostedPaymentFormErrors }
-  /** Paid already, or another customer's attempt holds the link. */
+  /** Paid already, switched off, or another customer's attempt holds the link. */
   | { outcome: 'unavailable'; link: PaymentLink };
 
 /** The customer submitted the link page's form; `attemptToken` is this browser's earlier attempt's. */
@@ -69,7 +69,8 @@ export async function payOnLinkPage(
       throw new Error(`provider ${method} started a redirect collection without a checkout URL`);
     return { outcome: 'checkout', checkoutUrl: paid.request.checkoutUrl, attemptToken: paid.attemptToken };
   } catch (error) {
-    if (error instanceof PaymentLinkIsInvalid) return { outcome: 'unavailable', link };
+    // Read again: the link may have been paid, taken or switched off since, and the page says which.
+    if (error instanceof PaymentLinkIsInvalid) return { outcome: 'unavailable', link: await linkForPage(id) };
     if (error instanceof ProviderRefused)
       return { outcome: 'retry', link, form, errors: { refusedBy: method } };
     throw error;

@@ -1,20 +1,27 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CreatePaymentLinkBody } from '#shared/api/payment-links.ts';
+import type { CreatePaymentLinkBody, ListPaymentLinksQuery } from '#shared/api/payment-links.ts';
 import {
   attemptWrite,
   canReceivePayments,
   createPaymentLink,
   findPaymentLink,
   getPaymentLink,
+  listPaymentLinks,
   type PaymentLink,
   releaseAttempt,
+  setPaymentLinkActive,
 } from '#shared/data/payment-link.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { getStore } from '#shared/data/store.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
+import { StoreNotFound } from '#shared/errors/businesses.ts';
+import {
+  PaymentLinkAlreadyUsed,
+  PaymentLinkIsInvalid,
+  PaymentLinkNotFound,
+} from '#shared/errors/payment-links.ts';
 import { assertMayHoldInEscrow, checkedTerms } from '#shared/operations/escrow-terms.ts';
 import { openPaymentRequest, startCollection } from '#shared/operations/payment-requests.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
@@ -37,6 +44,7 @@ export async function createPaymentLinkFor(
     currency: store.currency,
     allowMultiplePayments: body.allowMultiplePayments ?? false,
     paymentsCount: 0,
+    active: true,
     ...(body.escrow ? { escrow: checkedTerms(body.escrow) } : {}),
     createdAt: now,
     updatedAt: now,
@@ -49,6 +57,41 @@ export async function paymentLinkOf(caller: Caller, id: string): Promise<Payment
   const link = await getPaymentLink(caller.businessId, id);
   if (!link || !callerSeesStore(caller, link.storeId)) throw new PaymentLinkNotFound();
   return link;
+}
+
+/**
+ * Switches one of the caller's links on or off; asking for the state it is in answers it as it is.
+ * A single-use link that was paid cannot be switched on (409), whatever its state.
+ */
+export async function setPaymentLinkActiveFor(
+  caller: Caller,
+  id: string,
+  active: boolean,
+): Promise<PaymentLink> {
+  const link = await paymentLinkOf(caller, id);
+  if (active && !link.allowMultiplePayments && link.paidBy !== undefined) throw new PaymentLinkAlreadyUsed();
+  if (link.active === active) return link;
+  return setPaymentLinkActive(link, active);
+}
+
+/**
+ * A page of the caller's links, newest first. A key scoped to a store lists that store whatever it
+ * asks for; another business's store, or another store than a scoped key's, is not found.
+ */
+export async function paymentLinksOf(caller: Caller, query: ListPaymentLinksQuery) {
+  const storeId = query.storeId ?? caller.storeId;
+  if (storeId !== undefined) {
+    if (!callerSeesStore(caller, storeId) || !(await getStore(caller.businessId, storeId)))
+      throw new StoreNotFound();
+  }
+  const links = await listPaymentLinks(caller.businessId, { storeId, active: query.active });
+  const first = (query.page - 1) * query.limit;
+  return {
+    total: links.length,
+    perPage: query.limit,
+    currentPage: query.page,
+    data: links.slice(first, first + query.limit),
+  };
 }
 
 /** For the public link page, which holds only the id. */

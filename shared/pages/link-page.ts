@@ -28,9 +28,9 @@ export interface LinkPageOptions {
 
 /**
  * `/pl/{id}`: what the link asks for and the form to pay it, as long as the link can receive
- * payments; once a single-use link is paid, only that. With `?payment=`, the outcome of the
- * customer's payment first: confirmed, failed (with the form again while the link is open), or
- * still waiting for the provider, reloading itself like the return page.
+ * payments; once a single-use link is paid or the link is switched off, only why not. With
+ * `?payment=`, the outcome of the customer's payment first: confirmed, failed (with the form again
+ * while the link is open), or still waiting for the provider, reloading itself like the return page.
  */
 export function linkPage(
   { link, payment }: LinkPageView,
@@ -84,8 +84,8 @@ ${payerForm(
 }
 
 /**
- * The answer (409) to a payment the link cannot take now: it is paid, or another customer's
- * attempt holds it for a few minutes. The customer may look again later.
+ * The answer (409) to a payment the link cannot take now: it is paid or switched off, or another
+ * customer's attempt holds it for a few minutes (the customer may look again later).
  */
 export function linkUnavailablePage(link: PaymentLink, context: PageContext): string {
   const { language, baseUrl } = context;
@@ -115,8 +115,15 @@ ${body}
 const whatLine = (link: PaymentLink) =>
   html`<p class="muted">${link.title} · ${formatAmount(link.amountCents, link.currency)} · ${link.storeName}</p>`;
 
+/** Why a link takes no payment: switched off by the merchant, or a single-use link paid. */
+const closedReason = (link: PaymentLink, t: Messages) =>
+  link.active
+    ? { title: t.linkPaidTitle, text: t.linkPaidText }
+    : { title: t.linkInactiveTitle, text: t.linkInactiveText };
+
 function closed(link: PaymentLink, t: Messages): SafeHtml {
-  return status('info', '✓', t.linkPaidTitle, html`<p>${t.linkPaidText}</p>\n${whatLine(link)}`);
+  const { title, text } = closedReason(link, t);
+  return status('info', link.active ? '✓' : '!', title, html`<p>${text}</p>\n${whatLine(link)}`);
 }
 
 function paidOutcome(link: PaymentLink, payment: PaymentRequest, t: Messages): SafeHtml {
@@ -131,16 +138,17 @@ ${receipt(payment, t)}`,
   );
 }
 
-/** A failed payment on a link that was paid meanwhile by someone else: nothing more to do here. */
+/** A failed payment on a link paid meanwhile by someone else, or switched off: nothing more to do here. */
 function failedOutcome(link: PaymentLink, payment: PaymentRequest, t: Messages): SafeHtml {
   const amount = formatAmount(payment.amountCents, payment.currency);
+  const closedNow = closedReason(link, t);
   return status(
     'error',
     '✕',
     t.failedTitle,
     html`<p>${t.failedText(amount, payment.storeName)}</p>
 <p>${failureReason(payment, t)} ${t.noMoneyTaken}</p>
-<p class="muted">${t.linkPaidTitle}. ${t.linkPaidText}</p>
+<p class="muted">${closedNow.title}. ${closedNow.text}</p>
 ${whatLine(link)}`,
   );
 }

@@ -70,6 +70,9 @@ const fr = {
   checkAgain: 'Vérifier à nouveau',
   linkPaidTitle: 'Ce lien de paiement a déjà été payé',
   linkPaidText: 'Il ne peut plus recevoir de paiement.',
+  linkInactiveTitle: "Ce lien de paiement n'est plus actif",
+  linkInactiveText:
+    "Le marchand l'a désactivé\u00a0: il ne peut pas recevoir de paiement. Contactez le marchand si vous pensez qu'il s'agit d'une erreur.",
   linkBusyTitle: 'Ce lien est indisponible pour le moment',
   linkBusyText:
     "Il vient d'être payé, ou quelqu'un d'autre est en train de le payer. Réessayez dans quelques minutes.",
@@ -162,6 +165,9 @@ const en: Messages = {
   checkAgain: 'Check again',
   linkPaidTitle: 'This payment link has already been paid',
   linkPaidText: 'It cannot receive another payment.',
+  linkInactiveTitle: 'This payment link is no longer active',
+  linkInactiveText:
+    'The merchant has switched it off: it cannot receive payments. Contact the merchant if you think this is a mistake.',
   linkBusyTitle: 'This payment link is unavailable right now',
   linkBusyText: 'It has just been paid, or someone else is paying it. Try again in a few minutes.',
   tryAgain: 'Try again',

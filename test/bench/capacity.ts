@@ -160,6 +160,26 @@ async function measureCapacity(): Promise<CapacityRow[]> {
   if (!heldEscrow) throw new Error('the escrow of the bench payment is missing');
   await measure('POST /escrows/{id}/release (ledger, record, event)', () => releaseEscrow(heldEscrow));
 
+  // Payment links: switching one off and on, and the list, whose reads grow with the business's links.
+  const links = await import('#shared/operations/payment-links.ts');
+  const linkBody = { storeId: store.id, title: 'Bench payment link', amountCents: 50_000 };
+  const link = await measure('POST /payment_links', () => links.createPaymentLinkFor(caller, linkBody));
+  await measure('GET /payment_links/{id}', () => links.paymentLinkOf(caller, link.id));
+  await measure('POST /payment_links/{id}/deactivate', () =>
+    links.setPaymentLinkActiveFor(caller, link.id, false),
+  );
+  await measure('POST /payment_links/{id}/activate', () =>
+    links.setPaymentLinkActiveFor(caller, link.id, true),
+  );
+  await measure('GET /payment_links (1 link)', () => links.paymentLinksOf(caller, { page: 1, limit: 100 }));
+  for (let made = 1; made < 100; made++) await links.createPaymentLinkFor(caller, linkBody);
+  await measure('GET /payment_links (100 links, page of 20)', () =>
+    links.paymentLinksOf(caller, { page: 1, limit: 20 }),
+  );
+  await measure('GET /payment_links (100 links, one store, active)', () =>
+    links.paymentLinksOf(caller, { storeId: store.id, active: true, page: 1, limit: 20 }),
+  );
+
   const { creditStore } = await import('#shared/operations/credit.ts');
   const { createTransferFor, transferOf } = await import('#shared/operations/transfers.ts');
   const { completeTransfer } = await import('#shared/operations/complete-transfer.ts');

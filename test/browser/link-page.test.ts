@@ -197,6 +197,31 @@ describe('the payment-link page, in a phone browser', () => {
     expect(await canReceivePayments(link)).toBe(true);
   });
 
+  it('tells a customer, in French and in English, that a switched-off link is no longer active', async () => {
+    const link = await createLink(true);
+    const off = await api('POST', `/partner_api/payment_links/${link.id}/deactivate`);
+    expect(off.body).toMatchObject({ active: false, canReceivePayments: false });
+
+    const page = await phone({ viewport: { width: 360, height: 640 } });
+    await page.goto(link.link);
+    expect(await page.locator('h1').innerText()).toBe("Ce lien de paiement n'est plus actif");
+    expect(plain(await page.locator('.status').innerText())).toContain("Le marchand l'a désactivé");
+    expect(await page.locator('form').count()).toBe(0);
+    expect(await page.getByRole('radio').count()).toBe(0);
+    expect(await page.getByRole('button').count()).toBe(0);
+    await page.screenshot({ path: join(screenshotDir, 'link-inactive-360.png'), fullPage: true });
+
+    const english = await phone({ locale: 'en-US' });
+    await english.goto(link.link);
+    expect(await english.locator('h1').innerText()).toBe('This payment link is no longer active');
+    expect(await english.locator('form').count()).toBe(0);
+
+    // Switched on again, the same page takes payments.
+    await api('POST', `/partner_api/payment_links/${link.id}/activate`);
+    await page.goto(link.link);
+    expect(await page.getByRole('button', { name: 'Payer 15 000 F CFA' }).isVisible()).toBe(true);
+  });
+
   it('fits a 360-pixel-wide screen without sideways scrolling', async () => {
     const link = await createLink();
     const page = await phone({ viewport: { width: 360, height: 740 } });

@@ -107,6 +107,21 @@ describe('POST /partner_api/payment_requests', () => {
     expect(body.redirectUrl).toBe(`${baseUrl}/payment/${body.id}`);
   });
 
+  it('takes orange_money, which public integrations send, as orange: answered, kept and paid as orange', async () => {
+    const { status, body } = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      redirectRequest({}, { paymentMethod: 'orange_money' }),
+    );
+    expect(status).toBe(200);
+    expect(body.paymentMethod).toBe('orange');
+    const approved = await call('POST', `/sandbox/payment_requests/${body.id}/approve`, {
+      payerPhone: '+2250700000001',
+    });
+    expect(approved.body).toMatchObject({ status: 'success', paymentMethod: 'orange' });
+    expect((await call('GET', `/partner_api/payment_requests/${body.id}`)).body.paymentMethod).toBe('orange');
+  });
+
   it.each([
     ['storeId missing', { storeId: undefined }, {}, 'storeId', 'required'],
     ['storeId not a UUID', { storeId: 'store-1' }, {}, 'storeId', 'uuid'],

@@ -84,6 +84,20 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
     request: (w) => ({ path: `/partner_api/payment_links/${w.a.paymentLinkId}` }),
     hidden: { status: 404, id: 'payment_link_not_found' },
   },
+  listPaymentLinks: {
+    request: () => ({ path: '/partner_api/payment_links' }),
+    hidden: 'listed-without',
+    shows: (w) => w.a.paymentLinkId,
+  },
+  // The owner's run switches the link off, then on again, before the sandbox pays it below.
+  deactivatePaymentLink: {
+    request: (w) => ({ path: `/partner_api/payment_links/${w.a.paymentLinkId}/deactivate` }),
+    hidden: { status: 404, id: 'payment_link_not_found' },
+  },
+  activatePaymentLink: {
+    request: (w) => ({ path: `/partner_api/payment_links/${w.a.paymentLinkId}/activate` }),
+    hidden: { status: 404, id: 'payment_link_not_found' },
+  },
   paySandboxPaymentLink: {
     request: (w) => ({
       path: `/sandbox/payment_links/${w.a.paymentLinkId}/pay`,

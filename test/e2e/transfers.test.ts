@@ -92,7 +92,9 @@ describe('POST /partner_api/transfers through a provider', () => {
       fees: { amount: 1_000, currency: 'XOF' },
       status: 'pending',
       paymentMethod: 'orange',
-      beneficiary: 'Fournisseur Bamba',
+      // The identifier, as the original service answers it; the name apart.
+      beneficiary: phones.success,
+      beneficiaryName: 'Fournisseur Bamba',
       reference,
       transaction: { status: 'pending' },
     });
@@ -102,6 +104,7 @@ describe('POST /partner_api/transfers through a provider', () => {
     const done = await waitForStatus(body.id, (s) => s !== 'pending');
     expect(done.status).toBe('success');
     expect(done.transaction).toEqual({ id: body.transaction.id, status: 'success' });
+    expect(done).toMatchObject({ beneficiary: phones.success, beneficiaryName: 'Fournisseur Bamba' });
     expect(await balance()).toBe(before - 101_000);
     expect(await listed(body)).toMatchObject({
       id: body.transaction.id,
@@ -127,6 +130,8 @@ describe('POST /partner_api/transfers through a provider', () => {
       transactionType: 'transfer',
       transactionDetails: { id: body.id, reference },
       amount: { amount: 100_000, currency: 'XOF' },
+      counterpartLabel: 'Fournisseur Bamba',
+      counterpartIdentifier: phones.success,
     });
   });
 
@@ -307,7 +312,8 @@ describe('beneficiary forms', () => {
     expect(sent.body).toMatchObject({
       contactId: contact.id,
       paymentMethod: 'wave',
-      beneficiary: 'Transporteur',
+      beneficiary: '+2250700000001',
+      beneficiaryName: 'Transporteur',
     });
 
     await api('DELETE', `/partner_api/contacts/${contact.id}`);
@@ -378,6 +384,11 @@ describe('beneficiary forms', () => {
     });
     expect(status).toBe(200);
     expect(body.fees.amount).toBe(2_500);
+    // A bank account is named by what the bank pays to: its code, agency, number and key.
+    expect(body).toMatchObject({
+      beneficiary: 'CI008 01010 000123456789 77',
+      beneficiaryName: 'Propriétaire',
+    });
     expect((await waitForStatus(body.id, (s) => s !== 'pending')).status).toBe('success');
   });
 
@@ -395,7 +406,9 @@ describe('beneficiary forms', () => {
     expect(body).toMatchObject({
       status: 'success',
       paymentMethod: 'svc',
+      // Between stores, the original service names the receiving store.
       beneficiary: 'Annexe Yopougon',
+      beneficiaryName: 'Annexe Yopougon',
       fees: { amount: 0 },
       transaction: { status: 'success' },
     });
@@ -440,6 +453,67 @@ describe('beneficiary forms', () => {
     const { status, body } = await call('GET', `/partner_api/transfers/${mine.id}`, other.headers);
     expect(status).toBe(404);
     expect(body.id).toBe('transfer_not_found');
+  });
+});
+
+describe('orange_money, which three public integrations send for payouts', () => {
+  it('is taken as orange by a transfer: answered, listed and reported as orange', async () => {
+    // A number of its own (the sandbox pays it): no contact of this merchant has it yet.
+    const number = '+2250711223344';
+    const { status, body } = await api(
+      'POST',
+      '/partner_api/transfers',
+      toNumber(number, { paymentMethod: 'orange_money', name: 'Coopérative Bouaké' }),
+    );
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      paymentMethod: 'orange',
+      beneficiary: number,
+      beneficiaryName: 'Coopérative Bouaké',
+    });
+    const done = await waitForStatus(body.id, (s) => s !== 'pending');
+    expect(done).toMatchObject({ status: 'success', paymentMethod: 'orange' });
+    expect(await listed(body)).toMatchObject({ paymentMethod: 'orange', counterpartIdentifier: number });
+    // Kept as orange: the same beneficiary sent as orange is the same contact.
+    const again = await api(
+      'POST',
+      '/partner_api/transfers',
+      toNumber(number, { name: 'Coopérative Bouaké' }),
+    );
+    expect(again.body.contactId).toBe(body.contactId);
+  });
+
+  it('is taken as orange by a contact, which is then the orange contact of that number', async () => {
+    const number = '+2250755667788';
+    const saved = await api('POST', '/partner_api/contacts', {
+      name: 'Grossiste Adjamé',
+      paymentMethod: 'orange_money',
+      identifier: { number },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ paymentMethod: 'orange', identifier: { number } });
+    const same = await api('POST', '/partner_api/contacts', {
+      name: 'Grossiste Adjamé',
+      paymentMethod: 'orange',
+      identifier: { number },
+    });
+    expect(same.body.id).toBe(saved.body.id);
+    const listedContact = (await api('GET', '/partner_api/contacts')).body.find(
+      (contact: Body) => contact.id === saved.body.id,
+    );
+    expect(listedContact.paymentMethod).toBe('orange');
+  });
+
+  it('is refused in any other spelling, naming paymentMethod', async () => {
+    const { status, body } = await api(
+      'POST',
+      '/partner_api/transfers',
+      toNumber('+2250700000001', { paymentMethod: 'OrangeMoney' }),
+    );
+    expect(status).toBe(422);
+    expect(body.extras.errors).toContainEqual(
+      expect.objectContaining({ field: 'paymentMethod', rule: 'in' }),
+    );
   });
 });
 

@@ -40,6 +40,7 @@ function link(overrides: Partial<PaymentLink> = {}): PaymentLink {
     currency: 'XOF',
     allowMultiplePayments: false,
     paymentsCount: 0,
+    active: true,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...overrides,
@@ -149,6 +150,21 @@ describe('the link page', () => {
     expect(english).not.toContain('<form');
   });
 
+  it('says a switched-off link is no longer active, in French and English, with no form', () => {
+    for (const allowMultiplePayments of [false, true]) {
+      const off = link({ active: false, allowMultiplePayments });
+      const french = linkPage({ link: off }, context);
+      expect(french).toContain('Ce lien de paiement n&#39;est plus actif');
+      expect(french).toContain('Le marchand l&#39;a désactivé');
+      expect(french).not.toContain('<form');
+      expect(french).not.toContain('name="paymentMethod"');
+      expect(french).not.toContain('déjà été payé');
+      const english = linkPage({ link: off }, { ...context, language: 'en' });
+      expect(english).toContain('This payment link is no longer active');
+      expect(english).not.toContain('<form');
+    }
+  });
+
   it('keeps offering the form on a reusable link that has been paid', () => {
     const page = linkPage({ link: link({ allowMultiplePayments: true, paymentsCount: 3 }) }, context);
     expect(page).toContain('<form');
@@ -197,6 +213,16 @@ describe("the link page showing the customer's payment", () => {
     expect(page).toContain('Échec du paiement');
     expect(page).toContain('Le solde du compte mobile money est insuffisant.');
     expect(page).toContain('Ce lien de paiement a déjà été payé');
+    expect(page).not.toContain('<form');
+  });
+
+  it('shows a failure without the form, saying the link is no longer active, once it was switched off', () => {
+    const page = linkPage(
+      { link: link({ active: false }), payment: payment({ status: 'error', errorReason: 'declined' }) },
+      context,
+    );
+    expect(page).toContain('Échec du paiement');
+    expect(page).toContain('Ce lien de paiement n&#39;est plus actif');
     expect(page).not.toContain('<form');
   });
 
@@ -422,6 +448,26 @@ describe('POST /pl/{id}', () => {
     expect(response.statusCode).toBe(409);
     expect(response.body).toContain('Ce lien de paiement a déjà été payé');
     expect(pay).not.toHaveBeenCalled();
+  });
+
+  it('answers 409 saying the link is no longer active, without trying, when it is switched off', async () => {
+    givenLink({ active: false, allowMultiplePayments: true });
+    const response = await call(submitLinkPage, post(valid));
+    expect(response.statusCode).toBe(409);
+    expect(response.body).toContain('Ce lien de paiement n&#39;est plus actif');
+    expect(response.body).not.toContain('<form');
+    expect(pay).not.toHaveBeenCalled();
+  });
+
+  it('reads `orange_money` posted by the form as Orange Money, as the API does', async () => {
+    givenLink();
+    pay.mockResolvedValue({ request: payment({ checkoutUrl: 'https://p.example/c' }), attemptToken: token });
+    await call(submitLinkPage, post('paymentMethod=orange_money&payerPhone=0700000001'));
+    expect(pay).toHaveBeenCalledWith(
+      linkId,
+      expect.objectContaining({ paymentMethod: 'orange' }),
+      expect.any(String),
+    );
   });
 
   it("shows the provider's refusal in the form, 400", async () => {
