@@ -1,0 +1,11 @@
+import { dashboardPageOptions, dashboardUrl, withoutSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { phonePage } from '#shared/pages/dashboard-sign-in.ts';
+
+export const handler = pageHandler(
+  'signInPage',
+  withoutSession(async (request) =>
+    htmlPage(phonePage({ language: request.language, action: dashboardUrl(request, '/sign-in') })),
+  ),
+  dashboardPageOptions,
+);

@@ -1,0 +1,36 @@
+import {
+  attemptIdOf,
+  dashboardPageOptions,
+  dashboardUrl,
+  sessionCookie,
+  withoutSession,
+} from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { submitSignInCode } from '#shared/operations/dashboard-sign-in.ts';
+import { codePage } from '#shared/pages/dashboard-sign-in.ts';
+
+export const handler = pageHandler(
+  'submitSignInCodePage',
+  withoutSession(async (request) => {
+    const answer = await submitSignInCode(attemptIdOf(request), request.form.code ?? '');
+    if (answer.outcome === 'signed_in') {
+      return redirectTo(dashboardUrl(request), sessionCookie(answer.sessionId, request.baseUrl));
+    }
+    if (answer.outcome === 'sign_up') return redirectTo(dashboardUrl(request, '/sign-up'));
+    const context = {
+      language: request.language,
+      action: dashboardUrl(request, '/sign-in/code'),
+      newCodeUrl: dashboardUrl(request, '/sign-in'),
+    };
+    return htmlPage(
+      codePage(
+        context,
+        answer.outcome === 'wrong'
+          ? { kind: 'wrong', triesLeft: answer.triesLeft }
+          : { kind: answer.outcome },
+      ),
+      400,
+    );
+  }),
+  dashboardPageOptions,
+);

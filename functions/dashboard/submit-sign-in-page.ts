@@ -1,0 +1,29 @@
+import {
+  attemptCookie,
+  dashboardPageOptions,
+  dashboardUrl,
+  withoutSession,
+} from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requestSignInCode } from '#shared/operations/dashboard-sign-in.ts';
+import { phonePage } from '#shared/pages/dashboard-sign-in.ts';
+
+export const handler = pageHandler(
+  'submitSignInPage',
+  withoutSession(async (request) => {
+    const phone = request.form.phone ?? '';
+    const answer = await requestSignInCode(phone, request.sourceIp);
+    if (answer.outcome === 'sent') {
+      return redirectTo(
+        dashboardUrl(request, '/sign-in/code'),
+        attemptCookie(answer.attemptId, request.baseUrl),
+      );
+    }
+    const context = { language: request.language, action: dashboardUrl(request, '/sign-in') };
+    if (answer.outcome === 'invalid_phone')
+      return htmlPage(phonePage(context, { phone, error: 'invalid' }), 400);
+    const error = answer.limit === 'stage' ? 'limited_stage' : 'limited';
+    return htmlPage(phonePage(context, { phone, error }), 429);
+  }),
+  dashboardPageOptions,
+);
