@@ -132,6 +132,10 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     summary: 'End the session',
     query,
     form: object({ csrf }),
-    answers: { 303: 'To the sign-in page, the session deleted.', 403: forbidden },
+    answers: {
+      303: 'To the sign-in page, the session deleted.',
+      400: 'A body that is not a form.',
+      403: forbidden,
+    },
   },
 });
