@@ -1,7 +1,8 @@
-import { dashboardPageOptions, dashboardUrl, withSession } from '#shared/http/dashboard-session.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { businessesOf } from '#shared/operations/dashboard-sessions.ts';
 import { dashboardHomePage } from '#shared/pages/dashboard-home.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
   'dashboardHome',

@@ -1,11 +1,9 @@
-import { dashboardPageOptions, dashboardUrl, withoutSession } from '#shared/http/dashboard-session.ts';
+import { dashboardPageOptions, withoutSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { phonePage } from '#shared/pages/dashboard-sign-in.ts';
 
 export const handler = pageHandler(
   'signInPage',
-  withoutSession(async (request) =>
-    htmlPage(phonePage({ language: request.language, action: dashboardUrl(request, '/sign-in') })),
-  ),
+  withoutSession(async (request) => htmlPage(phonePage(request))),
   dashboardPageOptions,
 );

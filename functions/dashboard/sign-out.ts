@@ -1,11 +1,7 @@
-import {
-  dashboardPageOptions,
-  dashboardUrl,
-  endedSessionCookie,
-  withSession,
-} from '#shared/http/dashboard-session.ts';
+import { dashboardPageOptions, endedSessionCookie, withSession } from '#shared/http/dashboard-session.ts';
 import { pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { endSession } from '#shared/operations/dashboard-sessions.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
   'signOut',

@@ -1,13 +1,13 @@
 import {
   attemptIdOf,
   dashboardPageOptions,
-  dashboardUrl,
   sessionCookie,
   withoutSession,
 } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { submitSignInCode } from '#shared/operations/dashboard-sign-in.ts';
 import { codePage } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
   'submitSignInCodePage',
@@ -17,20 +17,11 @@ export const handler = pageHandler(
       return redirectTo(dashboardUrl(request), sessionCookie(answer.sessionId, request.baseUrl));
     }
     if (answer.outcome === 'sign_up') return redirectTo(dashboardUrl(request, '/sign-up'));
-    const context = {
-      language: request.language,
-      action: dashboardUrl(request, '/sign-in/code'),
-      newCodeUrl: dashboardUrl(request, '/sign-in'),
-    };
-    return htmlPage(
-      codePage(
-        context,
-        answer.outcome === 'wrong'
-          ? { kind: 'wrong', triesLeft: answer.triesLeft }
-          : { kind: answer.outcome },
-      ),
-      400,
-    );
+    const error =
+      answer.outcome === 'wrong'
+        ? { kind: answer.outcome, triesLeft: answer.triesLeft }
+        : { kind: answer.outcome };
+    return htmlPage(codePage(request, error), 400);
   }),
   dashboardPageOptions,
 );

@@ -1,12 +1,8 @@
-import {
-  attemptCookie,
-  dashboardPageOptions,
-  dashboardUrl,
-  withoutSession,
-} from '#shared/http/dashboard-session.ts';
+import { attemptCookie, dashboardPageOptions, withoutSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { requestSignInCode } from '#shared/operations/dashboard-sign-in.ts';
 import { phonePage } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
   'submitSignInPage',
@@ -19,11 +15,10 @@ export const handler = pageHandler(
         attemptCookie(answer.attemptId, request.baseUrl),
       );
     }
-    const context = { language: request.language, action: dashboardUrl(request, '/sign-in') };
     if (answer.outcome === 'invalid_phone')
-      return htmlPage(phonePage(context, { phone, error: 'invalid' }), 400);
+      return htmlPage(phonePage(request, { phone, error: 'invalid' }), 400);
     const error = answer.limit === 'stage' ? 'limited_stage' : 'limited';
-    return htmlPage(phonePage(context, { phone, error }), 429);
+    return htmlPage(phonePage(request, { phone, error }), 429);
   }),
   dashboardPageOptions,
 );

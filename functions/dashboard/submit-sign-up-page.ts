@@ -1,13 +1,13 @@
 import {
   attemptIdOf,
   dashboardPageOptions,
-  dashboardUrl,
   sessionCookie,
   withoutSession,
 } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { pendingSignUp, type SignUpForm, signUp } from '#shared/operations/dashboard-sign-in.ts';
 import { signUpPage } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
   'submitSignUpPage',
@@ -24,14 +24,10 @@ export const handler = pageHandler(
     if (answer.outcome === 'signed_up') {
       return redirectTo(dashboardUrl(request), sessionCookie(answer.sessionId, request.baseUrl));
     }
+    // The verified phone may have lapsed between the two reads: then back to the first step.
     const pending = answer.outcome === 'invalid' ? await pendingSignUp(attemptId) : undefined;
     if (answer.outcome === 'ended' || !pending) return redirectTo(dashboardUrl(request, '/sign-in'));
-    const context = {
-      language: request.language,
-      action: dashboardUrl(request, '/sign-up'),
-      phone: pending.phone,
-    };
-    return htmlPage(signUpPage(context, form, answer.fields), 400);
+    return htmlPage(signUpPage({ ...request, phone: pending.phone }, form, answer.fields), 400);
   }),
   dashboardPageOptions,
 );

@@ -9,7 +9,7 @@ import {
   redirectTo,
 } from '#shared/http/page-handler.ts';
 import { resumeSession } from '#shared/operations/dashboard-sessions.ts';
-import { withLanguage } from '#shared/pages/layout.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 /**
  * What every dashboard page shares, so no page re-implements it: the session cookie, the pending
@@ -68,15 +68,6 @@ const uuidShape = /^[0-9a-f-]{36}$/;
 export function attemptIdOf(request: PageRequest): string | undefined {
   const value = cookieValue(request.headers.cookie, attemptCookieName(request.baseUrl));
   return value && uuidShape.test(value) ? value : undefined;
-}
-
-/** A dashboard address under the service's base, keeping a language chosen on the page. */
-export function dashboardUrl(
-  request: Pick<PageRequest, 'baseUrl' | 'language' | 'languagePinned'>,
-  path = '',
-) {
-  const url = `${request.baseUrl}/dashboard${path}`;
-  return request.languagePinned ? withLanguage(url, request.language) : url;
 }
 
 /**

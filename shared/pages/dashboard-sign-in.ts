@@ -1,6 +1,7 @@
 import { listActivities } from '#shared/domain/activities.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { SignUpField, SignUpForm } from '#shared/operations/dashboard-sign-in.ts';
+import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { maskPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
@@ -80,12 +81,6 @@ const text = {
 
 export type SignInText = (typeof text)['fr'];
 
-export interface DashboardPageContext {
-  language: Language;
-  /** Where the form posts (and the language switch points): the page's own address. */
-  action: string;
-}
-
 /** GOV.UK's error summary: what is wrong, at the top, each message a link to its field. */
 export function errorSummary(title: string, errors: readonly { field: string; message: string }[]) {
   if (errors.length === 0) return undefined;
@@ -112,8 +107,9 @@ ${options.error && html`<p class="field-error" id="${options.name}-error">${opti
 <input class="input" id="${options.name}" name="${options.name}" value="${options.value ?? ''}"${options.attributes}${described && html` aria-describedby="${described}"`}${options.error && html` aria-invalid="true"`}>`;
 }
 
-const page = (context: DashboardPageContext, title: string, content: SafeHtml) =>
-  layout({ language: context.language, title, content, pageUrl: context.action });
+/** The page at `path`, whose language switch points back at it. */
+const page = (context: DashboardPageContext, path: string, title: string, content: SafeHtml) =>
+  layout({ language: context.language, title, content, pageUrl: `${context.baseUrl}/dashboard${path}` });
 
 export type PhoneError = 'invalid' | 'limited' | 'limited_stage';
 
@@ -133,12 +129,13 @@ export function phonePage(
           : undefined;
   return page(
     context,
+    '/sign-in',
     t.phoneTitle,
     html`<div class="content">
 ${errorSummary(t.errorSummary, message ? [{ field: 'phone', message }] : [])}
 <h1>${t.phoneTitle}</h1>
 <p>${t.phoneIntro}</p>
-<form method="post" action="${context.action}" novalidate>
+<form method="post" action="${dashboardUrl(context, '/sign-in')}" novalidate>
 ${field({
   name: 'phone',
   label: t.phoneLabel,
@@ -156,8 +153,9 @@ ${field({
 export type CodeError = { kind: 'malformed' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' };
 
 /** Step 2: the code. An ended code offers a new one instead of the field. */
-export function codePage(context: DashboardPageContext & { newCodeUrl: string }, error?: CodeError): string {
+export function codePage(context: DashboardPageContext, error?: CodeError): string {
   const t = text[context.language];
+  const newCodeUrl = dashboardUrl(context, '/sign-in');
   const message =
     error?.kind === 'malformed'
       ? t.codeMalformed
@@ -171,13 +169,13 @@ export function codePage(context: DashboardPageContext & { newCodeUrl: string },
       ? html`<div class="content">
 ${errorSummary(t.errorSummary, [{ field: 'new-code', message: t.codeEnded }])}
 <h1>${t.codeTitle}</h1>
-<a class="button" id="new-code" href="${context.newCodeUrl}">${t.newCode}</a>
+<a class="button" id="new-code" href="${newCodeUrl}">${t.newCode}</a>
 </div>`
       : html`<div class="content">
 ${errorSummary(t.errorSummary, message ? [{ field: 'code', message }] : [])}
 <h1>${t.codeTitle}</h1>
 <p>${t.codeIntro}</p>
-<form method="post" action="${context.action}" novalidate>
+<form method="post" action="${dashboardUrl(context, '/sign-in/code')}" novalidate>
 ${field({
   name: 'code',
   label: t.codeLabel,
@@ -186,9 +184,9 @@ ${field({
 })}
 <button class="button" type="submit">${t.continue}</button>
 </form>
-<p class="note"><a href="${context.newCodeUrl}">${t.newCode}</a></p>
+<p class="note"><a href="${newCodeUrl}">${t.newCode}</a></p>
 </div>`;
-  return page(context, t.codeTitle, content);
+  return page(context, '/sign-in/code', t.codeTitle, content);
 }
 
 /** Step 3, for a phone without an account: the owner and the business. */
@@ -213,12 +211,13 @@ export function signUpPage(
   const activityError = messageOf('activityId');
   return page(
     context,
+    '/sign-up',
     t.signUpTitle,
     html`<div class="content">
 ${errorSummary(t.errorSummary, errors)}
 <h1>${t.signUpTitle}</h1>
 <p>${t.signUpIntro(maskPhone(context.phone))}</p>
-<form method="post" action="${context.action}" novalidate>
+<form method="post" action="${dashboardUrl(context, '/sign-up')}" novalidate>
 ${nameField('firstName', html` autocomplete="given-name"`)}
 ${nameField('lastName', html` autocomplete="family-name"`)}
 ${nameField('businessName', html` autocomplete="organization"`)}
