@@ -8,7 +8,7 @@ export const handler = pageHandler(
   'submitSignInPage',
   withoutSession(async (request) => {
     const phone = request.form.phone ?? '';
-    const answer = await requestSignInCode(phone, request.sourceIp);
+    const answer = await requestSignInCode(phone, request.sourceIp, new Date(), request.language);
     if (answer.outcome === 'sent') {
       return redirectTo(
         dashboardUrl(request, '/sign-in/code'),

@@ -15,6 +15,7 @@ import {
 import { transactWrite } from '#shared/data/transact.ts';
 import { findUserByPhone } from '#shared/data/user.ts';
 import { isActivityOffered } from '#shared/domain/activities.ts';
+import type { Language } from '#shared/domain/languages.ts';
 import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
@@ -39,6 +40,13 @@ function positiveNumber(value: string | undefined, fallback: number): number {
   return value && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
+/** The text, in the language of the page it was asked from; no link, so it cannot be phished with. */
+const codeText: Record<Language, (code: string) => string> = {
+  fr: (code) =>
+    `Partner Payments : votre code est ${code}. Il expire dans 5 minutes. Ne le donnez à personne.`,
+  en: (code) => `Partner Payments: your code is ${code}. It expires in 5 minutes. Do not share it.`,
+};
+
 const codeHash = (salt: string, attemptId: string, code: string) =>
   createHash('sha256').update(`${salt}:${attemptId}:${code}`).digest();
 
@@ -56,6 +64,7 @@ export async function requestSignInCode(
   rawPhone: string,
   address: string,
   now = new Date(),
+  language: Language = 'fr',
 ): Promise<CodeRequestOutcome> {
   const phone = normalisePhoneNumber(rawPhone);
   if (!phone) return { outcome: 'invalid_phone' };
@@ -89,7 +98,7 @@ export async function requestSignInCode(
   await sendPlatformSms({
     to: phone,
     reference: `sign-in:${attemptId}`,
-    body: `Partner Payments : votre code est ${code}. Il expire dans 5 minutes. Ne le donnez à personne.`,
+    body: codeText[language](code),
   });
   return { outcome: 'sent', attemptId };
 }

@@ -95,7 +95,7 @@ describe('signing up on the dashboard from a phone', () => {
     expect(await signInCodesOf(baseUrl, phone)).toHaveLength(1);
   });
 
-  it('switches to English and keeps it through the steps', async () => {
+  it('switches to English and keeps it through the steps, the SMS included', async () => {
     const page = await smallPhone();
     await page.goto(`${baseUrl}/dashboard/sign-in`);
     await page.getByRole('link', { name: 'English' }).click();
@@ -108,5 +108,10 @@ describe('signing up on the dashboard from a phone', () => {
       'Enter the code we texted you',
     );
     await fitsTheScreen(page);
+    // The text comes in the page's language too.
+    await nextCodeOf(baseUrl, phone, 0);
+    await expect((await fetch(`${baseUrl}/__local/sms`)).text()).resolves.toContain(
+      'Partner Payments: your code is',
+    );
   });
 });

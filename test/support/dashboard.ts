@@ -12,7 +12,9 @@ export async function signInCodesOf(baseUrl: string, phone: string): Promise<str
   const section = new RegExp(
     `<section class="phone" data-number="${escapeHtml(phone).replace('+', '\\+')}">([\\s\\S]*?)</section>`,
   ).exec(page)?.[1];
-  return [...(section ?? '').matchAll(/votre code est (\d{6})/g)].map((match) => match[1] as string);
+  return [...(section ?? '').matchAll(/(?:votre code est|your code is) (\d{6})/g)].map(
+    (match) => match[1] as string,
+  );
 }
 
 /** Waits for the phone's next code: one more than it had (`had`), sent by the SMS worker. */
