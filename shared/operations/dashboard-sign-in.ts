@@ -40,7 +40,7 @@ function positiveNumber(value: string | undefined, fallback: number): number {
   return value && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
-/** The text, in the language of the page it was asked from; no link, so it cannot be phished with. */
+/** In the language of the page it was asked from. No link: nobody should learn to follow links from a code SMS. */
 const codeText: Record<Language, (code: string) => string> = {
   fr: (code) =>
     `Partner Payments : votre code est ${code}. Il expire dans 5 minutes. Ne le donnez à personne.`,
