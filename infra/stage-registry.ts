@@ -60,6 +60,11 @@ const settingVariables = {
   escrowMinHoldSeconds: { variable: 'ESCROW_MIN_HOLD_SECONDS', check: checkEscrowMinHoldSeconds },
   /** The dashboard's sign-in codes the whole stage sends in an hour (the cap against SMS pumping). */
   signInCodesPerHour: { variable: 'SIGN_IN_CODES_PER_HOUR', check: checkSignInCodesPerHour },
+  /** The same, from one source address: raised where many phones share a carrier's addresses. */
+  signInCodesPerAddressPerHour: {
+    variable: 'SIGN_IN_CODES_PER_ADDRESS_PER_HOUR',
+    check: checkSignInCodesPerHour,
+  },
 } as const;
 
 const knownFields = new Set([

@@ -1140,15 +1140,21 @@ describe("stage settings from the stage's registry entry", () => {
     }
   });
 
-  it('signInCodesPerHour reaches the dashboard’s sign-in function, and is a whole number from 1 to 100000', () => {
-    const template = stageTemplateOf(synthWith({ signInCodesPerHour: 200 })());
+  it('signInCodesPerHour and signInCodesPerAddressPerHour reach the dashboard’s sign-in function, and are whole numbers from 1 to 100000', () => {
+    const template = stageTemplateOf(
+      synthWith({ signInCodesPerHour: 200, signInCodesPerAddressPerHour: 60 })(),
+    );
     const [, fn] = functionOf(template, 'dev', 'submitSignInPage');
     expect(fn.Properties.Environment.Variables.SIGN_IN_CODES_PER_HOUR).toBe('200');
+    expect(fn.Properties.Environment.Variables.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR).toBe('60');
     for (const refused of [0, 2.5, 100_001, 'many']) {
       expect(synthWith({ signInCodesPerHour: refused })).toThrow(
         /Stage "dev" in cdk.json: signInCodesPerHour: must be a whole number of codes from 1 to 100000/,
       );
     }
+    expect(synthWith({ signInCodesPerAddressPerHour: 0 })).toThrow(
+      /Stage "dev" in cdk.json: signInCodesPerAddressPerHour: must be a whole number of codes from 1 to 100000/,
+    );
   });
 
   it.each(['feeSchedule', 'collectionCeilings', 'publicBaseUrl', 'escrowMinHoldSeconds'])(
