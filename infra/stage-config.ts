@@ -160,3 +160,12 @@ export function checkEscrowMinHoldSeconds(text: string): string {
   }
   return String(seconds);
 }
+
+/** Codes an hour for the whole stage: each is an SMS the service pays for, so a bounded whole number. */
+export function checkSignInCodesPerHour(text: string): string {
+  const codes = Number(text);
+  if (!Number.isSafeInteger(codes) || codes < 1 || codes > 100_000) {
+    throw new Error('must be a whole number of codes from 1 to 100000');
+  }
+  return String(codes);
+}

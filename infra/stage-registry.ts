@@ -9,6 +9,7 @@ import {
   checkPayoutFeeSchedule,
   checkProviderRoutes,
   checkPublicBaseUrl,
+  checkSignInCodesPerHour,
   checkSmsOriginationIdentity,
 } from '#infra/stage-config.ts';
 
@@ -57,6 +58,13 @@ const settingVariables = {
   waveApiUrl: { variable: 'WAVE_API_URL', check: checkHttpsUrl },
   /** The shortest escrow hold a platform may ask for. */
   escrowMinHoldSeconds: { variable: 'ESCROW_MIN_HOLD_SECONDS', check: checkEscrowMinHoldSeconds },
+  /** The dashboard's sign-in codes the whole stage sends in an hour (the cap against SMS pumping). */
+  signInCodesPerHour: { variable: 'SIGN_IN_CODES_PER_HOUR', check: checkSignInCodesPerHour },
+  /** The same, from one source address: raised where many phones share a carrier's addresses. */
+  signInCodesPerAddressPerHour: {
+    variable: 'SIGN_IN_CODES_PER_ADDRESS_PER_HOUR',
+    check: checkSignInCodesPerHour,
+  },
 } as const;
 
 const knownFields = new Set([

@@ -23,7 +23,13 @@ export type MetricName =
   | 'LinkRequestsSettled'
   | 'ComplianceVerificationsCompleted'
   | 'OrphanCollections'
-  | 'OrphanRefunds';
+  | 'OrphanRefunds'
+  | 'SignInCodesSent'
+  /** A code refused by a limit (dimension `limit`: phone, address, stage); stage is the alarm's. */
+  | 'SignInCodesRefused'
+  | 'SignInCodesWrong'
+  | 'DashboardSignIns'
+  | 'DashboardSignUps';
 
 /**
  * Counts one occurrence. With dimensions (outcome, provider) it is written at once as a metric of

@@ -52,6 +52,13 @@ export const apiLatencyAlarm = { thresholdMs: 2000, period: Duration.minutes(5),
  */
 export const oldestMessageAlarmSeconds = 60 * 60;
 
+/**
+ * Any dashboard sign-in code refused by the stage's hourly cap: the cap is set well above what
+ * people sign in with, so reaching it is most likely SMS pumping (codes asked for numbers that
+ * earn someone a share of each text), and the dashboard's new sign-ins wait until the hour ends.
+ */
+export const signInCapAlarm = { period: Duration.minutes(5) } as const;
+
 /** The table operations the service makes; CloudWatch alarms take at most 10 metrics. */
 const tableOperations = [
   Operation.GET_ITEM,
@@ -80,6 +87,7 @@ export class StageObservability {
   ) {
     this.addSmsFailureAlarm();
     this.addServerErrorRateAlarm();
+    this.addSignInCapAlarm();
     this.addOperationalAlarms();
     this.addDashboard();
   }
@@ -120,6 +128,24 @@ export class StageObservability {
         statistic: Stats.SUM,
       }),
       threshold: smsFailureAlarm.threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+
+  /** The metric `count('SignInCodesRefused', { limit: 'stage' })` writes (shared/metrics.ts). */
+  private addSignInCapAlarm(): void {
+    this.alarm('SignInCapAlarm', 'sign-in-code-cap', {
+      alarmDescription:
+        "The stage's hourly cap on dashboard sign-in codes refused codes: likely SMS pumping. Look at the numbers asked for (the platform's messages) and raise signInCodesPerHour in the stage's registry entry only if the demand is real.",
+      metric: new Metric({
+        namespace: 'PartnerPayments',
+        metricName: 'SignInCodesRefused',
+        dimensionsMap: { service: serviceName, limit: 'stage' },
+        period: signInCapAlarm.period,
+        statistic: Stats.SUM,
+      }),
+      threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
     });

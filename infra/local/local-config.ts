@@ -18,6 +18,8 @@ export interface DemoCredentials {
   deviceId: string;
   apiKeyId: string;
   apiKey: string;
+  /** The demo business's owner's phone, to sign in on the dashboard with (`/dashboard`). */
+  ownerPhone?: string;
   /** The demo device's broker password, kept so the simulator can connect as it out of the box. */
   devicePassword?: string;
 }

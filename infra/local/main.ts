@@ -73,13 +73,17 @@ const queueUrls = await ensureQueues(sqsClient, sqs.endpoint);
 
 // Imported only now: these modules build their AWS clients from the variables set above.
 const { createApiGateway } = await import('./api-gateway.ts');
-const { demoStillThere, seedDemo } = await import('./seed.ts');
+const { demoStillThere, ensureDemoOwner, seedDemo } = await import('./seed.ts');
 const { demoReceiver, demoReceiverPath, subscribeDemoReceiver } = await import('./demo-receiver.ts');
 const { smsInbox, smsInboxPath } = await import('./sms-inbox.ts');
 
 const previous = readLocalConfig(dataDir);
 const seeded = !(await demoStillThere(previous?.demo));
-const demo = devices.withDemoDeviceCredentials(previous && !seeded ? previous.demo : await seedDemo());
+const seededDemo = previous && !seeded ? previous.demo : await seedDemo();
+const demo = devices.withDemoDeviceCredentials({
+  ...seededDemo,
+  ownerPhone: await ensureDemoOwner(seededDemo),
+});
 const sandbox = { providerSecret: previous?.sandbox?.providerSecret ?? randomBytes(32).toString('hex') };
 process.env.SANDBOX_PROVIDER_SECRET = sandbox.providerSecret;
 
@@ -167,6 +171,7 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
   Webhooks     ${webhooks}${fakeProviders ? `\n  Providers    wave, mtn through their adapters to the fakes at ${fakeProviders.waveUrl} and ${fakeProviders.mtnUrl}` : ''}
+  Dashboard    ${baseUrl}/dashboard (sign in as the demo owner: ${demo.ownerPhone}; the code is in the SMS inbox)
   SMS inbox    ${baseUrl}${smsInboxPath} (what the sandbox SMS gateway sent, by number)
   Soundbox     ${baseUrl}${devices.pagePath(demo.deviceId)} (the demo device: open it, then create a soundbox payment request)
                or in a terminal: npm run soundbox -- --device ${demo.deviceId}

@@ -2,7 +2,13 @@ import { createApiKey } from '#shared/data/api-key.ts';
 import { createBusiness, getBusiness } from '#shared/data/business.ts';
 import { registerDevice } from '#shared/data/device.ts';
 import { createStore } from '#shared/data/store.ts';
+import { transactWrite } from '#shared/data/transact.ts';
+import { findUserByPhone, newUser, ownershipWrite, userWrites } from '#shared/data/user.ts';
+import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
 import type { DemoCredentials } from './local-config.ts';
+
+/** The demo business's owner: signs in on the dashboard with this phone (the code is in the SMS inbox). */
+export const demoOwnerPhone = '+2250700000000';
 
 /** The demo business a newcomer starts with: API access, one store, one soundbox, one merchant key. */
 export async function seedDemo(): Promise<DemoCredentials> {
@@ -11,7 +17,7 @@ export async function seedDemo(): Promise<DemoCredentials> {
     apiAccessEnabled: true,
     isServiceProvider: false,
     verificationLevel: 1,
-    owner: { name: 'Awa Demo', phone: '+2250700000000' },
+    owner: { name: 'Awa Demo', phone: demoOwnerPhone },
   });
   const store = await createStore({ businessId: business.id, name: 'Demo Boutique Plateau' });
   const device = await registerDevice({
@@ -37,4 +43,22 @@ export async function seedDemo(): Promise<DemoCredentials> {
 /** A restart keeps the data; the demo is seeded again only if its business is gone. */
 export async function demoStillThere(demo: DemoCredentials | undefined): Promise<boolean> {
   return demo !== undefined && (await getBusiness(demo.businessId)) !== undefined;
+}
+
+/**
+ * The demo owner as a user who owns the demo business, so the dashboard's sign-in finds them.
+ * Run at every start: a data directory made before the dashboard existed gets its owner too.
+ */
+export async function ensureDemoOwner(demo: DemoCredentials): Promise<string> {
+  if (await findUserByPhone(demoOwnerPhone)) return demoOwnerPhone;
+  const business = await getBusiness(demo.businessId);
+  if (!business) return demoOwnerPhone;
+  const user = newUser({ phone: demoOwnerPhone, firstName: 'Awa', lastName: 'Demo' });
+  try {
+    await transactWrite([...userWrites(user), ownershipWrite(user.id, business)]);
+  } catch (error) {
+    // Another start got there first: the owner is there either way.
+    if (!(error instanceof UserAlreadyExists)) throw error;
+  }
+  return demoOwnerPhone;
 }

@@ -49,6 +49,10 @@ const text = {
       'Dans le dépôt du service : README.md pour commencer, puis docs/README.md (paiements, webhooks, erreurs et limites, exploitation, architecture).',
     other: 'English',
     labels: {
+      dashboard: [
+        'Tableau de bord',
+        'les entreprises et leurs réglages ; connexion avec le téléphone du propriétaire de démonstration',
+      ],
       reference: [
         "Référence de l'API",
         'chaque opération, ses réponses et ses erreurs ; « Authorize » pour essayer',
@@ -78,6 +82,7 @@ const text = {
       "In the service's repository: README.md to start, then docs/README.md (payments, webhooks, errors and limits, operations, architecture).",
     other: 'Français',
     labels: {
+      dashboard: ['Dashboard', "businesses and their settings; sign in with the demo owner's phone"],
       reference: ['API reference', 'every operation, its answers and errors; "Authorize" to try calls'],
       openapi: ['OpenAPI document', 'the same reference, as OpenAPI 3.1'],
       receiver: ['Webhook receiver', 'every delivery received, its signature checked'],
@@ -128,6 +133,7 @@ export function renderStartPage(context: StartPageContext, language: Language): 
     what: t.labels[key][1],
   });
   const tools = [
+    tool('dashboard', `/dashboard?lang=${language}`),
     tool('reference', '/docs'),
     tool('openapi', '/openapi.json'),
     tool('receiver', paths.receiver),
@@ -143,6 +149,7 @@ export function renderStartPage(context: StartPageContext, language: Language): 
     ['Business id', demo.businessId],
     ['Store id', demo.storeId],
     ['Device id', demo.deviceId],
+    ...(demo.ownerPhone ? [['Owner phone (/dashboard)', demo.ownerPhone] as [string, string]] : []),
   ];
   const other: Language = language === 'fr' ? 'en' : 'fr';
   return html`<!doctype html>

@@ -1,5 +1,6 @@
 import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
+import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 import { escrowEndpoints } from '#shared/api/escrows.ts';
@@ -34,6 +35,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...transactionEndpoints,
   ...providerCallbackEndpoints,
   ...hostedPageEndpoints,
+  ...dashboardEndpoints,
   ...webhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,
   ...contactEndpoints,

@@ -7,6 +7,7 @@
  */
 export type FunctionFolder =
   | 'contacts'
+  | 'dashboard'
   | 'devices'
   | 'escrows'
   | 'messages'

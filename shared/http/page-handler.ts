@@ -24,6 +24,7 @@ export interface PageEvent extends ApiEvent {
 }
 
 export interface PageRequest {
+  method: string;
   params: Record<string, string>;
   query: Record<string, string>;
   /** A posted form's fields, first value of each; empty for a GET. */
@@ -37,7 +38,18 @@ export interface PageRequest {
   headers: Record<string, string | undefined>;
   baseUrl: string;
   requestId: string;
+  /** The caller's address as API Gateway saw it (per-address limits). */
+  sourceIp: string;
   context: Context;
+}
+
+/**
+ * Headers a group of pages answers with instead of the hosted pages' own. The dashboard's forms
+ * need `Referrer-Policy: same-origin`: under `no-referrer` a browser posts `Origin: null`, and
+ * the dashboard refuses a post whose Origin is not its own.
+ */
+export interface PageOptions {
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type PageResult =
@@ -67,15 +79,27 @@ const pageHeaders = {
   'x-content-type-options': 'nosniff',
 };
 
-export function htmlResponse(statusCode: number, html: string): APIGatewayProxyResult {
-  return { statusCode, headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders }, body: html };
+export function htmlResponse(
+  statusCode: number,
+  html: string,
+  extraHeaders: PageOptions['headers'] = {},
+): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders, ...extraHeaders },
+    body: html,
+  };
 }
 
 /** 303 whatever the method: after a POST the browser must GET the next page, never post again. */
-export function redirectResponse(location: string, setCookie?: string): APIGatewayProxyResult {
+export function redirectResponse(
+  location: string,
+  setCookie?: string,
+  extraHeaders: PageOptions['headers'] = {},
+): APIGatewayProxyResult {
   return {
     statusCode: 303,
-    headers: { location, ...pageHeaders, ...(setCookie ? { 'set-cookie': setCookie } : {}) },
+    headers: { location, ...pageHeaders, ...extraHeaders, ...(setCookie ? { 'set-cookie': setCookie } : {}) },
     body: '',
   };
 }
@@ -90,16 +114,18 @@ export function redirectResponse(location: string, setCookie?: string): APIGatew
 export function pageHandler(
   endpoint: PageEndpointName,
   render: (request: PageRequest) => Promise<PageResult>,
+  options: PageOptions = {},
 ) {
   const handler = middy<PageEvent, APIGatewayProxyResult, Error, Context>()
     .use(metricsPublished())
-    .use(errorPages(endpoint))
+    .use(errorPages(endpoint, options))
     .use(normalizeHeaders())
     .use(pageLanguage())
     .use(formBody())
     .handler(async (event, context) => {
       const query = (event.queryStringParameters ?? {}) as Record<string, string>;
       const result = await render({
+        method: event.httpMethod,
         params: (event.pathParameters ?? {}) as Record<string, string>,
         query,
         form: event.form ?? {},
@@ -108,11 +134,12 @@ export function pageHandler(
         headers: event.normalizedHeaders ?? {},
         baseUrl: publicBaseUrl(event),
         requestId: requestIdOf(event, context),
+        sourceIp: event.requestContext?.identity?.sourceIp ?? '',
         context,
       });
       return 'redirect' in result
-        ? redirectResponse(result.redirect, result.setCookie)
-        : htmlResponse(result.statusCode, result.html);
+        ? redirectResponse(result.redirect, result.setCookie, options.headers)
+        : htmlResponse(result.statusCode, result.html, options.headers);
     });
   // Kept on the handler so a test can check each entry file serves its own endpoint.
   return Object.assign(handler, { endpointName: endpoint });
@@ -162,7 +189,10 @@ export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   };
 }
 
-export function errorPages(endpoint: string): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
+export function errorPages(
+  endpoint: string,
+  options: PageOptions = {},
+): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   return {
     onError: (request: Request) => {
       const { error, event } = request;
@@ -171,7 +201,11 @@ export function errorPages(endpoint: string): MiddlewareObj<PageEvent, APIGatewa
       if (error instanceof DomainError) {
         // A form that does not validate is the payer's doing, like any other bad request.
         const statusCode = error instanceof ValidationFailed ? 400 : statusByErrorId[error.id];
-        request.response = htmlResponse(statusCode, errorPage({ statusCode, language, requestId }));
+        request.response = htmlResponse(
+          statusCode,
+          errorPage({ statusCode, language, requestId }),
+          options.headers,
+        );
         return;
       }
       logger.error('unexpected error', {
@@ -181,7 +215,11 @@ export function errorPages(endpoint: string): MiddlewareObj<PageEvent, APIGatewa
         route: `${event.httpMethod} ${event.resource}`,
         path: event.path,
       });
-      request.response = htmlResponse(500, errorPage({ statusCode: 500, language, requestId }));
+      request.response = htmlResponse(
+        500,
+        errorPage({ statusCode: 500, language, requestId }),
+        options.headers,
+      );
     },
   };
 }

@@ -12,7 +12,7 @@ import {
   type ServiceProviderLink,
 } from '#shared/data/service-provider-link.ts';
 import { newStore, type Store, storeWrites } from '#shared/data/store.ts';
-import { transactWrite } from '#shared/data/transact.ts';
+import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { newUser, ownershipWrite, type User, userWrites } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
@@ -27,6 +27,8 @@ export interface NewOwnedBusiness {
   storeName: string;
   /** Onboarded by a provider: API access from the start, and the provider's link. */
   serviceProvider?: { id: string; name: string } | undefined;
+  /** Writes that must succeed with it or not at all (the dashboard's use of its verified code). */
+  alsoWrite?: readonly GuardedWrite[] | undefined;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function createOwnedBusiness(input: NewOwnedBusiness) {
     ownershipWrite(user.id, business),
     ...storeWrites(store),
     ...(link ? [linkWrite(link)] : []),
+    ...(input.alsoWrite ?? []),
   ]);
   return { user, business, store, link };
 }

@@ -64,8 +64,11 @@ describe('the demo business seeded on first start', () => {
       'businessId',
       'deviceId',
       'devicePassword',
+      'ownerPhone',
       'storeId',
     ]);
+    // The owner signs in on the dashboard with it (test/e2e/dashboard-sign-in.test.ts).
+    expect(demo.ownerPhone).toBe('+2250700000000');
   });
 });
 

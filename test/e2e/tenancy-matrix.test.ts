@@ -56,6 +56,8 @@ const contactsReason = 'contacts are the business’s beneficiaries, for transfe
 const messagesReason = 'messages are sent and paid for by the business, not by a store';
 
 const pageReason = 'a page for payers: the unguessable id in its address is the capability';
+const dashboardReason =
+  'a dashboard page: the session (or the pending sign-in’s cookie) is the capability, and it names no object yet (test/e2e/dashboard-sign-in.test.ts)';
 
 /** Keyed by endpoint name: a new endpoint needs its line here, saying how to aim it at another business. */
 const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
@@ -271,6 +273,14 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
     }),
     hidden: { status: 404, id: 'business_link_request_not_found' },
   },
+  dashboardHome: { public: dashboardReason },
+  signInPage: { public: dashboardReason },
+  submitSignInPage: { public: dashboardReason },
+  signInCodePage: { public: dashboardReason },
+  submitSignInCodePage: { public: dashboardReason },
+  signUpPage: { public: dashboardReason },
+  submitSignUpPage: { public: dashboardReason },
+  signOut: { public: dashboardReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },

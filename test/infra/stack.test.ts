@@ -23,6 +23,7 @@ import {
   alarmTopicName,
   deadLetterQueueName,
   sandboxProviderSecretName,
+  serviceName,
   stackName,
   tableNameForStage,
   webhookSecretsKeyAlias,
@@ -1139,6 +1140,23 @@ describe("stage settings from the stage's registry entry", () => {
     }
   });
 
+  it('signInCodesPerHour and signInCodesPerAddressPerHour reach the dashboard’s sign-in function, and are whole numbers from 1 to 100000', () => {
+    const template = stageTemplateOf(
+      synthWith({ signInCodesPerHour: 200, signInCodesPerAddressPerHour: 60 })(),
+    );
+    const [, fn] = functionOf(template, 'dev', 'submitSignInPage');
+    expect(fn.Properties.Environment.Variables.SIGN_IN_CODES_PER_HOUR).toBe('200');
+    expect(fn.Properties.Environment.Variables.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR).toBe('60');
+    for (const refused of [0, 2.5, 100_001, 'many']) {
+      expect(synthWith({ signInCodesPerHour: refused })).toThrow(
+        /Stage "dev" in cdk.json: signInCodesPerHour: must be a whole number of codes from 1 to 100000/,
+      );
+    }
+    expect(synthWith({ signInCodesPerAddressPerHour: 0 })).toThrow(
+      /Stage "dev" in cdk.json: signInCodesPerAddressPerHour: must be a whole number of codes from 1 to 100000/,
+    );
+  });
+
   it.each(['feeSchedule', 'collectionCeilings', 'publicBaseUrl', 'escrowMinHoldSeconds'])(
     'are refused as -c %s, which the next deploy would forget',
     (name) => {
@@ -1198,6 +1216,24 @@ describe('the alarms', () => {
     expect(topics).toHaveLength(1);
     return topics[0] as [string, Json];
   };
+
+  it('include any dashboard sign-in code refused by the stage’s hourly cap, from the metric the code counts', () => {
+    const found = alarmsOf(dev.template).filter(
+      ([, alarm]) => alarm.Properties.AlarmName === `${stackName('dev')}-sign-in-code-cap`,
+    );
+    expect(found).toHaveLength(1);
+    expect((found[0] as [string, Json])[1].Properties).toMatchObject({
+      Namespace: 'PartnerPayments',
+      MetricName: 'SignInCodesRefused',
+      Dimensions: expect.arrayContaining([
+        { Name: 'limit', Value: 'stage' },
+        { Name: 'service', Value: serviceName },
+      ]),
+      Statistic: 'Sum',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
 
   it("include the API's 5xx rate: over 1% of requests over 5 minutes", () => {
     const [stageId] = resourcesOf(dev.template, 'AWS::ApiGateway::Stage')[0] as [string, Json];

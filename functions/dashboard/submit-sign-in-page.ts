@@ -1,0 +1,24 @@
+import { attemptCookie, dashboardPageOptions, withoutSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requestSignInCode } from '#shared/operations/dashboard-sign-in.ts';
+import { phonePage } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+export const handler = pageHandler(
+  'submitSignInPage',
+  withoutSession(async (request) => {
+    const phone = request.form.phone ?? '';
+    const answer = await requestSignInCode(phone, request.sourceIp, new Date(), request.language);
+    if (answer.outcome === 'sent') {
+      return redirectTo(
+        dashboardUrl(request, '/sign-in/code'),
+        attemptCookie(answer.attemptId, request.baseUrl),
+      );
+    }
+    if (answer.outcome === 'invalid_phone')
+      return htmlPage(phonePage(request, { phone, error: 'invalid' }), 400);
+    const error = answer.limit === 'stage' ? 'limited_stage' : 'limited';
+    return htmlPage(phonePage(request, { phone, error }), 429);
+  }),
+  dashboardPageOptions,
+);

@@ -1,0 +1,123 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { absoluteLimitMs, type DashboardSession } from '#shared/data/dashboard-session.ts';
+import { signUpWindowMs } from '#shared/data/sign-in-code.ts';
+import { ForbiddenAction } from '#shared/errors/auth.ts';
+import {
+  type PageOptions,
+  type PageRequest,
+  type PageResult,
+  redirectTo,
+} from '#shared/http/page-handler.ts';
+import { resumeSession } from '#shared/operations/dashboard-sessions.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+/**
+ * What every dashboard page shares, so no page re-implements it: the session cookie, the pending
+ * sign-in's cookie, the Origin check on every post and the CSRF token on every post of a session.
+ * A page is `withSession(render)` (no session: to the sign-in page) or `withoutSession(render)`
+ * (the sign-in steps, whose posts are checked for their Origin only: there is no session yet).
+ */
+
+/**
+ * `same-origin`, not the hosted pages' `no-referrer`: under `no-referrer` a browser posts a form
+ * with `Origin: null`, and the dashboard refuses any post whose Origin is not its own.
+ */
+export const dashboardPageOptions: PageOptions = { headers: { 'referrer-policy': 'same-origin' } };
+
+const isHttps = (baseUrl: string) => new URL(baseUrl).protocol === 'https:';
+
+/**
+ * `__Host-` binds the cookie to this very host, over HTTPS, for the whole site (no Domain, Path=/):
+ * a sibling subdomain cannot set or shadow it. Browsers refuse the prefix without Secure, so plain
+ * HTTP (the local host) uses the bare name.
+ */
+export const sessionCookieName = (baseUrl: string) => (isHttps(baseUrl) ? '__Host-session' : 'session');
+export const attemptCookieName = (baseUrl: string) => (isHttps(baseUrl) ? '__Host-sign-in' : 'sign-in');
+
+function cookie(name: string, value: string, baseUrl: string, maxAgeSeconds: number): string {
+  return [
+    `${name}=${value}`,
+    'Path=/',
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    // Sent on a top-level navigation from elsewhere (a link in an SMS), never on another site's post.
+    'SameSite=Lax',
+    ...(isHttps(baseUrl) ? ['Secure'] : []),
+  ].join('; ');
+}
+
+export const sessionCookie = (id: string, baseUrl: string) =>
+  cookie(sessionCookieName(baseUrl), id, baseUrl, absoluteLimitMs / 1000);
+export const endedSessionCookie = (baseUrl: string) => cookie(sessionCookieName(baseUrl), '', baseUrl, 0);
+/** Holds the attempt's random id (never the phone) through the code and sign-up steps. */
+export const attemptCookie = (attemptId: string, baseUrl: string) =>
+  cookie(attemptCookieName(baseUrl), attemptId, baseUrl, (5 * 60_000 + signUpWindowMs) / 1000);
+
+/** A cookie's value in a Cookie header; the first one of that name. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const [key = '', ...value] = pair.split('=');
+    if (key.trim() === name) return value.join('=').trim();
+  }
+  return undefined;
+}
+
+const uuidShape = /^[0-9a-f-]{36}$/;
+
+/** The pending sign-in's attempt id, when the cookie holds something shaped like one. */
+export function attemptIdOf(request: PageRequest): string | undefined {
+  const value = cookieValue(request.headers.cookie, attemptCookieName(request.baseUrl));
+  return value && uuidShape.test(value) ? value : undefined;
+}
+
+/**
+ * A post must come from the service's own pages: the browser's Origin must be exactly ours. A post
+ * without one (an old client, a script) is refused too: nothing a person does here lacks it.
+ */
+export function requireOwnOrigin(request: PageRequest): void {
+  if (request.method !== 'POST') return;
+  if (request.headers.origin !== new URL(request.baseUrl).origin) {
+    throw new ForbiddenAction('The form was not posted from this site');
+  }
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The session's token must come back in the form; compared in constant time (digests: equal lengths). */
+export function requireCsrfToken(session: DashboardSession, form: Record<string, string>): void {
+  const presented = form.csrf ?? '';
+  if (presented === '' || !timingSafeEqual(digest(presented), digest(session.csrfToken))) {
+    throw new ForbiddenAction('The form is missing its token or carries another session’s');
+  }
+}
+
+export type SessionPageRender = (request: PageRequest, session: DashboardSession) => Promise<PageResult>;
+
+/**
+ * A page of a signed-in person. Without a live session: to the sign-in page (the stale cookie
+ * cleared). A post is checked for its Origin and its CSRF token before the page runs, so a refused
+ * post (403) changes nothing.
+ */
+export function withSession(render: SessionPageRender) {
+  return async (request: PageRequest): Promise<PageResult> => {
+    requireOwnOrigin(request);
+    const presented = cookieValue(request.headers.cookie, sessionCookieName(request.baseUrl));
+    const session = await resumeSession(presented);
+    if (!session) {
+      return redirectTo(
+        dashboardUrl(request, '/sign-in'),
+        presented === undefined ? undefined : endedSessionCookie(request.baseUrl),
+      );
+    }
+    if (request.method === 'POST') requireCsrfToken(session, request.form);
+    return render(request, session);
+  };
+}
+
+/** A step before any session (phone, code, sign-up): its posts are checked for their Origin. */
+export function withoutSession(render: (request: PageRequest) => Promise<PageResult>) {
+  return async (request: PageRequest): Promise<PageResult> => {
+    requireOwnOrigin(request);
+    return render(request);
+  };
+}

@@ -1,0 +1,100 @@
+import { escapeHtml } from '#shared/pages/html.ts';
+
+/**
+ * The dashboard as a browser without JavaScript uses it, over real HTTP: a cookie jar, forms
+ * posted from the service's own Origin, redirects looked at rather than followed, and the codes
+ * read from the local host's SMS inbox, as the phone got them.
+ */
+
+/** The sign-in codes a phone got, newest first, as the local SMS inbox shows them. */
+export async function signInCodesOf(baseUrl: string, phone: string): Promise<string[]> {
+  const page = await (await fetch(`${baseUrl}/__local/sms`)).text();
+  const section = new RegExp(
+    `<section class="phone" data-number="${escapeHtml(phone).replace('+', '\\+')}">([\\s\\S]*?)</section>`,
+  ).exec(page)?.[1];
+  return [...(section ?? '').matchAll(/(?:votre code est|your code is) (\d{6})/g)].map(
+    (match) => match[1] as string,
+  );
+}
+
+/** Waits for the phone's next code: one more than it had (`had`), sent by the SMS worker. */
+export async function nextCodeOf(baseUrl: string, phone: string, had: number, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const codes = await signInCodesOf(baseUrl, phone);
+    if (codes.length > had) return codes[0] as string;
+    if (Date.now() > deadline) throw new Error(`no new sign-in code for ${phone}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export interface Answer {
+  status: number;
+  location: string | null;
+  setCookie: string | null;
+  headers: Headers;
+  text: string;
+}
+
+export class DashboardBrowser {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  get cookieHeader() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
+        ...(options.form
+          ? { 'content-type': 'application/x-www-form-urlencoded', origin: this.baseUrl }
+          : {}),
+        ...options.headers,
+      },
+      body: options.form ? new URLSearchParams(options.form).toString() : undefined,
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) {
+      const [pair = ''] = setCookie.split(';');
+      const [name = '', ...value] = pair.split('=');
+      if (/Max-Age=0/.test(setCookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value.join('='));
+    }
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      setCookie,
+      headers: response.headers,
+      text: await response.text(),
+    };
+  }
+
+  get = (path: string) => this.request('GET', path);
+  post = (path: string, form: Record<string, string>, headers?: Record<string, string>) =>
+    this.request('POST', path, { form, headers });
+
+  /** Phone → code: where the code step sent this browser (the dashboard, or the sign-up form). */
+  async signInWith(phone: string): Promise<Answer> {
+    const had = (await signInCodesOf(this.baseUrl, phone)).length;
+    const sent = await this.post('/dashboard/sign-in', { phone });
+    if (sent.status !== 303) throw new Error(`no code sent: ${sent.status} ${sent.text.slice(0, 300)}`);
+    const code = await nextCodeOf(this.baseUrl, phone, had);
+    return this.post('/dashboard/sign-in/code', { code });
+  }
+
+  /** The CSRF token of the page at `path`'s first form. */
+  async csrfOf(path = '/dashboard'): Promise<string> {
+    const page = await this.get(path);
+    const token = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1];
+    if (!token) throw new Error(`no token on ${path}: ${page.status}`);
+    return token;
+  }
+}
