@@ -46,6 +46,28 @@ export function payoutFeeScheduleFromEnvironment(value = process.env.PAYOUT_FEE_
   return withOverrides(defaultPayoutFeeSchedule, value, 'PAYOUT_FEE_SCHEDULE');
 }
 
+/**
+ * What a refund of a completed payment costs, per provider that collected it. The policy
+ * (docs/integrators/refunds.md): the payment's own fee is not given back, since the collection took
+ * place and the provider charged for it, and giving back money costs nothing more by default, so
+ * a refund takes from the store exactly what the payer gets. A stage may price refunds with
+ * REFUND_FEE_SCHEDULE (JSON, same shape, any subset of methods); the fee is then reserved and
+ * posted with the refund, as a transfer's is.
+ */
+export type RefundFeeSchedule = Record<ProviderCode, FeeRule>;
+
+export const defaultRefundFeeSchedule: RefundFeeSchedule = {
+  orange: { percentBasisPoints: 0, fixedCents: 0 },
+  wave: { percentBasisPoints: 0, fixedCents: 0 },
+  mtn: { percentBasisPoints: 0, fixedCents: 0 },
+  moov: { percentBasisPoints: 0, fixedCents: 0 },
+  djamo: { percentBasisPoints: 0, fixedCents: 0 },
+};
+
+export function refundFeeScheduleFromEnvironment(value = process.env.REFUND_FEE_SCHEDULE): RefundFeeSchedule {
+  return withOverrides(defaultRefundFeeSchedule, value, 'REFUND_FEE_SCHEDULE');
+}
+
 function withOverrides<S extends Record<string, FeeRule>>(
   defaults: S,
   value: string | undefined,

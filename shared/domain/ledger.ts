@@ -230,3 +230,41 @@ export function escrowRefundPostings(input: {
   assertBalanced(postings);
   return postings;
 }
+
+/**
+ * How a refund reaches the payer: the collecting provider's own refund of the collection (it
+ * collected less, so it owes the service less: its clearing account goes back up), or a payout to
+ * the payer's number (the provider is owed what it paid out, as for a transfer).
+ */
+export type RefundRoute = 'refund' | 'payout';
+
+/**
+ * A refund of a completed payment paid back to its payer: the store pays the amount and the
+ * refund's fee out of its operating wallet, where both were reserved; the payment's own fee stays
+ * with the service (shared/domain/fees.ts says why).
+ */
+export function refundPostings(input: {
+  businessId: string;
+  storeId: string;
+  provider: ProviderCode;
+  route: RefundRoute;
+  amount: Cents;
+  fee: Cents;
+}): Posting[] {
+  const postings: Posting[] = [
+    {
+      account: accounts.wallet(input.businessId, input.storeId, 'operating'),
+      amount: -(input.amount + input.fee),
+    },
+    {
+      account:
+        input.route === 'refund'
+          ? accounts.providerClearing(input.provider)
+          : accounts.payoutClearing(input.provider),
+      amount: input.amount,
+    },
+    { account: accounts.platformFees, amount: input.fee },
+  ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}

@@ -345,7 +345,8 @@ describe('fuzzing every endpoint from its schemas', () => {
               expect(['bad_request', 'not_found', 'request_too_large']).toContain(JSON.parse(answer.text).id);
             else expect(answer.type).toMatch(/^text\/html/);
           }
-          if (answer.status === successStatus(route) && route.method === 'POST') created[name] = (created[name] ?? 0) + 1;
+          if (answer.status === successStatus(route) && route.method === 'POST')
+            created[name] = (created[name] ?? 0) + 1;
         }),
         // A failure prints its seed; FUZZ_SEED=<seed> replays it.
         { numRuns: runs, ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}) },
