@@ -290,6 +290,7 @@ async function stepAudit(
     for (const account of touches.accounts) scope.accounts.add(account);
     for (const shard of touches.shards) scope.shards.add(shard);
     for (const business of touches.smsBusinesses) scope.smsBusinesses.add(business);
+    for (const payment of touches.refundedPayments) scope.refundedPayments.add(payment);
   }
   const breaks = books.check(scope);
   if (breaks.length > 0) throw auditFailure(seed, when, breaks);
