@@ -69,7 +69,7 @@ const remainingOf = (request: PaymentRequest) => request.refundable ?? request.a
 
 function amountAsked(request: PaymentRequest, asked: number | undefined): number {
   const remaining = remainingOf(request);
-  if (remaining <= 0) throw new PaymentRequestNotRefundable('it is refunded whole already');
+  if (remaining <= 0) throw new PaymentRequestNotRefundable('nothing of it remains refundable');
   const amount = asked ?? remaining;
   if (amount > remaining) throw new RefundAboveRemaining(remaining);
   if (amount < minRefundCents) {
@@ -154,7 +154,7 @@ export async function createRefundFor(caller: Caller, input: RefundInput, baseUr
     // Another refund took part of the payment since it was read: say what remains now.
     const now = await getPaymentRequest(caller.businessId, request.id, true);
     const remaining = now ? remainingOf(now) : 0;
-    if (remaining <= 0) throw new PaymentRequestNotRefundable('it is refunded whole already');
+    if (remaining <= 0) throw new PaymentRequestNotRefundable('nothing of it remains refundable');
     throw new RefundAboveRemaining(remaining);
   }
   count('RefundsCreated', { provider: refund.paymentMethod, route: refund.route });
