@@ -123,7 +123,7 @@ function factsOf(item: Record<string, unknown>): ItemFacts {
   if (sms) return sms;
   // A refund also holds a reservation (below), as a transfer does.
   const refunds = refundFactsOf(item);
-  if (refunds?.refundedPayment) return refunds;
+  if (refunds && !refunds.refund) return refunds;
   if (item.entity === 'escrow') {
     if (item.status !== 'held' && item.status !== 'refunding') return {};
     return {

@@ -105,13 +105,8 @@ export interface PaymentRequest {
   checkoutUrl?: string | undefined;
   qrPayload?: string | undefined;
   transaction: CompletedTransaction | null;
-  /**
-   * Refunds of a paid request (shared/data/refund.ts keeps them): what remains refundable, absent
-   * until the first refund; what refunds paid back; the refunds' ids, oldest first.
-   */
-  refundable?: number | undefined;
+  /** What refunds of a paid request paid back (shared/data/refund.ts keeps the refunds). */
   refundedCents?: number | undefined;
-  refundIds?: string[] | undefined;
   createdAt: string;
   updatedAt: string;
 }

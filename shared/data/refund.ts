@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { paymentRequestKey } from '#shared/data/payment-request.ts';
-import { queryPrefix } from '#shared/data/query.ts';
+import { queryAll, queryPrefix } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import type { RefundRoute } from '#shared/domain/ledger.ts';
 import type { Cents } from '#shared/domain/money.ts';
@@ -27,23 +27,31 @@ import { RefundExistsWithReference } from '#shared/errors/refunds.ts';
  *   the creating transaction, so a list's `total` is read, never counted.
  * - pk = REFUND#PENDING#<shard>, sk = <createdAt>#<id>: a pending refund, for the sweeper that asks
  *   the provider about refunds whose answer never came; deleted in the settling transaction.
- * - on the payment request (pk = PAYREQ#<id>): `refundable`, what remains refundable (absent until
- *   the first refund: the amount paid), taken under the condition `refundable >= amount` and given
- *   back by a failed refund; `refundedCents`, what successful refunds paid back; `refundIds`.
- *   A DynamoDB condition cannot add two attributes, so the remainder is kept rather than computed.
+ * - pk = PAYREQ#<paymentRequestId>, sk = REFUND#<createdAt>#<id>: the payment's refunds, in the
+ *   payment's own partition, so its refunds are listed without growing the payment request.
+ * - pk = PAYREQ#<paymentRequestId>, sk = REFUNDABLE: what remains refundable of the payment
+ *   (`refundable`; no item until the first refund: the amount paid), taken under the condition
+ *   `refundable >= amount` and given back by a failed refund. A DynamoDB condition cannot add two
+ *   attributes, so the remainder is kept rather than computed from what was refunded. Beside the
+ *   payment request, not on it: the request is polled and written as it was, under 1 KB.
+ * - on the payment request, `refundedCents`: what successful refunds paid back, its `amountRefunded`
+ *   (one number, added by a successful refund's settlement alone).
  *
- * Access patterns and cost (a refund is ~0.8 KB with a long `reason`; the bench says how big):
- * - create: one transaction of the claim (2 WCU), the refund (2 + 1 index), the store's count
- *   (2), the pending marker (2), the payment request's counters (2 under 1 KB) and the wallet's
- *   reservation (2), with the transaction-list line (6): ~21 WCU.
+ * Access patterns and cost (a refund is under 1 KB but for a long `reason`, whose bytes it carries;
+ * the capacity bench measures both):
+ * - create: one transaction of the claim (2 WCU), the refund (2 + 1 index), the store's count (2),
+ *   the pending marker (2), the payment's pointer (2), the refundable amount (2) and the wallet's
+ *   reservation (2), with the transaction-list line (6): 21 WCU.
  * - record the provider's reference: UpdateItem, 1 WCU (+1 index).
- * - settle: the refund (2 + 1), the marker's deletion (2), the payment request (2), the wallet (2),
- *   the journal entry (2), the line's status (2 + 1), the outbox event (2 + 1).
+ * - settle: the refund (2 + 1), the marker's deletion (2), the payment request's `refundedCents` or
+ *   the refundable amount given back (2), the wallet (2), the journal entry (2), the line's status
+ *   (2 + 1), the outbox event (2 + 1): 17 WCU.
+ * - what remains refundable: GetItem, 0.5 RCU (1 consistent).
  * - get by id: GetItem, 0.5 RCU.
  * - list one store's: the count (GetItem, 0.5 RCU) and a Query on gsi1 reading the pages up to the
  *   one asked, newest first (0.5 RCU per 4 KB): the cost follows the page's depth, not the history.
  *   A business's: the counts (one Query) and that Query per store that has refunds.
- * - list one payment's: its request (0.5 RCU, which holds the ids) and a BatchGet of its refunds.
+ * - list one payment's: a Query of its pointers (0.5 RCU) and a BatchGet of the page's refunds.
  * - pending ones older than a time: one Query per marker shard.
  */
 export type RefundStatus = 'pending' | 'success' | 'error';
@@ -52,7 +60,6 @@ export interface Refund {
   id: string;
   businessId: string;
   storeId: string;
-  storeName: string;
   paymentRequestId: string;
   /** The refunded payment's `reference`, for the webhook and the list line. */
   paymentReference: string;
@@ -71,9 +78,8 @@ export interface Refund {
   counterpartLabel: string;
   /** The provider's own refund of the collection, or a payout to the number. */
   route: RefundRoute;
-  /** The refunded collection, at its provider: its reference and what it collected. */
+  /** The refunded collection, as its provider named it. */
   collectionReference: string;
-  collectedCents: Cents;
   /** Where the provider reports the outcome: the service's base URL the refund was asked on. */
   callbackUrl: string;
   providerReference?: string | undefined;
@@ -94,6 +100,14 @@ const countKey = (businessId: string, storeId: string) => ({
   sk: `REFUNDCOUNT#${storeId}`,
 });
 const storePartition = (storeId: string) => `REFUNDS#${storeId}`;
+const refundableKey = (paymentRequestId: string) => ({
+  pk: paymentRequestKey(paymentRequestId).pk,
+  sk: 'REFUNDABLE',
+});
+const ofPaymentKey = (refund: Pick<Refund, 'id' | 'paymentRequestId' | 'createdAt'>) => ({
+  pk: paymentRequestKey(refund.paymentRequestId).pk,
+  sk: `REFUND#${refund.createdAt}#${refund.id}`,
+});
 
 const pendingShards = 4;
 const pendingKey = (refund: Pick<Refund, 'id' | 'createdAt'>) => ({
@@ -157,16 +171,24 @@ export function refundCreationWrites(refund: Refund): GuardedWrite[] {
         },
       },
     },
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: { ...ofPaymentKey(refund), entity: 'payment_refund', refundId: refund.id },
+        },
+      },
+    },
   ];
 }
 
 /**
  * Takes `amount` from what remains refundable of a paid request, only while that much remains: two
- * refunds at once can never take the same money. The remainder starts at the amount paid.
+ * refunds at once can never take the same money. The remainder starts at the amount paid, which
+ * the caller has checked covers `amount`.
  */
 export function refundableClaimWrite(
   request: { id: string; amountCents: Cents },
-  refundId: string,
   amount: Cents,
   onShort: () => DomainError,
 ): GuardedWrite {
@@ -174,18 +196,15 @@ export function refundableClaimWrite(
     write: {
       Update: {
         TableName: tableName(),
-        Key: paymentRequestKey(request.id),
+        Key: refundableKey(request.id),
         UpdateExpression:
-          'SET refundable = if_not_exists(refundable, :paid) - :amount, refundIds = list_append(if_not_exists(refundIds, :none), :id)',
-        ConditionExpression:
-          '#status = :success AND (refundable >= :amount OR (attribute_not_exists(refundable) AND amountCents >= :amount))',
-        ExpressionAttributeNames: { '#status': 'status' },
+          'SET refundable = if_not_exists(refundable, :paid) - :amount, amountCents = :paid, paymentRequestId = :id, entity = :entity',
+        ConditionExpression: 'attribute_not_exists(refundable) OR refundable >= :amount',
         ExpressionAttributeValues: {
           ':paid': request.amountCents,
           ':amount': amount,
-          ':none': [],
-          ':id': [refundId],
-          ':success': 'success',
+          ':id': request.id,
+          ':entity': 'refundable',
         },
       },
     },
@@ -193,18 +212,29 @@ export function refundableClaimWrite(
   };
 }
 
+/** What remains refundable of a paid request: all of it until a first refund. */
+export async function refundableOf(request: { id: string; amountCents: Cents }): Promise<Cents> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: refundableKey(request.id), ConsistentRead: true }),
+  );
+  return Item ? Number(Item.refundable) : request.amountCents;
+}
+
 /**
- * What a settled refund changes on its payment: a paid one adds to `refundedCents`, a failed one
- * gives its amount back to `refundable`.
+ * What a settled refund changes of its payment: a paid one adds to the request's `refundedCents`
+ * (its `amountRefunded`), a failed one gives its amount back to what remains refundable.
  */
 export function refundOutcomeOnPaymentWrite(refund: Refund, status: 'success' | 'error'): GuardedWrite {
   return {
     write: {
       Update: {
         TableName: tableName(),
-        Key: paymentRequestKey(refund.paymentRequestId),
+        Key:
+          status === 'success'
+            ? paymentRequestKey(refund.paymentRequestId)
+            : refundableKey(refund.paymentRequestId),
         UpdateExpression: status === 'success' ? 'ADD refundedCents :amount' : 'ADD refundable :amount',
-        ConditionExpression: 'attribute_exists(refundable)',
+        ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':amount': refund.amountCents },
       },
     },
@@ -362,14 +392,15 @@ export async function listRefunds(
   return { total, items };
 }
 
-/** A page of one payment's refunds, newest first: the ids its request holds, read in one batch. */
+/** A page of one payment's refunds, newest first: its pointers, then the page's refunds in one batch. */
 export async function listRefundsOfPayment(
-  refundIds: readonly string[],
+  paymentRequestId: string,
   query: { page: number; limit: number },
 ): Promise<RefundPage> {
-  const ids = [...refundIds].reverse().slice((query.page - 1) * query.limit, query.page * query.limit);
+  const ids = await refundIdsOfPayment(paymentRequestId);
+  const page = ids.slice((query.page - 1) * query.limit, query.page * query.limit);
   const found: Refund[] = [];
-  let keys = ids.map(refundKey);
+  let keys = page.map(refundKey);
   while (keys.length > 0) {
     const answer = await documentClient.send(
       new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } } }),
@@ -377,7 +408,18 @@ export async function listRefundsOfPayment(
     found.push(...(answer.Responses?.[tableName()] ?? []).map(toRefund));
     keys = (answer.UnprocessedKeys?.[tableName()]?.Keys ?? []) as typeof keys;
   }
-  return { total: refundIds.length, items: found.sort(newestFirst) };
+  return { total: ids.length, items: found.sort(newestFirst) };
+}
+
+/** The ids of a payment's refunds, newest first. */
+export async function refundIdsOfPayment(paymentRequestId: string): Promise<string[]> {
+  const pointers = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :refund)',
+    ExpressionAttributeValues: { ':pk': paymentRequestKey(paymentRequestId).pk, ':refund': 'REFUND#' },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
+  return pointers.map((pointer) => pointer.refundId as string);
 }
 
 function toRefund(item: Record<string, unknown>): Refund {

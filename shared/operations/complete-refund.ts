@@ -10,6 +10,7 @@ import {
   refundOutcomeWrites,
   refundReferenceReleaseWrite,
 } from '#shared/data/refund.ts';
+import { getStore } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { type TransactionRecord, transactionStatusWrite } from '#shared/data/transaction-record.ts';
 import { releaseWrite } from '#shared/data/wallet.ts';
@@ -65,7 +66,7 @@ export function refundRecord(refund: Refund): TransactionRecord {
  */
 export function refundCompletedEvent(
   refund: Refund,
-  businessName: string,
+  names: { business: string; store: string },
   status: 'success' | 'error',
   at: Date,
 ): OutboxEvent {
@@ -84,8 +85,8 @@ export function refundCompletedEvent(
       counterpartIdentifier: refund.counterpartIdentifier,
       paymentMethod: refund.paymentMethod,
       transactionType: 'refund',
-      businessName,
-      storeName: refund.storeName,
+      businessName: names.business,
+      storeName: names.store,
       storeId: refund.storeId,
       description: record.description,
       executedAt: executedAtFormat(at),
@@ -114,8 +115,11 @@ export async function settleRefund(
   errorReason: string | null,
   options: { releaseReference?: boolean } = {},
 ): Promise<OutboxEvent[]> {
-  const business = await getBusiness(refund.businessId);
-  if (!business) throw new Error(`business ${refund.businessId} of refund ${refund.id} is gone`);
+  const [business, store] = await Promise.all([
+    getBusiness(refund.businessId),
+    getStore(refund.businessId, refund.storeId),
+  ]);
+  if (!business || !store) throw new Error(`the store ${refund.storeId} of refund ${refund.id} is gone`);
   const now = new Date();
   const wallet = { businessId: refund.businessId, storeId: refund.storeId, kind: 'operating' as const };
   const writes: GuardedWrite[] = [
@@ -150,7 +154,7 @@ export async function settleRefund(
     writes.push(releaseWrite(wallet, refund.reservation.amount, () => new InsufficientBalance()));
   }
   writes.push(transactionStatusWrite({ ...refund, id: refund.transactionId }, status));
-  const event = refundCompletedEvent(refund, business.name, status, now);
+  const event = refundCompletedEvent(refund, { business: business.name, store: store.name }, status, now);
   writes.push(outboxWrite(event));
   if (options.releaseReference) writes.push(refundReferenceReleaseWrite(refund));
   try {
@@ -172,7 +176,6 @@ export const collectionRefundRequestOf = (refund: Refund): CollectionRefundReque
   refundId: refund.id,
   provider: refund.paymentMethod,
   collectionReference: refund.collectionReference,
-  collectedCents: refund.collectedCents,
   amountCents: refund.amountCents,
   currency: refund.currency,
   payerNumber: refund.counterpartIdentifier,

@@ -8,6 +8,7 @@ import {
   type Refund,
   type RefundPage,
   refundableClaimWrite,
+  refundableOf,
   refundCreationWrites,
 } from '#shared/data/refund.ts';
 import { getStore } from '#shared/data/store.ts';
@@ -65,10 +66,7 @@ async function refundablePayment(caller: Caller, id: string): Promise<PaymentReq
   return request;
 }
 
-const remainingOf = (request: PaymentRequest) => request.refundable ?? request.amountCents;
-
-function amountAsked(request: PaymentRequest, asked: number | undefined): number {
-  const remaining = remainingOf(request);
+function amountAsked(request: PaymentRequest, remaining: number, asked: number | undefined): number {
   if (remaining <= 0) throw new PaymentRequestNotRefundable('nothing of it remains refundable');
   const amount = asked ?? remaining;
   if (amount > remaining) throw new RefundAboveRemaining(remaining);
@@ -95,7 +93,6 @@ function newRefund(request: PaymentRequest, input: RefundInput, amount: number, 
     id,
     businessId: request.businessId,
     storeId: request.storeId,
-    storeName: request.storeName,
     paymentRequestId: request.id,
     paymentReference: request.reference,
     amountCents: amount,
@@ -110,7 +107,6 @@ function newRefund(request: PaymentRequest, input: RefundInput, amount: number, 
     counterpartLabel: transaction.counterpartLabel,
     route: providerFor(provider).refundsCollection?.(provider, whole) ? 'refund' : 'payout',
     collectionReference: request.providerReference as string,
-    collectedCents: request.amountCents,
     callbackUrl: `${baseUrl}/provider_callbacks/${provider}/payouts`,
     reservation: {
       account: accounts.wallet(request.businessId, request.storeId, 'operating'),
@@ -135,11 +131,11 @@ function newRefund(request: PaymentRequest, input: RefundInput, amount: number, 
  */
 export async function createRefundFor(caller: Caller, input: RefundInput, baseUrl: string): Promise<Refund> {
   const request = await refundablePayment(caller, input.paymentRequestId);
-  const amount = amountAsked(request, input.amountCents);
+  const amount = amountAsked(request, await refundableOf(request), input.amountCents);
   const refund = newRefund(request, input, amount, baseUrl);
   const writes: GuardedWrite[] = [
     ...refundCreationWrites(refund),
-    refundableClaimWrite(request, refund.id, amount, () => new RefundableTaken()),
+    refundableClaimWrite(request, amount, () => new RefundableTaken()),
     reserveWrite(
       { businessId: refund.businessId, storeId: refund.storeId, kind: 'operating' },
       refund.reservation.amount,
@@ -152,8 +148,7 @@ export async function createRefundFor(caller: Caller, input: RefundInput, baseUr
   } catch (error) {
     if (!(error instanceof RefundableTaken)) throw error;
     // Another refund took part of the payment since it was read: say what remains now.
-    const now = await getPaymentRequest(caller.businessId, request.id, true);
-    const remaining = now ? remainingOf(now) : 0;
+    const remaining = await refundableOf(request);
     if (remaining <= 0) throw new PaymentRequestNotRefundable('nothing of it remains refundable');
     throw new RefundAboveRemaining(remaining);
   }
@@ -200,7 +195,7 @@ export async function refundsOf(
     const request = await getPaymentRequest(caller.businessId, query.paymentRequestId);
     if (!request || !callerSeesStore(caller, request.storeId)) throw new PaymentRequestNotFound();
     if (storeId !== undefined && request.storeId !== storeId) return { total: 0, items: [] };
-    return listRefundsOfPayment(request.refundIds ?? [], query);
+    return listRefundsOfPayment(request.id, query);
   }
   return listRefunds(caller.businessId, { storeId, page: query.page, limit: query.limit });
 }

@@ -96,8 +96,7 @@ export interface CollectionRefundRequest {
   provider: ProviderCode;
   /** The collection refunded, as the provider named it when it started. */
   collectionReference: string;
-  /** What the collection took, and what goes back of it. */
-  collectedCents: number;
+  /** What goes back of it. */
   amountCents: number;
   currency: string;
   payerNumber: string;

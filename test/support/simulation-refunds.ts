@@ -1,5 +1,5 @@
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
-import { findRefund } from '#shared/data/refund.ts';
+import { findRefund, refundableOf, refundIdsOfPayment } from '#shared/data/refund.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import { createRefundFor } from '#shared/operations/refunds.ts';
@@ -34,7 +34,7 @@ type Step = [weight: number, name: string, run: () => Promise<void>];
 async function paidPayment(sim: RefundSimulation): Promise<PaymentRequest | undefined> {
   for (let tries = 0; tries < 4 && sim.requests.length > 0; tries++) {
     const request = await findPaymentRequest(sim.random.pick(sim.requests), true);
-    if (request?.status === 'success' && (request.refundable ?? request.amountCents) >= 100) return request;
+    if (request?.status === 'success' && (await refundableOf(request)) >= 100) return request;
   }
   return undefined;
 }
@@ -84,8 +84,7 @@ export function refundSteps(sim: RefundSimulation): Step[] {
  * after its transaction committed too, which the providers must decide all the same.
  */
 export async function everyRefund(requests: readonly string[]): Promise<string[]> {
-  const read = await Promise.all(requests.map((id) => findPaymentRequest(id, true)));
-  return read.flatMap((request) => request?.refundIds ?? []);
+  return (await Promise.all(requests.map(refundIdsOfPayment))).flat();
 }
 
 export interface RefundModel {
@@ -109,9 +108,9 @@ export async function refundModel(
 ): Promise<RefundModel> {
   const model: RefundModel = { walletOut: 0, blocked: 0, refunds: 0, refundsPaid: 0, mismatches: [] };
   for (const request of requests) {
-    if (!request?.refundIds) continue;
+    if (!request) continue;
     let paidBack = 0;
-    for (const id of request.refundIds) {
+    for (const id of await refundIdsOfPayment(request.id)) {
       const refund = await findRefund(id, true);
       if (!refund) {
         model.mismatches.push(`refund ${id} of ${request.id}: listed by its payment, yet missing`);
@@ -144,8 +143,9 @@ export async function refundModel(
       model.mismatches.push(
         `payment ${request.id}: refunded ${request.refundedCents ?? 0}, its refunds paid ${paidBack}`,
       );
-    const taken = request.amountCents - (request.refundable ?? request.amountCents);
-    if (taken > request.amountCents) model.mismatches.push(`payment ${request.id}: refunds took ${taken}`);
+    const remaining = await refundableOf(request);
+    if (remaining < 0)
+      model.mismatches.push(`payment ${request.id}: refunds took ${request.amountCents - remaining}`);
   }
   return model;
 }
