@@ -17,7 +17,8 @@ import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { reserveWrite } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { refundFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
-import { accounts } from '#shared/domain/ledger.ts';
+import { accounts, type RefundRoute } from '#shared/domain/ledger.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
@@ -62,7 +63,6 @@ async function refundablePayment(caller: Caller, id: string): Promise<PaymentReq
       );
     }
   }
-  if (!request.payerPhone) throw new PaymentRequestNotRefundable('the payer’s number is not known');
   return request;
 }
 
@@ -82,11 +82,24 @@ function amountAsked(request: PaymentRequest, remaining: number, asked: number |
   return amount;
 }
 
+/**
+ * The provider's own refund of the collection where it has one for this amount; otherwise a
+ * payout to the payer, whose number must then be known (a QR payment's may not be).
+ */
+function routeOf(request: PaymentRequest, provider: ProviderCode, amount: number): RefundRoute {
+  if (providerFor(provider).refundsCollection?.(provider, amount === request.amountCents)) return 'refund';
+  if (!request.payerPhone) {
+    throw new PaymentRequestNotRefundable(
+      `the payer’s number is not known, and ${provider} gives back only whole payments itself: refund all of it`,
+    );
+  }
+  return 'payout';
+}
+
 function newRefund(request: PaymentRequest, input: RefundInput, amount: number, baseUrl: string): Refund {
   const id = randomUUID();
   const now = new Date().toISOString();
   const provider = request.collectionMethod ?? request.paymentMethod;
-  const whole = amount === request.amountCents;
   const fee = splitFee(amount, refundFees[provider]).fee;
   const transaction = request.transaction as NonNullable<PaymentRequest['transaction']>;
   return {
@@ -103,9 +116,9 @@ function newRefund(request: PaymentRequest, input: RefundInput, amount: number, 
     reference: input.reference,
     ...(input.reason !== undefined ? { reason: input.reason } : {}),
     paymentMethod: provider,
-    counterpartIdentifier: request.payerPhone as string,
+    counterpartIdentifier: request.payerPhone ?? transaction.counterpartIdentifier,
     counterpartLabel: transaction.counterpartLabel,
-    route: providerFor(provider).refundsCollection?.(provider, whole) ? 'refund' : 'payout',
+    route: routeOf(request, provider, amount),
     collectionReference: request.providerReference as string,
     callbackUrl: `${baseUrl}/provider_callbacks/${provider}/payouts`,
     reservation: {
