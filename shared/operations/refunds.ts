@@ -66,7 +66,8 @@ async function refundablePayment(caller: Caller, id: string): Promise<PaymentReq
   return request;
 }
 
-function amountAsked(request: PaymentRequest, remaining: number, asked: number | undefined): number {
+/** What the refund takes: what was asked, or all that remains; never more than remains. */
+function amountAsked(remaining: number, asked: number | undefined): number {
   if (remaining <= 0) throw new PaymentRequestNotRefundable('nothing of it remains refundable');
   const amount = asked ?? remaining;
   if (amount > remaining) throw new RefundAboveRemaining(remaining);
@@ -144,7 +145,7 @@ function newRefund(request: PaymentRequest, input: RefundInput, amount: number, 
  */
 export async function createRefundFor(caller: Caller, input: RefundInput, baseUrl: string): Promise<Refund> {
   const request = await refundablePayment(caller, input.paymentRequestId);
-  const amount = amountAsked(request, await refundableOf(request), input.amountCents);
+  const amount = amountAsked(await refundableOf(request), input.amountCents);
   const refund = newRefund(request, input, amount, baseUrl);
   const writes: GuardedWrite[] = [
     ...refundCreationWrites(refund),
