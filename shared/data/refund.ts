@@ -4,6 +4,7 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { paymentRequestKey } from '#shared/data/payment-request.ts';
 import { queryAll, queryPrefix } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
+import { reservationOutcomeWrite } from '#shared/data/wallet.ts';
 import type { RefundRoute } from '#shared/domain/ledger.ts';
 import type { Cents } from '#shared/domain/money.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
@@ -251,27 +252,7 @@ export function refundOutcomeWrites(
   onNotPending: () => DomainError,
 ): GuardedWrite[] {
   return [
-    {
-      write: {
-        Update: {
-          TableName: tableName(),
-          Key: refundKey(refund.id),
-          UpdateExpression:
-            'SET #status = :status, errorReason = :reason, updatedAt = :now, reservation.#state = :reservation',
-          ConditionExpression: '#status = :pending AND reservation.#state = :open',
-          ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':status': outcome.status,
-            ':reason': outcome.errorReason,
-            ':now': outcome.updatedAt,
-            ':reservation': outcome.status === 'success' ? 'posted' : 'released',
-            ':pending': 'pending',
-            ':open': 'open',
-          },
-        },
-      },
-      onConditionFailed: onNotPending,
-    },
+    reservationOutcomeWrite(refundKey(refund.id), outcome, onNotPending),
     { write: { Delete: { TableName: tableName(), Key: pendingKey(refund) } } },
   ];
 }

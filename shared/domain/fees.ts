@@ -1,5 +1,5 @@
 import type { Cents } from '#shared/domain/money.ts';
-import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 
 /**
  * What the service keeps from a collection: a percentage (in basis points, 1/100 of a percent)
@@ -56,13 +56,9 @@ export function payoutFeeScheduleFromEnvironment(value = process.env.PAYOUT_FEE_
  */
 export type RefundFeeSchedule = Record<ProviderCode, FeeRule>;
 
-export const defaultRefundFeeSchedule: RefundFeeSchedule = {
-  orange: { percentBasisPoints: 0, fixedCents: 0 },
-  wave: { percentBasisPoints: 0, fixedCents: 0 },
-  mtn: { percentBasisPoints: 0, fixedCents: 0 },
-  moov: { percentBasisPoints: 0, fixedCents: 0 },
-  djamo: { percentBasisPoints: 0, fixedCents: 0 },
-};
+export const defaultRefundFeeSchedule = Object.fromEntries(
+  providerCodes.map((code) => [code, { percentBasisPoints: 0, fixedCents: 0 }]),
+) as RefundFeeSchedule;
 
 export function refundFeeScheduleFromEnvironment(value = process.env.REFUND_FEE_SCHEDULE): RefundFeeSchedule {
   return withOverrides(defaultRefundFeeSchedule, value, 'REFUND_FEE_SCHEDULE');

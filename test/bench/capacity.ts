@@ -285,41 +285,16 @@ type Measure = <T>(operation: string, run: () => Promise<T>) => Promise<T>;
  * counted in the create, as a live provider's call would not be.
  */
 async function measureRefunds(measure: Measure, caller: Caller, storeId: string, baseUrl: string) {
-  const { createPaymentRequestFor, startCollection } = await import('#shared/operations/payment-requests.ts');
-  const { completePayment } = await import('#shared/operations/complete-payment.ts');
   const { createRefundFor, refundOf, refundsOf } = await import('#shared/operations/refunds.ts');
   const { completeRefund } = await import('#shared/operations/complete-refund.ts');
-  const payer = '+2250700000004';
-  const paid = async (provider: 'orange' | 'mtn', reference: string) => {
-    const request = await createPaymentRequestFor(
+  const { paidPayment } = await import('#test/support/fixtures.ts');
+  const paid = (provider: 'orange' | 'mtn', reference: string) =>
+    paidPayment(
       caller,
-      {
-        storeId,
-        amountCents: 150_000,
-        currency: 'XOF',
-        reference,
-        paymentDetails: {
-          type: 'redirect',
-          data: {
-            paymentMethod: provider,
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      },
+      storeId,
+      { amountCents: 150_000, provider, payerPhone: '+2250700000004', reference },
       baseUrl,
     );
-    const started = await startCollection(request, 'redirect', provider, payer, baseUrl);
-    await completePayment({
-      callbackId: reference,
-      provider,
-      providerReference: started.providerReference as string,
-      paymentRequestId: request.id,
-      outcome: 'success',
-      payerPhone: payer,
-    });
-    return request.id;
-  };
   const settle = (refund: {
     id: string;
     paymentMethod: 'orange' | 'mtn' | string;

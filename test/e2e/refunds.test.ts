@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
-import { paidPayment } from '#test/support/paid-payments.ts';
+import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -268,20 +268,11 @@ describe('what cannot be refunded', () => {
   });
 
   it('answers 409 payment_request_not_refundable for a payment not paid', async () => {
-    const created = await api('POST', '/partner_api/payment_requests', {
-      storeId: merchant.storeId,
-      amountCents: 10_000,
-      currency: 'XOF',
-      reference: `order-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: 'wave',
-          successUrl: 'https://shop.example/ok',
-          errorUrl: 'https://shop.example/ko',
-        },
-      },
-    });
+    const created = await api(
+      'POST',
+      '/partner_api/payment_requests',
+      paymentRequestBody(merchant.storeId, 'wave', 10_000),
+    );
     const answer = await refund(created.body.id);
     expect(answer.status).toBe(409);
     expect(answer.body.id).toBe('payment_request_not_refundable');
@@ -302,19 +293,8 @@ describe('what cannot be refunded', () => {
       'content-type': 'application/json',
     };
     const created = await call('POST', '/partner_api/payment_requests', headers, {
-      storeId: merchant.storeId,
-      amountCents: 20_000,
-      currency: 'XOF',
-      reference: `order-${randomUUID()}`,
+      ...paymentRequestBody(merchant.storeId, 'wave', 20_000),
       escrow: { holdDays: 7 },
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: 'wave',
-          successUrl: 'https://shop.example/ok',
-          errorUrl: 'https://shop.example/ko',
-        },
-      },
     });
     await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, headers, {
       payerPhone: payers.paidBack,

@@ -11,14 +11,12 @@ import { accounts } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { PaymentRequestNotRefundable, RefundAboveRemaining } from '#shared/errors/refunds.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeRefund, sweepPendingRefunds } from '#shared/operations/complete-refund.ts';
 import { creditStore } from '#shared/operations/credit.ts';
-import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createRefundFor } from '#shared/operations/refunds.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { settleSandboxPayout } from '#shared/providers/sandbox.ts';
-import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { merchant, operatingWallet, paidPayment } from '#test/support/fixtures.ts';
 
 const baseUrl = 'http://localhost:0';
 // The sandbox's "no callback" number: its refunds stay pending, and the test plays the provider.
@@ -31,36 +29,8 @@ beforeAll(() => {
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
 /** A payment of `amountCents` collected by `provider` from the silent payer: the store gets it less the fee. */
-async function paid(m: Merchant, amountCents: number, provider: ProviderCode) {
-  const request = await createPaymentRequestFor(
-    m.caller,
-    {
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: provider,
-          successUrl: 'https://a.example/ok',
-          errorUrl: 'https://a.example/ko',
-        },
-      },
-    },
-    baseUrl,
-  );
-  const started = await startCollection(request, 'redirect', provider, silentPayer, baseUrl);
-  await completePayment({
-    callbackId: randomUUID(),
-    provider,
-    providerReference: started.providerReference as string,
-    paymentRequestId: request.id,
-    outcome: 'success',
-    payerPhone: silentPayer,
-  });
-  return request.id;
-}
+const paid = (m: Merchant, amountCents: number, provider: ProviderCode) =>
+  paidPayment(m.caller, m.store.id, { amountCents, provider, payerPhone: silentPayer }, baseUrl);
 
 const refundOf = (m: Merchant, paymentRequestId: string, amountCents?: number) =>
   createRefundFor(m.caller, { paymentRequestId, amountCents, reference: `retour-${randomUUID()}` }, baseUrl);

@@ -4,6 +4,24 @@ import type { LocalConfig } from '#infra/local/local-config.ts';
 import { apiClient } from '#test/support/api-client.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
+/** A redirect payment request's body, for `paymentMethod` (Wave by default), 1 500 F CFA unless told. */
+export function paymentRequestBody(storeId: string, paymentMethod = 'wave', amountCents = 150_000) {
+  return {
+    storeId,
+    amountCents,
+    currency: 'XOF',
+    reference: `order-${randomUUID()}`,
+    paymentDetails: {
+      type: 'redirect',
+      data: {
+        paymentMethod,
+        successUrl: 'https://shop.example/ok',
+        errorUrl: 'https://shop.example/ko',
+      },
+    },
+  };
+}
+
 /** The sandbox's number whose collection it never calls back about. */
 const silentPayer = '+2250700000004';
 
@@ -24,20 +42,12 @@ export async function paidPayment(
   input: { storeId: string; amountCents: number; paymentMethod: string; payerPhone: string },
 ): Promise<string> {
   const call = apiClient(config.baseUrl);
-  const created = await call('POST', '/partner_api/payment_requests', headers, {
-    storeId: input.storeId,
-    amountCents: input.amountCents,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: input.paymentMethod,
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/ko',
-      },
-    },
-  });
+  const created = await call(
+    'POST',
+    '/partner_api/payment_requests',
+    headers,
+    paymentRequestBody(input.storeId, input.paymentMethod, input.amountCents),
+  );
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const id = created.body.id as string;
   const approved = await call('POST', `/sandbox/payment_requests/${id}/approve`, headers, {

@@ -3,7 +3,10 @@ import { expect } from 'vitest';
 import { type LocalConfig, useLocalAws } from '#infra/local/local-config.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
 import { newPhone } from '#test/support/link-requests.ts';
-import { paidPayment } from '#test/support/paid-payments.ts';
+import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
+
+export { paymentRequestBody };
+
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 export type Headers = Record<string, string>;
@@ -318,23 +321,6 @@ export const contactBody = {
   paymentMethod: 'wave',
   identifier: { number: '+2250700000001' },
 };
-
-export function paymentRequestBody(storeId: string) {
-  return {
-    storeId,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'wave',
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/ko',
-      },
-    },
-  };
-}
 
 async function firstDelivery(call: ReturnType<typeof apiClient>, headers: Headers): Promise<string> {
   const deadline = Date.now() + 20_000;
