@@ -251,20 +251,13 @@ export function refundPostings(input: {
   amount: Cents;
   fee: Cents;
 }): Posting[] {
-  const postings: Posting[] = [
-    {
-      account: accounts.wallet(input.businessId, input.storeId, 'operating'),
-      amount: -(input.amount + input.fee),
-    },
-    {
-      account:
-        input.route === 'refund'
-          ? accounts.providerClearing(input.provider)
-          : accounts.payoutClearing(input.provider),
-      amount: input.amount,
-    },
-    { account: accounts.platformFees, amount: input.fee },
-  ].filter((posting) => posting.amount !== 0);
-  assertBalanced(postings);
-  return postings;
+  // Paid out, a refund is booked as a payout to the payer; reversed by the provider, the amount
+  // goes back against what the provider owes for its collections instead.
+  const paidOut = payoutPostings({ ...input, method: input.provider });
+  if (input.route === 'payout') return paidOut;
+  return paidOut.map((posting) =>
+    posting.account === accounts.payoutClearing(input.provider)
+      ? { ...posting, account: accounts.providerClearing(input.provider) }
+      : posting,
+  );
 }
