@@ -233,12 +233,12 @@ export interface paths {
         get?: never;
         /**
          * Receive a provider’s payout callback (PUT)
-         * @description MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
+         * @description MTN MoMo calls back with PUT as often as POST: the same as the POST. Where a provider (or the bank, `bank`) tells the service how a payout (or a refund to a payer) ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
          */
         put: operations["receivePayoutCallbackPut"];
         /**
          * Receive a provider’s payout callback
-         * @description Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
+         * @description Where a provider (or the bank, `bank`) tells the service how a payout (or a refund to a payer) ended, signed with the key it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.
          */
         post: operations["receivePayoutCallback"];
         delete?: never;
@@ -563,6 +563,47 @@ export interface paths {
         };
         /** Get a transfer */
         get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refunds
+         * @description Newest first; of one payment (`paymentRequestId`), one store (`storeId`) or the whole business. A key scoped to a store lists that store whatever it asks.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a paid payment request
+         * @description Gives a paid payment request back to its payer, whole (by default: all that remains refundable) or in part, through the provider that collected it. Answers **201** with the refund, `pending` until the provider answers. Refunds of one payment never sum past it, even sent at the same time: more than what remains answers 422 on `amountCents`. The amount is reserved at once on the store’s available balance (422 `insufficient_balance` when it does not cover it) and taken out when the payer is paid; a failed refund gives it back and its amount is refundable again. A payment still held in escrow is refunded through its escrow (409 `payment_request_not_refundable`). The payment’s fee is not given back, and a refund costs no fee unless the stage prices it (`fees`). `REFUND_COMPLETED` tells how it ended, to subscriptions that list it.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a refund */
+        get: operations["getRefund"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1015,6 +1056,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/refunds/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a refund (sandbox)
+         * @description Plays the provider paying back the payer of a refund it has not settled by itself (a payer number ending in `04`), through its signed callback.
+         */
+        post: operations["completeSandboxRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/refunds/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fail a refund (sandbox) */
+        post: operations["failSandboxRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/business_link_requests/{id}/approve": {
         parameters: {
             query?: never;
@@ -1195,6 +1273,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    REFUND_COMPLETED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * REFUND_COMPLETED
+         * @description A refund of a paid payment request ended, in success (the payer was paid back) or in error (its amount is refundable again). Sent only to a subscription whose `events` name it.
+         */
+        post: operations["webhookRefundCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     COLLECTION_REFUND: {
         parameters: {
             query?: never;
@@ -1219,7 +1317,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         /** @enum {string} */
-        WebhookEventName: "TRANSACTION_COMPLETED" | "SERVICE_PROVIDER_LINK_REQUEST" | "ESCROW_HELD" | "ESCROW_RELEASED" | "ESCROW_REFUNDED" | "COMPLIANCE_VERIFICATION_COMPLETED" | "COLLECTION_REFUND";
+        WebhookEventName: "TRANSACTION_COMPLETED" | "SERVICE_PROVIDER_LINK_REQUEST" | "ESCROW_HELD" | "ESCROW_RELEASED" | "ESCROW_REFUNDED" | "COMPLIANCE_VERIFICATION_COMPLETED" | "COLLECTION_REFUND" | "REFUND_COMPLETED";
         /**
          * @example {
          *       "id": "bfe37c2f-5b1d-4c1e-9d7a-0d3e6a2f4b55",
@@ -1396,6 +1494,75 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "5d0c2b8e-7f1a-4c3d-9e2b-1a0f3c4d5e6f",
+         *       "amount": {
+         *         "amount": 500000,
+         *         "currency": "XOF"
+         *       },
+         *       "fees": {
+         *         "amount": 0,
+         *         "currency": "XOF"
+         *       },
+         *       "status": "success",
+         *       "counterpartLabel": "Aminata Koné",
+         *       "counterpartIdentifier": "+2250700000001",
+         *       "paymentMethod": "wave",
+         *       "transactionType": "refund",
+         *       "businessName": "Boutique Awa",
+         *       "storeName": "Boutique Awa Plateau",
+         *       "storeId": "4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10",
+         *       "description": "Article retourné",
+         *       "executedAt": "2026-11-21 09:12:40",
+         *       "transactionDetails": {
+         *         "id": "4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11",
+         *         "reference": "commande-2042",
+         *         "refundId": "9e8d7c6b-5a49-4382-a716-152433221100",
+         *         "refundReference": "retour-2042-1"
+         *       }
+         *     }
+         */
+        RefundCompletedEvent: {
+            /** @description The refund’s line in the transaction list: receivers dedupe on it. */
+            id: string;
+            amount: components["schemas"]["Money"];
+            fees: components["schemas"]["Money"];
+            /**
+             * @description A failed payment is an event too.
+             * @enum {string}
+             */
+            status: "success" | "error";
+            /** @description The payer’s display name. */
+            counterpartLabel: string;
+            /** @description The payer’s number, paid back. */
+            counterpartIdentifier: string;
+            /**
+             * @description The provider that collected the payment, and paid it back.
+             * @enum {string}
+             */
+            paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
+            /** @constant */
+            transactionType: "refund";
+            businessName: string;
+            storeName: string;
+            storeId: string;
+            description: string;
+            /**
+             * @description UTC, `YYYY-MM-DD HH:mm:ss`.
+             * @example 2026-11-20 14:08:55
+             */
+            executedAt: string;
+            transactionDetails: {
+                /** @description The payment request refunded. */
+                id: string;
+                /** @description Its `reference`. */
+                reference: string;
+                refundId: string;
+                /** @description The refund’s `reference`. */
+                refundReference: string;
+            };
+        };
+        /**
+         * @example {
          *       "id": "2b1c7e0a-51f3-5d2e-a4b7-9c0d1e2f3a4b",
          *       "status": "refunded",
          *       "amount": {
@@ -1546,6 +1713,10 @@ export interface components {
          *         "amount": 1500000,
          *         "currency": "XOF"
          *       },
+         *       "amountRefunded": {
+         *         "amount": 0,
+         *         "currency": "XOF"
+         *       },
          *       "createdAt": "2026-11-20T14:07:31.120Z"
          *     }
          */
@@ -1568,6 +1739,8 @@ export interface components {
             /** @description The hosted payment page to send the payer to. */
             redirectUrl: string;
             amount: components["schemas"]["MoneyOutput"];
+            /** @description What refunds of the payment have paid back to the payer so far. */
+            amountRefunded: components["schemas"]["MoneyOutput"];
             deviceId?: string;
             /** @description A created `soundbox` request: whether its terminal is online to show the QR. */
             deviceOnline?: boolean;
@@ -1694,8 +1867,11 @@ export interface components {
         Transaction: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            type: "payment" | "transfer" | "escrow";
+            /**
+             * @description A `refund` line gives (part of) a payment back: its `paymentRequestId` and `refundId`.
+             * @enum {string}
+             */
+            type: "payment" | "transfer" | "escrow" | "refund";
             /** @enum {string} */
             status: "pending" | "success" | "error";
             amount: components["schemas"]["MoneyOutput"];
@@ -1722,6 +1898,8 @@ export interface components {
             paymentRequestId?: string;
             /** Format: uuid */
             escrowId?: string;
+            /** Format: uuid */
+            refundId?: string;
         };
         /**
          * @example {
@@ -1953,6 +2131,69 @@ export interface components {
                 /** @enum {string} */
                 status: "pending" | "success" | "error";
             };
+        };
+        /**
+         * @example {
+         *       "id": "9e8d7c6b-5a49-4382-a716-152433221100",
+         *       "paymentRequestId": "4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11",
+         *       "storeId": "4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10",
+         *       "amount": {
+         *         "amount": 500000,
+         *         "currency": "XOF"
+         *       },
+         *       "fees": {
+         *         "amount": 0,
+         *         "currency": "XOF"
+         *       },
+         *       "status": "pending",
+         *       "errorReason": null,
+         *       "reference": "retour-2042-1",
+         *       "reason": "Article retourné",
+         *       "paymentMethod": "wave",
+         *       "counterpartIdentifier": "+2250700000001",
+         *       "createdAt": "2026-11-21T09:12:38.114Z",
+         *       "updatedAt": "2026-11-21T09:12:38.114Z"
+         *     }
+         */
+        Refund: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paymentRequestId: string;
+            /** Format: uuid */
+            storeId: string;
+            amount: components["schemas"]["MoneyOutput"];
+            /** @description What the refund itself cost the store, beside `amount` (none by default). */
+            fees: components["schemas"]["MoneyOutput"];
+            /** @enum {string} */
+            status: "pending" | "success" | "error";
+            /** @description Why it ended in `error`: `declined`, `limit_exceeded`, `third_party_payment_provider_error`... */
+            errorReason: string | null;
+            reference: string;
+            reason: string | null;
+            /**
+             * @description The provider that collected the payment, which pays it back.
+             * @enum {string}
+             */
+            paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo";
+            /** @description The payer’s number, paid back. */
+            counterpartIdentifier: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T14:08:55.665Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T14:08:55.665Z
+             */
+            updatedAt: string;
+        };
+        RefundList: {
+            total: number;
+            perPage: number;
+            currentPage: number;
+            data: components["schemas"]["Refund"][];
         };
         /**
          * @example {
@@ -3987,6 +4228,8 @@ export interface operations {
             query?: {
                 /** @description MTN MoMo only: the collection or payout this callback is about. */
                 reference?: string;
+                /** @description MTN MoMo only: the payout callback is a refund’s, whose status MTN answers apart. */
+                kind?: "refund";
             };
             header?: never;
             path: {
@@ -4111,6 +4354,8 @@ export interface operations {
             query?: {
                 /** @description MTN MoMo only: the collection or payout this callback is about. */
                 reference?: string;
+                /** @description MTN MoMo only: the payout callback is a refund’s, whose status MTN answers apart. */
+                kind?: "refund";
             };
             header?: never;
             path: {
@@ -4235,6 +4480,8 @@ export interface operations {
             query?: {
                 /** @description MTN MoMo only: the collection or payout this callback is about. */
                 reference?: string;
+                /** @description MTN MoMo only: the payout callback is a refund’s, whose status MTN answers apart. */
+                kind?: "refund";
             };
             header?: never;
             path: {
@@ -4342,6 +4589,8 @@ export interface operations {
             query?: {
                 /** @description MTN MoMo only: the collection or payout this callback is about. */
                 reference?: string;
+                /** @description MTN MoMo only: the payout callback is a refund’s, whose status MTN answers apart. */
+                kind?: "refund";
             };
             header?: never;
             path: {
@@ -6864,6 +7113,506 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "transfer_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description The refunds of one payment request. */
+                paymentRequestId?: string;
+                /** @description One store of the business; all of them by default. */
+                storeId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of refunds, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundList"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `store_not_found`, `payment_request_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "store_not_found" | "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters. The same key with the same body within 24 hours answers the first answer again, creating nothing; with another body, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_progress`.
+                 * @example commande-2042-essai-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The paid payment request to refund.
+                     */
+                    paymentRequestId: string;
+                    /** @description Cents to give back; by default, all that remains refundable of the payment. */
+                    amountCents?: number;
+                    /** @description Yours, unique per business. */
+                    reference: string;
+                    /** @description Why, as the payer will read it in the transaction list. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund: `pending` until the provider answers, or already ended. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `bad_request`, `third_party_payment_provider_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request" | "third_party_payment_provider_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_request_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_progress`, `payment_request_not_refundable`, `refund_exists_with_reference` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "idempotency_key_in_progress" | "payment_request_not_refundable" | "refund_exists_with_reference";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error`, `idempotency_key_reused`, `insufficient_balance` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | {
+                        /** @enum {string} */
+                        id: "idempotency_key_reused" | "insufficient_balance";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `refund_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "refund_not_found";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -10366,6 +11115,340 @@ export interface operations {
             };
         };
     };
+    completeSandboxRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund after the callback, in `success`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `refund_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "refund_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    failSandboxRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund after the callback, in `error`, its reservation given back. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `refund_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "refund_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "conflict";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
     approveSandboxLinkRequest: {
         parameters: {
             query?: never;
@@ -11036,6 +12119,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ComplianceVerification"];
+            };
+        };
+        responses: {
+            /** @description Received. Answer within 30 seconds, then do the work; dedupe on `id`. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried, up to 4 attempts in all. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the subscription’s secret. Check it before parsing. */
+                "Svc-Signature": string;
+                /** @description The event’s name. */
+                "Svc-Event": "REFUND_COMPLETED";
+                "Svc-Webhook-Version": "1.0.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCompletedEvent"];
             };
         };
         responses: {

@@ -13,6 +13,8 @@ export type MetricName =
   | 'PaymentsCompleted'
   | 'TransfersCreated'
   | 'TransfersCompleted'
+  | 'RefundsCreated'
+  | 'RefundsCompleted'
   | 'WebhookAttempts'
   | 'WebhookAttemptFailures'
   | 'WebhooksFailed'

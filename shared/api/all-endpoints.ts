@@ -10,8 +10,10 @@ import { paymentLinkEndpoints } from '#shared/api/payment-links.ts';
 import { paymentRequestEndpoints } from '#shared/api/payment-requests.ts';
 import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
 import { referenceEndpoints } from '#shared/api/reference.ts';
+import { refundEndpoints } from '#shared/api/refunds.ts';
 import { sandboxLinkRequestEndpoints } from '#shared/api/sandbox-link-requests.ts';
 import { sandboxPaymentEndpoints } from '#shared/api/sandbox-payments.ts';
+import { sandboxRefundEndpoints } from '#shared/api/sandbox-refunds.ts';
 import { sandboxTransferEndpoints } from '#shared/api/sandbox-transfers.ts';
 import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
 import { storeEndpoints } from '#shared/api/stores.ts';
@@ -40,6 +42,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...webhookDeliveryEndpoints,
   ...contactEndpoints,
   ...transferEndpoints,
+  ...refundEndpoints,
   ...messageEndpoints,
   ...escrowEndpoints,
   ...referenceEndpoints,
@@ -47,6 +50,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...serviceProviderEndpoints,
   ...sandboxPaymentEndpoints,
   ...sandboxTransferEndpoints,
+  ...sandboxRefundEndpoints,
   ...sandboxLinkRequestEndpoints,
 }))() satisfies Record<string, Endpoint>;
 

@@ -49,7 +49,13 @@ export interface JsonEndpointDeclaration extends Reached {
   readonly params?: ZodType;
   readonly query?: ZodType;
   readonly body?: ZodType;
-  /** The answer of a success (200), as the handler's response builder shapes it. */
+  /**
+   * The status of a success: 200 unless said otherwise. Every endpoint of the original interface
+   * answers 200 (some clients accept nothing else); an object the service makes anew may answer
+   * 201 where its interface says so (refunds). The wrapper answers it and the reference publishes it.
+   */
+  readonly status?: 200 | 201;
+  /** The answer of a success, as the handler's response builder shapes it. */
   readonly response: ZodType;
   readonly responseDescription: string;
   /**

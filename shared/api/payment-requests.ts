@@ -188,6 +188,9 @@ export const paymentRequestSchema = object({
     description: 'The hosted payment page to send the payer to.',
   }),
   amount: money,
+  amountRefunded: money.clone().register(globalRegistry, {
+    description: 'What refunds of the payment have paid back to the payer so far.',
+  }),
   deviceId: optional(string()),
   deviceOnline: optional(boolean()).register(globalRegistry, {
     description: 'A created `soundbox` request: whether its terminal is online to show the QR.',
@@ -220,6 +223,7 @@ export const paymentRequestSchema = object({
       },
       redirectUrl: 'https://pay.example.ci/payment/4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11',
       amount: { amount: 1_500_000, currency: 'XOF' },
+      amountRefunded: { amount: 0, currency: 'XOF' },
       createdAt: '2026-11-20T14:07:31.120Z',
     },
   ],
@@ -241,6 +245,7 @@ export function paymentRequestResponse(request: PaymentRequest): PaymentRequestR
     transaction: request.transaction,
     redirectUrl: request.redirectUrl,
     amount: { amount: request.amountCents, currency: request.currency },
+    amountRefunded: { amount: request.refundedCents ?? 0, currency: request.currency },
     ...(request.deviceId ? { deviceId: request.deviceId } : {}),
     ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
     ...(request.escrow ? { escrowId: request.escrow.id } : {}),

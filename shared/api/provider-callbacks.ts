@@ -15,6 +15,9 @@ export const providerCallbackQuery = object({
   reference: optional(string().check(maxLength(128))).register(globalRegistry, {
     description: 'MTN MoMo only: the collection or payout this callback is about.',
   }),
+  kind: optional(literal('refund')).register(globalRegistry, {
+    description: 'MTN MoMo only: the payout callback is a refund’s, whose status MTN answers apart.',
+  }),
 });
 
 /** A payout's provider: a contact's payment method, or `bank`. */

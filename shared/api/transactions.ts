@@ -87,7 +87,9 @@ export type ListTransactionsQuery = ReturnType<typeof listTransactionsQuery.pars
 
 export const transactionSchema = object({
   id: uuid(),
-  type: enumOf(['payment', 'transfer', 'escrow']),
+  type: enumOf(['payment', 'transfer', 'escrow', 'refund']).register(globalRegistry, {
+    description: 'A `refund` line gives (part of) a payment back: its `paymentRequestId` and `refundId`.',
+  }),
   status: enumOf(['pending', 'success', 'error']),
   amount: money,
   fees: money,
@@ -108,6 +110,7 @@ export const transactionSchema = object({
   ),
   paymentRequestId: optional(uuid()),
   escrowId: optional(uuid()),
+  refundId: optional(uuid()),
 }).register(globalRegistry, {
   id: 'Transaction',
   examples: [
@@ -159,6 +162,7 @@ export function transactionResponse(record: TransactionRecord): output<typeof tr
     ...(record.transactionDetails ? { transactionDetails: record.transactionDetails } : {}),
     ...(record.paymentRequestId ? { paymentRequestId: record.paymentRequestId } : {}),
     ...(record.escrowId ? { escrowId: record.escrowId } : {}),
+    ...(record.refundId ? { refundId: record.refundId } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import {
   enum as enumOf,
   globalRegistry,
+  literal,
   object,
   optional,
   type output,
@@ -70,6 +71,58 @@ export const transactionCompletedEvent = object({
 });
 
 export type TransactionCompletedEvent = output<typeof transactionCompletedEvent>;
+
+/**
+ * The body of REFUND_COMPLETED: the refund's line as a flat transaction body, whose
+ * `transactionDetails` name the payment refunded (`id`, `reference`) and the refund.
+ */
+export const refundCompletedEvent = object({
+  ...transactionCompletedEvent.shape,
+  id: string().register(globalRegistry, {
+    description: 'The refund’s line in the transaction list: receivers dedupe on it.',
+  }),
+  counterpartLabel: string().register(globalRegistry, { description: 'The payer’s display name.' }),
+  counterpartIdentifier: string().register(globalRegistry, {
+    description: 'The payer’s number, paid back.',
+  }),
+  paymentMethod: enumOf(providerCodes).register(globalRegistry, {
+    description: 'The provider that collected the payment, and paid it back.',
+  }),
+  transactionType: literal('refund'),
+  transactionDetails: object({
+    id: string().register(globalRegistry, { description: 'The payment request refunded.' }),
+    reference: string().register(globalRegistry, { description: 'Its `reference`.' }),
+    refundId: string(),
+    refundReference: string().register(globalRegistry, { description: 'The refund’s `reference`.' }),
+  }),
+}).register(globalRegistry, {
+  id: 'RefundCompletedEvent',
+  examples: [
+    {
+      id: '5d0c2b8e-7f1a-4c3d-9e2b-1a0f3c4d5e6f',
+      amount: { amount: 500_000, currency: 'XOF' },
+      fees: { amount: 0, currency: 'XOF' },
+      status: 'success',
+      counterpartLabel: 'Aminata Koné',
+      counterpartIdentifier: '+2250700000001',
+      paymentMethod: 'wave',
+      transactionType: 'refund',
+      businessName: 'Boutique Awa',
+      storeName: 'Boutique Awa Plateau',
+      storeId: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
+      description: 'Article retourné',
+      executedAt: '2026-11-21 09:12:40',
+      transactionDetails: {
+        id: '4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11',
+        reference: 'commande-2042',
+        refundId: '9e8d7c6b-5a49-4382-a716-152433221100',
+        refundReference: 'retour-2042-1',
+      },
+    },
+  ],
+});
+
+export type RefundCompletedEvent = output<typeof refundCompletedEvent>;
 
 /**
  * The body of COLLECTION_REFUND: a collection the provider reported as paid that completed none of
@@ -153,6 +206,12 @@ export const webhookEvents = {
   COMPLIANCE_VERIFICATION_COMPLETED: {
     summary: 'To the service provider: a compliance verification it started is `approved` or `rejected`.',
     body: complianceVerificationSchema,
+  },
+  REFUND_COMPLETED: {
+    summary:
+      'A refund of a paid payment request ended, in success (the payer was paid back) or in error (its ' +
+      'amount is refundable again). Sent only to a subscription whose `events` name it.',
+    body: refundCompletedEvent,
   },
   COLLECTION_REFUND: {
     summary:

@@ -1,5 +1,13 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  type RefundAuditBreak,
+  RefundBooks,
+  type RefundFacts,
+  refundAuditedEntities,
+  refundedPaymentCondition,
+  refundFactsOf,
+} from '#shared/audit/refund-audit.ts';
+import {
   type SmsAuditBreak,
   SmsBooks,
   type SmsFacts,
@@ -35,7 +43,8 @@ export interface AuditBreak {
     | 'blocked_differs_from_open_reservations'
     | 'postings_to_a_missing_account'
     | 'escrow_wallet_differs_from_held_escrows'
-    | SmsAuditBreak['kind'];
+    | SmsAuditBreak['kind']
+    | RefundAuditBreak['kind'];
   subject: string;
   detail: string;
 }
@@ -59,6 +68,8 @@ export interface AuditReport {
   sumOfAllPostings: number;
   /** Businesses with an SMS account, each checked against its credits and charged messages. */
   smsAccounts: number;
+  /** Payments refunded at least once, each checked against its refunds. */
+  refundedPayments: number;
   breaks: AuditBreak[];
 }
 
@@ -68,12 +79,15 @@ export interface AuditScope {
   shards: Set<string>;
   /** Businesses whose SMS balance or its records changed. */
   smsBusinesses: Set<string>;
+  /** Payment requests whose refund counters or refunds changed. */
+  refundedPayments: Set<string>;
 }
 
 export const emptyScope = (): AuditScope => ({
   accounts: new Set(),
   shards: new Set(),
   smsBusinesses: new Set(),
+  refundedPayments: new Set(),
 });
 
 const sharePrefix = shareAttribute('');
@@ -85,7 +99,7 @@ interface WalletBalance {
 }
 
 /** What one item of the table contributes to the books; most items contribute nothing. */
-interface ItemFacts extends SmsFacts {
+interface ItemFacts extends SmsFacts, RefundFacts {
   entry?: { id: string; postings: { account: AccountId; amount: number }[]; shard: string };
   wallet?: { account: AccountId; balance: WalletBalance };
   /** Shares of non-wallet accounts held by the item (a wallet or a bucket shard), by shard. */
@@ -101,11 +115,15 @@ const auditedEntities = {
   ':shard': 'ledger_shard',
   ':escrow': 'escrow',
   ...smsAuditedEntities,
+  ...refundAuditedEntities,
 };
 
 function factsOf(item: Record<string, unknown>): ItemFacts {
   const sms = smsFactsOf(item);
   if (sms) return sms;
+  // A refund also holds a reservation (below), as a transfer does.
+  const refunds = refundFactsOf(item);
+  if (refunds && !refunds.refund) return refunds;
   if (item.entity === 'escrow') {
     if (item.status !== 'held' && item.status !== 'refunding') return {};
     return {
@@ -115,7 +133,7 @@ function factsOf(item: Record<string, unknown>): ItemFacts {
       },
     };
   }
-  const facts: ItemFacts = {};
+  const facts: ItemFacts = { ...refunds };
   const reservation = item.reservation as Reservation | undefined;
   if (reservation?.state === 'open')
     facts.openReservation = { account: reservation.account, amount: Number(reservation.amount) };
@@ -187,6 +205,7 @@ export class LedgerBooks {
   /** Entries whose postings do not sum to zero, by id. */
   private readonly unbalanced = new Map<string, number>();
   private readonly sms = new SmsBooks();
+  private readonly refunds = new RefundBooks();
   private entries = 0;
   private postings = 0;
   private openReservations = 0;
@@ -260,6 +279,7 @@ export class LedgerBooks {
       scope.accounts.add(heldEscrow.wallet);
     }
     this.sms.apply(facts, sign, scope.smsBusinesses);
+    this.refunds.apply(facts, sign, scope.refundedPayments);
   }
 
   /**
@@ -270,7 +290,8 @@ export class LedgerBooks {
    * holds exactly the postings of the entries booked there (an edited shard is found, not only an
    * edited total) and each sharded account's balance (the sum of its shares) equals the sum of its
    * postings; every store's escrow wallet holds exactly what its held (or refunding) escrows hold,
-   * the payment less its fee; and the SMS books' rules (`SmsBooks.check`).
+   * the payment less its fee; the SMS books' rules (`SmsBooks.check`); and the refunds' against
+   * their payments' counters (`RefundBooks.check`).
    */
   check(scope?: AuditScope): AuditBreak[] {
     const breaks: AuditBreak[] = [];
@@ -357,6 +378,7 @@ export class LedgerBooks {
       }
     }
     breaks.push(...this.sms.check(scope?.smsBusinesses));
+    breaks.push(...this.refunds.check(scope?.refundedPayments));
     return breaks;
   }
 
@@ -384,6 +406,7 @@ export class LedgerBooks {
       heldEscrows: this.heldEscrows,
       sumOfAllPostings: this.sumOfAllPostings,
       smsAccounts: this.sms.accounts,
+      refundedPayments: this.refunds.refundedPayments,
       breaks,
     };
   }
@@ -431,7 +454,7 @@ export async function readBooks(books = new LedgerBooks()): Promise<LedgerBooks>
     const page = await documentClient.send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: `entity IN (${names}) OR attribute_exists(journal) OR attribute_exists(reservation)`,
+        FilterExpression: `entity IN (${names}) OR attribute_exists(journal) OR attribute_exists(reservation) OR ${refundedPaymentCondition}`,
         ExpressionAttributeValues: auditedEntities,
         ExclusiveStartKey: startKey,
         ConsistentRead: true,

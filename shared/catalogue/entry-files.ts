@@ -16,6 +16,7 @@ export type FunctionFolder =
   | 'payment-requests'
   | 'provider-callbacks'
   | 'reference'
+  | 'refunds'
   | 'sandbox'
   | 'service-providers'
   | 'stores'

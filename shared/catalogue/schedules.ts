@@ -15,10 +15,14 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
     expression: 'rate(1 minute)',
     access: writesAndNotifies,
   },
-  /** Asks the provider about payouts whose callback never came, and settles those it has an answer for. */
+  /**
+   * Asks the provider about payouts and refunds whose callback never came, and settles those it has
+   * an answer for; a refund the provider never received is asked again (the sandbox's answer then
+   * goes through its callbacks queue).
+   */
   sweepPendingTransfers: {
     expression: 'rate(1 minute)',
-    access: [...writesAndNotifies, 'secret:providers'],
+    access: [...writesAndNotifies, 'secret:providers', 'queue:send:sandboxCallbacks'],
   },
   /** Asks the live providers about collections whose callback never came, with backoff, to a bound. */
   sweepPendingCollections: {

@@ -105,6 +105,8 @@ export interface PaymentRequest {
   checkoutUrl?: string | undefined;
   qrPayload?: string | undefined;
   transaction: CompletedTransaction | null;
+  /** What refunds of a paid request paid back (shared/data/refund.ts keeps the refunds). */
+  refundedCents?: number | undefined;
   createdAt: string;
   updatedAt: string;
 }

@@ -4,7 +4,7 @@ import type { Money } from '#shared/domain/money.ts';
 
 /**
  * Transaction record: one line of the merchant's transaction list (payments, transfers, escrow
- * releases), written in the same transaction as the money movement it reports.
+ * releases, refunds), written in the same transaction as the money movement it reports.
  *
  * Keys, bucketed by day (UTC) so a listing seeks to its first day instead of reading history:
  * - pk = TXDAY#<businessId>#<YYYY-MM-DD>, sk = <createdAt>#<id>: a business's transactions of a day.
@@ -27,7 +27,7 @@ export interface TransactionRecord {
   id: string;
   businessId: string;
   storeId: string;
-  type: 'payment' | 'transfer' | 'escrow';
+  type: 'payment' | 'transfer' | 'escrow' | 'refund';
   status: 'pending' | 'success' | 'error';
   amount: Money;
   fees: Money;
@@ -41,6 +41,7 @@ export interface TransactionRecord {
   transactionDetails?: { id?: string; reference?: string; paymentLinkId?: string };
   paymentRequestId?: string;
   escrowId?: string;
+  refundId?: string;
 }
 
 export const transactionDay = (createdAt: string) => createdAt.slice(0, 10);
@@ -117,7 +118,7 @@ export function transactionRecordsWrites(records: readonly TransactionRecord[]):
 }
 
 /**
- * A pending line's final status (a transfer's, when its provider answers), in the transaction that
+ * A pending line's final status (a transfer's or a refund's, when its provider answers), in the transaction that
  * settles it: 2 WCU there, plus 1 for the store index.
  */
 export function transactionStatusWrite(

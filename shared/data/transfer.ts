@@ -3,6 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queryShardsBefore } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
+import { reservationOutcomeWrite } from '#shared/data/wallet.ts';
 import type { BeneficiaryMethod, ContactIdentifier } from '#shared/domain/contacts.ts';
 import type { Reservation } from '#shared/domain/wallet.ts';
 import type { DomainError } from '#shared/errors/domain-error.ts';
@@ -151,27 +152,12 @@ export function transferOutcomeWrite(
   outcome: { status: 'success' | 'error'; errorReason: string | null; updatedAt: string },
   onNotPending: () => DomainError,
 ): GuardedWrite {
-  return {
-    write: {
-      Update: {
-        TableName: tableName(),
-        Key: transferKey(transfer.businessId, transfer.id),
-        UpdateExpression:
-          'SET #status = :status, errorReason = :reason, updatedAt = :now, reservation.#state = :reservation REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#status = :pending AND reservation.#state = :open',
-        ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':status': outcome.status,
-          ':reason': outcome.errorReason,
-          ':now': outcome.updatedAt,
-          ':reservation': outcome.status === 'success' ? 'posted' : 'released',
-          ':pending': 'pending',
-          ':open': 'open',
-        },
-      },
-    },
-    onConditionFailed: onNotPending,
-  };
+  return reservationOutcomeWrite(
+    transferKey(transfer.businessId, transfer.id),
+    outcome,
+    onNotPending,
+    ' REMOVE gsi1pk, gsi1sk',
+  );
 }
 
 /** Frees a reference again, for a transfer the provider refused at once. */

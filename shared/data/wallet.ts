@@ -119,3 +119,37 @@ export function settleReservationWrite(
     onConditionFailed: onMissing,
   };
 }
+
+/**
+ * The update that ends a pending item holding a wallet reservation (a transfer, a refund), once:
+ * its status and errorReason, and its reservation's state (posted with the ledger entry, or
+ * released back to the wallet), only while it is pending and the reservation open. `also` adds
+ * clauses of the item's own (a transfer leaves its pending index).
+ */
+export function reservationOutcomeWrite(
+  key: { pk: string; sk: string },
+  outcome: { status: 'success' | 'error'; errorReason: string | null; updatedAt: string },
+  onNotPending: () => DomainError,
+  also = '',
+): GuardedWrite {
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `SET #status = :status, errorReason = :reason, updatedAt = :now, reservation.#state = :reservation${also}`,
+        ConditionExpression: '#status = :pending AND reservation.#state = :open',
+        ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':status': outcome.status,
+          ':reason': outcome.errorReason,
+          ':now': outcome.updatedAt,
+          ':reservation': outcome.status === 'success' ? 'posted' : 'released',
+          ':pending': 'pending',
+          ':open': 'open',
+        },
+      },
+    },
+    onConditionFailed: onNotPending,
+  };
+}

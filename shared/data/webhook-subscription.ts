@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { decryptWebhookSecret, encryptWebhookSecret } from '#shared/aws/kms.ts';
+import { optInWebhookEvents } from '#shared/domain/webhook-events.ts';
 import { WebhookSubscriptionExists, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
 
 /**
@@ -23,7 +24,7 @@ export interface WebhookSubscription {
   businessId: string;
   url: string;
   name: string;
-  /** Event names; empty means every event. */
+  /** Event names; empty means every event but the opt-in ones (`optInWebhookEvents`). */
   events: string[];
   /** The signing secret, KMS-encrypted under a context naming the business (base64). */
   secretCiphertext: string;
@@ -100,5 +101,7 @@ export async function deleteSubscription(businessId: string, subscriptionId: str
   }
 }
 
+/** Whether a subscription gets an event: it names it, or names none and the event is not opt-in only. */
 export const subscribedTo = (subscription: WebhookSubscription, eventName: string) =>
-  subscription.events.length === 0 || subscription.events.includes(eventName);
+  subscription.events.includes(eventName) ||
+  (subscription.events.length === 0 && !(optInWebhookEvents as readonly string[]).includes(eventName));

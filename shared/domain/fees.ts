@@ -1,5 +1,5 @@
 import type { Cents } from '#shared/domain/money.ts';
-import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 
 /**
  * What the service keeps from a collection: a percentage (in basis points, 1/100 of a percent)
@@ -44,6 +44,24 @@ export const defaultPayoutFeeSchedule: PayoutFeeSchedule = {
 /** PAYOUT_FEE_SCHEDULE (JSON, same shape, any subset of methods) overrides the payout defaults. */
 export function payoutFeeScheduleFromEnvironment(value = process.env.PAYOUT_FEE_SCHEDULE): PayoutFeeSchedule {
   return withOverrides(defaultPayoutFeeSchedule, value, 'PAYOUT_FEE_SCHEDULE');
+}
+
+/**
+ * What a refund of a completed payment costs, per provider that collected it. The policy
+ * (docs/integrators/refunds.md): the payment's own fee is not given back, since the collection took
+ * place and the provider charged for it, and giving back money costs nothing more by default, so
+ * a refund takes from the store exactly what the payer gets. A stage may price refunds with
+ * REFUND_FEE_SCHEDULE (JSON, same shape, any subset of methods); the fee is then reserved and
+ * posted with the refund, as a transfer's is.
+ */
+export type RefundFeeSchedule = Record<ProviderCode, FeeRule>;
+
+export const defaultRefundFeeSchedule = Object.fromEntries(
+  providerCodes.map((code) => [code, { percentBasisPoints: 0, fixedCents: 0 }]),
+) as RefundFeeSchedule;
+
+export function refundFeeScheduleFromEnvironment(value = process.env.REFUND_FEE_SCHEDULE): RefundFeeSchedule {
+  return withOverrides(defaultRefundFeeSchedule, value, 'REFUND_FEE_SCHEDULE');
 }
 
 function withOverrides<S extends Record<string, FeeRule>>(

@@ -230,3 +230,34 @@ export function escrowRefundPostings(input: {
   assertBalanced(postings);
   return postings;
 }
+
+/**
+ * How a refund reaches the payer: the collecting provider's own refund of the collection (it
+ * collected less, so it owes the service less: its clearing account goes back up), or a payout to
+ * the payer's number (the provider is owed what it paid out, as for a transfer).
+ */
+export type RefundRoute = 'refund' | 'payout';
+
+/**
+ * A refund of a completed payment paid back to its payer: the store pays the amount and the
+ * refund's fee out of its operating wallet, where both were reserved; the payment's own fee stays
+ * with the service (shared/domain/fees.ts says why).
+ */
+export function refundPostings(input: {
+  businessId: string;
+  storeId: string;
+  provider: ProviderCode;
+  route: RefundRoute;
+  amount: Cents;
+  fee: Cents;
+}): Posting[] {
+  // Paid out, a refund is booked as a payout to the payer; reversed by the provider, the amount
+  // goes back against what the provider owes for its collections instead.
+  const paidOut = payoutPostings({ ...input, method: input.provider });
+  if (input.route === 'payout') return paidOut;
+  return paidOut.map((posting) =>
+    posting.account === accounts.payoutClearing(input.provider)
+      ? { ...posting, account: accounts.providerClearing(input.provider) }
+      : posting,
+  );
+}

@@ -7,6 +7,7 @@ import type { MessageErrorId } from '#shared/errors/messages.ts';
 import type { PaymentLinkErrorId } from '#shared/errors/payment-links.ts';
 import type { PaymentRequestErrorId } from '#shared/errors/payment-requests.ts';
 import type { ProviderErrorId } from '#shared/errors/providers.ts';
+import type { RefundErrorId } from '#shared/errors/refunds.ts';
 import type { RequestErrorId } from '#shared/errors/request.ts';
 import type { ServiceProviderErrorId } from '#shared/errors/service-providers.ts';
 import type { TransferErrorId } from '#shared/errors/transfers.ts';
@@ -25,6 +26,7 @@ export type ErrorId =
   | ProviderErrorId
   | LedgerErrorId
   | TransferErrorId
+  | RefundErrorId
   | EscrowErrorId
   | ContactErrorId
   | MessageErrorId

@@ -43,7 +43,7 @@ type CallerOf<E extends JsonEndpoint> = E['caller'] extends 'public' ? undefined
 /**
  * Wraps a domain operation into the handler of `endpoint`: JSON body (400), authentication and
  * rights for its caller kind (401/403), validation with its schemas (422), then the operation, whose result
- * is answered 200 as JSON. Errors become the interface's `{id, message, extras}` body (or `{message}`
+ * is answered as JSON with the endpoint's success status (200 unless it declares another). Errors become the interface's `{id, message, extras}` body (or `{message}`
  * alone, for the few the interface answers so) here and only here; anything that is not a domain
  * error is logged and answered 500 without internals.
  */
@@ -73,7 +73,7 @@ export function apiHandler<const E extends JsonEndpoint, T>(
         requestId: event.requestContext?.requestId ?? context.awsRequestId,
         context,
       });
-      return jsonResponse(200, result);
+      return jsonResponse(endpoint.status ?? 200, result);
     });
   // Kept on the handler so a test can check each entry file serves its own endpoint.
   return Object.assign(handler, { endpoint });

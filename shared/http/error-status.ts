@@ -32,6 +32,10 @@ export const statusByErrorId: Record<ErrorId, number> = {
   contact_not_found: 404,
   transfer_not_found: 404,
   transfer_exists_with_reference: 409,
+  refund_not_found: 404,
+  refund_exists_with_reference: 409,
+  // Not paid, held in escrow (refunded through the escrow), or refunded whole: its state refuses it.
+  payment_request_not_refundable: 409,
   message_not_found: 404,
   message_exists_with_reference: 409,
   insufficient_sms_balance: 422,

@@ -13,8 +13,9 @@ const collectionCallbackDescription =
   'recording of its collection’s start is answered 409, to be sent again.';
 
 const payoutCallbackDescription =
-  'Where a provider (or the bank, `bank`) tells the service how a payout ended, signed with the key ' +
-  'it shares with the service. Only a verified callback changes anything; a repeated one changes nothing.';
+  'Where a provider (or the bank, `bank`) tells the service how a payout (or a refund to a payer) ended, ' +
+  'signed with the key it shares with the service. Only a verified callback changes anything; a repeated ' +
+  'one changes nothing.';
 
 const forServiceProviders =
   'Any key of a service provider; another key is answered 403 `forbidden_action`. A merchant not linked ' +
@@ -74,6 +75,22 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     '`transactionType: "transfer"`) tells how it ended. A transfer between stores completes at once. ' +
     '`beneficiary` is whom it pays (the number in E.164, a bank account, or the receiving store’s name ' +
     'for `svc`), `beneficiaryName` the name.',
+  createRefund:
+    'Gives a paid payment request back to its payer, whole (by default: all that remains refundable) ' +
+    'or in part, through the provider that collected it. Answers **201** with the refund, `pending` ' +
+    'until the provider answers. Refunds of one payment never sum past it, even sent at the same time: ' +
+    'more than what remains answers 422 on `amountCents`. The amount is reserved at once on the ' +
+    'store’s available balance (422 `insufficient_balance` when it does not cover it) and taken out when ' +
+    'the payer is paid; a failed refund gives it back and its amount is refundable again. A payment ' +
+    'still held in escrow is refunded through its escrow (409 `payment_request_not_refundable`). The ' +
+    'payment’s fee is not given back, and a refund costs no fee unless the stage prices it (`fees`). ' +
+    '`REFUND_COMPLETED` tells how it ended, to subscriptions that list it.',
+  listRefunds:
+    'Newest first; of one payment (`paymentRequestId`), one store (`storeId`) or the whole business. A ' +
+    'key scoped to a store lists that store whatever it asks.',
+  completeSandboxRefund:
+    'Plays the provider paying back the payer of a refund it has not settled by itself (a payer number ' +
+    'ending in `04`), through its signed callback.',
   receivePayoutCallback: payoutCallbackDescription,
   receivePayoutCallbackPut: `MTN MoMo calls back with PUT as often as POST: the same as the POST. ${payoutCallbackDescription}`,
   completeSandboxTransfer:

@@ -192,7 +192,7 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
       ? { requestBody: { required: body.required, content: { 'application/json': { schema: body.schema } } } }
       : {}),
     responses: {
-      '200': {
+      [String(endpoint.status ?? 200)]: {
         description: endpoint.responseDescription,
         content: { 'application/json': { schema: endpoint.response } },
       },

@@ -1,8 +1,10 @@
 import { getPaymentRequest } from '#shared/data/payment-request.ts';
+import { getRefund } from '#shared/data/refund.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { paymentRequestOf, startCollection } from '#shared/operations/payment-requests.ts';
+import { refundOf } from '#shared/operations/refunds.ts';
 import { transferOf } from '#shared/operations/transfers.ts';
 import { actOnSandboxCollection, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 
@@ -43,4 +45,17 @@ export async function settleAsSandboxProvider(caller: Caller, id: string, action
   const settled = await settleSandboxPayout(transfer.id, action === 'complete' ? 'success' : 'declined');
   if (!settled) throw new Conflict('The provider already settled this payout');
   return (await getTransfer(caller.businessId, id, true)) ?? transfer;
+}
+
+/**
+ * The same for a refund the sandbox left pending (a `…04` payer's): the provider pays the payer
+ * back, or fails to, and its callback reaches the service like any other. Answers the refund as
+ * it is afterwards.
+ */
+export async function settleRefundAsSandboxProvider(caller: Caller, id: string, action: 'complete' | 'fail') {
+  const refund = await refundOf(caller, id);
+  if (refund.status !== 'pending') throw new Conflict(`The refund is already ${refund.status}`);
+  const settled = await settleSandboxPayout(refund.id, action === 'complete' ? 'success' : 'declined');
+  if (!settled) throw new Conflict('The provider already settled this refund');
+  return (await getRefund(caller.businessId, id, true)) ?? refund;
 }

@@ -33,6 +33,9 @@ import {
  *   https://momodeveloper.mtn.com/docs/services/collection/operations/requesttopay-referenceId-GET).
  * - Disbursement: POST /disbursement/v1_0/transfer and GET /disbursement/v1_0/transfer/{referenceId},
  *   the same shapes with `payee` for `payer`.
+ * - Refund (of the Disbursement product): POST /disbursement/v1_0/refund with `referenceIdToRefund`,
+ *   the request to pay refunded, whole or in part; GET /disbursement/v1_0/refund/{referenceId}, the
+ *   same status answer (https://momodeveloper.mtn.com/api-documentation/api-description).
  * - Callbacks: sent once, unsigned, as a POST or PUT whose body is the status answer
  *   (https://momodeveloper.mtn.com/api-documentation/callback). Nothing in one is believed: it only
  *   makes the service ask the status, and a callback whose status the query does not confirm is
@@ -61,6 +64,15 @@ export interface MtnConfig {
 }
 
 export type MtnProduct = 'collection' | 'disbursement';
+
+/** What a reference id names: a request to pay, a transfer, or a refund (of the disbursement product). */
+export type MtnResource = MtnProduct | 'refund';
+
+const resourcePaths: Record<MtnResource, { product: MtnProduct; path: string }> = {
+  collection: { product: 'collection', path: '/v1_0/requesttopay' },
+  disbursement: { product: 'disbursement', path: '/v1_0/transfer' },
+  refund: { product: 'disbursement', path: '/v1_0/refund' },
+};
 
 export interface MtnTransaction {
   amount: string;
@@ -104,6 +116,9 @@ const msisdn = (phone: string) => phone.replace(/^\+/, '');
 /** The query parameter of the callback URL that names the transaction (MTN's bodies do not). */
 export const mtnReferenceParameter = 'reference';
 
+/** The query parameter that says a payout callback is a refund's (its status is asked elsewhere). */
+export const mtnKindParameter = 'kind';
+
 /**
  * The MoMo API as the service reaches it, with the product's tokens kept for the container. Both
  * sides of the adapter sit on one: the calls out, and the callback checks, which believe only
@@ -111,9 +126,9 @@ export const mtnReferenceParameter = 'reference';
  */
 export interface MtnApi {
   /** The transaction as the status query answers it; undefined when MTN does not know it. */
-  transaction(product: MtnProduct, referenceId: string): Promise<MtnTransaction | undefined>;
+  transaction(resource: MtnResource, referenceId: string): Promise<MtnTransaction | undefined>;
   /** POSTs a transaction under its reference id; a 409 is the same one sent before, so started. */
-  start(product: MtnProduct, referenceId: string, callbackUrl: string, body: unknown): Promise<void>;
+  start(resource: MtnResource, referenceId: string, callbackUrl: string, body: unknown): Promise<void>;
 }
 
 export function mtnApi(config: MtnConfig): MtnApi {
@@ -196,9 +211,12 @@ export function mtnApi(config: MtnConfig): MtnApi {
     return answer;
   }
 
-  async function transaction(product: MtnProduct, referenceId: string): Promise<MtnTransaction | undefined> {
-    const path = product === 'collection' ? '/v1_0/requesttopay/' : '/v1_0/transfer/';
-    const answer = await call(product, 'GET', `${path}${encodeURIComponent(referenceId)}`);
+  async function transaction(
+    resource: MtnResource,
+    referenceId: string,
+  ): Promise<MtnTransaction | undefined> {
+    const { product, path } = resourcePaths[resource];
+    const answer = await call(product, 'GET', `${path}/${encodeURIComponent(referenceId)}`);
     if (answer.status === 404) return undefined;
     if (answer.status !== 200) {
       throw new ProviderUnavailable(
@@ -208,8 +226,8 @@ export function mtnApi(config: MtnConfig): MtnApi {
     return answer.body as MtnTransaction;
   }
 
-  async function start(product: MtnProduct, referenceId: string, callbackUrl: string, body: unknown) {
-    const path = product === 'collection' ? '/v1_0/requesttopay' : '/v1_0/transfer';
+  async function start(resource: MtnResource, referenceId: string, callbackUrl: string, body: unknown) {
+    const { product, path } = resourcePaths[resource];
     const answer = await call(
       product,
       'POST',
@@ -288,13 +306,36 @@ export function mtnProvider(api: MtnApi): PaymentProvider {
       const actual = await api.transaction('disbursement', transferId);
       return actual ? mtnPayoutStatus(actual) : 'not_found';
     },
+
+    // MTN refunds any successful request to pay, whole or in part.
+    refundsCollection: () => true,
+
+    async refundCollection(request) {
+      // The refund's own id (a UUID v4) is its reference, as for a transfer; the callback URL says
+      // it is a refund, whose status is read from the refund resource.
+      const callbackUrl = `${withReference(request.callbackUrl, request.refundId)}&${mtnKindParameter}=refund`;
+      await api.start('refund', request.refundId, callbackUrl, {
+        amount: wholeFrancs(request.amountCents, request.currency),
+        currency: 'XOF',
+        externalId: request.refundId,
+        payerMessage: 'Remboursement',
+        payeeNote: request.refundId,
+        referenceIdToRefund: request.collectionReference,
+      });
+      return { providerReference: request.refundId };
+    },
+
+    async collectionRefundStatus(request) {
+      const actual = await api.transaction('refund', request.refundId);
+      return actual ? mtnPayoutStatus(actual) : 'not_found';
+    },
   };
 }
 
 /** MTN's callbacks, as the callback routes check them: unsigned, so confirmed by the status query. */
 export function mtnCallbacks(api: MtnApi): CallbackVerifier {
   /** The body's claim and the status query, compared: only a final status both agree on counts. */
-  async function confirmed(product: MtnProduct, rawBody: string, referenceId: string | undefined) {
+  async function confirmed(resource: MtnResource, rawBody: string, referenceId: string | undefined) {
     if (!referenceId) return undefined;
     let claimed: Partial<MtnTransaction>;
     try {
@@ -302,7 +343,7 @@ export function mtnCallbacks(api: MtnApi): CallbackVerifier {
     } catch {
       return undefined;
     }
-    const actual = await api.transaction(product, referenceId);
+    const actual = await api.transaction(resource, referenceId);
     if (!actual || actual.status === 'PENDING') return undefined;
     if (claimed.status !== actual.status || claimed.externalId !== actual.externalId) {
       logger.warn('mtn callback disagrees with the status query: ignored', {
@@ -332,7 +373,8 @@ export function mtnCallbacks(api: MtnApi): CallbackVerifier {
 
     async verifyPayoutCallback(_headers, rawBody, query): Promise<VerifiedPayoutCallback | undefined> {
       const referenceId = query?.[mtnReferenceParameter];
-      const actual = await confirmed('disbursement', rawBody, referenceId);
+      const resource = query?.[mtnKindParameter] === 'refund' ? 'refund' : 'disbursement';
+      const actual = await confirmed(resource, rawBody, referenceId);
       if (!actual || !referenceId) return undefined;
       return {
         callbackId: `mtn:${referenceId}:${actual.status}`,

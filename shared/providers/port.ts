@@ -89,6 +89,21 @@ export interface VerifiedPayoutCallback {
  */
 export type PayoutStatus = 'pending' | PayoutOutcome | 'not_found';
 
+/** A completed collection paid back, whole or in part, to its payer by the provider's own refund. */
+export interface CollectionRefundRequest {
+  /** The service's id for it, which the provider keeps: its callbacks and status answers name it. */
+  refundId: string;
+  provider: ProviderCode;
+  /** The collection refunded, as the provider named it when it started. */
+  collectionReference: string;
+  /** What goes back of it. */
+  amountCents: number;
+  currency: string;
+  payerNumber: string;
+  /** Where the provider posts its callback (the payouts' route: the outcome has a payout's shape). */
+  callbackUrl: string;
+}
+
 /** What the provider says of a collection when asked. */
 export type CollectionStatus = 'pending' | CollectionOutcome | 'not_found';
 
@@ -108,6 +123,15 @@ export interface PaymentProvider {
   startPayout(request: PayoutRequest): Promise<PayoutStarted>;
   /** The status query, for a payout whose callback never came. */
   payoutStatus(transferId: string): Promise<PayoutStatus>;
+  /**
+   * Whether the provider pays this refund back itself, by reversing the collection (Wave's
+   * checkout refund, whole only; MTN's refund): otherwise a refund is a payout to the payer.
+   */
+  refundsCollection?(provider: ProviderCode, whole: boolean): boolean;
+  /** The provider's own refund; throws ProviderRefused when it refuses at once. */
+  refundCollection?(request: CollectionRefundRequest): Promise<PayoutStarted>;
+  /** Its status query, for a refund whose answer never came. */
+  collectionRefundStatus?(request: CollectionRefundRequest): Promise<PayoutStatus>;
 }
 
 /**

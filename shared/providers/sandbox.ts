@@ -15,6 +15,8 @@ import type {
   CollectionStarted,
   PaymentProvider,
   PayoutOutcome,
+  PayoutRequest,
+  PayoutStarted,
   VerifiedCallback,
   VerifiedPayoutCallback,
 } from '#shared/providers/port.ts';
@@ -32,7 +34,8 @@ import type {
  * Payouts follow the beneficiary's number the same way: …01 paid, …02 declined by the
  * beneficiary's account, …03 failed for a limit, …04 no callback (it stays pending until a test
  * helper settles it; the status query then finds it), …05 refused at once, …06 paid with the
- * callback delivered twice. A bank payout is paid.
+ * callback delivered twice. A bank payout is paid. A refund to the payer's number follows that
+ * number the same way, whether the provider would refund the collection or pay it out.
  *
  * Keys: pk = SANDBOX#<providerReference>, sk = COLLECTION; pk = SANDBOX#payout:<transferId>,
  * sk = PAYOUT.
@@ -188,6 +191,45 @@ function callbackFor(
   }
 }
 
+/** A payout (or a refund kept as one) as the beneficiary's number decides. */
+async function sandboxPayout(request: PayoutRequest): Promise<PayoutStarted> {
+  const behaviour = request.method === 'bank' ? 'success' : sandboxBehaviour(request.beneficiaryNumber);
+  if (behaviour === 'refused') {
+    throw new ProviderRefused(
+      `The ${request.method} account of ${request.beneficiaryNumber} cannot receive money`,
+    );
+  }
+  const callback = payoutCallbackFor(behaviour, request.transferId);
+  const payout: SandboxPayout = {
+    transferId: request.transferId,
+    providerReference: `sbxp_${randomUUID()}`,
+    method: request.method,
+    amountCents: request.amountCents,
+    currency: request.currency,
+    beneficiaryNumber: request.beneficiaryNumber,
+    callbackUrl: request.callbackUrl,
+    // The provider settles at once; the callback follows as the beneficiary's side confirms.
+    state: callback ? callback.outcome : 'pending',
+    createdAt: new Date().toISOString(),
+  };
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...payoutKey(request.transferId), entity: 'sandbox_payout', ...payout },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    // Asked twice for one transfer (a retried start): the first payout is the one.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const existing = await getSandboxPayout(request.transferId);
+    return { providerReference: (existing as SandboxPayout).providerReference };
+  }
+  if (callback) await sendToQueue('sandboxCallbacks', callback, { delaySeconds: directAnswerDelaySeconds });
+  return { providerReference: payout.providerReference };
+}
+
 export const sandboxProvider: PaymentProvider = {
   async startCollection(request) {
     // Asked with the payer's number (a direct request, the hosted page's form), the provider
@@ -229,46 +271,30 @@ export const sandboxProvider: PaymentProvider = {
     return started;
   },
 
-  async startPayout(request) {
-    const behaviour = request.method === 'bank' ? 'success' : sandboxBehaviour(request.beneficiaryNumber);
-    if (behaviour === 'refused') {
-      throw new ProviderRefused(
-        `The ${request.method} account of ${request.beneficiaryNumber} cannot receive money`,
-      );
-    }
-    const callback = payoutCallbackFor(behaviour, request.transferId);
-    const payout: SandboxPayout = {
-      transferId: request.transferId,
-      providerReference: `sbxp_${randomUUID()}`,
-      method: request.method,
-      amountCents: request.amountCents,
-      currency: request.currency,
-      beneficiaryNumber: request.beneficiaryNumber,
-      callbackUrl: request.callbackUrl,
-      // The provider settles at once; the callback follows as the beneficiary's side confirms.
-      state: callback ? callback.outcome : 'pending',
-      createdAt: new Date().toISOString(),
-    };
-    try {
-      await documentClient.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...payoutKey(request.transferId), entity: 'sandbox_payout', ...payout },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      // Asked twice for one transfer (a retried start): the first payout is the one.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const existing = await getSandboxPayout(request.transferId);
-      return { providerReference: (existing as SandboxPayout).providerReference };
-    }
-    if (callback) await sendToQueue('sandboxCallbacks', callback, { delaySeconds: directAnswerDelaySeconds });
-    return { providerReference: payout.providerReference };
-  },
+  startPayout: sandboxPayout,
 
   async payoutStatus(transferId) {
     const payout = await getSandboxPayout(transferId);
+    return payout ? payout.state : 'not_found';
+  },
+
+  // As the live providers: MTN refunds any collection, Wave a whole one; the rest are payouts.
+  refundsCollection: (provider, whole) => provider === 'mtn' || (provider === 'wave' && whole),
+
+  // The payer's number decides, as for a payout to it; the refund is kept as one, under its id.
+  refundCollection: (request) =>
+    sandboxPayout({
+      transferId: request.refundId,
+      method: request.provider,
+      amountCents: request.amountCents,
+      currency: request.currency,
+      beneficiaryName: request.payerNumber,
+      beneficiaryNumber: request.payerNumber,
+      callbackUrl: request.callbackUrl,
+    }),
+
+  async collectionRefundStatus(request) {
+    const payout = await getSandboxPayout(request.refundId);
     return payout ? payout.state : 'not_found';
   },
 };

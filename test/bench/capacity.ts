@@ -224,6 +224,7 @@ async function measureCapacity(): Promise<CapacityRow[]> {
       baseUrl,
     ),
   );
+  await measureRefunds(measure, caller, store.id, baseUrl);
   paidPayment = await measurePaidPayments(caller, store.id, business.id, baseUrl);
   for (const step of paidPayment.steps.filter((s) => !s.extra)) {
     rows.push({
@@ -292,6 +293,65 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     messages.failBeforeCarrier(refused, 'invalid_number'),
   );
   return rows;
+}
+
+type Measure = <T>(operation: string, run: () => Promise<T>) => Promise<T>;
+
+/**
+ * A refund's units: a part of a payment paid back by payout (Orange has no refund of its own),
+ * and the whole of one refunded by its provider (MTN's refund), each recorded then settled by its
+ * callback. The payer is the sandbox's silent number, so the bench plays the provider's answer;
+ * the sandbox's own record of the payout (1 WCU, and 1 for its reference on the refund) is
+ * counted in the create, as a live provider's call would not be.
+ */
+async function measureRefunds(measure: Measure, caller: Caller, storeId: string, baseUrl: string) {
+  const { createRefundFor, refundOf, refundsOf } = await import('#shared/operations/refunds.ts');
+  const { completeRefund } = await import('#shared/operations/complete-refund.ts');
+  const { paidPayment } = await import('#test/support/fixtures.ts');
+  const paid = (provider: 'orange' | 'mtn', reference: string) =>
+    paidPayment(
+      caller,
+      storeId,
+      { amountCents: 150_000, provider, payerPhone: '+2250700000004', reference },
+      baseUrl,
+    );
+  const settle = (refund: {
+    id: string;
+    paymentMethod: 'orange' | 'mtn' | string;
+    providerReference?: string;
+  }) =>
+    completeRefund({
+      callbackId: `bench-${refund.id}`,
+      method: refund.paymentMethod as 'orange',
+      providerReference: refund.providerReference as string,
+      transferId: refund.id,
+      outcome: 'success',
+    });
+  const byPayout = await paid('orange', 'bench-refund-1');
+  const part = await measure('POST /refunds (a part, paid out)', () =>
+    createRefundFor(
+      caller,
+      { paymentRequestId: byPayout, amountCents: 50_000, reference: 'bench-r-1' },
+      baseUrl,
+    ),
+  );
+  await measure('GET /refunds/{id}', () => refundOf(caller, part.id));
+  await measure('complete a refund (verified payout callback)', () => settle(part));
+  await measure('duplicate refund callback (no change)', () => settle(part));
+  await measure('POST /refunds (the rest, paid out)', () =>
+    createRefundFor(caller, { paymentRequestId: byPayout, reference: 'bench-r-2' }, baseUrl),
+  );
+  const byRefund = await paid('mtn', 'bench-refund-2');
+  const whole = await measure("POST /refunds (whole, the provider's own refund)", () =>
+    createRefundFor(caller, { paymentRequestId: byRefund, reference: 'bench-r-3' }, baseUrl),
+  );
+  await measure("complete a refund (the provider's own refund)", () => settle(whole));
+  await measure('GET /refunds?paymentRequestId= (2 refunds)', () =>
+    refundsOf(caller, { paymentRequestId: byPayout, page: 1, limit: 100 }),
+  );
+  await measure('GET /refunds (the business, 1 store, 3 refunds)', () =>
+    refundsOf(caller, { page: 1, limit: 100 }),
+  );
 }
 
 export interface PaidPaymentStep {

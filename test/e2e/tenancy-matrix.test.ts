@@ -59,6 +59,9 @@ const pageReason = 'a page for payers: the unguessable id in its address is the 
 const dashboardReason =
   'a dashboard page: the session (or the pending sign-in’s cookie) is the capability, and it names no object yet (test/e2e/dashboard-sign-in.test.ts)';
 
+/** The owner's refund in the matrix: one reference, so only its own request can claim it. */
+const refundReference = `retour-matrice-${crypto.randomUUID()}`;
+
 /** Keyed by endpoint name: a new endpoint needs its line here, saying how to aim it at another business. */
 const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   listStores: { request: () => ({ path: '/partner_api/stores' }), hidden: 'listed-without' },
@@ -195,6 +198,30 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   getTransfer: {
     request: (w) => ({ path: `/partner_api/transfers/${w.a.pendingTransferId}` }),
     hidden: { status: 404, id: 'transfer_not_found' },
+  },
+  createRefund: {
+    request: (w) => ({
+      path: '/partner_api/refunds',
+      body: { paymentRequestId: w.a.completedRequestId, amountCents: 1_000, reference: refundReference },
+    }),
+    hidden: { status: 404, id: 'payment_request_not_found' },
+    control: [201],
+  },
+  getRefund: {
+    request: (w) => ({ path: `/partner_api/refunds/${w.a.pendingRefundId}` }),
+    hidden: { status: 404, id: 'refund_not_found' },
+  },
+  listRefunds: {
+    request: (w) => ({ path: `/partner_api/refunds?storeId=${w.a.storeId}` }),
+    hidden: { status: 404, id: 'store_not_found' },
+  },
+  completeSandboxRefund: {
+    request: (w) => ({ path: `/sandbox/refunds/${w.a.pendingRefundId}/complete` }),
+    hidden: { status: 404, id: 'refund_not_found' },
+  },
+  failSandboxRefund: {
+    request: (w) => ({ path: `/sandbox/refunds/${w.a.failableRefundId}/fail` }),
+    hidden: { status: 404, id: 'refund_not_found' },
   },
   receivePayoutCallback: {
     public: 'a provider calls it; only a body signed with its secret changes anything',

@@ -18,6 +18,10 @@ import { type FakeAnswer, type FakeRequest, postCallback, startFakeServer } from
  * - `POST /_fake/{product}/{referenceId}/callback {body}`: a callback of any content (a forged one,
  *   one that disagrees with the status, a duplicate, an old one after a newer).
  * - `POST /_fake/tokens/expire`: every token issued so far stops working (401).
+ * Refunds (`POST /disbursement/v1_0/refund`, with the disbursement product's token) pay back a
+ * SUCCESSFUL request to pay named by `referenceIdToRefund`, whole or in part, never more than it
+ * took: to its payer, whose number's last digits choose the outcome as for a transfer; their status
+ * is read at `GET /disbursement/v1_0/refund/{referenceId}`, and scripted at `/_fake/refund/...`.
  * - `POST /_fake/failures {pathPattern, kind, count}`.
  */
 export interface MtnFakeOptions {
@@ -30,9 +34,13 @@ export interface MtnFakeOptions {
 }
 
 type Product = 'collection' | 'disbursement';
+/** What a reference names: a product's transaction, or a refund (of the disbursement product). */
+type Resource = Product | 'refund';
 
 interface Held extends MtnTransaction {
   callbackUrl?: string | undefined;
+  /** A refund's request to pay. */
+  refunded?: string | undefined;
 }
 
 const error = (status: number, code: string, message: string): FakeAnswer => ({
@@ -43,12 +51,16 @@ const error = (status: number, code: string, message: string): FakeAnswer => ({
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export async function startMtnFake(options: MtnFakeOptions) {
-  const transactions: Record<Product, Map<string, Held>> = { collection: new Map(), disbursement: new Map() };
+  const transactions: Record<Resource, Map<string, Held>> = {
+    collection: new Map(),
+    disbursement: new Map(),
+    refund: new Map(),
+  };
   const tokens = new Map<string, { product: Product; expiresAt: number }>();
   const tokensIssued: Record<Product, number> = { collection: 0, disbursement: 0 };
-  const callbacksSent: { product: Product; referenceId: string; body: string }[] = [];
+  const callbacksSent: { product: Resource; referenceId: string; body: string }[] = [];
 
-  async function sendCallback(product: Product, referenceId: string, body: string) {
+  async function sendCallback(product: Resource, referenceId: string, body: string) {
     const held = transactions[product].get(referenceId);
     if (!held?.callbackUrl) return;
     callbacksSent.push({ product, referenceId, body });
@@ -56,10 +68,11 @@ export async function startMtnFake(options: MtnFakeOptions) {
     await postCallback(held.callbackUrl, body, {}, 'PUT');
   }
 
-  const publicView = ({ callbackUrl: _url, ...transaction }: Held): MtnTransaction => transaction;
+  const publicView = ({ callbackUrl: _url, refunded: _refunded, ...transaction }: Held): MtnTransaction =>
+    transaction;
 
   async function settle(
-    product: Product,
+    product: Resource,
     referenceId: string,
     status: Held['status'],
     reason?: string,
@@ -90,14 +103,29 @@ export async function startMtnFake(options: MtnFakeOptions) {
     return undefined;
   }
 
-  function create(product: Product, request: FakeRequest): FakeAnswer {
+  /** The payer of a successful request to pay a refund names, when it may take `amount` more back. */
+  function refundedParty(body: Record<string, unknown>): Held['payee'] | FakeAnswer {
+    const collected = transactions.collection.get(String(body.referenceIdToRefund ?? ''));
+    if (collected?.status !== 'SUCCESSFUL')
+      return error(400, 'INVALID_REFERENCE_ID', 'referenceIdToRefund names no successful request to pay.');
+    const already = [...transactions.refund.values()]
+      .filter((refund) => refund.refunded === body.referenceIdToRefund && refund.status !== 'FAILED')
+      .reduce((sum, refund) => sum + Number(refund.amount), 0);
+    if (already + Number(body.amount) > Number(collected.amount))
+      return error(400, 'NOT_ALLOWED', 'The amount is greater than what remains refundable.');
+    return collected.payer;
+  }
+
+  function create(product: Resource, request: FakeRequest): FakeAnswer {
     const referenceId = request.headers['x-reference-id'];
     if (typeof referenceId !== 'string' || !uuidV4.test(referenceId))
       return error(400, 'INVALID_REFERENCE_ID', 'X-Reference-Id must be a UUID version 4.');
     if (transactions[product].has(referenceId))
       return error(409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const party = (product === 'collection' ? body.payer : body.payee) as
+    const refunded = product === 'refund' ? refundedParty(body) : undefined;
+    if (refunded && 'status' in refunded) return refunded;
+    const party = (product === 'collection' ? body.payer : product === 'refund' ? refunded : body.payee) as
       | { partyIdType?: string; partyId?: string }
       | undefined;
     if (typeof body.amount !== 'string' || !/^[1-9]\d*(\.\d+)?$/.test(body.amount))
@@ -113,6 +141,7 @@ export async function startMtnFake(options: MtnFakeOptions) {
       currency: 'XOF',
       externalId: String(body.externalId ?? ''),
       ...(product === 'collection' ? { payer: party as Held['payer'] } : { payee: party as Held['payee'] }),
+      ...(product === 'refund' ? { refunded: String(body.referenceIdToRefund) } : {}),
       status: 'PENDING',
       callbackUrl:
         typeof request.headers['x-callback-url'] === 'string' ? request.headers['x-callback-url'] : undefined,
@@ -140,14 +169,14 @@ export async function startMtnFake(options: MtnFakeOptions) {
   const server = await startFakeServer(async (request) => {
     const { method, path } = request;
     let match: RegExpMatchArray | null;
-    match = path.match(/^\/_fake\/(collection|disbursement)\/([\w-]+)\/settle$/);
+    match = path.match(/^\/_fake\/(collection|disbursement|refund)\/([\w-]+)\/settle$/);
     if (match) {
       const {
         status,
         reason,
         callback = true,
       } = request.body as { status: Held['status']; reason?: string; callback?: boolean };
-      return settle(match[1] as Product, match[2] as string, status, reason, callback);
+      return settle(match[1] as Resource, match[2] as string, status, reason, callback);
     }
     match = path.match(/^\/_fake\/(collection|disbursement)\/([\w-]+)\/callback$/);
     if (match) {
@@ -185,6 +214,14 @@ export async function startMtnFake(options: MtnFakeOptions) {
     if (!product) return error(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
     const refused = authorised(request, product);
     if (refused) return refused;
+    if (path === '/disbursement/v1_0/refund' && method === 'POST') return create('refund', request);
+    match = path.match(/^\/disbursement\/v1_0\/refund\/([\w-]+)$/);
+    if (match && method === 'GET') {
+      const held = transactions.refund.get(match[1] as string);
+      return held
+        ? { status: 200, body: publicView(held) }
+        : error(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
+    }
     const resource = product === 'collection' ? 'requesttopay' : 'transfer';
     if (path === `/${product}/v1_0/${resource}` && method === 'POST') return create(product, request);
     match = path.match(new RegExp(`^/${product}/v1_0/${resource}/([\\w-]+)$`));

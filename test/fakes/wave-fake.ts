@@ -15,6 +15,11 @@ import { type FakeAnswer, type FakeRequest, postCallback, startFakeServer } from
  * - `POST /_fake/payouts/{id}/settle {"status": "succeeded" | "failed"}`: a processing payout ends.
  * - `POST /_fake/failures {pathPattern, kind: "5xx" | "timeout", count}`.
  *
+ * `POST /v1/checkout/sessions/:id/refund` gives a completed session's whole amount back (no body,
+ * no amount): its `payment_status` then reads `refunded`, as the adapter reads it (an assumption
+ * to confirm against Wave's sandbox, see shared/providers/wave.ts); a session not paid, or refunded
+ * already, is refused.
+ *
  * Payouts follow the mobile's last two digits: 02 failed (blocked-account), 03 failed
  * (recipient-limit-exceeded), 04 stays processing, anything else succeeded at once.
  * The payer's page (the launch URL) offers pay and decline buttons, for the local demo.
@@ -227,6 +232,19 @@ export async function startWaveFake(options: WaveFakeOptions) {
       if (session.checkout_status === 'open' && Date.parse(session.when_expires) < Date.now())
         session.checkout_status = 'expired';
       return { status: 200, body: session };
+    }
+    match = path.match(/^\/v1\/checkout\/sessions\/([\w-]+)\/refund$/);
+    if (match && method === 'POST') {
+      const session = sessions.get(match[1] as string);
+      if (!session) return apiError(404, 'checkout-session-not-found', 'Checkout session not found');
+      if (session.payment_status !== 'succeeded')
+        return apiError(
+          409,
+          'checkout-refund-failed',
+          'Only a paid session not refunded yet can be refunded',
+        );
+      session.payment_status = 'refunded';
+      return { status: 200, body: {} };
     }
     if (path === '/v1/payout' && method === 'POST') return createPayout(request);
     if (path === '/v1/payouts/search' && method === 'GET') {

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransferBody } from '#shared/api/transfers.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
+import { findRefund } from '#shared/data/refund.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
 import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
+import { sweepPendingRefunds } from '#shared/operations/complete-refund.ts';
 import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { createRefundFor } from '#shared/operations/refunds.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { type MtnCredentials, mtnApi, mtnProvider } from '#shared/providers/mtn.ts';
 import { type MtnFake, startMtnFake } from '#test/fakes/mtn-fake.ts';
@@ -274,5 +277,73 @@ describe('MTN MoMo disbursements against the fake', () => {
     expect((await getTransfer(m.business.id, transfer.id))?.status).toBe('pending');
     await sweepPendingTransfers(new Date(Date.now() + 3 * 60_000));
     expect((await getTransfer(m.business.id, transfer.id))?.status).toBe('success');
+  });
+});
+
+describe('MTN MoMo refunds against the fake', () => {
+  const paidByMtn = async (phone: string) => {
+    const m = await merchant();
+    await creditStore(m.store.id, 1_000_000);
+    const request = await mtnRequest(m, phone);
+    expect((await final(m, request.id))?.status).toBe('success');
+    return { m, request };
+  };
+  const refund = (m: Merchant, paymentRequestId: string, amountCents?: number) =>
+    createRefundFor(m.caller, { paymentRequestId, amountCents, reference: `r-${randomUUID()}` }, baseUrl);
+  const refundEnds = (id: string) =>
+    eventually(
+      () => findRefund(id, true),
+      (found) => found?.status !== 'pending',
+    );
+
+  it('refunds a part of a request to pay by MTN’s refund, under the refund’s own id, ended on the confirmed callback', async () => {
+    const { m, request } = await paidByMtn('+2250500000111');
+    const part = await refund(m, request.id, 100_000);
+    expect(part).toMatchObject({ status: 'pending', route: 'refund' });
+    const posted = fake.requests.find(
+      (r) => r.path === '/disbursement/v1_0/refund' && r.headers['x-reference-id'] === part.id,
+    );
+    expect(posted?.body).toMatchObject({
+      amount: '1000',
+      currency: 'XOF',
+      externalId: part.id,
+      referenceIdToRefund: request.providerReference,
+    });
+    expect(posted?.headers['x-callback-url']).toBe(
+      `${baseUrl}/provider_callbacks/mtn/payouts?reference=${part.id}&kind=refund`,
+    );
+    expect(await refundEnds(part.id)).toMatchObject({ status: 'success' });
+    expect((await getPaymentRequest(m.business.id, request.id))?.refundedCents).toBe(100_000);
+    // The rest, by MTN too; then nothing remains.
+    const rest = await refund(m, request.id);
+    expect(rest.amountCents).toBe(150_000);
+    expect(await refundEnds(rest.id)).toMatchObject({ status: 'success' });
+  });
+
+  /** Paid by a payer whose MTN answers nothing until told: their refunds wait for the test too. */
+  const paidBySilentPayer = async () => {
+    const m = await merchant();
+    await creditStore(m.store.id, 1_000_000);
+    const request = await mtnRequest(m, '+2250500000104');
+    await control(`/collection/${request.providerReference}/settle`, { status: 'SUCCESSFUL' });
+    expect((await final(m, request.id))?.status).toBe('success');
+    return { m, request };
+  };
+
+  it('ends a refund MTN could not pay with its reason and gives the reservation back', async () => {
+    const { m, request } = await paidBySilentPayer();
+    const part = await refund(m, request.id, 50_000);
+    expect((await operatingWallet(m.business.id, m.store.id)).blocked).toBe(50_000);
+    await control(`/refund/${part.id}/settle`, { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' });
+    expect(await refundEnds(part.id)).toMatchObject({ status: 'error', errorReason: 'declined' });
+    expect((await operatingWallet(m.business.id, m.store.id)).blocked).toBe(0);
+  });
+
+  it('recovers a refund whose callback never came through the refunds sweep', async () => {
+    const { m, request } = await paidBySilentPayer();
+    const part = await refund(m, request.id, 20_000);
+    await control(`/refund/${part.id}/settle`, { status: 'SUCCESSFUL', callback: false });
+    await sweepPendingRefunds(new Date(Date.now() + 3 * 60_000));
+    expect((await findRefund(part.id, true))?.status).toBe('success');
   });
 });

@@ -2,14 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransferBody } from '#shared/api/transfers.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
+import { findRefund } from '#shared/data/refund.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { collectionPollDelayMs } from '#shared/domain/collection-polling.ts';
 import { ProviderUnavailable } from '#shared/errors/providers.ts';
+import { PaymentRequestNotRefundable } from '#shared/errors/refunds.ts';
 import { ValidationFailed } from '#shared/errors/request.ts';
 import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
+import { sweepPendingRefunds } from '#shared/operations/complete-refund.ts';
 import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { createRefundFor } from '#shared/operations/refunds.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { signWaveBody, type WaveConfig, waveCallbacks, waveProvider } from '#shared/providers/wave.ts';
 import { startWaveFake, type WaveFake } from '#test/fakes/wave-fake.ts';
@@ -271,5 +275,49 @@ describe('Wave payouts against the fake', () => {
     await control(`/payouts/${waveId}/settle`, { status: 'succeeded' });
     await sweepPendingTransfers(later);
     expect((await getTransfer(m.business.id, transfer.id))?.status).toBe('success');
+  });
+});
+
+describe('Wave refunds against the fake', () => {
+  /** A Wave payment completed on its signed webhook, in a store with money to refund it. */
+  const paidByWave = async () => {
+    const m = await merchant();
+    await creditStore(m.store.id, 1_000_000);
+    const request = await waveRequest(m, 150_000);
+    await control(`/sessions/${request.providerReference}/pay`, { result: 'succeeded' });
+    expect((await settled(m, request.id))?.status).toBe('success');
+    return { m, request };
+  };
+  const refund = (m: Merchant, paymentRequestId: string, amountCents?: number) =>
+    createRefundFor(m.caller, { paymentRequestId, amountCents, reference: `r-${randomUUID()}` }, baseUrl);
+
+  it('gives a whole payment back by Wave’s checkout refund, ended on its answer, once', async () => {
+    const { m, request } = await paidByWave();
+    const done = await refund(m, request.id);
+    expect(done).toMatchObject({ status: 'success', route: 'refund', amountCents: 150_000 });
+    const asked = fake.requests.filter(
+      (r) => r.path === `/v1/checkout/sessions/${request.providerReference}/refund` && r.method === 'POST',
+    );
+    expect(asked).toHaveLength(1);
+    expect(fake.sessions.get(request.providerReference as string)?.payment_status).toBe('refunded');
+    expect((await getPaymentRequest(m.business.id, request.id))?.refundedCents).toBe(150_000);
+    await expect(refund(m, request.id)).rejects.toBeInstanceOf(PaymentRequestNotRefundable);
+  });
+
+  it('refuses a part of a payment whose payer Wave never named: Wave gives back whole sessions only', async () => {
+    const { m, request } = await paidByWave();
+    await expect(refund(m, request.id, 50_000)).rejects.toBeInstanceOf(PaymentRequestNotRefundable);
+    expect((await operatingWallet(m.business.id, m.store.id)).blocked).toBe(0);
+  });
+
+  it('asks again through the refunds sweep when Wave could not take the refund, the session still paid', async () => {
+    const { m, request } = await paidByWave();
+    await control('/failures', { pathPattern: '/refund$', kind: '5xx', count: 1 });
+    const pending = await refund(m, request.id);
+    expect(pending.status).toBe('pending');
+    await sweepPendingRefunds(new Date(Date.now() + 3 * 60_000));
+    expect((await findRefund(pending.id, true))?.status).toBe('success');
+    expect(fake.sessions.get(request.providerReference as string)?.payment_status).toBe('refunded');
+    expect((await operatingWallet(m.business.id, m.store.id)).blocked).toBe(0);
   });
 });

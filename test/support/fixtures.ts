@@ -4,6 +4,7 @@ import { registerDevice } from '#shared/data/device.ts';
 import { createStore } from '#shared/data/store.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import type { Caller } from '#shared/domain/caller.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 
 /** A business with API access, one store, one soundbox and a merchant key, straight in DynamoDB. */
@@ -35,4 +36,48 @@ export async function operatingWallet(businessId: string, storeId: string) {
   const wallet = wallets.find((w) => w.kind === 'operating');
   if (!wallet) throw new Error('no operating wallet');
   return wallet;
+}
+
+/**
+ * A payment request of the store, collected by `provider` from `payerPhone` and completed by the
+ * provider's success callback, played here: the request's id. With the sandbox's silent payer
+ * (`+2250700000004`) nothing else is queued, and its refunds wait for the test too.
+ */
+export async function paidPayment(
+  caller: Caller,
+  storeId: string,
+  input: { amountCents: number; provider: ProviderCode; payerPhone: string; reference?: string },
+  baseUrl = 'http://localhost:0',
+): Promise<string> {
+  const { createPaymentRequestFor, startCollection } = await import('#shared/operations/payment-requests.ts');
+  const { completePayment } = await import('#shared/operations/complete-payment.ts');
+  const reference = input.reference ?? `ref-${crypto.randomUUID()}`;
+  const request = await createPaymentRequestFor(
+    caller,
+    {
+      storeId,
+      amountCents: input.amountCents,
+      currency: 'XOF',
+      reference,
+      paymentDetails: {
+        type: 'redirect',
+        data: {
+          paymentMethod: input.provider,
+          successUrl: 'https://a.example/ok',
+          errorUrl: 'https://a.example/ko',
+        },
+      },
+    },
+    baseUrl,
+  );
+  const started = await startCollection(request, 'redirect', input.provider, input.payerPhone, baseUrl);
+  await completePayment({
+    callbackId: reference,
+    provider: input.provider,
+    providerReference: started.providerReference as string,
+    paymentRequestId: request.id,
+    outcome: 'success',
+    payerPhone: input.payerPhone,
+  });
+  return request.id;
 }

@@ -32,6 +32,7 @@ import { webhookEventNames } from '#shared/domain/webhook-events.ts';
 import { AlreadyPosted } from '#shared/errors/ledger.ts';
 import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
+import { completeRefund, sweepPendingRefunds } from '#shared/operations/complete-refund.ts';
 import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
@@ -52,13 +53,15 @@ import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox
 import { type SandboxSmsBehaviour, sandboxSmsBehaviour } from '#shared/sms/sandbox.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
 import { type SimulatedQueues, startSimulatedQueues } from '#test/support/simulated-queues.ts';
+import { everyRefund, refundModel, refundSteps } from '#test/support/simulation-refunds.ts';
 
 /**
  * A deterministic simulation of the service's money paths with faults. A seeded generator drives
  * random operations through the real operations against DynamoDB Local: payment requests (the
  * payer restarting with another provider), link payments, providers deciding collections,
  * callbacks delivered late, reordered, duplicated (also at once) and for superseded collections,
- * store credits, payouts, payout callbacks and the sweepers. Faults are injected by a middleware
+ * store credits, payouts, payout callbacks, refunds of paid payments (some racing for one payment)
+ * and the sweepers. Faults are injected by a middleware
  * on the service's real DynamoDB client, inside the SDK's retries: throttling, transaction
  * conflicts, timeouts, a response lost after the write succeeded, and a worker killed right after
  * its transaction committed (every later call of that operation fails). An operation that fails
@@ -96,6 +99,9 @@ export interface SimulationReport {
   /** Payments held in escrow (then held, released or refunded). */
   escrows: number;
   payoutsPaid: number;
+  /** Refunds of paid payments recorded, and those their provider paid back. */
+  refunds: number;
+  refundsPaid: number;
   /** SMS recorded (each charged its segments), refused for want of balance, and segments topped up. */
   smsRecorded: number;
   smsRefusedForBalance: number;
@@ -290,6 +296,7 @@ async function stepAudit(
     for (const account of touches.accounts) scope.accounts.add(account);
     for (const shard of touches.shards) scope.shards.add(shard);
     for (const business of touches.smsBusinesses) scope.smsBusinesses.add(business);
+    for (const payment of touches.refundedPayments) scope.refundedPayments.add(payment);
   }
   const breaks = books.check(scope);
   if (breaks.length > 0) throw auditFailure(seed, when, breaks);
@@ -552,6 +559,8 @@ async function run(
     orphanCollections: 0,
     escrows: 0,
     payoutsPaid: 0,
+    refunds: 0,
+    refundsPaid: 0,
     smsRecorded: 0,
     smsRefusedForBalance: 0,
     smsSegmentsCredited: 0,
@@ -617,7 +626,8 @@ async function run(
       outcome: callback.outcome,
     };
     const completion = await completeTransfer(verified);
-    if (completion.result === 'unknown_transfer') await completeOrphanRefund(verified);
+    if (completion.result === 'unknown_transfer')
+      (await completeOrphanRefund(verified)) ?? (await completeRefund(verified));
   };
 
   const sendSmsOnce = async (reference: string) => {
@@ -1015,6 +1025,7 @@ async function run(
         await deliverQueued('webhooks', true);
       },
     ],
+    ...refundSteps({ random, caller: m.caller, baseUrl, requests, payouts }),
     [
       2,
       'the sweepers run',
@@ -1022,6 +1033,7 @@ async function run(
         const later = new Date(Date.now() + orphanRefundQueryAfterMs + 60_000);
         await sweepPendingTransfers(later);
         await sweepOrphanRefunds(later);
+        await sweepPendingRefunds(later);
       },
     ],
   ];
@@ -1098,6 +1110,9 @@ async function run(
     for (const c of collections.values())
       if (c.outcome === 'success') payouts.add(orphanIdOf(c.provider, c.reference));
     for (const id of escrows) await watchRefund(id);
+    // A refund never asked of its provider (its worker killed) is asked now; every one is decided.
+    await sweepPendingRefunds(later);
+    for (const id of await everyRefund(requests)) payouts.add(id);
     for (const id of payouts) {
       const outcome: PayoutOutcome = random.chance(0.8) ? 'success' : 'declined';
       if (await settleSandboxPayout(id, outcome, false)) payoutCallbacks.push({ id, outcome });
@@ -1168,7 +1183,12 @@ async function run(
       } else add(accounts.payerRefunds, collection.amount);
     }
   }
-  let blocked = 0;
+  const refunds = await refundModel(finalRequests.values(), add);
+  walletTotal -= refunds.walletOut;
+  let blocked = refunds.blocked;
+  report.refunds = refunds.refunds;
+  report.refundsPaid = refunds.refundsPaid;
+  report.mismatches.push(...refunds.mismatches);
   for (const id of payouts) {
     const transfer = await getTransfer(m.business.id, id, true);
     // An escrow's refund is counted with its escrow.

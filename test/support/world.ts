@@ -3,6 +3,10 @@ import { expect } from 'vitest';
 import { type LocalConfig, useLocalAws } from '#infra/local/local-config.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
 import { newPhone } from '#test/support/link-requests.ts';
+import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
+
+export { paymentRequestBody };
+
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 export type Headers = Record<string, string>;
@@ -12,7 +16,8 @@ export type Headers = Record<string, string>;
  * every route at objects the caller may or may not see:
  * - `a`, the business whose objects are aimed at: two stores, a soundbox, payment requests and a
  *   link in its second store, a completed payment and the webhook delivery it caused, two payments
- *   held in escrow (one to release, one to refund), a subscription its service provider made; a
+ *   held in escrow (one to release, one to refund), two refunds the sandbox leaves pending (one to
+ *   complete, one to fail), a subscription its service provider made; a
  *   merchant key, a platform key for the whole business and one scoped to the first store;
  * - `b`, another business, with a merchant and a platform key;
  * - `provider`, a service provider linked to `a`; `stranger`, one that is not. `provider` also
@@ -44,6 +49,10 @@ export interface World {
     releasableEscrowId: string;
     refundableEscrowId: string;
     escrowRequestIds: string[];
+    /** Refunds of the second store the sandbox leaves pending (a payer ending in 04), and their payments. */
+    pendingRefundId: string;
+    failableRefundId: string;
+    refundedRequestIds: string[];
   };
   b: { businessId: string; storeId: string; merchant: Headers; platform: Headers };
   provider: {
@@ -217,6 +226,22 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
   };
   const pendingTransferId = await payout();
   const failableTransferId = await payout();
+  const pendingRefund = async () => {
+    const paid = await paidPayment(config, aMerchant, {
+      storeId,
+      amountCents: 20_000,
+      paymentMethod: 'orange',
+      payerPhone: '+2250700000004',
+    });
+    const refund = await call('POST', '/partner_api/refunds', aMerchant, {
+      paymentRequestId: paid,
+      amountCents: 5_000,
+      reference: `retour-${randomUUID()}`,
+    });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    return { requestId: paid, refundId: refund.body.id as string };
+  };
+  const [pendingRefund1, pendingRefund2] = [await pendingRefund(), await pendingRefund()];
   await make.smsCredit(aId, 5);
   const message = await call('POST', '/partner_api/messages', aMerchant, {
     channel: 'sms',
@@ -249,6 +274,9 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
       releasableEscrowId: releasable.escrowId,
       refundableEscrowId: refundable.escrowId,
       escrowRequestIds: [releasable.requestId, refundable.requestId],
+      pendingRefundId: pendingRefund1.refundId,
+      failableRefundId: pendingRefund2.refundId,
+      refundedRequestIds: [pendingRefund1.requestId, pendingRefund2.requestId],
     },
     b: { businessId: bId, storeId: bStoreId, merchant: bMerchant, platform: bPlatform },
     provider: {
@@ -294,23 +322,6 @@ export const contactBody = {
   identifier: { number: '+2250700000001' },
 };
 
-export function paymentRequestBody(storeId: string) {
-  return {
-    storeId,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'wave',
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/ko',
-      },
-    },
-  };
-}
-
 async function firstDelivery(call: ReturnType<typeof apiClient>, headers: Headers): Promise<string> {
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -337,6 +348,9 @@ export const idsOfSecondStore = (world: World) => [
   world.a.releasableEscrowId,
   world.a.refundableEscrowId,
   ...world.a.escrowRequestIds,
+  world.a.pendingRefundId,
+  world.a.failableRefundId,
+  ...world.a.refundedRequestIds,
 ];
 
 export const idsOfBusiness = (world: World) => [
@@ -365,8 +379,13 @@ export async function stateOf(baseUrl: string, world: World) {
       world.a.approvableRequestId,
       world.a.declinableRequestId,
       world.a.completedRequestId,
-    ].map(async (id) => (await read(`/partner_api/payment_requests/${id}`)).body.status),
+      ...world.a.refundedRequestIds,
+    ].map(async (id) => {
+      const { body } = await read(`/partner_api/payment_requests/${id}`);
+      return `${body.status}:${body.amountRefunded?.amount}`;
+    }),
   );
+  const refunds = await read('/partner_api/refunds');
   const deliveries = await read('/partner_api/webhook_deliveries');
   return {
     balances: await Promise.all(
@@ -377,6 +396,7 @@ export async function stateOf(baseUrl: string, world: World) {
     requests,
     link: (await read(`/partner_api/payment_links/${world.a.paymentLinkId}`)).body.canReceivePayments,
     transactions: (await read(`/partner_api/transactions?storeId=${world.a.storeId}`)).body.total,
+    refunds: (refunds.body.data as Body[]).map((refund) => `${refund.id}:${refund.status}`),
     deliveries: deliveries.body.total,
     subscriptions: (
       await read(

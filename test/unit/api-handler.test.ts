@@ -46,7 +46,7 @@ function givenKey(
 }
 
 /** An endpoint of no capability, for the wrapper alone. */
-const endpoint = <const C extends CallerKind, const S extends { params?: ZodMiniType }>(
+const endpoint = <const C extends CallerKind, const S extends { params?: ZodMiniType; status?: 200 | 201 }>(
   caller: C,
   schemas: S,
 ) => ({
@@ -99,6 +99,12 @@ describe('the handler wrapper', () => {
       status: 200,
       body: { storeId: '0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11', businessId },
     });
+  });
+
+  it('answers the success status its endpoint declares (201 for a creation that says so)', async () => {
+    givenKey();
+    const creating = apiHandler(endpoint('api_key', { params, status: 201 }), async () => ({ made: true }));
+    expect(await call(creating)).toEqual({ status: 201, body: { made: true } });
   });
 
   it('answers 401 unauthorized without reading anything when a header is missing or the key id is not a UUID', async () => {

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultFeeSchedule, feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
+import {
+  defaultFeeSchedule,
+  feeScheduleFromEnvironment,
+  refundFeeScheduleFromEnvironment,
+  splitFee,
+} from '#shared/domain/fees.ts';
 
 describe('fees', () => {
   it('round the percentage half up to a whole cent, then add the fixed part', () => {
@@ -60,5 +65,20 @@ describe('fees', () => {
     expect(() =>
       feeScheduleFromEnvironment('{"wave": {"percentBasisPoints": 100, "fixedCents": -1}}'),
     ).toThrow();
+  });
+
+  it('make a refund cost nothing beside what the payer gets back, unless REFUND_FEE_SCHEDULE prices it', () => {
+    const schedule = refundFeeScheduleFromEnvironment(undefined);
+    expect(
+      Object.values(schedule).every((rule) => rule.percentBasisPoints === 0 && rule.fixedCents === 0),
+    ).toBe(true);
+    const priced = refundFeeScheduleFromEnvironment(
+      '{"orange": {"percentBasisPoints": 50, "fixedCents": 100}}',
+    );
+    expect(splitFee(100_000, priced.orange).fee).toBe(600);
+    expect(priced.wave).toEqual(schedule.wave);
+    expect(() =>
+      refundFeeScheduleFromEnvironment('{"bank": {"percentBasisPoints": 1, "fixedCents": 0}}'),
+    ).toThrow(/unknown/);
   });
 });

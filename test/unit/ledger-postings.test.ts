@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitFee } from '#shared/domain/fees.ts';
-import { accounts, assertBalanced, parseWalletAccount, paymentPostings } from '#shared/domain/ledger.ts';
+import {
+  accounts,
+  assertBalanced,
+  parseWalletAccount,
+  paymentPostings,
+  refundPostings,
+} from '#shared/domain/ledger.ts';
 import { UnbalancedEntry } from '#shared/errors/ledger.ts';
 
 describe('journal entries', () => {
@@ -74,5 +80,19 @@ describe('journal entries', () => {
       kind: 'escrow',
     });
     expect(parseWalletAccount(accounts.platformFees)).toBeUndefined();
+  });
+
+  it('take a refund and its fee out of the operating wallet, against the provider’s clearing or payout account', () => {
+    const refund = (route: 'refund' | 'payout', fee: number) =>
+      refundPostings({ businessId: 'b', storeId: 's', provider: 'mtn', route, amount: 40_000, fee });
+    expect(refund('refund', 0)).toEqual([
+      { account: accounts.wallet('b', 's', 'operating'), amount: -40_000 },
+      { account: accounts.providerClearing('mtn'), amount: 40_000 },
+    ]);
+    expect(refund('payout', 200)).toEqual([
+      { account: accounts.wallet('b', 's', 'operating'), amount: -40_200 },
+      { account: accounts.payoutClearing('mtn'), amount: 40_000 },
+      { account: accounts.platformFees, amount: 200 },
+    ]);
   });
 });

@@ -56,6 +56,20 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.webhooks)).toEqual(Object.keys(webhookEvents));
   });
 
+  it('publishes each JSON endpoint’s own success status: 200, or the 201 a refund’s create declares', () => {
+    const document = JSON.parse(committed);
+    for (const [name, route] of endpointEntries) {
+      if (!('response' in route)) continue;
+      const statuses = Object.keys(document.paths[route.path][route.method.toLowerCase()].responses);
+      const success = String(route.status ?? 200);
+      expect(
+        statuses.filter((status) => status.startsWith('2')),
+        name,
+      ).toEqual([success]);
+    }
+    expect(document.paths['/partner_api/refunds'].post.responses['201']).toBeDefined();
+  });
+
   it('passes the Redocly linter (recommended rules) with no error', async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: committed, absoluteRef: openApiDocumentPath, config });
