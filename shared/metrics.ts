@@ -23,7 +23,9 @@ export type MetricName =
   | 'LinkRequestsSettled'
   | 'ComplianceVerificationsCompleted'
   | 'OrphanCollections'
-  | 'OrphanRefunds';
+  | 'OrphanRefunds'
+  | 'PaymentRequestsEnded'
+  | 'PaymentAttemptsFailed';
 
 /**
  * Counts one occurrence. With dimensions (outcome, provider) it is written at once as a metric of
