@@ -21,6 +21,7 @@ export const registrySettingNames = [
   'mtnApiUrl',
   'waveApiUrl',
   'escrowMinHoldSeconds',
+  'paymentRequestMinLifetimeSeconds',
 ] as const;
 
 /**
@@ -157,6 +158,14 @@ export function checkEscrowMinHoldSeconds(text: string): string {
   const seconds = Number(text);
   if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 90 * 86_400) {
     throw new Error('must be a whole number of seconds from 1 to 90 days');
+  }
+  return String(seconds);
+}
+
+export function checkPaymentRequestMinLifetimeSeconds(text: string): string {
+  const seconds = Number(text);
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 86_400) {
+    throw new Error('must be a whole number of seconds from 1 to 1 day');
   }
   return String(seconds);
 }

@@ -5,6 +5,7 @@ import {
   checkCollectionCeilings,
   checkEscrowMinHoldSeconds,
   checkFeeSchedule,
+  checkPaymentRequestMinLifetimeSeconds,
   checkHttpsUrl,
   checkPayoutFeeSchedule,
   checkProviderRoutes,
@@ -57,6 +58,11 @@ const settingVariables = {
   waveApiUrl: { variable: 'WAVE_API_URL', check: checkHttpsUrl },
   /** The shortest escrow hold a platform may ask for. */
   escrowMinHoldSeconds: { variable: 'ESCROW_MIN_HOLD_SECONDS', check: checkEscrowMinHoldSeconds },
+  /** The shortest lifetime a payment request's `expiresAt` may ask for. */
+  paymentRequestMinLifetimeSeconds: {
+    variable: 'PAYMENT_REQUEST_MIN_LIFETIME_SECONDS',
+    check: checkPaymentRequestMinLifetimeSeconds,
+  },
 } as const;
 
 const knownFields = new Set([

@@ -7,6 +7,7 @@ import { PaymentRequestNotCancellable } from '#shared/errors/payment-requests.ts
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
 import { announceOnDevice } from '#shared/operations/device-push.ts';
+import { destinationOf, hostedPaymentRequest } from '#shared/operations/hosted-payment.ts';
 import { recordOutcome } from '#shared/operations/payment-outcome.ts';
 import { asSeenAt, endedTransaction } from '#shared/operations/payment-request-view.ts';
 import { paymentRequestOf } from '#shared/operations/payment-requests.ts';
@@ -130,10 +131,14 @@ export async function cancelPaymentRequestFor(caller: Caller, id: string): Promi
 
 /**
  * The payer leaves the hosted page through "back to the shop": `error` / `abandoned` if it was
- * still open. Answers the request as it is, for the page to send the payer on as its outcome says.
+ * still open, and the payer goes where its outcome says (the `errorUrl`, or the `successUrl` of a
+ * request paid meanwhile).
  */
-export async function abandonPaymentRequest(request: PaymentRequest): Promise<PaymentRequest> {
-  return (await endOpenRequest(request.id, 'abandoned'))?.request ?? request;
+export async function leaveHostedPage(id: string): Promise<ReturnType<typeof destinationOf>> {
+  const request = await hostedPaymentRequest(id, true);
+  const left =
+    request.status === 'pending' ? ((await endOpenRequest(id, 'abandoned'))?.request ?? request) : request;
+  return destinationOf(left);
 }
 
 /**

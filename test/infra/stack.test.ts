@@ -1128,6 +1128,17 @@ describe("stage settings from the stage's registry entry", () => {
     }
   });
 
+  it('paymentRequestMinLifetimeSeconds reaches the functions, and is whole seconds from 1 to 1 day', () => {
+    const template = stageTemplateOf(synthWith({ paymentRequestMinLifetimeSeconds: 120 })());
+    const [, fn] = functionOf(template, 'dev', 'createPaymentRequest');
+    expect(fn.Properties.Environment.Variables.PAYMENT_REQUEST_MIN_LIFETIME_SECONDS).toBe('120');
+    for (const refused of [0, 2.5, 86_401, 'soon']) {
+      expect(synthWith({ paymentRequestMinLifetimeSeconds: refused })).toThrow(
+        /Stage "dev" in cdk.json: paymentRequestMinLifetimeSeconds: must be a whole number of seconds from 1 to 1 day/,
+      );
+    }
+  });
+
   it('escrowMinHoldSeconds reaches the functions, and is whole seconds from 1 to 90 days', () => {
     const template = stageTemplateOf(synthWith({ escrowMinHoldSeconds: 7200 })());
     const [, fn] = functionOf(template, 'dev', 'createPaymentRequest');
