@@ -98,6 +98,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner_api/payment_requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a payment request */
+        post: operations["cancelPaymentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner_api/payment_links": {
         parameters: {
             query?: never;
@@ -233,6 +250,23 @@ export interface paths {
         put?: never;
         /** Pay from the payment page */
         post: operations["submitPaymentPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/{id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leave the payment page (“back to the shop”) */
+        post: operations["abandonPaymentPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1419,6 +1453,7 @@ export interface components {
          *         "amount": 1500000,
          *         "currency": "XOF"
          *       },
+         *       "expiresAt": "2026-11-20T14:37:31.120Z",
          *       "createdAt": "2026-11-20T14:07:31.120Z"
          *     }
          */
@@ -1434,7 +1469,7 @@ export interface components {
             paymentMethod: components["schemas"]["PaymentMethod"];
             /** @enum {string} */
             status: "pending" | "success" | "error";
-            /** @description Why it ended in `error`: `declined`, `insufficient_funds`, `collection_ceiling_exceeded`, ... */
+            /** @description Why it ended in `error`: `declined`, `insufficient_funds`, `expired`, `cancelled`, `abandoned`, `collection_ceiling_exceeded`, ... */
             errorReason: string | null;
             /** @description Once the provider has answered. */
             transaction: components["schemas"]["CompletedTransaction"] | null;
@@ -1451,6 +1486,12 @@ export interface components {
              * @description The escrow the payment lands in, when a platform key asked for one.
              */
             escrowId?: string;
+            /**
+             * Format: date-time
+             * @description Until when it may be paid. Past it, unpaid, it is `error` / `expired` (a collection under way then has 2 minutes more for the provider’s answer).
+             * @example 2026-11-20T14:37:31.120Z
+             */
+            expiresAt: string;
             /**
              * Format: date-time
              * @example 2026-11-20T14:08:55.665Z
@@ -2511,6 +2552,12 @@ export interface operations {
                          */
                         onExpiry?: "release" | "refund";
                     };
+                    /**
+                     * Format: date-time
+                     * @description Until when the request may be paid: at least a minute from now (the stage’s minimum), at most 7 days. 30 minutes from now by default.
+                     * @example 2026-11-20T14:37:31Z
+                     */
+                    expiresAt?: string;
                     paymentDetails: {
                         /** @enum {string} */
                         type: "redirect" | "soundbox";
@@ -2793,6 +2840,173 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    cancelPaymentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment request, `error` / `cancelled` (again the same when cancelled already). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRequest"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_request_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_request_not_cancellable` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_request_not_cancellable";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -3916,6 +4130,7 @@ export interface operations {
             query?: {
                 /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
                 lang?: "fr" | "en";
+                payment?: string;
             };
             header?: never;
             path: {
@@ -4094,6 +4309,82 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Unknown id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    abandonPaymentPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome, when the merchant’s URL cannot be followed from a page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To `errorUrl`, the request ended `abandoned` (to `successUrl` if it was paid meanwhile). */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
                 };
             };
             /** @description Unknown id. */
@@ -8563,7 +8854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict` */
+            /** @description `conflict`, `payment_request_expired` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8571,7 +8862,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "conflict";
+                        id: "conflict" | "payment_request_expired";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -8747,7 +9038,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict` */
+            /** @description `conflict`, `payment_request_expired` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8755,7 +9046,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "conflict";
+                        id: "conflict" | "payment_request_expired";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
