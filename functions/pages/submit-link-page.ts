@@ -17,7 +17,10 @@ export const handler = pageHandler('submitLinkPage', async (request) => {
     case 'checkout':
       return redirectTo(submitted.checkoutUrl, attemptCookie(id, submitted.attemptToken, request.baseUrl));
     case 'retry':
-      return htmlPage(linkPage({ link: submitted.link, payment: submitted.payment }, request, submitted), 400);
+      return htmlPage(
+        linkPage({ link: submitted.link, payment: submitted.payment }, request, submitted),
+        400,
+      );
     case 'unavailable':
       return htmlPage(linkUnavailablePage(submitted.link, request), 409);
   }

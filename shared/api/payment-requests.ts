@@ -298,7 +298,8 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     summary: 'Cancel a payment request',
     params: paymentRequestPathParams,
     response: paymentRequestSchema,
-    responseDescription: 'The payment request, `error` / `cancelled` (again the same when cancelled already).',
+    responseDescription:
+      'The payment request, `error` / `cancelled` (again the same when cancelled already).',
     errors: ['payment_request_not_found', 'payment_request_not_cancellable'],
   },
 });

@@ -286,8 +286,7 @@ const timeValues = (now: Date) => ({
 });
 
 /** A request made before `expiresAt` existed reads as expiring 30 minutes after its creation. */
-const legacyExpiry = (createdAt: string) =>
-  new Date(Date.parse(createdAt) + defaultLifetimeMs).toISOString();
+const legacyExpiry = (createdAt: string) => new Date(Date.parse(createdAt) + defaultLifetimeMs).toISOString();
 
 /**
  * The payer's collection failed on the hosted page (declined, no funds): the request stays pending,
@@ -404,7 +403,9 @@ export function endWrite(
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
         UpdateExpression: `SET #status = :error, errorReason = :reason, #transaction = :transaction, updatedAt = :at${
-          current ? ', supersededCollections = list_append(if_not_exists(supersededCollections, :none), :old)' : ''
+          current
+            ? ', supersededCollections = list_append(if_not_exists(supersededCollections, :none), :old)'
+            : ''
         } REMOVE gsi1pk, gsi1sk, attemptError${current ? ', providerReference' : ''}`,
         ConditionExpression: `#status = :pending AND ${
           current ? 'providerReference = :current' : 'attribute_not_exists(providerReference)'

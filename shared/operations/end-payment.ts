@@ -50,7 +50,11 @@ export async function endPaymentRequest(
       errorReason: reason,
       transaction,
       provider: request.collectionMethod ?? request.paymentMethod,
-      requestWrite: endWrite(request, { errorReason: reason, transaction, endedAt: now }, () => new NotEndable()),
+      requestWrite: endWrite(
+        request,
+        { errorReason: reason, transaction, endedAt: now },
+        () => new NotEndable(),
+      ),
       changed,
       at: now,
     });

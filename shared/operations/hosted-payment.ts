@@ -1,8 +1,8 @@
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { payerMayRetry } from '#shared/domain/payment-lifetime.ts';
 import { isProviderCode, normalizePayerPhone, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
-import { payerMayRetry } from '#shared/domain/payment-lifetime.ts';
 import { PaymentRequestExpired, PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
 import { Conflict } from '#shared/errors/request.ts';
@@ -123,7 +123,9 @@ export async function afterProvider(id: string): Promise<ReturnDestination> {
 }
 
 /** An ended request's way back: the merchant's URL for its outcome, or the outcome on the page. */
-export function destinationOf(request: PaymentRequest): Extract<ReturnDestination, { outcome: 'merchant' | 'outcome' }> {
+export function destinationOf(
+  request: PaymentRequest,
+): Extract<ReturnDestination, { outcome: 'merchant' | 'outcome' }> {
   const url = request.status === 'success' ? request.successUrl : request.errorUrl;
   return isFollowableReturnUrl(url) ? { outcome: 'merchant', url } : { outcome: 'outcome', request };
 }

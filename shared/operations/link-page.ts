@@ -11,8 +11,8 @@ import {
   type HostedPaymentFormErrors,
 } from '#shared/operations/hosted-payment.ts';
 import { openPaymentOf, retryThroughLink } from '#shared/operations/link-retry.ts';
-import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 import { paymentLinkById, payThroughLink } from '#shared/operations/payment-links.ts';
+import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 
 /**
  * What the public payment-link page does (`/pl/{id}`): anyone holding the link picks a provider
@@ -77,7 +77,12 @@ export async function payOnLinkPage(
   const earlier = await openPaymentOf(link, paymentId);
   try {
     const paid = earlier
-      ? await retryThroughLink(link, earlier, { paymentMethod: method, payerPhone: phone, attemptToken }, baseUrl)
+      ? await retryThroughLink(
+          link,
+          earlier,
+          { paymentMethod: method, payerPhone: phone, attemptToken },
+          baseUrl,
+        )
       : await payThroughLink(link.id, { paymentMethod: method, payerPhone: phone, attemptToken }, baseUrl);
     if (!paid.request.checkoutUrl)
       throw new Error(`provider ${method} started a redirect collection without a checkout URL`);

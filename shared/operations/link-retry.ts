@@ -39,9 +39,16 @@ export async function retryThroughLink(
   if (!link.allowMultiplePayments)
     await transactWrite([attemptWrite(link, { paymentRequestId: request.id, token: attemptToken })]);
   try {
-    const started = await startCollection(request, 'redirect', payment.paymentMethod, payment.payerPhone, baseUrl, {
-      payerMayRetry: true,
-    });
+    const started = await startCollection(
+      request,
+      'redirect',
+      payment.paymentMethod,
+      payment.payerPhone,
+      baseUrl,
+      {
+        payerMayRetry: true,
+      },
+    );
     return { request: started, attemptToken };
   } catch (error) {
     if (!link.allowMultiplePayments) await releaseAttempt(link.businessId, link.id, request.id);

@@ -24,15 +24,17 @@ export async function checkExpiry(check: ExpiryCheck, now = new Date()): Promise
     await queueExpiryCheck(check, now.getTime());
     return 'not_due';
   }
-  const request = await findPaymentRequest(check.paymentRequestId, true);
-  if (request?.status !== 'pending') return 'ended_already';
-  if (await expireIfOver(request, now)) return 'expired';
-  const end = endsAt(request);
-  if (end > now.getTime()) {
-    await queueExpiryCheck({ ...check, checkAt: new Date(end).toISOString() }, now.getTime());
-    return 'in_grace';
+  // Twice at most: an end that loses a race (a callback, another check) reads the request again.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const request = await findPaymentRequest(check.paymentRequestId, true);
+    if (request?.status !== 'pending') return 'ended_already';
+    if (await expireIfOver(request, now)) return 'expired';
+    const end = endsAt(request);
+    if (end > now.getTime()) {
+      await queueExpiryCheck({ ...check, checkAt: new Date(end).toISOString() }, now.getTime());
+      return 'in_grace';
+    }
   }
-  // Over, but its end lost a race (a callback ending it, a collection starting at the last instant):
-  // looked at again, once the dust settles, by the queue's retry.
-  throw new Error(`payment request ${request.id} is over but could not be ended yet`);
+  // Still over and not ended: looked at again, once the dust settles, by the queue's retry.
+  throw new Error(`payment request ${check.paymentRequestId} is over but could not be ended yet`);
 }

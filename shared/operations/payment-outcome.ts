@@ -100,7 +100,12 @@ export async function recordOutcome(
   }) as [GuardedWrite, ...GuardedWrite[]];
   if (paid) {
     writes.push(
-      collectWrite(request.businessId, request.amountCents, collectionCeiling(business.verificationLevel), at),
+      collectWrite(
+        request.businessId,
+        request.amountCents,
+        collectionCeiling(business.verificationLevel),
+        at,
+      ),
     );
     // The entry rides in the transaction record: the request's `pending` condition already makes
     // the completion happen once, so it needs no item of its own.

@@ -44,8 +44,9 @@ export async function createPaymentRequestFor(
   baseUrl: string,
 ): Promise<PaymentRequest> {
   if (body.escrow) assertMayHoldInEscrow(caller);
-  const expiry = expiresAtOf(body.expiresAt, new Date(), minLifetimeSeconds());
-  if ('refused' in expiry) {
+  const expiry =
+    body.expiresAt === undefined ? undefined : expiresAtOf(body.expiresAt, new Date(), minLifetimeSeconds());
+  if (expiry && 'refused' in expiry) {
     throw new ValidationFailed([{ field: 'expiresAt', rule: 'between', message: expiry.refused }]);
   }
   const store = await storeForCollection(caller, body.storeId, body.currency);
@@ -66,7 +67,7 @@ export async function createPaymentRequestFor(
       forceProviderDirect: data.forceProviderDirect === true,
       payerPhone: data.payerPhone,
       escrowTerms: body.escrow ? checkedTerms(body.escrow) : undefined,
-      expiresAt: expiry.expiresAt,
+      expiresAt: expiry?.expiresAt,
     },
     baseUrl,
   );

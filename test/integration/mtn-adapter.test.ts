@@ -7,7 +7,7 @@ import { ProviderRefused } from '#shared/errors/providers.ts';
 import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
 import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
-import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { type MtnCredentials, mtnApi, mtnProvider } from '#shared/providers/mtn.ts';
 import { type MtnFake, startMtnFake } from '#test/fakes/mtn-fake.ts';
@@ -57,8 +57,9 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
+/** A request in direct mode: MTN prompts the payer's phone at once, and the payer has one attempt. */
 async function mtnRequest(m: Merchant, phone: string, amountCents = 250_000): Promise<PaymentRequest> {
-  const request = await createPaymentRequestFor(
+  return createPaymentRequestFor(
     m.caller,
     {
       storeId: m.store.id,
@@ -71,12 +72,13 @@ async function mtnRequest(m: Merchant, phone: string, amountCents = 250_000): Pr
           paymentMethod: 'mtn',
           successUrl: 'https://shop.example/ok',
           errorUrl: 'https://shop.example/ko',
+          forceProviderDirect: true,
+          payerPhone: phone,
         },
       },
     },
     baseUrl,
   );
-  return startCollection(request, 'direct', 'mtn', phone, baseUrl);
 }
 
 const final = (m: Merchant, id: string) =>
