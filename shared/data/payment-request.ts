@@ -294,18 +294,23 @@ const legacyExpiry = (createdAt: string) => new Date(Date.parse(createdAt) + def
  */
 export async function recordFailedAttempt(
   request: PaymentRequest,
-  providerReference: string,
-  reason: string,
+  attempt: { providerReference: string; reason: string; payerPhone?: string | undefined },
 ): Promise<boolean> {
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
-        UpdateExpression: 'SET attemptError = :reason REMOVE gsi1pk, gsi1sk',
+        // The number the provider says was asked: the form offers it again, and an end carries it.
+        UpdateExpression: 'SET attemptError = :reason, payerPhone = :phone REMOVE gsi1pk, gsi1sk',
         ConditionExpression: '#status = :pending AND providerReference = :ref',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':reason': reason, ':ref': providerReference, ':pending': 'pending' },
+        ExpressionAttributeValues: {
+          ':reason': attempt.reason,
+          ':ref': attempt.providerReference,
+          ':phone': attempt.payerPhone ?? request.payerPhone ?? null,
+          ':pending': 'pending',
+        },
       }),
     );
     return true;

@@ -131,8 +131,12 @@ async function completeCurrent(request: PaymentRequest, callback: VerifiedCallba
  * ended. A single-use link is left open meanwhile, as after any failed attempt.
  */
 async function failedAttempt(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
-  if (!(await recordFailedAttempt(request, callback.providerReference, callback.outcome)))
-    throw new PaymentAlreadyCompleted();
+  const recorded = await recordFailedAttempt(request, {
+    providerReference: callback.providerReference,
+    reason: callback.outcome,
+    payerPhone: callback.payerPhone,
+  });
+  if (!recorded) throw new PaymentAlreadyCompleted();
   if (request.paymentLinkId && request.paymentLinkSingleUse)
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
   count('PaymentAttemptsFailed', {
