@@ -107,7 +107,7 @@ describe('the hosted payment page, in a phone browser', () => {
     await page.getByRole('button', { name: 'Refuser' }).click();
     await page.waitForURL((url) => url.href === created.redirectUrl);
     expect(plain(await page.getByRole('alert').innerText())).toContain(
-      'Vous avez refusé le paiement sur votre téléphone. Aucun montant n\'a été débité. Essayez un autre opérateur ou un autre numéro.',
+      "Vous avez refusé le paiement sur votre téléphone. Aucun montant n'a été débité. Essayez un autre opérateur ou un autre numéro.",
     );
     // The form as the payer left it: the operator and the number, ready for another try.
     expect(await page.getByRole('radio', { name: 'Orange Money' }).isChecked()).toBe(true);

@@ -22,6 +22,15 @@ describe('the deterministic simulation with faults', () => {
     expect(Object.values(report.faults).every((n) => n > 0)).toBe(true);
     expect(report.paymentsSucceeded).toBeGreaterThan(0);
     expect(report.orphanCollections).toBeGreaterThan(0);
+    // Requests expired, were cancelled and abandoned, and successes that came after their end were
+    // refunded, never credited.
+    expect(report.paymentRequestsEnded).toMatchObject({
+      expired: expect.any(Number),
+      cancelled: expect.any(Number),
+      abandoned: expect.any(Number),
+    });
+    expect(Object.values(report.paymentRequestsEnded).every((n) => n > 0)).toBe(true);
+    expect(report.lateSuccessesRefunded).toBeGreaterThan(0);
     // SMS were charged, refused for want of segments, and handed through real queues, some twice.
     expect(report.smsRecorded).toBeGreaterThan(0);
     expect(report.smsRefusedForBalance).toBeGreaterThan(0);
