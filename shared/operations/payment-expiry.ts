@@ -25,8 +25,10 @@ export async function checkExpiry(check: ExpiryCheck, now = new Date()): Promise
     return 'not_due';
   }
   // Twice at most: an end that loses a race (a callback, another check) reads the request again.
+  // The first read may be stale (half the price: most requests were paid long before), since the
+  // end is conditional; the second is not.
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const request = await findPaymentRequest(check.paymentRequestId, true);
+    const request = await findPaymentRequest(check.paymentRequestId, attempt > 1);
     if (request?.status !== 'pending') return 'ended_already';
     if (await expireIfOver(request, now)) return 'expired';
     const end = endsAt(request);
