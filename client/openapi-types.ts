@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment request
-         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead.
+         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead. It may be paid until `expiresAt` (30 minutes by default, at most 7 days): past it, unpaid, it is `error` / `expired` in every answer, and a success the provider reports later is refunded to the payer. On the hosted page a declined attempt keeps it `pending` for the payer to try again.
          */
         post: operations["createPaymentRequest"];
         delete?: never;
@@ -107,7 +107,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a payment request */
+        /**
+         * Cancel a payment request
+         * @description Ends a pending request: `error` / `cancelled`, with its `TRANSACTION_COMPLETED` (status `error`). Cancelling it again answers the same. A request paid, expired or otherwise ended is 409 `payment_request_not_cancellable`. A payment the payer was still approving at the provider is refunded to them if it goes through.
+         */
         post: operations["cancelPaymentRequest"];
         delete?: never;
         options?: never;

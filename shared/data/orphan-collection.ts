@@ -8,7 +8,8 @@ import type { DomainError } from '#shared/errors/domain-error.ts';
 /**
  * Orphan collection: money a provider reports as collected that completed no payment request (the
  * payer started a payment with one provider, went back, paid with another, and approved both; the
- * request completes with the collection it was waiting for, the other is an orphan). The service
+ * request completes with the collection it was waiting for, the other is an orphan; or the request
+ * ended unpaid, expired or cancelled, before its collection's success was reported). The service
  * never keeps it: it is recorded with its ledger entry (the provider owes it, the service owes it
  * to the payer) and paid back to the payer through the provider's payout, as a transfer is.
  *

@@ -34,6 +34,10 @@ export function paymentPage(
   const { language, baseUrl } = context;
   const t = messages[language];
   const pageUrl = paymentPageUrl(baseUrl, request.id);
+  // Past `expiresAt`, a payment under way has its grace for the provider's answer, and no new one
+  // may start: the payer waits for that answer rather than being offered a form that would fail.
+  if (request.status === 'pending' && Date.parse(request.expiresAt) <= Date.now())
+    return waitingPage(request, context, 0);
   const content =
     request.status === 'pending' ? paymentForm(request, context, filled) : outcome(request, t, filled.errors);
   return layout({ language, title: `${t.title} · ${request.storeName}`, content, pageUrl });
