@@ -21,6 +21,7 @@ import {
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
 import { expireIfOver } from '#shared/operations/end-payment.ts';
+import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
 import { recordOutcome } from '#shared/operations/payment-outcome.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
@@ -169,7 +170,7 @@ async function completeWith(
     description: request.description ?? `Payment ${request.reference}`,
     executedAt: executedAtFormat(now),
   };
-  return recordOutcome(request, business, {
+  const events = await recordOutcome(request, business, {
     status,
     errorReason,
     transaction,
@@ -182,4 +183,6 @@ async function completeWith(
     ),
     at: now,
   });
+  if (request.escrow && status === 'success') await scheduleHoldEnd(request.escrow);
+  return events;
 }

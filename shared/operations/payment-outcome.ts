@@ -10,7 +10,6 @@ import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
 
 /** How a request ends: its new state and the write that moves it there, once. */
@@ -34,7 +33,9 @@ export interface PaymentOutcome {
  * (store credited amount − fee, fee account credited, provider clearing debited), the ceiling
  * count, a single-use link closed, an escrow held; for a failure an escrow cancelled and, after
  * the commit, a single-use link left open for the next payer. Answers the TRANSACTION_COMPLETED
- * (or ESCROW_HELD) event, which the caller dispatches at once and the table's stream backs up.
+ * (or ESCROW_HELD) event, which the caller dispatches at once and the table's stream backs up. The
+ * schedule ending a held escrow's hold is the completion's to make (only it may pay), so the
+ * functions that end requests unpaid carry no scheduler client.
  *
  * What a paid one writes (5 items), 12 WCU by the capacity bench: the request (2), the ceiling
  * month (2), the store's wallet, carrying the store's shares of the fee and clearing accounts (2),
@@ -133,7 +134,6 @@ export async function recordOutcome(
   }
   writes.push(...counters);
   await transactWrite(writes);
-  if (request.escrow && paid) await scheduleHoldEnd(request.escrow);
   // A failed attempt leaves its single-use link open for the next payer.
   if (!paid && request.paymentLinkId && request.paymentLinkSingleUse) {
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);

@@ -680,7 +680,7 @@ describe("the table's stream", () => {
     },
   );
 
-  it('dispatches only payment requests leaving pending and messages recorded pending, to the webhook and SMS queues', () => {
+  it('dispatches only payment requests leaving pending, payment requests and messages recorded pending, to the webhook, expiry and SMS queues', () => {
     const { dispatchTableChanges } = streamConsumers;
     expect(dispatchTableChanges.filters).toEqual([
       expect.objectContaining({
@@ -691,11 +691,12 @@ describe("the table's stream", () => {
       }),
       {
         eventName: ['INSERT'],
-        dynamodb: { NewImage: { entity: { S: ['message'] }, status: { S: ['pending'] } } },
+        dynamodb: { NewImage: { entity: { S: ['message', 'payment_request'] }, status: { S: ['pending'] } } },
       },
     ]);
     expect(dispatchTableChanges.access).toContain('queue:send:webhooks');
     expect(dispatchTableChanges.access).toContain('queue:send:sms');
+    expect(dispatchTableChanges.access).toContain('queue:send:paymentExpiry');
   });
 });
 
