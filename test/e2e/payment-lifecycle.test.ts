@@ -338,6 +338,40 @@ describe('a payer on the hosted page', () => {
     expect(webhook.status).toBe('error');
   });
 
+  it('through a payment link, declined once, pays on the second try on the same request', async () => {
+    const link = await call('POST', '/partner_api/payment_links', merchant.headers, {
+      storeId: merchant.storeId,
+      title: 'Deux pagnes wax, taille unique',
+      amountCents: 25_000,
+    });
+    expect(link.status).toBe(200);
+    const linkUrl = `${baseUrl}/pl/${link.body.id}`;
+    const post = (url: string, payerPhone: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ paymentMethod: 'wave', payerPhone }).toString(),
+        redirect: 'manual',
+      });
+    const first = await post(linkUrl, declining);
+    expect(first.status).toBe(303);
+    const returnUrl = await answerAtProvider(first.headers.get('location') as string, 'decline', declining);
+    // Back to the link's page for that payment: the form again, posting to the same payment.
+    const back = await redirectOf(returnUrl);
+    const paymentId = new URL(back).searchParams.get('payment') as string;
+    const page = await (await fetch(`${back}&lang=en`)).text();
+    expect(page).toContain('You declined the payment on your phone.');
+    expect(page).toContain(`action="${linkUrl}?payment=${paymentId}&amp;lang=en"`);
+    expect(await get(paymentId)).toMatchObject({ status: 'pending', paymentLinkId: link.body.id });
+
+    const second = await post(`${linkUrl}?payment=${paymentId}`, payer);
+    expect(second.status).toBe(303);
+    await answerAtProvider(second.headers.get('location') as string, 'approve', payer);
+    expect(await get(paymentId)).toMatchObject({ status: 'success', paymentLinkId: link.body.id });
+    const after = await call('GET', `/partner_api/payment_links/${link.body.id}`, merchant.headers);
+    expect(after.body.canReceivePayments).toBe(false);
+  });
+
   it('keeps one attempt in direct mode, and the sandbox’s decline still ends a request', async () => {
     const direct = await create({
       paymentDetails: {
