@@ -2659,7 +2659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_in_progress`, `payment_request_exists_with_reference` */
+            /** @description `idempotency_key_in_progress`, `payment_request_exists_with_reference`, `payment_request_expired` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2667,7 +2667,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "idempotency_key_in_progress" | "payment_request_exists_with_reference";
+                        id: "idempotency_key_in_progress" | "payment_request_exists_with_reference" | "payment_request_expired";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {

@@ -275,6 +275,8 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
       'third_party_payment_provider_error',
       'collection_ceiling_exceeded',
       'forbidden_action',
+      // Only with a lifetime shorter than the provider's answer to a direct or soundbox start.
+      'payment_request_expired',
     ],
   },
   getPaymentRequest: {
