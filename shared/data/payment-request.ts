@@ -33,7 +33,8 @@ import { PaymentRequestExistsWithReference } from '#shared/errors/payment-reques
  *   per business.
  * - gsi1pk = PAYREQ#POLL#<shard>, gsi1sk = <next poll, ISO time>#<id>, on the request itself while
  *   a live provider's collection is pending: the sparse index the collection sweep polls. Set when
- *   the collection starts, moved later after each pending answer, removed on completion.
+ *   the collection starts, moved later after each pending answer, removed on completion, on a failed
+ *   attempt and on an end.
  *
  * The store is not checked inside the creating transaction: it was read just before (the caller's
  * store, in the request's currency), and stores are never deleted.
