@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment request
-         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead.
+         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead. It may be paid until `expiresAt` (30 minutes by default, at most 7 days): past it, unpaid, it is `error` / `expired` in every answer, and a success the provider reports later is refunded to the payer. On the hosted page a declined attempt keeps it `pending` for the payer to try again.
          */
         post: operations["createPaymentRequest"];
         delete?: never;
@@ -92,6 +92,26 @@ export interface paths {
         get: operations["getPaymentRequest"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/payment_requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment request
+         * @description Ends a pending request: `error` / `cancelled`, with its `TRANSACTION_COMPLETED` (status `error`). Cancelling it again answers the same. A request paid, expired or otherwise ended is 409 `payment_request_not_cancellable`. A payment the payer was still approving at the provider is refunded to them if it goes through.
+         */
+        post: operations["cancelPaymentRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,6 +297,23 @@ export interface paths {
         put?: never;
         /** Pay from the payment page */
         post: operations["submitPaymentPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/{id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leave the payment page (“back to the shop”) */
+        post: operations["abandonPaymentPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1713,6 +1750,7 @@ export interface components {
          *         "amount": 1500000,
          *         "currency": "XOF"
          *       },
+         *       "expiresAt": "2026-11-20T14:37:31.120Z",
          *       "amountRefunded": {
          *         "amount": 0,
          *         "currency": "XOF"
@@ -1732,7 +1770,7 @@ export interface components {
             paymentMethod: components["schemas"]["PaymentMethod"];
             /** @enum {string} */
             status: "pending" | "success" | "error";
-            /** @description Why it ended in `error`: `declined`, `insufficient_funds`, `collection_ceiling_exceeded`, ... */
+            /** @description Why it ended in `error`: `declined`, `insufficient_funds`, `expired`, `cancelled`, `abandoned`, `collection_ceiling_exceeded`, ... */
             errorReason: string | null;
             /** @description Once the provider has answered. */
             transaction: components["schemas"]["CompletedTransaction"] | null;
@@ -1751,6 +1789,12 @@ export interface components {
              * @description The escrow the payment lands in, when a platform key asked for one.
              */
             escrowId?: string;
+            /**
+             * Format: date-time
+             * @description Until when it may be paid. Past it, unpaid, it is `error` / `expired` (a collection under way then has 2 minutes more for the provider’s answer).
+             * @example 2026-11-20T14:37:31.120Z
+             */
+            expiresAt: string;
             /**
              * Format: date-time
              * @example 2026-11-20T14:08:55.665Z
@@ -2896,6 +2940,12 @@ export interface operations {
                          */
                         onExpiry?: "release" | "refund";
                     };
+                    /**
+                     * Format: date-time
+                     * @description Until when the request may be paid: at least a minute from now (the stage’s minimum), at most 7 days. 30 minutes from now by default.
+                     * @example 2026-11-20T14:37:31Z
+                     */
+                    expiresAt?: string;
                     paymentDetails: {
                         /** @enum {string} */
                         type: "redirect" | "soundbox";
@@ -2998,7 +3048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_in_progress`, `payment_request_exists_with_reference` */
+            /** @description `idempotency_key_in_progress`, `payment_request_exists_with_reference`, `payment_request_expired` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3006,7 +3056,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "idempotency_key_in_progress" | "payment_request_exists_with_reference";
+                        id: "idempotency_key_in_progress" | "payment_request_exists_with_reference" | "payment_request_expired";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -3182,6 +3232,173 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    cancelPaymentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment request, `error` / `cancelled` (again the same when cancelled already). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRequest"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_request_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_request_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payment_request_not_cancellable` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payment_request_not_cancellable";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -4768,6 +4985,7 @@ export interface operations {
             query?: {
                 /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
                 lang?: "fr" | "en";
+                payment?: string;
             };
             header?: never;
             path: {
@@ -4952,6 +5170,82 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Unknown id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    abandonPaymentPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome, when the merchant’s URL cannot be followed from a page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To `errorUrl`, the request ended `abandoned` (to `successUrl` if it was paid meanwhile). */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
                 };
             };
             /** @description Unknown id. */
@@ -10375,7 +10669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict` */
+            /** @description `conflict`, `payment_request_expired` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10383,7 +10677,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "conflict";
+                        id: "conflict" | "payment_request_expired";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {
@@ -10559,7 +10853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `conflict` */
+            /** @description `conflict`, `payment_request_expired` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10567,7 +10861,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        id: "conflict";
+                        id: "conflict" | "payment_request_expired";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {

@@ -21,6 +21,7 @@ export const registrySettingNames = [
   'mtnApiUrl',
   'waveApiUrl',
   'escrowMinHoldSeconds',
+  'paymentRequestMinLifetimeSeconds',
 ] as const;
 
 /**
@@ -168,4 +169,13 @@ export function checkSignInCodesPerHour(text: string): string {
     throw new Error('must be a whole number of codes from 1 to 100000');
   }
   return String(codes);
+}
+
+/** The shortest lifetime a payment request may ask for: a few seconds on the local host and in tests. */
+export function checkPaymentRequestMinLifetimeSeconds(text: string): string {
+  const seconds = Number(text);
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 86_400) {
+    throw new Error('must be a whole number of seconds from 1 to 1 day');
+  }
+  return String(seconds);
 }

@@ -6,6 +6,7 @@ import {
   checkEscrowMinHoldSeconds,
   checkFeeSchedule,
   checkHttpsUrl,
+  checkPaymentRequestMinLifetimeSeconds,
   checkPayoutFeeSchedule,
   checkProviderRoutes,
   checkPublicBaseUrl,
@@ -64,6 +65,11 @@ const settingVariables = {
   signInCodesPerAddressPerHour: {
     variable: 'SIGN_IN_CODES_PER_ADDRESS_PER_HOUR',
     check: checkSignInCodesPerHour,
+  },
+  /** The shortest lifetime a payment request's `expiresAt` may ask for. */
+  paymentRequestMinLifetimeSeconds: {
+    variable: 'PAYMENT_REQUEST_MIN_LIFETIME_SECONDS',
+    check: checkPaymentRequestMinLifetimeSeconds,
   },
 } as const;
 

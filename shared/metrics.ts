@@ -31,7 +31,9 @@ export type MetricName =
   | 'SignInCodesRefused'
   | 'SignInCodesWrong'
   | 'DashboardSignIns'
-  | 'DashboardSignUps';
+  | 'DashboardSignUps'
+  | 'PaymentRequestsEnded'
+  | 'PaymentAttemptsFailed';
 
 /**
  * Counts one occurrence. With dimensions (outcome, provider) it is written at once as a metric of

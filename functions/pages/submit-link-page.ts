@@ -11,12 +11,16 @@ export const handler = pageHandler('submitLinkPage', async (request) => {
     { paymentMethod, payerPhone },
     attemptTokenFrom(request.headers.cookie),
     request.baseUrl,
+    request.query.payment,
   );
   switch (submitted.outcome) {
     case 'checkout':
       return redirectTo(submitted.checkoutUrl, attemptCookie(id, submitted.attemptToken, request.baseUrl));
     case 'retry':
-      return htmlPage(linkPage({ link: submitted.link }, request, submitted), 400);
+      return htmlPage(
+        linkPage({ link: submitted.link, payment: submitted.payment }, request, submitted),
+        400,
+      );
     case 'unavailable':
       return htmlPage(linkUnavailablePage(submitted.link, request), 409);
   }

@@ -44,7 +44,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     tag,
     summary: 'Pay a payment link',
     params: idParams,
-    query: pageQuery,
+    query: object({ lang: language, payment: optional(uuid()) }),
     form: payerForm,
     answers: {
       303: 'To the provider’s page.',
@@ -79,6 +79,22 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     answers: {
       303: 'To the provider’s page, or back to the page when the request is closed.',
       400: 'The page again, with the error.',
+      404: 'Unknown id.',
+    },
+  },
+  abandonPaymentPage: {
+    method: 'POST',
+    path: '/payment/{id}/abandon',
+    caller: 'public',
+    access: [...writesAndNotifies, 'device:push'],
+    page: true,
+    tag,
+    summary: 'Leave the payment page (“back to the shop”)',
+    params: idParams,
+    query: pageQuery,
+    answers: {
+      303: 'To `errorUrl`, the request ended `abandoned` (to `successUrl` if it was paid meanwhile).',
+      200: 'The outcome, when the merchant’s URL cannot be followed from a page.',
       404: 'Unknown id.',
     },
   },

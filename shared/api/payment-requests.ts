@@ -4,6 +4,7 @@ import {
   globalRegistry,
   gte,
   int,
+  iso,
   lte,
   maxLength,
   minLength,
@@ -20,7 +21,7 @@ import {
 import { executedAt, instant, money, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
-import { readsTable, startsCollections } from '#shared/catalogue/access.ts';
+import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
 import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
@@ -78,6 +79,11 @@ export const createPaymentRequestBody = object({
   }),
   escrow: optional(escrowTermsBody).register(globalRegistry, {
     description: 'Hold the payment in escrow (platform keys only).',
+  }),
+  expiresAt: optional(iso.datetime({ offset: true })).register(globalRegistry, {
+    description:
+      'Until when the request may be paid: at least a minute from now (the stage’s minimum), at most 7 days. 30 minutes from now by default.',
+    examples: ['2026-11-20T14:37:31Z'],
   }),
   paymentDetails: object({
     type: enumOf(['redirect', 'soundbox']),
@@ -179,7 +185,7 @@ export const paymentRequestSchema = object({
   status: enumOf(['pending', 'success', 'error']),
   errorReason: nullable(string()).register(globalRegistry, {
     description:
-      'Why it ended in `error`: `declined`, `insufficient_funds`, `collection_ceiling_exceeded`, ...',
+      'Why it ended in `error`: `declined`, `insufficient_funds`, `expired`, `cancelled`, `abandoned`, `collection_ceiling_exceeded`, ...',
   }),
   transaction: nullable(completedTransaction).register(globalRegistry, {
     description: 'Once the provider has answered.',
@@ -198,6 +204,11 @@ export const paymentRequestSchema = object({
   paymentLinkId: optional(uuid()),
   escrowId: optional(uuid()).register(globalRegistry, {
     description: 'The escrow the payment lands in, when a platform key asked for one.',
+  }),
+  expiresAt: iso.datetime().register(globalRegistry, {
+    examples: ['2026-11-20T14:37:31.120Z'],
+    description:
+      'Until when it may be paid. Past it, unpaid, it is `error` / `expired` (a collection under way then has 2 minutes more for the provider’s answer).',
   }),
   createdAt: instant,
 }).register(globalRegistry, {
@@ -223,6 +234,7 @@ export const paymentRequestSchema = object({
       },
       redirectUrl: 'https://pay.example.ci/payment/4130c5e2-8a4f-4d0b-b0f1-6f0f2e7b9a11',
       amount: { amount: 1_500_000, currency: 'XOF' },
+      expiresAt: '2026-11-20T14:37:31.120Z',
       amountRefunded: { amount: 0, currency: 'XOF' },
       createdAt: '2026-11-20T14:07:31.120Z',
     },
@@ -249,6 +261,7 @@ export function paymentRequestResponse(request: PaymentRequest): PaymentRequestR
     ...(request.deviceId ? { deviceId: request.deviceId } : {}),
     ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
     ...(request.escrow ? { escrowId: request.escrow.id } : {}),
+    expiresAt: request.expiresAt,
     createdAt: request.createdAt,
   };
 }
@@ -273,6 +286,8 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
       'third_party_payment_provider_error',
       'collection_ceiling_exceeded',
       'forbidden_action',
+      // Only with a lifetime shorter than the provider's answer to a direct or soundbox start.
+      'payment_request_expired',
     ],
   },
   getPaymentRequest: {
@@ -286,5 +301,18 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     response: paymentRequestSchema,
     responseDescription: 'The payment request as it is now.',
     errors: ['payment_request_not_found'],
+  },
+  cancelPaymentRequest: {
+    method: 'POST',
+    path: '/partner_api/payment_requests/{id}/cancel',
+    caller: 'api_key',
+    access: [...writesAndNotifies, 'device:push'],
+    tag: 'Payment requests',
+    summary: 'Cancel a payment request',
+    params: paymentRequestPathParams,
+    response: paymentRequestSchema,
+    responseDescription:
+      'The payment request, `error` / `cancelled` (again the same when cancelled already).',
+    errors: ['payment_request_not_found', 'payment_request_not_cancellable'],
   },
 });

@@ -8,7 +8,7 @@ import {
   paymentRequestPathParams,
   paymentRequestSchema,
 } from '#shared/api/payment-requests.ts';
-import { playsSandboxProvider, readsTable } from '#shared/catalogue/access.ts';
+import { type AwsAccess, playsSandboxProvider, readsTable } from '#shared/catalogue/access.ts';
 
 /**
  * The sandbox's payments: what every stage but production adds so an integrator can play the
@@ -21,12 +21,15 @@ export const sandboxPayerBody = optional(object({ payerPhone: optional(payerPhon
 
 const checkoutParams = object({ providerReference: string() });
 
+/** The sandbox's payer answers, then leaves: a failed payment ends with its webhook (and a soundbox cleared). */
+const paysAndLeaves: readonly AwsAccess[] = [...playsSandboxProvider, 'queue:send:webhooks', 'device:push'];
+
 export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
   paySandboxPaymentLink: {
     method: 'POST',
     path: '/sandbox/payment_links/{id}/pay',
     caller: 'api_key',
-    access: playsSandboxProvider,
+    access: paysAndLeaves,
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Pay a link as a customer (sandbox)',
@@ -40,7 +43,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/approve',
     caller: 'api_key',
-    access: playsSandboxProvider,
+    access: paysAndLeaves,
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Approve as the payer (sandbox)',
@@ -48,20 +51,20 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     body: sandboxPayerBody,
     response: paymentRequestSchema,
     responseDescription: 'The payment request after the callback.',
-    errors: ['payment_request_not_found', 'conflict'],
+    errors: ['payment_request_not_found', 'conflict', 'payment_request_expired'],
   },
   declineSandboxPaymentRequest: {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/decline',
     caller: 'api_key',
-    access: playsSandboxProvider,
+    access: paysAndLeaves,
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Decline as the payer (sandbox)',
     params: paymentRequestPathParams,
     response: paymentRequestSchema,
     responseDescription: 'The payment request after the callback, in `error`.',
-    errors: ['payment_request_not_found', 'conflict'],
+    errors: ['payment_request_not_found', 'conflict', 'payment_request_expired'],
   },
   sandboxCheckoutPage: {
     method: 'GET',

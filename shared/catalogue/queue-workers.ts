@@ -32,6 +32,12 @@ export const workers = /* @__PURE__ */ locatedIn('workers', {
     batchSize: 10,
     access: writesTable,
   },
+  /** Ends unpaid payment requests at their expiry: the webhook, the soundbox's QR taken off. */
+  expirePaymentRequests: {
+    queue: 'paymentExpiry',
+    batchSize: 10,
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:paymentExpiry', 'device:push'],
+  },
 } satisfies Record<string, Worker>);
 
 export type WorkerName = keyof typeof workers;

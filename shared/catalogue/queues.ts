@@ -31,6 +31,12 @@ export const queues = {
   sms: { visibilityTimeoutSeconds: 60, maxReceiveCount: 4 },
   /** Delivery events of sent SMS: from AWS's configuration set (via SNS), or the sandbox gateway. */
   smsEvents: { visibilityTimeoutSeconds: 60, maxReceiveCount: 4 },
+  /**
+   * One message per payment request, hidden until its expiry (a chain of messages beyond SQS's
+   * 15-minute delay): the check that ends it unpaid. An expiry takes well under a second; the
+   * worker gets 10 s.
+   */
+  paymentExpiry: { visibilityTimeoutSeconds: 60, maxReceiveCount: 4 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

@@ -24,10 +24,13 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
     expression: 'rate(1 minute)',
     access: [...writesAndNotifies, 'secret:providers', 'queue:send:sandboxCallbacks'],
   },
-  /** Asks the live providers about collections whose callback never came, with backoff, to a bound. */
+  /**
+   * Asks the live providers about collections whose callback never came, with backoff, to a bound.
+   * A request it finds over by time it ends, taking a soundbox's QR off its device.
+   */
   sweepPendingCollections: {
     expression: 'rate(1 minute)',
-    access: [...writesAndNotifies, 'secret:providers', 'schedule:escrowExpiry'],
+    access: [...writesAndNotifies, 'secret:providers', 'schedule:escrowExpiry', 'device:push'],
   },
   /** Sends again the device pushes (QR, announcement) that failed when first sent. */
   sweepDevicePushes: {

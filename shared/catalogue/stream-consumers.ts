@@ -16,8 +16,9 @@ export interface StreamConsumer extends FunctionDeclaration {
 export const streamConsumers = /* @__PURE__ */ locatedIn('workers', {
   /**
    * Payment requests leaving `pending`: their webhook, if the completing function did not send it.
+   * Payment requests created: the check at their expiry, on the `paymentExpiry` queue.
    * Messages recorded `pending`: a delayed copy of their `sms` queue message, if the recording
-   * function did not queue them. One consumer for both: a shard's stream allows only two readers.
+   * function did not queue them. One consumer for all: a shard's stream allows only two readers.
    */
   dispatchTableChanges: {
     batchSize: 100,
@@ -31,10 +32,10 @@ export const streamConsumers = /* @__PURE__ */ locatedIn('workers', {
       },
       {
         eventName: ['INSERT'],
-        dynamodb: { NewImage: { entity: { S: ['message'] }, status: { S: ['pending'] } } },
+        dynamodb: { NewImage: { entity: { S: ['message', 'payment_request'] }, status: { S: ['pending'] } } },
       },
     ],
-    access: ['table:write', 'queue:send:webhooks', 'queue:send:sms'],
+    access: ['table:write', 'queue:send:webhooks', 'queue:send:sms', 'queue:send:paymentExpiry'],
   },
 } satisfies Record<string, StreamConsumer>);
 

@@ -22,7 +22,9 @@ import type { AnnouncementMessage, DisplayMessage } from '#shared/domain/soundbo
  */
 export type PendingPush =
   | (PendingPushBase & { kind: 'display'; message: DisplayMessage })
-  | (PendingPushBase & { kind: 'outcome'; message: AnnouncementMessage });
+  | (PendingPushBase & { kind: 'outcome'; message: AnnouncementMessage })
+  /** The display taken off, nothing said: a request that ended unpaid. */
+  | (PendingPushBase & { kind: 'clear' });
 
 interface PendingPushBase {
   deviceId: string;

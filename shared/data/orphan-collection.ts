@@ -1,14 +1,15 @@
-import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
+import { derivedUuid } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { DomainError } from '#shared/errors/domain-error.ts';
 
 /**
  * Orphan collection: money a provider reports as collected that completed no payment request (the
  * payer started a payment with one provider, went back, paid with another, and approved both; the
- * request completes with the collection it was waiting for, the other is an orphan). The service
+ * request completes with the collection it was waiting for, the other is an orphan; or the request
+ * ended unpaid, expired or cancelled, before its collection's success was reported). The service
  * never keeps it: it is recorded with its ledger entry (the provider owes it, the service owes it
  * to the payer) and paid back to the payer through the provider's payout, as a transfer is.
  *
@@ -55,10 +56,8 @@ export interface OrphanCollection {
 }
 
 /** A UUID-shaped id from the collection's identity: payout ports carry a transfer id of that shape. */
-export function orphanIdOf(provider: ProviderCode, providerReference: string): string {
-  const hex = createHash('sha256').update(`orphan:${provider}:${providerReference}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+export const orphanIdOf = (provider: ProviderCode, providerReference: string): string =>
+  derivedUuid(`orphan:${provider}:${providerReference}`);
 
 export const orphanKey = (id: string) => ({ pk: `ORPHAN#${id}`, sk: 'ORPHAN' });
 const openPartition = 'ORPHAN#OPEN';

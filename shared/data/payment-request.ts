@@ -6,15 +6,24 @@ import { deviceKey } from '#shared/data/device.ts';
 import { queryShardsBefore } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import type { Money } from '#shared/domain/money.ts';
+import {
+  type CollectionFailure,
+  collectionGraceMs,
+  defaultLifetimeMs,
+  type EndReason,
+} from '#shared/domain/payment-lifetime.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { DeviceNotFound } from '#shared/errors/businesses.ts';
 import type { DomainError } from '#shared/errors/domain-error.ts';
 import { PaymentRequestExistsWithReference } from '#shared/errors/payment-requests.ts';
 
 /**
- * Payment request: one attempt to collect an amount for a store, by redirect (hosted page, then
- * the provider) or soundbox (a QR on a terminal). `pending` until a verified provider callback
- * moves it, once, to `success` or `error`.
+ * Payment request: an amount to collect for a store, by redirect (hosted page, then the provider)
+ * or soundbox (a QR on a terminal), payable until `expiresAt`. `pending` until it ends, once: a
+ * verified provider callback makes it `success` or `error`, or it ends `error` unpaid (expired,
+ * cancelled by the merchant, abandoned by the payer). On the hosted page a failed collection
+ * leaves it `pending` (`attemptError`), for the payer to try again; the next collection replaces
+ * it. When it has ended is decided by shared/domain/payment-lifetime.ts, here as conditions.
  *
  * Keys:
  * - pk = PAYREQ#<id>, sk = PAYREQ: the request. Callers holding only the id (the hosted page,
@@ -24,7 +33,8 @@ import { PaymentRequestExistsWithReference } from '#shared/errors/payment-reques
  *   per business.
  * - gsi1pk = PAYREQ#POLL#<shard>, gsi1sk = <next poll, ISO time>#<id>, on the request itself while
  *   a live provider's collection is pending: the sparse index the collection sweep polls. Set when
- *   the collection starts, moved later after each pending answer, removed on completion.
+ *   the collection starts, moved later after each pending answer, removed on completion, on a failed
+ *   attempt and on an end.
  *
  * The store is not checked inside the creating transaction: it was read just before (the caller's
  * store, in the request's currency), and stores are never deleted.
@@ -35,8 +45,14 @@ import { PaymentRequestExistsWithReference } from '#shared/errors/payment-reques
  *   consistent, 0.5 RCU.
  * - create: TransactWriteItems of 2 puts (claim, request): 4 WCU; a soundbox request also checks
  *   its device: 6 WCU.
- * - record the provider's start: UpdateItem, 1 WCU.
+ * - record the provider's start: UpdateItem, 1 WCU (the checkout URL and QR are handed on at once,
+ *   never stored: the completed request stays under 1 KB with `expiresAt`).
  * - complete: part of the completion transaction (shared/operations/complete-payment.ts), 2 WCU.
+ * - a failed attempt on the page: UpdateItem, 1 WCU (+1 when it leaves the polling index).
+ * - end unpaid (expired, cancelled, abandoned): part of a transaction like a failed completion's,
+ *   2 WCU (+1 when it leaves the polling index).
+ * - expiry costs the paid path nothing: `expiresAt` rides on the item, and the check at expiry is
+ *   a delayed queue message the table's stream sends (shared/operations/payment-expiry.ts).
  * - collections to poll: one Query per shard on gsi1 (8 shards), 0.5 RCU per 4 KB read; each poll
  *   that finds it still pending moves it (UpdateItem, 1-4 WCU).
  */
@@ -96,6 +112,11 @@ export interface PaymentRequest {
   /** The provider's id for the collection, once started; callbacks must carry it. */
   providerReference?: string | undefined;
   /**
+   * Why that collection failed, when it failed on the hosted page: the request stays pending for
+   * the payer to try again, and the page says why. Removed by the next collection.
+   */
+  attemptError?: string | undefined;
+  /**
    * The collections a later one replaced (the payer went back and paid with another provider): a
    * success of one of them is known, and its money given back. Absent until a second collection
    * starts, so a request paid at the first attempt stays the size it was.
@@ -105,6 +126,8 @@ export interface PaymentRequest {
   checkoutUrl?: string | undefined;
   qrPayload?: string | undefined;
   transaction: CompletedTransaction | null;
+  /** Until when it may be paid (ISO 8601, UTC); see shared/domain/payment-lifetime.ts. */
+  expiresAt: string;
   /** What refunds of a paid request paid back (shared/data/refund.ts keeps the refunds). */
   refundedCents?: number | undefined;
   createdAt: string;
@@ -189,24 +212,28 @@ export async function findPaymentRequest(
   return Item ? toPaymentRequest(Item) : undefined;
 }
 
-/** Records where the provider's flow starts; only a pending request can start a collection. */
+/**
+ * Records where the provider's flow starts: only on a pending request before its `expiresAt`, and
+ * only over the collection the caller saw (two restarts at once keep one each). The checkout URL
+ * and QR are not stored: they are handed to the payer or the device at once.
+ */
 export async function recordCollectionStarted(
   request: PaymentRequest,
   started: {
     providerReference: string;
     paymentMethod: ProviderCode;
-    checkoutUrl?: string | undefined;
-    qrPayload?: string | undefined;
     payerPhone?: string | undefined;
     /** When to ask the provider first, for a provider whose status can be asked (a live one). */
     pollAt?: Date | undefined;
   },
+  now = new Date(),
 ): Promise<boolean> {
-  // The collection this one replaces; the condition makes two restarts at once keep one each.
+  // The collection this one replaces.
   const superseded = request.providerReference;
   const poll = started.pollAt
     ? { ':gpk': pollShard(request.id), ':gsk': `${started.pollAt.toISOString()}#${request.id}`, ':polls': 0 }
     : undefined;
+  const removed = ['attemptError', 'checkoutUrl', 'qrPayload', ...(poll ? [] : ['gsi1pk', 'gsi1sk'])];
   try {
     await documentClient.send(
       new UpdateCommand({
@@ -216,22 +243,75 @@ export async function recordCollectionStarted(
           superseded
             ? ', supersededCollections = list_append(if_not_exists(supersededCollections, :none), :old)'
             : ''
-        }, collectionMethod = :method, checkoutUrl = :checkout, qrPayload = :qr, payerPhone = :phone, updatedAt = :now${
-          poll ? ', gsi1pk = :gpk, gsi1sk = :gsk, statusPolls = :polls' : ' REMOVE gsi1pk, gsi1sk'
+        }, collectionMethod = :method, payerPhone = :phone, updatedAt = :at${
+          poll ? ', gsi1pk = :gpk, gsi1sk = :gsk, statusPolls = :polls' : ''
+        } REMOVE ${removed.join(', ')}`,
+        ConditionExpression: `#status = :pending AND ${startableBy} AND ${
+          superseded ? 'providerReference = :current' : 'attribute_not_exists(providerReference)'
         }`,
-        ConditionExpression: superseded
-          ? '#status = :pending AND providerReference = :current'
-          : '#status = :pending AND attribute_not_exists(providerReference)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ...poll,
           ':ref': started.providerReference,
           ...(superseded ? { ':old': [superseded], ':none': [], ':current': superseded } : {}),
           ':method': started.paymentMethod,
-          ':checkout': started.checkoutUrl ?? null,
-          ':qr': started.qrPayload ?? null,
           ':phone': started.payerPhone ?? request.payerPhone ?? null,
-          ':now': new Date().toISOString(),
+          ':at': now.toISOString(),
+          ':now': now.toISOString(),
+          ':pending': 'pending',
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/*
+ * The lifetime rule (shared/domain/payment-lifetime.ts) as conditions, over `:now` and `:graceFrom`
+ * (now less the grace). A request without `expiresAt` was made before it existed: no write holds it
+ * to a time, and the operations read it as expiring 30 minutes after its creation.
+ */
+/** A new collection may start: before `expiresAt`, never in the grace. */
+const startableBy = '(attribute_not_exists(expiresAt) OR expiresAt > :now)';
+/** Not over yet: before `expiresAt`, or in the grace of a collection under way. */
+const stillOpen =
+  '(attribute_not_exists(expiresAt) OR expiresAt > :now OR (attribute_exists(providerReference) AND attribute_not_exists(attemptError) AND expiresAt > :graceFrom))';
+/** Over: past `expiresAt`, and past the grace if a collection is under way. */
+const overByTime =
+  '(attribute_not_exists(expiresAt) OR (expiresAt <= :now AND (attribute_not_exists(providerReference) OR attribute_exists(attemptError) OR expiresAt <= :graceFrom)))';
+
+const timeValues = (now: Date) => ({
+  ':now': now.toISOString(),
+  ':graceFrom': new Date(now.getTime() - collectionGraceMs()).toISOString(),
+});
+
+/** A request made before `expiresAt` existed reads as expiring 30 minutes after its creation. */
+const legacyExpiry = (createdAt: string) => new Date(Date.parse(createdAt) + defaultLifetimeMs).toISOString();
+
+/**
+ * The payer's collection failed on the hosted page (declined, no funds): the request stays pending,
+ * saying why, and leaves the polling index. Only for its current collection; false otherwise.
+ */
+export async function recordFailedAttempt(
+  request: PaymentRequest,
+  attempt: { providerReference: string; reason: string; payerPhone?: string | undefined },
+): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: paymentRequestKey(request.id),
+        // The number the provider says was asked: the form offers it again, and an end carries it.
+        UpdateExpression: 'SET attemptError = :reason, payerPhone = :phone REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#status = :pending AND providerReference = :ref',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':reason': attempt.reason,
+          ':ref': attempt.providerReference,
+          ':phone': attempt.payerPhone ?? request.payerPhone ?? null,
           ':pending': 'pending',
         },
       }),
@@ -272,8 +352,9 @@ export async function failAtOnce(request: PaymentRequest, errorReason: string): 
 }
 
 /**
- * The write that completes a request, for the completion transaction: only from pending, and only
- * by its current collection (`providerReference`), which is then the one that completed it for good.
+ * The write that completes a request, for the completion transaction: only from pending, only by
+ * its current collection (`providerReference`), which is then the one that completed it for good,
+ * and only while the request is not over (past it, the collection's money is the payer's).
  */
 export function completionWrite(
   request: PaymentRequest,
@@ -293,8 +374,8 @@ export function completionWrite(
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
         UpdateExpression:
-          'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :now REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#status = :pending AND providerReference = :ref',
+          'SET #status = :status, errorReason = :reason, #transaction = :transaction, payerPhone = :phone, updatedAt = :at REMOVE gsi1pk, gsi1sk, attemptError',
+        ConditionExpression: `#status = :pending AND providerReference = :ref AND ${stillOpen}`,
         ExpressionAttributeNames: { '#status': 'status', '#transaction': 'transaction' },
         ExpressionAttributeValues: {
           ':ref': request.providerReference ?? null,
@@ -302,12 +383,54 @@ export function completionWrite(
           ':reason': outcome.errorReason,
           ':transaction': outcome.transaction,
           ':phone': outcome.payerPhone ?? request.payerPhone ?? null,
-          ':now': outcome.completedAt,
+          ':at': outcome.completedAt,
           ':pending': 'pending',
+          ...timeValues(new Date(outcome.completedAt)),
         },
       },
     },
     onConditionFailed: onAlreadyCompleted,
+  };
+}
+
+/**
+ * The write that ends an unpaid request without a provider's answer, for a transaction like a
+ * failed completion's: `expired` only once over by time, the others (the merchant cancels, the
+ * payer leaves) only while not over. Its collection, if any, is moved to the superseded ones: a
+ * success reported for it later is the payer's money, refunded as an orphan, never credited.
+ */
+export function endWrite(
+  request: PaymentRequest,
+  outcome: { errorReason: EndReason | CollectionFailure; transaction: CompletedTransaction; endedAt: Date },
+  onNotEndable: () => DomainError,
+): GuardedWrite {
+  const current = request.providerReference;
+  return {
+    write: {
+      Update: {
+        TableName: tableName(),
+        Key: paymentRequestKey(request.id),
+        UpdateExpression: `SET #status = :error, errorReason = :reason, #transaction = :transaction, updatedAt = :at${
+          current
+            ? ', supersededCollections = list_append(if_not_exists(supersededCollections, :none), :old)'
+            : ''
+        } REMOVE gsi1pk, gsi1sk, attemptError${current ? ', providerReference' : ''}`,
+        ConditionExpression: `#status = :pending AND ${
+          current ? 'providerReference = :current' : 'attribute_not_exists(providerReference)'
+        } AND ${outcome.errorReason === 'expired' ? overByTime : stillOpen}`,
+        ExpressionAttributeNames: { '#status': 'status', '#transaction': 'transaction' },
+        ExpressionAttributeValues: {
+          ':error': 'error',
+          ':reason': outcome.errorReason,
+          ':transaction': outcome.transaction,
+          ':at': outcome.endedAt.toISOString(),
+          ':pending': 'pending',
+          ...(current ? { ':current': current, ':old': [current], ':none': [] } : {}),
+          ...timeValues(outcome.endedAt),
+        },
+      },
+    },
+    onConditionFailed: onNotEndable,
   };
 }
 
@@ -345,6 +468,8 @@ export function toPaymentRequest(item: Record<string, unknown>): PaymentRequest 
     qrPayload: request.qrPayload ?? undefined,
     errorReason: request.errorReason ?? null,
     transaction: request.transaction ?? null,
+    attemptError: request.attemptError ?? undefined,
+    expiresAt: request.expiresAt ?? legacyExpiry(request.createdAt),
   };
 }
 

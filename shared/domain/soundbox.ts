@@ -28,9 +28,9 @@ export function parseSoundboxTopic(topic: string): { deviceId: string; topic: So
 }
 
 /**
- * How long a QR stays on the counter. A payment request has no expiry of its own (a late callback
- * still completes it), but a cashier's terminal should not show a customer's QR all day: past this
- * the device shows nothing, and the cashier makes a new request.
+ * How long a QR stays on the counter at most: a cashier's terminal should not show a customer's QR
+ * for the whole of a long-lived request. Past this, or past the request's own `expiresAt` if
+ * sooner, the device shows nothing, and the cashier makes a new request.
  */
 export const displayLifetimeMs = 15 * 60_000;
 
@@ -65,6 +65,7 @@ export function displayMessage(request: {
   reference: string;
   qr: string;
   createdAt: string;
+  expiresAt: string;
 }): DisplayMessage {
   return {
     type: 'payment_request',
@@ -73,7 +74,9 @@ export function displayMessage(request: {
     currency: request.currency,
     reference: request.reference,
     qr: request.qr,
-    expiresAt: new Date(Date.parse(request.createdAt) + displayLifetimeMs).toISOString(),
+    expiresAt: new Date(
+      Math.min(Date.parse(request.createdAt) + displayLifetimeMs, Date.parse(request.expiresAt)),
+    ).toISOString(),
   };
 }
 

@@ -5,7 +5,9 @@ import { Conflict } from '#shared/errors/request.ts';
 export type PaymentRequestErrorId =
   | 'payment_request_not_found'
   | 'payment_request_exists_with_reference'
-  | 'collection_ceiling_exceeded';
+  | 'collection_ceiling_exceeded'
+  | 'payment_request_not_cancellable'
+  | 'payment_request_expired';
 
 export class PaymentRequestNotFound extends DomainError {
   constructor() {
@@ -28,6 +30,25 @@ export class CollectionCeilingExceeded extends DomainError {
       'collection_ceiling_exceeded',
       "This payment would exceed the business's monthly collection ceiling for its verification level",
     );
+  }
+}
+
+/** Only a request still open may be cancelled: one paid, expired or otherwise ended may not. */
+export class PaymentRequestNotCancellable extends DomainError {
+  constructor(status: string) {
+    super(
+      'payment_request_not_cancellable',
+      status === 'success'
+        ? 'The payment request is paid: it cannot be cancelled'
+        : 'The payment request has already ended: it cannot be cancelled',
+    );
+  }
+}
+
+/** A collection may not start on a request past its `expiresAt`. */
+export class PaymentRequestExpired extends DomainError {
+  constructor() {
+    super('payment_request_expired', 'The payment request has expired: no payment can start on it');
   }
 }
 

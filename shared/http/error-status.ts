@@ -15,6 +15,8 @@ export const statusByErrorId: Record<ErrorId, number> = {
   insufficient_balance: 422,
   payment_request_not_found: 404,
   payment_request_exists_with_reference: 409,
+  payment_request_not_cancellable: 409,
+  payment_request_expired: 409,
   // The provider refused the payer at once (e.g. the phone is not on that provider): the request
   // as sent cannot succeed, and the field contract says 400.
   third_party_payment_provider_error: 400,

@@ -29,7 +29,15 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     'Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR ' +
     'code on a terminal. The request stays `pending` until the provider answers; poll it, or receive ' +
     'the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 ' +
-    '`forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead.',
+    '`forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead. ' +
+    'It may be paid until `expiresAt` (30 minutes by default, at most 7 days): past it, unpaid, it is ' +
+    '`error` / `expired` in every answer, and a success the provider reports later is refunded to the payer. ' +
+    'On the hosted page a declined attempt keeps it `pending` for the payer to try again.',
+  cancelPaymentRequest:
+    'Ends a pending request: `error` / `cancelled`, with its `TRANSACTION_COMPLETED` (status `error`). ' +
+    'Cancelling it again answers the same. A request paid, expired or otherwise ended is 409 ' +
+    '`payment_request_not_cancellable`. A payment the payer was still approving at the provider is ' +
+    'refunded to them if it goes through.',
   createPaymentLink:
     'A page at `link` where customers pay the amount. A single-use link closes once one payment ' +
     'through it completes. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), ' +

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { getBusiness } from '#shared/data/business.ts';
-import { collectWrite } from '#shared/data/collection-ceiling.ts';
-import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
-import { ledgerWrites } from '#shared/data/ledger.ts';
 import type { OutboxEvent } from '#shared/data/outbox.ts';
-import { linkPaidWrite, releaseAttempt } from '#shared/data/payment-link.ts';
+import { releaseAttempt } from '#shared/data/payment-link.ts';
 import {
   type CompletedTransaction,
   completionWrite,
   findPaymentRequest,
   type PaymentRequest,
+  recordFailedAttempt,
 } from '#shared/data/payment-request.ts';
-import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
-import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
 import { feeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
-import { paymentPostings } from '#shared/domain/ledger.ts';
+import { payerMayRetry } from '#shared/domain/payment-lifetime.ts';
 import { PaymentLinkIsInvalid } from '#shared/errors/payment-links.ts';
 import {
   CollectionBecameCurrent,
@@ -25,9 +20,10 @@ import {
 } from '#shared/errors/payment-requests.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
+import { expireIfOver } from '#shared/operations/end-payment.ts';
 import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import { recordOrphanCollection } from '#shared/operations/orphan-collections.ts';
-import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
+import { recordOutcome } from '#shared/operations/payment-outcome.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 
 export type CompletionResult =
@@ -36,7 +32,9 @@ export type CompletionResult =
   | 'unknown_request'
   | 'wrong_collection'
   /** A successful collection that completed nothing: recorded and refunded to the payer. */
-  | 'orphan_collection';
+  | 'orphan_collection'
+  /** A collection failed on the hosted page: the request stays pending for the payer to try again. */
+  | 'attempt_failed';
 
 export interface Completion {
   result: CompletionResult;
@@ -53,27 +51,22 @@ const feeSchedule = feeScheduleFromEnvironment();
 
 /**
  * Completes a payment request from a verified provider callback, exactly once: the request moves
- * from `pending` to `success` or `error` in one transaction with the ledger entry (store credited
- * amount − fee, fee account credited, provider clearing debited), the collection ceiling count,
- * the transaction-list record and the TRANSACTION_COMPLETED outbox event. A duplicate or late
- * callback finds the request no longer pending and changes nothing; two racing callbacks cannot
- * both pass the `pending` condition.
- *
- * What it writes (5 items, none shared with another business's payments; a business's stores
- * share only its ceiling month), 12 WCU by the capacity bench:
- * the request (2), the ceiling month (2), the store's wallet, carrying the store's shares of the
- * fee and clearing accounts (2), the list record carrying the journal entry (2 + 1 for the store
- * index), the store's day counter (2 + 1 for the business index). A payment held in escrow lands
- * in the store's escrow wallet instead (the same sharding) and adds the escrow's move to `held`
- * (2 + 1) and its due marker (2); its event is ESCROW_HELD, from the same stream change.
+ * from `pending` to `success` or `error` in one transaction with what the outcome records
+ * (`recordOutcome`: the ledger entry, the ceiling count, the transaction-list record). A duplicate
+ * or late callback finds the request no longer pending and changes nothing; two racing callbacks
+ * cannot both pass the `pending` condition. A failure of a collection the payer started on the
+ * hosted page leaves the request pending for another attempt. A request over by time is ended
+ * first (expired): the success of its collection then is the payer's money, refunded as an orphan.
  */
 export async function completePayment(callback: VerifiedCallback): Promise<Completion> {
-  // Twice at most: a completion that loses a race with a new collection of the same request
-  // looks again, and finds its collection superseded.
+  // Three times at most: a completion that loses a race with a new collection of the same request,
+  // or with its end, looks again and finds its collection superseded.
   for (let attempt = 1; ; attempt++) {
-    const request = await findPaymentRequest(callback.paymentRequestId, true);
-    if (!request) return { result: 'unknown_request', events: [] };
+    const found = await findPaymentRequest(callback.paymentRequestId, true);
+    if (!found) return { result: 'unknown_request', events: [] };
     try {
+      // Over by time, not written so yet: ended now (and announced), so that the callback finds it ended.
+      const request = (await expireIfOver(found))?.request ?? found;
       if (request.providerReference !== callback.providerReference)
         return await otherCollection(request, callback);
       if (request.status !== 'pending') return { result: 'already_completed', events: [] };
@@ -81,7 +74,7 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
     } catch (error) {
       if (!(error instanceof PaymentAlreadyCompleted || error instanceof CollectionBecameCurrent))
         throw error;
-      if (attempt >= 2) return { result: 'already_completed', events: [] };
+      if (attempt >= 3) return { result: 'already_completed', events: [] };
     }
   }
 }
@@ -104,6 +97,7 @@ async function otherCollection(request: PaymentRequest, callback: VerifiedCallba
 }
 
 async function completeCurrent(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
+  if (callback.outcome !== 'success' && payerMayRetry(request)) return failedAttempt(request, callback);
   let events: OutboxEvent[];
   let status: 'success' | 'error' = 'error';
   if (callback.outcome === 'success') {
@@ -132,6 +126,27 @@ async function completeCurrent(request: PaymentRequest, callback: VerifiedCallba
   return { result: 'completed', events, completed: { ...request, status } };
 }
 
+/**
+ * The payer's collection failed on the hosted page: the request stays pending, saying why, and the
+ * payer tries another provider or number on the same request. No webhook: the request has not
+ * ended. A single-use link is left open meanwhile, as after any failed attempt.
+ */
+async function failedAttempt(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
+  const recorded = await recordFailedAttempt(request, {
+    providerReference: callback.providerReference,
+    reason: callback.outcome,
+    payerPhone: callback.payerPhone,
+  });
+  if (!recorded) throw new PaymentAlreadyCompleted();
+  if (request.paymentLinkId && request.paymentLinkSingleUse)
+    await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
+  count('PaymentAttemptsFailed', {
+    outcome: callback.outcome,
+    provider: request.collectionMethod ?? request.paymentMethod,
+  });
+  return { result: 'attempt_failed', events: [] };
+}
+
 async function completeWith(
   request: PaymentRequest,
   callback: VerifiedCallback,
@@ -141,7 +156,6 @@ async function completeWith(
   const business = await getBusiness(request.businessId);
   if (!business) throw new Error(`business ${request.businessId} of payment request ${request.id} is gone`);
   const now = new Date();
-  const createdAt = now.toISOString();
   const provider = request.collectionMethod ?? request.paymentMethod;
   // A failed payment moved no money: no fee, no ledger entry.
   const fee = status === 'success' ? splitFee(request.amountCents, feeSchedule[provider]).fee : 0;
@@ -156,106 +170,19 @@ async function completeWith(
     description: request.description ?? `Payment ${request.reference}`,
     executedAt: executedAtFormat(now),
   };
-  const transactionDetails = {
-    id: request.id,
-    reference: request.reference,
-    ...(request.paymentLinkId ? { paymentLinkId: request.paymentLinkId } : {}),
-  };
-  const writes: GuardedWrite[] = [
-    completionWrite(
+  const events = await recordOutcome(request, business, {
+    status,
+    errorReason,
+    transaction,
+    payerPhone,
+    provider,
+    requestWrite: completionWrite(
       request,
-      { status, errorReason, transaction, payerPhone, completedAt: createdAt },
+      { status, errorReason, transaction, payerPhone, completedAt: now.toISOString() },
       () => new PaymentAlreadyCompleted(),
     ),
-  ];
-  if (status === 'success' && request.paymentLinkId) {
-    writes.push(
-      linkPaidWrite(
-        request.businessId,
-        request.paymentLinkId,
-        request.id,
-        request.paymentLinkSingleUse === true,
-        request.escrow?.id,
-      ),
-    );
-  }
-  if (request.escrow && status === 'success') {
-    writes.push(
-      escrowTransitionWrite(
-        request.escrow.id,
-        'pending',
-        'held',
-        { fees: fee, payerPhone, provider },
-        createdAt,
-      ),
-      escrowDueWrite(request.escrow.id, request.escrow.holdUntil),
-    );
-  } else if (request.escrow) {
-    writes.push(escrowTransitionWrite(request.escrow.id, 'pending', 'cancelled', {}, createdAt));
-  }
-  const [record, ...counters] = transactionRecordWrites({
-    id: transaction.id,
-    businessId: request.businessId,
-    storeId: request.storeId,
-    type: 'payment',
-    status,
-    amount: transaction.amount,
-    fees: transaction.fees,
-    currency: request.currency,
-    paymentMethod: provider,
-    counterpartLabel: transaction.counterpartLabel,
-    counterpartIdentifier: transaction.counterpartIdentifier,
-    description: transaction.description,
-    reference: request.reference,
-    createdAt,
-    transactionDetails,
-    paymentRequestId: request.id,
-    ...(request.escrow ? { escrowId: request.escrow.id } : {}),
-  }) as [GuardedWrite, ...GuardedWrite[]];
-  if (status === 'success') {
-    writes.push(
-      collectWrite(
-        request.businessId,
-        request.amountCents,
-        collectionCeiling(business.verificationLevel),
-        now,
-      ),
-    );
-    // The entry rides in the transaction record: the request's `pending` condition already makes
-    // the completion happen once, so it needs no item of its own.
-    writes.push(
-      ...ledgerWrites(
-        {
-          id: `payment:${request.id}`,
-          kind: 'payment',
-          cause: `payment request ${request.id}`,
-          createdAt,
-          postings: paymentPostings({
-            businessId: request.businessId,
-            storeId: request.storeId,
-            provider,
-            amount: request.amountCents,
-            fee,
-            wallet: request.escrow ? 'escrow' : 'operating',
-          }),
-        },
-        { within: record },
-      ),
-    );
-  } else {
-    writes.push(record);
-  }
-  writes.push(...counters);
-  await transactWrite(writes);
+    at: now,
+  });
   if (request.escrow && status === 'success') await scheduleHoldEnd(request.escrow);
-  // A failed attempt leaves its single-use link open for the next payer.
-  if (status === 'error' && request.paymentLinkId && request.paymentLinkSingleUse) {
-    await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
-  }
-  return [
-    eventOfCompletedRequest(
-      { ...request, status, errorReason, transaction, payerPhone, updatedAt: createdAt },
-      business.name,
-    ),
-  ];
+  return events;
 }

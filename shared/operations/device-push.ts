@@ -9,12 +9,14 @@ import {
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { iotDataPlanePush } from '#shared/devices/iot-data-plane.ts';
 import type { DevicePush } from '#shared/devices/port.ts';
+import { endReasons } from '#shared/domain/payment-lifetime.ts';
 import { announcementMessage, displayMessage, isOnline } from '#shared/domain/soundbox.ts';
 import { logger } from '#shared/logger.ts';
 
 /**
  * Soundbox terminals told about their payments: the QR when a soundbox request is created, the
- * outcome (spoken) when it completes, and the display cleared. A push never fails the payment: one
+ * outcome (spoken) when it completes, and the display cleared (silently when the request ended
+ * unpaid: expired or cancelled, nobody is waiting to hear it). A push never fails the payment: one
  * that fails is recorded and the device-push sweeper tries it again, as the outbox sweeper does for
  * webhooks. These are the payment path's only hooks to devices: `showOnDevice` after a creation,
  * `announceOnDevice` after a completion; both do nothing for payments without a device.
@@ -48,9 +50,14 @@ export async function showOnDevice(request: PaymentRequest): Promise<{ deviceOnl
   return { deviceOnline: device ? isOnline(device, new Date()) : false };
 }
 
-/** After a completion: the display cleared and the outcome announced. */
+/** After a completion: the display cleared and the outcome announced; after an end unpaid, only cleared. */
 export async function announceOnDevice(completed: CompletedPayment | undefined): Promise<void> {
   if (!completed?.deviceId || completed.type !== 'soundbox') return;
+  const base = { deviceId: completed.deviceId, paymentRequestId: completed.id, attempts: 1, lastError: '' };
+  if ((endReasons as readonly (string | null)[]).includes(completed.errorReason ?? null)) {
+    await attempt({ ...base, kind: 'clear', recordedAt: new Date().toISOString() });
+    return;
+  }
   await attempt({
     kind: 'outcome',
     deviceId: completed.deviceId,
@@ -71,7 +78,7 @@ export async function announceOnDevice(completed: CompletedPayment | undefined):
 export type CompletedPayment = Pick<
   PaymentRequest,
   'id' | 'type' | 'deviceId' | 'status' | 'amountCents' | 'currency' | 'paymentMethod' | 'collectionMethod'
->;
+> & { errorReason?: string | null };
 
 async function attempt(push: PendingPush): Promise<void> {
   try {
@@ -99,6 +106,10 @@ async function attempt(push: PendingPush): Promise<void> {
 async function deliver(push: PendingPush): Promise<void> {
   if (push.kind === 'display') {
     await devices.show(push.deviceId, push.message);
+    return;
+  }
+  if (push.kind === 'clear') {
+    await devices.clear(push.deviceId);
     return;
   }
   // Cleared first: if the announcement then fails, the retry clears again (harmless) and says it.
@@ -151,7 +162,7 @@ async function stillWanted(push: PendingPush, now: Date): Promise<boolean> {
     logger.error('device push given up', { paymentRequestId: push.paymentRequestId, kind: push.kind });
     return false;
   }
-  if (push.kind === 'outcome') return true;
+  if (push.kind !== 'display') return true;
   if (Date.parse(push.message.expiresAt) <= now.getTime()) return false;
   const request = await findPaymentRequest(push.paymentRequestId, true);
   return request?.status === 'pending';

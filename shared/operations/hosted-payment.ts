@@ -1,5 +1,6 @@
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { payerMayRetry } from '#shared/domain/payment-lifetime.ts';
 import {
   canonicalPaymentMethod,
   isProviderCode,
@@ -7,8 +8,10 @@ import {
   type ProviderCode,
 } from '#shared/domain/payment-methods.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
-import { PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
+import { PaymentRequestExpired, PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
+import { Conflict } from '#shared/errors/request.ts';
+import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 import { startCollection } from '#shared/operations/payment-requests.ts';
 
 /**
@@ -25,7 +28,8 @@ import { startCollection } from '#shared/operations/payment-requests.ts';
 export async function hostedPaymentRequest(id: string, consistent = false): Promise<PaymentRequest> {
   const request = uuidPattern.test(id) ? await findPaymentRequest(id, consistent) : undefined;
   if (!request) throw new PaymentRequestNotFound();
-  return request;
+  // As every answer shows it: past its time, it is expired, whatever the background job has done.
+  return asSeenAt(request);
 }
 
 export { normalizePayerPhone };
@@ -65,7 +69,11 @@ export function checkPayerForm(
   return { errors };
 }
 
-/** The payer submitted the hosted page's form. */
+/**
+ * The payer submitted the hosted page's form. A provider that refuses the payer at once leaves the
+ * request pending: the form comes back with the refusal, to try another provider or number, as
+ * after a declined payment.
+ */
 export async function payOnHostedPage(
   id: string,
   form: HostedPaymentForm,
@@ -77,13 +85,16 @@ export async function payOnHostedPage(
   if ('errors' in checked) return { outcome: 'retry', request, form, errors: checked.errors };
   const { method, phone } = checked;
   try {
-    const started = await startCollection(request, 'redirect', method, phone, baseUrl);
+    const started = await startCollection(request, 'redirect', method, phone, baseUrl, {
+      payerMayRetry: payerMayRetry(request),
+    });
     if (!started.checkoutUrl)
       throw new Error(`provider ${method} started a redirect collection without a checkout URL`);
     return { outcome: 'checkout', checkoutUrl: started.checkoutUrl };
   } catch (error) {
+    // Expired (or paid) while the payer filled the form: the page shows how it ended.
+    if (error instanceof PaymentRequestExpired || error instanceof Conflict) return { outcome: 'closed' };
     if (!(error instanceof ProviderRefused)) throw error;
-    // A refusal may have ended the request; the page then shows that outcome with the reason.
     return {
       outcome: 'retry',
       request: await hostedPaymentRequest(id, true),
@@ -103,12 +114,25 @@ export type ReturnDestination =
   /** Completed, but the merchant's URL cannot be followed from a page: the outcome is shown here. */
   | { outcome: 'outcome'; request: PaymentRequest };
 
-/** Where the payer goes on coming back from the provider; the provider's callback decides, never this. */
+/**
+ * Where the payer goes on coming back from the provider; the provider's callback decides, never
+ * this. A collection that failed brings the payer back to the form, which says why.
+ */
 export async function afterProvider(id: string): Promise<ReturnDestination> {
   // A strongly consistent read: the callback usually lands just before the payer does.
   const request = await hostedPaymentRequest(id, true);
-  if (request.status === 'pending')
-    return request.providerReference ? { outcome: 'wait', request } : { outcome: 'form' };
+  if (request.status !== 'pending') return destinationOf(request);
+  if (request.providerReference && !request.attemptError) return { outcome: 'wait', request };
+  // A link's payment is tried again on the link's page, which its return URLs are.
+  return request.paymentLinkId && isFollowableReturnUrl(request.errorUrl)
+    ? { outcome: 'merchant', url: request.errorUrl }
+    : { outcome: 'form' };
+}
+
+/** An ended request's way back: the merchant's URL for its outcome, or the outcome on the page. */
+export function destinationOf(
+  request: PaymentRequest,
+): Extract<ReturnDestination, { outcome: 'merchant' | 'outcome' }> {
   const url = request.status === 'success' ? request.successUrl : request.errorUrl;
   return isFollowableReturnUrl(url) ? { outcome: 'merchant', url } : { outcome: 'outcome', request };
 }

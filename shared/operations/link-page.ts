@@ -2,13 +2,17 @@ import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
+import { PaymentRequestExpired } from '#shared/errors/payment-requests.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
+import { Conflict } from '#shared/errors/request.ts';
 import {
   checkPayerForm,
   type HostedPaymentForm,
   type HostedPaymentFormErrors,
 } from '#shared/operations/hosted-payment.ts';
+import { openPaymentOf, retryThroughLink } from '#shared/operations/link-retry.ts';
 import { paymentLinkById, payThroughLink } from '#shared/operations/payment-links.ts';
+import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 
 /**
  * What the public payment-link page does (`/pl/{id}`): anyone holding the link picks a provider
@@ -35,23 +39,34 @@ export async function linkPageView(id: string, paymentId: string | undefined): P
   // Consistent: the customer arrives right after the callback that completed the payment.
   const payment = await findPaymentRequest(paymentId, true);
   // Any payment id can be pasted into the URL; another link's or merchant's payment is not shown here.
-  return payment?.paymentLinkId === link.id ? { link, payment } : { link };
+  return payment?.paymentLinkId === link.id ? { link, payment: asSeenAt(payment) } : { link };
 }
 
 export type LinkPageSubmission =
   /** Started: the customer goes to the provider's page, keeping the attempt's token. */
   | { outcome: 'checkout'; checkoutUrl: string; attemptToken: string }
-  /** The form again, as the customer filled it, with what is wrong. */
-  | { outcome: 'retry'; link: PaymentLink; form: HostedPaymentForm; errors: HostedPaymentFormErrors }
+  /** The form again, as the customer filled it, with what is wrong (and the open payment it retries). */
+  | {
+      outcome: 'retry';
+      link: PaymentLink;
+      payment?: PaymentRequest | undefined;
+      form: HostedPaymentForm;
+      errors: HostedPaymentFormErrors;
+    }
   /** Paid already, switched off, or another customer's attempt holds the link. */
   | { outcome: 'unavailable'; link: PaymentLink };
 
-/** The customer submitted the link page's form; `attemptToken` is this browser's earlier attempt's. */
+/**
+ * The customer submitted the link page's form; `attemptToken` is this browser's earlier attempt's.
+ * `paymentId` names the customer's earlier payment when the form came back after it failed: a
+ * payment still open is tried again (the same request, another provider or number).
+ */
 export async function payOnLinkPage(
   id: string,
   form: HostedPaymentForm,
   attemptToken: string | undefined,
   baseUrl: string,
+  paymentId?: string | undefined,
 ): Promise<LinkPageSubmission> {
   const link = await linkForPage(id);
   // Before the form's errors: a phone typo is not worth fixing on a link that cannot be paid.
@@ -59,20 +74,27 @@ export async function payOnLinkPage(
   const checked = checkPayerForm(form);
   if ('errors' in checked) return { outcome: 'retry', link, form, errors: checked.errors };
   const { method, phone } = checked;
+  const earlier = await openPaymentOf(link, paymentId);
   try {
-    const paid = await payThroughLink(
-      link.id,
-      { paymentMethod: method, payerPhone: phone, attemptToken },
-      baseUrl,
-    );
+    const paid = earlier
+      ? await retryThroughLink(
+          link,
+          earlier,
+          { paymentMethod: method, payerPhone: phone, attemptToken },
+          baseUrl,
+        )
+      : await payThroughLink(link.id, { paymentMethod: method, payerPhone: phone, attemptToken }, baseUrl);
     if (!paid.request.checkoutUrl)
       throw new Error(`provider ${method} started a redirect collection without a checkout URL`);
     return { outcome: 'checkout', checkoutUrl: paid.request.checkoutUrl, attemptToken: paid.attemptToken };
   } catch (error) {
     // Read again: the link may have been paid, taken or switched off since, and the page says which.
     if (error instanceof PaymentLinkIsInvalid) return { outcome: 'unavailable', link: await linkForPage(id) };
+    // Expired (or paid) while the customer filled the form: a new payment on the next submit.
+    if (error instanceof PaymentRequestExpired || error instanceof Conflict)
+      return { outcome: 'retry', link, form, errors: {} };
     if (error instanceof ProviderRefused)
-      return { outcome: 'retry', link, form, errors: { refusedBy: method } };
+      return { outcome: 'retry', link, payment: earlier, form, errors: { refusedBy: method } };
     throw error;
   }
 }

@@ -5,7 +5,6 @@ import { collectedThisMonth } from '#shared/data/collection-ceiling.ts';
 import {
   createPaymentRequest,
   failAtOnce,
-  findPaymentRequest,
   getPaymentRequest,
   type PaymentRequest,
   recordCollectionStarted,
@@ -16,13 +15,19 @@ import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { firstCollectionPollAfterMs } from '#shared/domain/collection-polling.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
+import { defaultLifetimeMs, expiresAtOf, minLifetimeSeconds } from '#shared/domain/payment-lifetime.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
-import { CollectionCeilingExceeded, PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
+import {
+  CollectionCeilingExceeded,
+  PaymentRequestExpired,
+  PaymentRequestNotFound,
+} from '#shared/errors/payment-requests.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
-import { Conflict } from '#shared/errors/request.ts';
+import { Conflict, ValidationFailed } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
 import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/operations/escrow-terms.ts';
+import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import type { CollectionFlow } from '#shared/providers/port.ts';
 import { providerFor } from '#shared/providers/routing.ts';
@@ -39,6 +44,11 @@ export async function createPaymentRequestFor(
   baseUrl: string,
 ): Promise<PaymentRequest> {
   if (body.escrow) assertMayHoldInEscrow(caller);
+  const expiry =
+    body.expiresAt === undefined ? undefined : expiresAtOf(body.expiresAt, new Date(), minLifetimeSeconds());
+  if (expiry && 'refused' in expiry) {
+    throw new ValidationFailed([{ field: 'expiresAt', rule: 'between', message: expiry.refused }]);
+  }
   const store = await storeForCollection(caller, body.storeId, body.currency);
   const { type, data } = body.paymentDetails;
   const request = await openPaymentRequest(
@@ -57,6 +67,7 @@ export async function createPaymentRequestFor(
       forceProviderDirect: data.forceProviderDirect === true,
       payerPhone: data.payerPhone,
       escrowTerms: body.escrow ? checkedTerms(body.escrow) : undefined,
+      expiresAt: expiry?.expiresAt,
     },
     baseUrl,
   );
@@ -90,6 +101,8 @@ export type NewPaymentRequest = Pick<
   verificationLevel?: number;
   /** Hold the payment in escrow on these terms (already checked). */
   escrowTerms?: EscrowTerms | undefined;
+  /** Until when it may be paid (already checked); 30 minutes from now by default. */
+  expiresAt?: string | undefined;
 };
 
 /**
@@ -110,8 +123,9 @@ export async function openPaymentRequest(
   if (ceiling !== null && (await collectedThisMonth(input.businessId)) + input.amountCents > ceiling) {
     throw new CollectionCeilingExceeded();
   }
-  const { store, id = randomUUID(), verificationLevel: _level, escrowTerms, ...fields } = input;
-  const now = new Date().toISOString();
+  const { store, id = randomUUID(), verificationLevel: _level, escrowTerms, expiresAt, ...fields } = input;
+  const createdAt = new Date();
+  const now = createdAt.toISOString();
   const escrow = escrowTerms
     ? pendingEscrow({
         businessId: input.businessId,
@@ -135,6 +149,7 @@ export async function openPaymentRequest(
     errorReason: null,
     transaction: null,
     ...(escrow ? { escrow: { id: escrow.escrow.id, holdUntil: escrow.escrow.holdUntil } } : {}),
+    expiresAt: expiresAt ?? new Date(createdAt.getTime() + defaultLifetimeMs).toISOString(),
     createdAt: now,
     updatedAt: now,
   };
@@ -142,14 +157,23 @@ export async function openPaymentRequest(
   return request;
 }
 
-/** Starts (or restarts, from the hosted page) the provider's flow for a pending request. */
+/**
+ * Starts (or restarts, from the hosted page) the provider's flow for a pending request, before its
+ * `expiresAt`: a request past it is refused with PaymentRequestExpired, before the provider is
+ * asked, and again by the recording's condition should the instant pass during the call (the
+ * provider's collection is then never handed to the payer; should they pay it all the same, it is
+ * refunded as an orphan). A provider that refuses at once ends the request (its reference freed),
+ * unless `payerMayRetry`, for a payer on the hosted page, who stays on the form.
+ */
 export async function startCollection(
   request: PaymentRequest,
   flow: CollectionFlow,
   method: ProviderCode,
   payerPhone: string | undefined,
   baseUrl: string,
+  { payerMayRetry = false }: { payerMayRetry?: boolean } = {},
 ): Promise<PaymentRequest> {
+  if (Date.now() >= Date.parse(request.expiresAt)) throw new PaymentRequestExpired();
   try {
     const provider = providerFor(method);
     const started = await provider.startCollection({
@@ -163,31 +187,41 @@ export async function startCollection(
       returnUrl: `${baseUrl}/payment/${request.id}/return`,
       baseUrl,
     });
-    const recorded = await recordCollectionStarted(request, {
+    const at = new Date();
+    const recorded = await recordCollectionStarted(
+      request,
+      {
+        ...started,
+        paymentMethod: method,
+        payerPhone,
+        // A provider whose status can be asked is polled until it answers, should its callback not come.
+        pollAt: provider.collectionStatus ? new Date(at.getTime() + firstCollectionPollAfterMs) : undefined,
+      },
+      at,
+    );
+    if (!recorded) {
+      // The instant passed meanwhile, or the request completed (a callback of an earlier
+      // collection): this collection must not be used.
+      if (at.getTime() >= Date.parse(request.expiresAt)) throw new PaymentRequestExpired();
+      throw new Conflict('The payment request is no longer pending');
+    }
+    return {
+      ...request,
       ...started,
-      paymentMethod: method,
-      payerPhone,
-      // A provider whose status can be asked is polled until it answers, should its callback not come.
-      pollAt: provider.collectionStatus ? new Date(Date.now() + firstCollectionPollAfterMs) : undefined,
-    });
-    // Completed meanwhile (a callback of an earlier collection): this collection must not be used.
-    if (!recorded) throw new Conflict('The payment request is no longer pending');
-    return { ...request, ...started, collectionMethod: method, payerPhone: payerPhone ?? request.payerPhone };
+      attemptError: undefined,
+      collectionMethod: method,
+      payerPhone: payerPhone ?? request.payerPhone,
+    };
   } catch (error) {
-    if (error instanceof ProviderRefused) await failAtOnce(request, 'third_party_payment_provider_error');
+    if (error instanceof ProviderRefused && !payerMayRetry)
+      await failAtOnce(request, 'third_party_payment_provider_error');
     throw error;
   }
 }
 
+/** The caller's request as every answer shows it: over by time, it is `expired` (asSeenAt). */
 export async function paymentRequestOf(caller: Caller, id: string): Promise<PaymentRequest> {
   const request = await getPaymentRequest(caller.businessId, id);
   if (!request || !callerSeesStore(caller, request.storeId)) throw new PaymentRequestNotFound();
-  return request;
-}
-
-/** For pages and provider callbacks, which hold only the id. */
-export async function paymentRequestById(id: string): Promise<PaymentRequest> {
-  const request = await findPaymentRequest(id);
-  if (!request) throw new PaymentRequestNotFound();
-  return request;
+  return asSeenAt(request);
 }

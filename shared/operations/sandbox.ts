@@ -2,7 +2,11 @@ import { getPaymentRequest } from '#shared/data/payment-request.ts';
 import { getRefund } from '#shared/data/refund.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import type { Caller } from '#shared/domain/caller.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { Conflict } from '#shared/errors/request.ts';
+import { leaveAfterFailedAttempt } from '#shared/operations/end-payment.ts';
+import { payLinkAsSandboxCustomer } from '#shared/operations/payment-links.ts';
+import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 import { paymentRequestOf, startCollection } from '#shared/operations/payment-requests.ts';
 import { refundOf } from '#shared/operations/refunds.ts';
 import { transferOf } from '#shared/operations/transfers.ts';
@@ -12,7 +16,8 @@ import { actOnSandboxCollection, settleSandboxPayout } from '#shared/providers/s
  * Test helpers for automation: the payer approves or declines in their app. They act on the
  * sandbox provider's side, so the outcome reaches the service through the provider callback like
  * any other; a request nobody opened yet gets its collection started first, as the hosted page
- * would. Answers the request as it is afterwards.
+ * would. The helper's payer then leaves: a failed collection ends the request in `error` with its
+ * reason, where a payer on the hosted page could try again. Answers the request as it is afterwards.
  */
 export async function actAsSandboxPayer(
   caller: Caller,
@@ -30,7 +35,25 @@ export async function actAsSandboxPayer(
   }
   const acted = await actOnSandboxCollection(request.providerReference as string, action, phone);
   if (!acted) throw new Conflict('The payer already answered this payment request');
-  return (await getPaymentRequest(caller.businessId, id, true)) ?? request;
+  await leaveAfterFailedAttempt(id);
+  return asSeenAt((await getPaymentRequest(caller.businessId, id, true)) ?? request);
+}
+
+/**
+ * Sandbox helper: a customer pays the caller's link, answers in their app at once (the sandbox
+ * number chooses the outcome) and does not come back to the page: a failed payment ends there.
+ * Answers the payment request as it is afterwards.
+ */
+export async function payLinkAndLeave(
+  caller: Caller,
+  linkId: string,
+  payment: { paymentMethod: ProviderCode; payerPhone: string },
+  baseUrl: string,
+) {
+  const paid = await payLinkAsSandboxCustomer(caller, linkId, payment, baseUrl);
+  if (!paid.attemptError) return paid;
+  await leaveAfterFailedAttempt(paid.id);
+  return (await getPaymentRequest(caller.businessId, paid.id, true)) ?? paid;
 }
 
 /**

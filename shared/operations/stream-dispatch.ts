@@ -5,6 +5,7 @@ import type { OutboxEvent } from '#shared/data/outbox.ts';
 import { toPaymentRequest } from '#shared/data/payment-request.ts';
 import { deliveryIdFor, getDelivery } from '#shared/data/webhook-delivery.ts';
 import { getSubscription, subscribedTo } from '#shared/data/webhook-subscription.ts';
+import { type ExpiryCheck, queueExpiryCheck } from '#shared/operations/expiry-checks.ts';
 import { queueFromStream } from '#shared/operations/messages.ts';
 import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
 import { dispatchOutboxEvent, queueRecovery } from '#shared/operations/webhook-dispatch.ts';
@@ -22,7 +23,9 @@ import { dispatchOutboxEvent, queueRecovery } from '#shared/operations/webhook-d
  * name (0.5 RCU each) and its delivery (0.5 RCU), and a write only when something was missing.
  *
  * It is the outbox of SMS too: a message INSERTed `pending` is queued again, delayed (see
- * `queueFromStream`), for no table read at all: one SQS send a message.
+ * `queueFromStream`), for no table read at all: one SQS send a message. And a payment request
+ * INSERTed gets the check at its expiry (shared/operations/expiry-checks.ts): one SQS send, no
+ * read, and no write on the payment's path.
  */
 export type StreamImage = Record<string, AttributeValue>;
 
@@ -43,7 +46,9 @@ export type ChangeOutcome =
   /** Made and attempted already. */
   | 'already_dispatched'
   /** A message recorded pending: a delayed copy of its queue message was sent. */
-  | 'sms_queued';
+  | 'sms_queued'
+  /** A payment request created: the check at its expiry was queued. */
+  | 'expiry_queued';
 
 /** The message a change recorded pending, or nothing. */
 function pendingMessageOf(change: TableChange): { businessId: string; id: string } | undefined {
@@ -51,6 +56,14 @@ function pendingMessageOf(change: TableChange): { businessId: string; id: string
   const item = unmarshall(change.newImage);
   if (item.entity !== 'message' || item.status !== 'pending') return undefined;
   return { businessId: item.businessId as string, id: item.id as string };
+}
+
+/** The payment request a change created, or nothing. */
+function createdRequestOf(change: TableChange): ExpiryCheck | undefined {
+  if (change.eventName !== 'INSERT' || !change.newImage) return undefined;
+  const item = unmarshall(change.newImage);
+  if (item.entity !== 'payment_request' || typeof item.expiresAt !== 'string') return undefined;
+  return { paymentRequestId: item.id as string, checkAt: item.expiresAt };
 }
 
 /** The event a change announces, or nothing. */
@@ -79,6 +92,11 @@ export async function dispatchChange(change: TableChange): Promise<ChangeOutcome
   if (message) {
     await queueFromStream(message);
     return 'sms_queued';
+  }
+  const created = createdRequestOf(change);
+  if (created) {
+    await queueExpiryCheck(created);
+    return 'expiry_queued';
   }
   const event = await eventOfChange(change);
   if (!event) return 'ignored';

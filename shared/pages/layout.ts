@@ -63,6 +63,10 @@ legend{font-weight:600;margin:0 0 8px;padding:0}
 .button-approve:hover{background:#166534}
 .button-decline{background:#fff;color:#b91c1c;border:2px solid #b91c1c}
 .button-decline:hover{background:#fef2f2}
+.button-secondary{background:#fff;color:#0f766e;border:2px solid #0f766e}
+.button-secondary:hover{background:#f0fdfa}
+.leave{padding:0 16px 16px;text-align:center}
+.leave p{margin:0}
 .note{margin:12px 0 0;font-size:14px;color:#6b7280;text-align:center}
 .status{padding:24px 16px;text-align:center}
 .waiting-step{font-weight:600}

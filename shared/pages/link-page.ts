@@ -39,7 +39,8 @@ export function linkPage(
 ): string {
   const { language, baseUrl } = context;
   const t = messages[language];
-  if (payment?.status === 'pending')
+  // A failed attempt on a payment still open brings the form back (below), to try again on it.
+  if (payment?.status === 'pending' && !payment.attemptError)
     return waitingPage(
       payment,
       context,
@@ -64,7 +65,10 @@ export function linkPage(
     )}
 ${payerForm(
   {
-    action: ownUrl(linkPageUrl(baseUrl, link.id), context),
+    action: ownUrl(
+      payment?.status === 'pending' ? linkPaymentUrl(baseUrl, link, payment) : linkPageUrl(baseUrl, link.id),
+      context,
+    ),
     amountCents: link.amountCents,
     currency: link.currency,
     chosen: form?.paymentMethod ?? payment?.collectionMethod,

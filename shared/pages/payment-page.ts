@@ -34,6 +34,10 @@ export function paymentPage(
   const { language, baseUrl } = context;
   const t = messages[language];
   const pageUrl = paymentPageUrl(baseUrl, request.id);
+  // Past `expiresAt`, a payment under way has its grace for the provider's answer, and no new one
+  // may start: the payer waits for that answer rather than being offered a form that would fail.
+  if (request.status === 'pending' && Date.parse(request.expiresAt) <= Date.now())
+    return waitingPage(request, context, 0);
   const content =
     request.status === 'pending' ? paymentForm(request, context, filled) : outcome(request, t, filled.errors);
   return layout({ language, title: `${t.title} · ${request.storeName}`, content, pageUrl });
@@ -45,10 +49,13 @@ function paymentForm(
   { form, errors }: { form?: HostedPaymentForm; errors?: HostedPaymentFormErrors },
 ): SafeHtml {
   const t = messages[context.language];
-  // Back on the form after starting a collection: that one may still succeed, and the payer must know.
-  const earlier = request.providerReference
-    ? providerNames[request.collectionMethod ?? request.paymentMethod]
-    : undefined;
+  // Back on the form after starting a collection: that one may still succeed, and the payer must
+  // know; or it failed, and the payer is told why before trying again.
+  const earlier =
+    request.providerReference && !request.attemptError
+      ? providerNames[request.collectionMethod ?? request.paymentMethod]
+      : undefined;
+  const failed = request.attemptError ? failureReason(request, t) : undefined;
   return html`${paymentSummary({ ...request, purpose: request.description }, t)}
 ${payerForm(
   {
@@ -58,17 +65,44 @@ ${payerForm(
     chosen: form?.paymentMethod ?? request.collectionMethod ?? request.paymentMethod,
     phone: form?.payerPhone ?? request.payerPhone ?? '',
     errors,
-    notice: earlier
-      ? html`<p class="notice" role="status" id="earlier-collection">${t.earlierCollection(earlier)}</p>`
-      : undefined,
+    notice: failed
+      ? html`<p class="alert" role="alert" id="attempt-failed">${t.attemptFailed(failed)}</p>`
+      : earlier
+        ? html`<p class="notice" role="status" id="earlier-collection">${t.earlierCollection(earlier)}</p>`
+        : undefined,
   },
   t,
-)}`;
+)}
+${request.type === 'redirect' && request.errorUrl && leaveForm(request, context, t)}`;
 }
 
-/** Why a payment ended in error, in the payer's words. */
-export const failureReason = (request: PaymentRequest, t: Messages): string =>
-  (request.errorReason && t.reasons[request.errorReason]) || t.unknownReason;
+/**
+ * "Back to the shop" while the payment is open: a form of its own (no script), posting to
+ * `/payment/{id}/abandon`, which ends the request (`abandoned`) and sends the payer to `errorUrl`.
+ */
+function leaveForm(request: PaymentRequest, context: PageContext, t: Messages): SafeHtml {
+  const action = ownUrl(`${paymentPageUrl(context.baseUrl, request.id)}/abandon`, context);
+  return html`<form class="leave" method="post" action="${action}">
+<p class="muted">${t.leaveHint}</p>
+<button class="button button-secondary" type="submit">${t.backToMerchant}</button>
+</form>`;
+}
+
+/** The outcome's title: paid, or how it ended unpaid. */
+const outcomeTitle = (request: PaymentRequest, t: Messages): string =>
+  request.status === 'success'
+    ? t.paidTitle
+    : request.errorReason === 'expired'
+      ? t.expiredTitle
+      : request.errorReason === 'cancelled'
+        ? t.cancelledTitle
+        : t.failedTitle;
+
+/** Why a payment ended in error (or, still open, why its last attempt failed), in the payer's words. */
+export const failureReason = (request: PaymentRequest, t: Messages): string => {
+  const reason = request.status === 'pending' ? request.attemptError : request.errorReason;
+  return (reason && t.reasons[reason]) || t.unknownReason;
+};
 
 function outcome(request: PaymentRequest, t: Messages, errors: HostedPaymentFormErrors = {}): SafeHtml {
   const amount = formatAmount(request.amountCents, request.currency);
@@ -79,7 +113,7 @@ function outcome(request: PaymentRequest, t: Messages, errors: HostedPaymentForm
     : failureReason(request, t);
   return html`<section class="status ${paid ? 'status-success' : 'status-error'}">
 <div class="status-icon" aria-hidden="true">${paid ? '✓' : '✕'}</div>
-<h1>${paid ? t.paidTitle : t.failedTitle}</h1>
+<h1>${outcomeTitle(request, t)}</h1>
 <p>${paid ? t.paidText(amount, request.storeName) : t.failedText(amount, request.storeName)}</p>
 ${!paid && html`<p>${reason} ${t.noMoneyTaken}</p>`}
 ${receipt(request, t)}

@@ -244,6 +244,50 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     requests: paidPayment.steps.reduce((sum, step) => sum + step.requests, 0),
     largestItemBytes: Math.max(...paidPayment.steps.map((step) => step.largestItemBytes)),
   });
+  // What ends a request unpaid costs: none of it is on a paid payment's path.
+  process.env.PAYMENT_REQUEST_MIN_LIFETIME_SECONDS = '1';
+  const { checkExpiry } = await import('#shared/operations/payment-expiry.ts');
+  const { cancelPaymentRequestFor } = await import('#shared/operations/end-payment.ts');
+  const unpaidBody = (reference: string, expiresAt?: string) => ({
+    storeId: store.id,
+    amountCents: 150_000,
+    currency: 'XOF',
+    reference,
+    ...(expiresAt ? { expiresAt } : {}),
+    paymentDetails: {
+      type: 'redirect' as const,
+      data: {
+        paymentMethod: 'wave' as const,
+        successUrl: 'https://a.example/ok',
+        errorUrl: 'https://a.example/ko',
+      },
+    },
+  });
+  const expiring = await createPaymentRequestFor(
+    caller,
+    unpaidBody('bench-expiring', new Date(Date.now() + 1_100).toISOString()),
+    baseUrl,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  await measure('expiry: end an unpaid request at expiresAt (record, counter, event)', async () => {
+    const outcome = await checkExpiry({ paymentRequestId: expiring.id, checkAt: expiring.expiresAt });
+    if (outcome !== 'expired') throw new Error(`the expiry check said ${outcome}`);
+  });
+  const cancellable = await createPaymentRequestFor(caller, unpaidBody('bench-cancel'), baseUrl);
+  await measure('POST /payment_requests/{id}/cancel (record, counter, event)', () =>
+    cancelPaymentRequestFor(caller, cancellable.id),
+  );
+  const retried = await createPaymentRequestFor(caller, unpaidBody('bench-retry'), baseUrl);
+  const declined = await startCollection(retried, 'redirect', 'wave', '+2250700000002', baseUrl);
+  await measure('a declined attempt on the hosted page (the request stays open)', () =>
+    completePayment({
+      callbackId: 'bench-declined',
+      provider: 'wave',
+      providerReference: declined.providerReference as string,
+      paymentRequestId: retried.id,
+      outcome: 'declined',
+    }),
+  );
   const poll = paidPayment.steps.find((s) => s.extra);
   rows.push({
     operation: 'each extra status poll',
@@ -398,6 +442,7 @@ async function measurePaidPayments(
 ): Promise<PaidPayment> {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
   process.env[queueUrlVariable('webhooks')] = 'https://sqs.bench.invalid/000000000000/webhooks';
+  process.env[queueUrlVariable('paymentExpiry')] = 'https://sqs.bench.invalid/000000000000/paymentExpiry';
   const { sqs } = await import('#shared/aws/sqs.ts');
   let sent: DeliveryMessage[] = [];
   sqs.middlewareStack.add(
@@ -423,6 +468,7 @@ async function measurePaidPayments(
   const { completePayment } = await import('#shared/operations/complete-payment.ts');
   const { dispatchPromptly } = await import('#shared/operations/webhook-dispatch.ts');
   const { dispatchChange } = await import('#shared/operations/stream-dispatch.ts');
+  const { checkExpiry } = await import('#shared/operations/payment-expiry.ts');
   const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
   const { paymentRequestKey } = await import('#shared/data/payment-request.ts');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -466,6 +512,14 @@ async function measurePaidPayments(
           baseUrl,
         ),
       );
+      // The table's stream carries the request's insert: the check at its expiry is queued.
+      const insert = { eventName: 'INSERT', newImage: await imageOf(created.id) };
+      sent = [];
+      const queuedCheck = await step("expiry: stream dispatch (the request's insert)", () =>
+        dispatchChange(insert),
+      );
+      if (queuedCheck !== 'expiry_queued' || sent.length !== 1)
+        throw new Error(`the insert queued ${queuedCheck}, ${sent.length} message(s)`);
       const started = await step('provider start (hosted page)', () =>
         startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
       );
@@ -497,6 +551,18 @@ async function measurePaidPayments(
       await step('one webhook delivery', () => attemptDelivery(message, 1));
       const checked = await step('the check, 15 minutes on (dropped)', () => attemptDelivery(check, 1));
       if (!checked.done) throw new Error('the check was not dropped');
+      // The expiry's check, 15 minutes on (SQS's longest delay): sent on, unread; then at
+      // `expiresAt`, it finds the request paid.
+      const expiryCheck = { paymentRequestId: created.id, checkAt: created.expiresAt };
+      const expiresAt = Date.parse(created.expiresAt);
+      const hop = await step('expiry: the check, 15 minutes on (sent on)', () =>
+        checkExpiry(expiryCheck, new Date(expiresAt - 15 * 60_000)),
+      );
+      const last = await step('expiry: the check at expiresAt (paid: nothing to do)', () =>
+        checkExpiry(expiryCheck, new Date(expiresAt + 1_000)),
+      );
+      if (hop !== 'not_due' || last !== 'ended_already')
+        throw new Error(`the expiry checks said ${hop}, ${last}`);
     }
     await receiver.waitFor(paidPayments, 5_000);
   } finally {
@@ -523,6 +589,24 @@ async function measurePaidPayments(
     // An invocation of its own, counted as one although checks arrive in batches like deliveries.
     'the check, 15 minutes on (dropped)': {
       lambda: 'send-webhooks (check)',
+      apiRequests: 0,
+      sqsRequests: 2,
+    },
+    // What expiry adds to a paid payment, with the default 30-minute life: the stream's consumer
+    // (the insert's record, in a batch at volume) queues the check, which hops once at 15 minutes
+    // (its receive, its send on, its delete) and is read at 30 (receive, delete). No write.
+    "expiry: stream dispatch (the request's insert)": {
+      lambda: 'dispatch-table-changes (insert)',
+      apiRequests: 0,
+      sqsRequests: 1,
+    },
+    'expiry: the check, 15 minutes on (sent on)': {
+      lambda: 'expire-payment-requests (15 minutes on)',
+      apiRequests: 0,
+      sqsRequests: 3,
+    },
+    'expiry: the check at expiresAt (paid: nothing to do)': {
+      lambda: 'expire-payment-requests (at expiry)',
       apiRequests: 0,
       sqsRequests: 2,
     },

@@ -41,6 +41,10 @@ export const simulation: Bench = async () => {
       ['callbacks delivered', report.callbacksDelivered],
       ['payments succeeded', report.paymentsSucceeded],
       ['orphan collections refunded or owed', report.orphanCollections],
+      ...Object.entries(report.paymentRequestsEnded).map(
+        ([reason, n]) => [`payment requests ended unpaid: ${reason}`, n] as [string, number],
+      ),
+      ['  successes after their end, refunded', report.lateSuccessesRefunded],
       ['payments held in escrow', report.escrows],
       ['payouts paid (transfers and refunds)', report.payoutsPaid],
       ['SMS recorded (charged)', report.smsRecorded],

@@ -19,7 +19,7 @@ interface Created {
 }
 
 /** A redirect payment request of 1 500 F CFA, as an integrator makes one before sending the payer to it. */
-async function createPaymentRequest(description?: string): Promise<Created> {
+async function createPaymentRequest(description?: string, expiresAt?: string): Promise<Created> {
   const reference = `browser-${randomUUID()}`;
   const successUrl = `${baseUrl}/__test/success?ref=${reference}`;
   const errorUrl = `${baseUrl}/__test/error`;
@@ -29,6 +29,7 @@ async function createPaymentRequest(description?: string): Promise<Created> {
     currency: 'XOF',
     reference,
     description,
+    expiresAt,
     paymentDetails: { type: 'redirect', data: { paymentMethod: 'wave', successUrl, errorUrl } },
   });
   expect(status, JSON.stringify(body)).toBe(200);
@@ -100,14 +101,55 @@ describe('the hosted payment page, in a phone browser', () => {
     });
   });
 
-  it('ends a declined payment on the error URL, the request in error', async () => {
+  it('brings a declined payer back to the form with the reason, and takes the payment on the second try', async () => {
     const created = await createPaymentRequest();
     const { page } = await payWithOrange(created);
     await page.getByRole('button', { name: 'Refuser' }).click();
-    await page.waitForURL((url) => url.href === created.errorUrl);
+    await page.waitForURL((url) => url.href === created.redirectUrl);
+    expect(plain(await page.getByRole('alert').innerText())).toContain(
+      "Vous avez refusé le paiement sur votre téléphone. Aucun montant n'a été débité. Essayez un autre opérateur ou un autre numéro.",
+    );
+    // The form as the payer left it: the operator and the number, ready for another try.
+    expect(await page.getByRole('radio', { name: 'Orange Money' }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('07 00 00 00 01');
+    await page.screenshot({ path: join(screenshotDir, 'payment-declined-retry-390.png'), fullPage: true });
+    expect((await api('GET', `/partner_api/payment_requests/${created.id}`)).body.status).toBe('pending');
 
+    await chooseProvider(page, 'Wave');
+    await page.getByRole('button', { name: /^Payer/ }).click();
+    await page.waitForURL(/\/sandbox\/provider\/checkout\/sbx_/);
+    await page.getByRole('button', { name: 'Approuver' }).click();
+    await page.waitForURL((url) => url.href === created.successUrl);
     const { body } = await api('GET', `/partner_api/payment_requests/${created.id}`);
-    expect(body).toMatchObject({ status: 'error', errorReason: 'declined' });
+    expect(body).toMatchObject({ status: 'success', transaction: { status: 'success' } });
+  });
+
+  it('lets the payer leave for the shop from the form: the error URL, the request abandoned', async () => {
+    const created = await createPaymentRequest();
+    phone = await openPhone();
+    const { page } = phone;
+    await page.goto(created.redirectUrl);
+    await page.getByRole('button', { name: 'Retour à la boutique' }).click();
+    await page.waitForURL((url) => url.href === created.errorUrl);
+    const { body } = await api('GET', `/partner_api/payment_requests/${created.id}`);
+    expect(body).toMatchObject({ status: 'error', errorReason: 'abandoned' });
+  });
+
+  it('says an expired request has ended, with no pay button', async () => {
+    const created = await createPaymentRequest(undefined, new Date(Date.now() + 3_000).toISOString());
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
+    phone = await openPhone();
+    const { page } = phone;
+    await page.goto(created.redirectUrl);
+    expect(await page.locator('h1').innerText()).toBe('Demande de paiement expirée');
+    expect(plain(await page.locator('.status').innerText())).toContain(
+      'Le délai pour payer cette demande est dépassé.',
+    );
+    expect(await page.getByRole('button').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Retour à la boutique' }).getAttribute('href')).toBe(
+      created.errorUrl,
+    );
+    await page.screenshot({ path: join(screenshotDir, 'payment-expired-390.png'), fullPage: true });
   });
 
   it('shows the outcome, not the form, when a completed payment page is opened again', async () => {
@@ -266,9 +308,10 @@ describe('the hosted payment page on a 360 × 640 phone', () => {
     await page.waitForLoadState();
     const refusal = page.getByText('Orange Money a refusé ce paiement.');
     await inFirstScreen(page, refusal, small.height);
+    // The payer may try another operator or number: the request is still open.
     expect((await api('GET', `/partner_api/payment_requests/${created.id}`)).body).toMatchObject({
-      status: 'error',
-      errorReason: 'third_party_payment_provider_error',
+      status: 'pending',
+      errorReason: null,
     });
   });
 

@@ -452,7 +452,7 @@ describe('provider callbacks', () => {
     );
   });
 
-  it('arriving late, after a terminal state, change nothing', async () => {
+  it('arriving late, after a terminal state, credit nothing: the payer is refunded', async () => {
     const before = await balance();
     const created = await call('POST', '/partner_api/payment_requests', redirectRequest());
     const declined = await call('POST', `/sandbox/payment_requests/${created.body.id}/decline`);
@@ -469,7 +469,8 @@ describe('provider callbacks', () => {
       'x-sandbox-signature': sign(late),
     });
     expect(status).toBe(200);
-    expect(body.result).toBe('already_completed');
+    // The declined payer left: the request ended, and money its collection brings after all is theirs.
+    expect(body.result).toBe('orphan_collection');
     expect((await call('GET', `/partner_api/payment_requests/${created.body.id}`)).body.status).toBe('error');
     expect(await balance()).toBe(before);
   });

@@ -78,6 +78,10 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
     request: (w) => ({ path: `/partner_api/payment_requests/${w.a.paymentRequestId}` }),
     hidden: { status: 404, id: 'payment_request_not_found' },
   },
+  cancelPaymentRequest: {
+    request: (w) => ({ path: `/partner_api/payment_requests/${w.a.cancellableRequestId}/cancel` }),
+    hidden: { status: 404, id: 'payment_request_not_found' },
+  },
   createPaymentLink: {
     request: (w) => ({
       path: '/partner_api/payment_links',
@@ -159,6 +163,7 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   paymentPage: { public: pageReason },
   submitPaymentPage: { public: pageReason },
   paymentReturnPage: { public: pageReason },
+  abandonPaymentPage: { public: pageReason },
   sandboxCheckoutPage: { public: "the sandbox provider's page for payers, reached by its reference" },
   sandboxCheckoutAction: { public: "the sandbox provider's page for payers, reached by its reference" },
   receiveProviderCallback: {

@@ -114,10 +114,19 @@ describe('soundbox devices in the stack', () => {
     );
     expect([...publishing].sort()).toEqual(
       [
+        // Ending a request unpaid takes its QR off: the cancel, the page's "back to the shop", the
+        // sandbox's payer who leaves, the expiry, and a sweep that finds a request over.
+        'abandonPaymentPage',
+        'approveSandboxPaymentRequest',
+        'cancelPaymentRequest',
         'createPaymentRequest',
+        'declineSandboxPaymentRequest',
+        'expirePaymentRequests',
+        'paySandboxPaymentLink',
         'receiveProviderCallback',
         'receiveProviderCallbackPut',
         'sweepDevicePushes',
+        'sweepPendingCollections',
       ].map((name) => `${stackName('dev')}-${name}`),
     );
     const functionByRole = new Map(

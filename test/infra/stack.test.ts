@@ -681,7 +681,7 @@ describe("the table's stream", () => {
     },
   );
 
-  it('dispatches only payment requests leaving pending and messages recorded pending, to the webhook and SMS queues', () => {
+  it('dispatches only payment requests leaving pending, payment requests and messages recorded pending, to the webhook, expiry and SMS queues', () => {
     const { dispatchTableChanges } = streamConsumers;
     expect(dispatchTableChanges.filters).toEqual([
       expect.objectContaining({
@@ -692,11 +692,12 @@ describe("the table's stream", () => {
       }),
       {
         eventName: ['INSERT'],
-        dynamodb: { NewImage: { entity: { S: ['message'] }, status: { S: ['pending'] } } },
+        dynamodb: { NewImage: { entity: { S: ['message', 'payment_request'] }, status: { S: ['pending'] } } },
       },
     ]);
     expect(dispatchTableChanges.access).toContain('queue:send:webhooks');
     expect(dispatchTableChanges.access).toContain('queue:send:sms');
+    expect(dispatchTableChanges.access).toContain('queue:send:paymentExpiry');
   });
 });
 
@@ -1126,6 +1127,17 @@ describe("stage settings from the stage's registry entry", () => {
       for (const variable of ['FEE_SCHEDULE', 'COLLECTION_CEILINGS', 'PUBLIC_BASE_URL']) {
         expect(variables, `${fn.Properties.FunctionName} ${variable}`).not.toHaveProperty(variable);
       }
+    }
+  });
+
+  it('paymentRequestMinLifetimeSeconds reaches the functions, and is whole seconds from 1 to 1 day', () => {
+    const template = stageTemplateOf(synthWith({ paymentRequestMinLifetimeSeconds: 120 })());
+    const [, fn] = functionOf(template, 'dev', 'createPaymentRequest');
+    expect(fn.Properties.Environment.Variables.PAYMENT_REQUEST_MIN_LIFETIME_SECONDS).toBe('120');
+    for (const refused of [0, 2.5, 86_401, 'soon']) {
+      expect(synthWith({ paymentRequestMinLifetimeSeconds: refused })).toThrow(
+        /Stage "dev" in cdk.json: paymentRequestMinLifetimeSeconds: must be a whole number of seconds from 1 to 1 day/,
+      );
     }
   });
 

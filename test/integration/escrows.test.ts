@@ -13,6 +13,7 @@ import { accounts } from '#shared/domain/ledger.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
 import { completeTransfer } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
+import { leaveAfterFailedAttempt } from '#shared/operations/end-payment.ts';
 import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { merchant } from '#test/support/fixtures.ts';
@@ -56,6 +57,8 @@ async function escrowPayment(
     paymentRequestId: request.id,
     outcome,
   });
+  // Declined on the page, the request stays open for another try: this payer leaves, which ends it.
+  if (outcome !== 'success') await leaveAfterFailedAttempt(request.id);
   return request.escrow?.id as string;
 }
 

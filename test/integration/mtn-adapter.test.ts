@@ -60,8 +60,9 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
+/** A request in direct mode: MTN prompts the payer's phone at once, and the payer has one attempt. */
 async function mtnRequest(m: Merchant, phone: string, amountCents = 250_000): Promise<PaymentRequest> {
-  const request = await createPaymentRequestFor(
+  return createPaymentRequestFor(
     m.caller,
     {
       storeId: m.store.id,
@@ -74,12 +75,13 @@ async function mtnRequest(m: Merchant, phone: string, amountCents = 250_000): Pr
           paymentMethod: 'mtn',
           successUrl: 'https://shop.example/ok',
           errorUrl: 'https://shop.example/ko',
+          forceProviderDirect: true,
+          payerPhone: phone,
         },
       },
     },
     baseUrl,
   );
-  return startCollection(request, 'direct', 'mtn', phone, baseUrl);
 }
 
 const final = (m: Merchant, id: string) =>

@@ -22,8 +22,15 @@ beforeAll(() => {
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
-/** A redirect request whose collection was started on the hosted page (provider: wave). */
-async function startedRequest(m: Merchant, amountCents = 150_000): Promise<PaymentRequest> {
+/**
+ * A redirect request whose collection was started on the hosted page (provider: wave), or a
+ * soundbox request, whose QR is its one collection (one attempt, as in direct mode).
+ */
+async function startedRequest(
+  m: Merchant,
+  amountCents = 150_000,
+  type: 'redirect' | 'soundbox' = 'redirect',
+): Promise<PaymentRequest> {
   const request = await createPaymentRequestFor(
     m.caller,
     {
@@ -31,14 +38,23 @@ async function startedRequest(m: Merchant, amountCents = 150_000): Promise<Payme
       amountCents,
       currency: 'XOF',
       reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: { paymentMethod: 'wave', successUrl: 'https://shop.example/ok', errorUrl: 'myapp://failed' },
-      },
+      paymentDetails:
+        type === 'redirect'
+          ? {
+              type,
+              data: {
+                paymentMethod: 'wave',
+                successUrl: 'https://shop.example/ok',
+                errorUrl: 'myapp://failed',
+              },
+            }
+          : { type, data: { paymentMethod: 'wave', deviceId: m.device.id } },
     },
     baseUrl,
   );
-  return startCollection(request, 'redirect', 'wave', '+2250700000001', baseUrl);
+  return type === 'redirect'
+    ? startCollection(request, 'redirect', 'wave', '+2250700000001', baseUrl)
+    : request;
 }
 
 function callback(request: PaymentRequest, outcome: CollectionOutcome): VerifiedCallback {
@@ -155,7 +171,7 @@ describe('completing a payment', () => {
 
   it('moves no money for a declined payment, but reports it', async () => {
     const m = await merchant();
-    const request = await startedRequest(m);
+    const request = await startedRequest(m, 150_000, 'soundbox');
     expect((await completePayment(callback(request, 'declined'))).result).toBe('completed');
     const completed = (await getPaymentRequest(m.business.id, request.id)) as PaymentRequest;
     expect(completed).toMatchObject({ status: 'error', errorReason: 'declined' });
@@ -181,9 +197,32 @@ describe('completing a payment', () => {
     expect((await auditLedger()).breaks).toEqual([]);
   });
 
-  it('ignores a late callback after a terminal state', async () => {
+  it('keeps a request paid on the hosted page open after a declined attempt, then completes it with the next', async () => {
     const m = await merchant();
     const request = await startedRequest(m);
+    expect((await completePayment(callback(request, 'declined'))).result).toBe('attempt_failed');
+    const declined = (await getPaymentRequest(m.business.id, request.id, true)) as PaymentRequest;
+    expect(declined).toMatchObject({ status: 'pending', errorReason: null, attemptError: 'declined' });
+    // Nothing ended: no event.
+    expect(await streamedEvents(request.id)).toEqual([]);
+
+    const second = await startCollection(declined, 'redirect', 'orange', '+2250700000017', baseUrl);
+    expect(second.providerReference).not.toBe(request.providerReference);
+    expect((await completePayment({ ...callback(second, 'success'), provider: 'orange' })).result).toBe(
+      'completed',
+    );
+    const paid = (await getPaymentRequest(m.business.id, request.id, true)) as PaymentRequest;
+    expect(paid).toMatchObject({ status: 'success', attemptError: undefined, collectionMethod: 'orange' });
+    // The declined collection reporting success after all is the payer's money: refunded, not credited.
+    expect((await completePayment(callback(request, 'success'))).result).toBe('orphan_collection');
+    const { net } = splitFee(150_000, defaultFeeSchedule.orange);
+    expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(net);
+    expect((await auditLedger()).breaks).toEqual([]);
+  });
+
+  it('ignores a late callback after a terminal state', async () => {
+    const m = await merchant();
+    const request = await startedRequest(m, 150_000, 'soundbox');
     await completePayment(callback(request, 'declined'));
     expect((await completePayment(callback(request, 'success'))).result).toBe('already_completed');
     expect((await getPaymentRequest(m.business.id, request.id))?.status).toBe('error');
@@ -230,7 +269,8 @@ describe('completing a payment', () => {
     let expected = (await operatingWallet(m.business.id, m.store.id)).total;
     await fc.assert(
       fc.asyncProperty(fc.array(payment, { minLength: 1, maxLength: 4 }), async (payments) => {
-        const started = await Promise.all(payments.map((p) => startedRequest(m, p.amount)));
+        // Soundbox requests: one attempt, so a failure ends them (the page's retries are above).
+        const started = await Promise.all(payments.map((p) => startedRequest(m, p.amount, 'soundbox')));
         // Every payment's callbacks, and their duplicates, arrive at the same time.
         await Promise.all(
           payments.flatMap((p, i) =>

@@ -25,6 +25,15 @@ describe('the deterministic simulation with faults', () => {
     // Paid payments were refunded, some in racing parts, and providers paid some back.
     expect(report.refunds).toBeGreaterThan(0);
     expect(report.refundsPaid).toBeGreaterThan(0);
+    // Requests expired, were cancelled and abandoned, and successes that came after their end were
+    // refunded, never credited.
+    expect(report.paymentRequestsEnded).toMatchObject({
+      expired: expect.any(Number),
+      cancelled: expect.any(Number),
+      abandoned: expect.any(Number),
+    });
+    expect(Object.values(report.paymentRequestsEnded).every((n) => n > 0)).toBe(true);
+    expect(report.lateSuccessesRefunded).toBeGreaterThan(0);
     // SMS were charged, refused for want of segments, and handed through real queues, some twice.
     expect(report.smsRecorded).toBeGreaterThan(0);
     expect(report.smsRefusedForBalance).toBeGreaterThan(0);

@@ -216,7 +216,7 @@ describe('the table stream as the outbox of payment completions', () => {
       provider: 'wave',
       providerReference: request.providerReference as string,
       paymentRequestId: request.id,
-      outcome: 'declined',
+      outcome: 'success',
     });
     const changes = await streamChangesOf(`PAYREQ#${request.id}`);
     expect(await dispatchChange(changes.at(-1) as never)).toBe('not_subscribed');

@@ -123,12 +123,15 @@ describe('Wave collections against the fake', () => {
     expect(wallet.total).toBeLessThan(150_000);
   });
 
-  it('ends a payment the payer could not make with the reason Wave gives', async () => {
+  it('keeps a payment the payer could not make open, with the reason Wave gives, for another attempt', async () => {
     const m = await merchant();
     const request = await waveRequest(m);
     await control(`/sessions/${request.providerReference}/pay`, { result: 'insufficient_funds' });
-    const done = await settled(m, request.id);
-    expect(done).toMatchObject({ status: 'error', errorReason: 'insufficient_funds' });
+    const done = await eventually(
+      () => getPaymentRequest(m.business.id, request.id),
+      (found) => found?.attemptError !== undefined,
+    );
+    expect(done).toMatchObject({ status: 'pending', attemptError: 'insufficient_funds' });
     expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(0);
   });
 
@@ -177,9 +180,10 @@ describe('Wave collections against the fake', () => {
     const due = new Date(Date.now() + 2 * 60_000);
     await sweepPendingCollections(due);
     expect((await getPaymentRequest(m.business.id, paid.id))?.status).toBe('success');
+    // A session Wave let expire failed: the payer may open another from the page.
     expect(await getPaymentRequest(m.business.id, expired.id)).toMatchObject({
-      status: 'error',
-      errorReason: 'declined',
+      status: 'pending',
+      attemptError: 'declined',
     });
     // Still open at Wave: asked again only after the backoff, then it is paid and found.
     expect((await getPaymentRequest(m.business.id, open.id))?.status).toBe('pending');

@@ -13,6 +13,9 @@ export const testHostEnv = {
   OUTBOX_SWEEP_SECONDS: '2',
   /** Escrow holds of a few seconds, so the tests see holds expire. */
   ESCROW_MIN_HOLD_SECONDS: '2',
+  /** Payment requests that expire in seconds, and a grace of seconds for a collection under way. */
+  PAYMENT_REQUEST_MIN_LIFETIME_SECONDS: '2',
+  PAYMENT_COLLECTION_GRACE_SECONDS: '2',
   // Revoked keys stop working within this time: tests wait for it instead of a minute.
   AUTH_CACHE_TTL_SECONDS: '2',
   // Free ports: several hosts (and a developer's own broker) may run on one machine.

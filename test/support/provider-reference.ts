@@ -10,7 +10,8 @@ const tableClient = (config: LocalConfig) =>
 
 /**
  * The provider's reference of a request's collection is never shown to integrators; a test that
- * plays the provider reads it from the local host's table, as the provider would know it.
+ * plays the provider reads it from the local host's table, as the provider would know it. A
+ * request that ended unpaid keeps its last collection among the superseded ones.
  */
 export async function readProviderReference(config: LocalConfig, paymentRequestId: string): Promise<string> {
   const client = tableClient(config);
@@ -21,7 +22,7 @@ export async function readProviderReference(config: LocalConfig, paymentRequestI
       ConsistentRead: true,
     }),
   );
-  const reference = Item?.providerReference?.S;
+  const reference = Item?.providerReference?.S ?? Item?.supersededCollections?.L?.at(-1)?.S;
   if (!reference) throw new Error(`payment request ${paymentRequestId} has no collection`);
   return reference;
 }

@@ -6,6 +6,7 @@ import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand } from '@aws-
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler as dispatchTableChanges } from '#functions/workers/dispatch-table-changes.ts';
+import { handler as expirePaymentRequests } from '#functions/workers/expire-payment-requests.ts';
 import { handler as recordSmsEvents } from '#functions/workers/record-sms-events.ts';
 import { handler as sendSms } from '#functions/workers/send-sms.ts';
 import { handler as sendWebhooks } from '#functions/workers/send-webhooks.ts';
@@ -53,6 +54,13 @@ import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox
 import { type SandboxSmsBehaviour, sandboxSmsBehaviour } from '#shared/sms/sandbox.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
 import { type SimulatedQueues, startSimulatedQueues } from '#test/support/simulated-queues.ts';
+import {
+  endsOf,
+  expireShortLives,
+  type LifecycleWorld,
+  lifecycleSteps,
+  type ShortLives,
+} from '#test/support/simulation-lifecycle.ts';
 import { everyRefund, refundModel, refundSteps } from '#test/support/simulation-refunds.ts';
 
 /**
@@ -96,6 +104,10 @@ export interface SimulationReport {
   callbacksDelivered: number;
   paymentsSucceeded: number;
   orphanCollections: number;
+  /** Payment requests that ended unpaid: `expired`, `cancelled`, `abandoned`. */
+  paymentRequestsEnded: Record<string, number>;
+  /** Orphans of requests that had ended unpaid: successes that came late, refunded. */
+  lateSuccessesRefunded: number;
   /** Payments held in escrow (then held, released or refunded). */
   escrows: number;
   payoutsPaid: number;
@@ -489,6 +501,9 @@ async function run(
   injector.calls = 0;
   for (const kind of Object.keys(injector.faults) as FaultKind[]) injector.faults[kind] = 0;
   process.env.SANDBOX = 'true';
+  // Requests may expire within the run: a second's life at least, a second's grace.
+  process.env.PAYMENT_REQUEST_MIN_LIFETIME_SECONDS = '1';
+  process.env.PAYMENT_COLLECTION_GRACE_SECONDS = '1';
   // The receiver listens on the loopback, which only the local host's policy lets webhooks reach.
   process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
   receiver.state.chance = random.next;
@@ -557,6 +572,8 @@ async function run(
     callbacksDelivered: 0,
     paymentsSucceeded: 0,
     orphanCollections: 0,
+    paymentRequestsEnded: {},
+    lateSuccessesRefunded: 0,
     escrows: 0,
     payoutsPaid: 0,
     refunds: 0,
@@ -660,7 +677,12 @@ async function run(
     await creditSmsBalance(m.business.id, credit.segments, credit.entryId);
     credit.done = true;
   };
-  const workers = { sms: sendSms, smsEvents: recordSmsEvents, webhooks: sendWebhooks } as const;
+  const workers = {
+    sms: sendSms,
+    smsEvents: recordSmsEvents,
+    webhooks: sendWebhooks,
+    paymentExpiry: expirePaymentRequests,
+  } as const;
   /** SMS and webhook deliveries an attempt of their worker failed on. */
   const attemptFailed = new Set<string>();
   /**
@@ -690,7 +712,7 @@ async function run(
     });
     if (queue === 'sms') await noteGatewaySends();
     for (const { messageId, body, failed } of handled) {
-      if (queue === 'smsEvents') continue;
+      if (queue === 'smsEvents' || queue === 'paymentExpiry') continue;
       const parsed = JSON.parse(body) as { businessId: string; messageId?: string; deliveryId?: string };
       const target = (queue === 'sms' ? parsed.messageId : parsed.deliveryId) as string;
       if (failed) attemptFailed.add(target);
@@ -745,6 +767,18 @@ async function run(
       if (item.entity !== 'payment_request') continue;
       const before = requestImages.get(id);
       requestImages.set(id, item);
+      if (!before) {
+        // Its insert, as it was put: pending, which queues the check at its expiry.
+        records.push({
+          eventID: String(++streamSequence),
+          eventName: 'INSERT',
+          eventSource: 'aws:dynamodb',
+          dynamodb: {
+            SequenceNumber: String(streamSequence),
+            NewImage: image({ ...item, status: 'pending' }),
+          },
+        });
+      }
       if (before?.status !== 'pending' || item.status === 'pending') continue;
       records.push({
         eventID: String(++streamSequence),
@@ -772,8 +806,22 @@ async function run(
     }
   };
 
+  const lifecycle: LifecycleWorld = {
+    random,
+    caller: m.caller,
+    storeId: m.store.id,
+    baseUrl,
+    providers,
+    payerPhone: silentNumber,
+    requests,
+    remember,
+    deliverExpiryChecks: (chaos) => deliverQueued('paymentExpiry', chaos),
+  };
+  const shortLives: ShortLives = { expiresAt: new Map() };
+
   type Step = [weight: number, name: string, run: () => Promise<void>];
   const steps: Step[] = [
+    ...lifecycleSteps(lifecycle, shortLives),
     [
       14,
       'a payment request started',
@@ -1121,6 +1169,8 @@ async function run(
       await deliverPayout(payoutCallbacks.pop() as { id: string; outcome: PayoutOutcome });
     await sweepPendingTransfers(later);
   }
+  // Requests made to expire within the run have: their checks all handed to the worker.
+  report.mismatches.push(...(await expireShortLives(lifecycle, shortLives)));
   // The merchant's endpoint is back for good: every queued webhook goes out.
   receiver.state.failing = 0;
   while ((await deliverQueued('webhooks', false)) > 0);
@@ -1137,8 +1187,9 @@ async function run(
     add(accounts.sandboxFunding, -credit.amount);
   }
   const finalRequests = new Map<string, Awaited<ReturnType<typeof findPaymentRequest>>>();
-  for (const id of new Set([...collections.values()].map((c) => c.requestId)))
+  for (const id of new Set([...requests, ...[...collections.values()].map((c) => c.requestId)]))
     finalRequests.set(id, await findPaymentRequest(id, true));
+  report.paymentRequestsEnded = endsOf(finalRequests.values());
   for (const collection of collections.values()) {
     if (collection.outcome !== 'success') continue;
     add(accounts.providerClearing(collection.provider), -collection.amount);
@@ -1176,6 +1227,8 @@ async function run(
       add(accounts.platformFees, fee);
     } else {
       report.orphanCollections++;
+      if (request && ['expired', 'cancelled', 'abandoned'].includes(request.errorReason ?? ''))
+        report.lateSuccessesRefunded++;
       const refund = await getSandboxPayout(orphanIdOf(collection.provider, collection.reference));
       if (refund?.state === 'success') {
         add(accounts.payoutClearing(collection.provider), collection.amount);

@@ -37,6 +37,7 @@ export interface World {
     approvableRequestId: string;
     declinableRequestId: string;
     completedRequestId: string;
+    cancellableRequestId: string;
     paymentLinkId: string;
     deliveryId: string;
     subscriptionId: string;
@@ -178,7 +179,14 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     return created.body.id as string;
   };
-  const [paymentRequestId, approvableRequestId, declinableRequestId, completedRequestId] = await Promise.all([
+  const [
+    paymentRequestId,
+    approvableRequestId,
+    declinableRequestId,
+    completedRequestId,
+    cancellableRequestId,
+  ] = await Promise.all([
+    createRequest(),
     createRequest(),
     createRequest(),
     createRequest(),
@@ -264,6 +272,7 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
       approvableRequestId,
       declinableRequestId,
       completedRequestId,
+      cancellableRequestId,
       paymentLinkId: link.body.id,
       deliveryId,
       subscriptionId: subscribed.body.id,
@@ -341,6 +350,7 @@ export const idsOfSecondStore = (world: World) => [
   world.a.approvableRequestId,
   world.a.declinableRequestId,
   world.a.completedRequestId,
+  world.a.cancellableRequestId,
   world.a.paymentLinkId,
   world.a.deliveryId,
   world.a.pendingTransferId,
@@ -379,6 +389,7 @@ export async function stateOf(baseUrl: string, world: World) {
       world.a.approvableRequestId,
       world.a.declinableRequestId,
       world.a.completedRequestId,
+      world.a.cancellableRequestId,
       ...world.a.refundedRequestIds,
     ].map(async (id) => {
       const { body } = await read(`/partner_api/payment_requests/${id}`);

@@ -28,6 +28,7 @@ function paymentRequest(overrides: Partial<PaymentRequest> = {}): PaymentRequest
     status: 'pending',
     errorReason: null,
     transaction: null,
+    expiresAt: '2099-01-01T00:00:00.000Z',
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...overrides,
@@ -185,6 +186,51 @@ describe('the payment page', () => {
     expect(failed).toContain('Échec du paiement');
     expect(failed).toContain('Le solde du compte mobile money est insuffisant.');
     expect(failed).toContain('href="https://shop.example/failed"');
+  });
+
+  it('says an expired or cancelled request has ended, in French and English, with no pay button', () => {
+    const expired = paymentRequest({ status: 'error', errorReason: 'expired' });
+    const french = paymentPage(expired, context);
+    expect(french).not.toContain('<form');
+    expect(french).toContain('Demande de paiement expirée');
+    expect(french).toContain('Le délai pour payer cette demande est dépassé.');
+    const english = paymentPage(expired, { ...context, language: 'en' });
+    expect(english).toContain('Payment request expired');
+    expect(english).toContain('The time to pay this request has run out.');
+    const cancelled = paymentPage(paymentRequest({ status: 'error', errorReason: 'cancelled' }), context);
+    expect(cancelled).toContain('Paiement annulé');
+    expect(cancelled).toContain('Le marchand a annulé cette demande de paiement.');
+  });
+
+  it('brings a declined payer back to the form with the reason, to try another provider or number', () => {
+    const declined = paymentRequest({
+      providerReference: 'sbx_1',
+      collectionMethod: 'orange',
+      attemptError: 'declined',
+      payerPhone: '+2250700000002',
+    });
+    const page = paymentPage(declined, context);
+    expect(page).toContain('id="attempt-failed"');
+    expect(page).toContain('Vous avez refusé le paiement sur votre téléphone.');
+    expect(page).toContain('Essayez un autre opérateur ou un autre numéro.');
+    // The failed collection cannot go through any more: no warning about paying twice.
+    expect(page).not.toContain('earlier-collection');
+    expect(page).toMatch(/value="orange" checked/);
+    expect(paymentPage(declined, { ...context, language: 'en' })).toContain(
+      'You declined the payment on your phone. No money was taken. Try another provider or number.',
+    );
+  });
+
+  it('offers a way back to the shop that leaves the payment, as a form of its own', () => {
+    const page = paymentPage(paymentRequest(), context);
+    expect(page).toContain(
+      '<form class="leave" method="post" action="https://pay.example/payment/0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11/abandon">',
+    );
+    expect(page).toContain('Retour à la boutique</button>');
+    // A soundbox payer is at the till: there is no shop to go back to.
+    expect(paymentPage(paymentRequest({ type: 'soundbox', errorUrl: undefined }), context)).not.toContain(
+      'class="leave"',
+    );
   });
 
   it('refreshes the waiting page every 2 seconds without a script, then stops after a while', () => {

@@ -71,6 +71,7 @@ function payment(overrides: Partial<PaymentRequest> = {}): PaymentRequest {
     status: 'pending',
     errorReason: null,
     transaction: null,
+    expiresAt: '2099-01-01T00:00:00.000Z',
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...overrides,

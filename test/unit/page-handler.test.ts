@@ -35,6 +35,7 @@ function givenRequest(overrides: Record<string, unknown> = {}) {
       status: 'pending',
       errorReason: null,
       transaction: null,
+      expiresAt: '2099-01-01T00:00:00.000Z',
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
       ...overrides,

@@ -65,6 +65,7 @@ describe('what a soundbox says', () => {
       reference: 'till-1',
       qr: 'https://pay.example/checkout/1',
       createdAt: '2026-11-23T10:00:00.000Z',
+      expiresAt: '2026-11-24T10:00:00.000Z',
     });
     expect(message).toEqual({
       type: 'payment_request',
@@ -75,6 +76,19 @@ describe('what a soundbox says', () => {
       qr: 'https://pay.example/checkout/1',
       expiresAt: new Date(Date.parse('2026-11-23T10:00:00.000Z') + displayLifetimeMs).toISOString(),
     });
+  });
+
+  it('takes a QR off at its request’s expiry when that comes first', () => {
+    const message = displayMessage({
+      id: 'pr-2',
+      amountCents: 250_000,
+      currency: 'XOF',
+      reference: 'till-2',
+      qr: 'https://pay.example/checkout/2',
+      createdAt: '2026-11-23T10:00:00.000Z',
+      expiresAt: '2026-11-23T10:05:00.000Z',
+    });
+    expect(message.expiresAt).toBe('2026-11-23T10:05:00.000Z');
   });
 });
 
