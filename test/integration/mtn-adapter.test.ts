@@ -9,7 +9,7 @@ import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts'
 import { sweepPendingRefunds } from '#shared/operations/complete-refund.ts';
 import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
-import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
 import { createRefundFor } from '#shared/operations/refunds.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { type MtnCredentials, mtnApi, mtnProvider } from '#shared/providers/mtn.ts';
