@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { attemptWrite, type PaymentLink, releaseAttempt } from '#shared/data/payment-link.ts';
+import { attemptWrite, type PaymentLink } from '#shared/data/payment-link.ts';
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import type { LinkPayment } from '#shared/operations/payment-links.ts';
+import { type LinkPayment, startLinkCollection } from '#shared/operations/payment-links.ts';
 import { asSeenAt } from '#shared/operations/payment-request-view.ts';
-import { startCollection } from '#shared/operations/payment-requests.ts';
 
 /**
  * A customer whose payment through a link failed tries again on the same payment request, as on
@@ -38,20 +37,6 @@ export async function retryThroughLink(
   const attemptToken = payment.attemptToken ?? randomBytes(16).toString('hex');
   if (!link.allowMultiplePayments)
     await transactWrite([attemptWrite(link, { paymentRequestId: request.id, token: attemptToken })]);
-  try {
-    const started = await startCollection(
-      request,
-      'redirect',
-      payment.paymentMethod,
-      payment.payerPhone,
-      baseUrl,
-      {
-        payerMayRetry: true,
-      },
-    );
-    return { request: started, attemptToken };
-  } catch (error) {
-    if (!link.allowMultiplePayments) await releaseAttempt(link.businessId, link.id, request.id);
-    throw error;
-  }
+  const started = await startLinkCollection(link, request, payment, baseUrl, { payerMayRetry: true });
+  return { request: started, attemptToken };
 }

@@ -149,19 +149,31 @@ export async function payThroughLink(
     baseUrl,
     [attemptWrite(link, { paymentRequestId: id, token: attemptToken })],
   );
+  return { request: await startLinkCollection(link, request, payment, baseUrl), attemptToken };
+}
+
+/**
+ * Starts the collection of a payment through a link. Whatever stops it from starting, a single-use
+ * link must not stay held by an attempt that cannot go anywhere.
+ */
+export async function startLinkCollection(
+  link: PaymentLink,
+  request: PaymentRequest,
+  payment: { paymentMethod: ProviderCode; payerPhone?: string | undefined },
+  baseUrl: string,
+  options: { payerMayRetry?: boolean } = {},
+): Promise<PaymentRequest> {
   try {
-    const started = await startCollection(
+    return await startCollection(
       request,
       'redirect',
       payment.paymentMethod,
       payment.payerPhone,
       baseUrl,
+      options,
     );
-    return { request: started, attemptToken };
   } catch (error) {
-    // Whatever stopped the flow from starting, the link must not stay held by an attempt that
-    // cannot go anywhere.
-    if (!link.allowMultiplePayments) await releaseAttempt(link.businessId, link.id, id);
+    if (!link.allowMultiplePayments) await releaseAttempt(link.businessId, link.id, request.id);
     throw error;
   }
 }
