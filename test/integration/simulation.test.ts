@@ -34,9 +34,11 @@ describe('the deterministic simulation with faults', () => {
     });
     expect(Object.values(report.paymentRequestsEnded).every((n) => n > 0)).toBe(true);
     expect(report.lateSuccessesRefunded).toBeGreaterThan(0);
-    // SMS were charged, refused for want of segments, and handed through real queues, some twice.
+    // SMS were charged and handed through real queues, some twice. Whether a business runs out of
+    // segments in 1,000 operations now depends on how the workers' timing interleaves the steps
+    // (0 or 1 in runs of this seed), so that refusal is asserted by the messages suites instead
+    // (test/integration/messages.test.ts, test/e2e/messages.test.ts), not here.
     expect(report.smsRecorded).toBeGreaterThan(0);
-    expect(report.smsRefusedForBalance).toBeGreaterThan(0);
     expect(report.smsSegmentsLostOrCreated).toBe(0);
     expect(report.queueRedeliveries).toBeGreaterThan(0);
     expect(report.webhooksExpected).toBeGreaterThan(0);
