@@ -44,7 +44,8 @@ export function firstPaymentSteps(
         },
       },
     }),
-  ).replace('order-TIME', `order-'"$(date +%s)"'`);
+    // The shell's pid beside the second: two runs in the same second (a script, a test) do not reuse a reference.
+  ).replace('order-TIME', `order-'"$(date +%s)-$$"'`);
   return [
     {
       title: {
