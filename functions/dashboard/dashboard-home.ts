@@ -1,21 +1,17 @@
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { businessesOf } from '#shared/operations/dashboard-sessions.ts';
+import { actingMember, businessesOf } from '#shared/operations/dashboard-access.ts';
+import { businessOverview } from '#shared/operations/dashboard-overview.ts';
 import { dashboardHomePage } from '#shared/pages/dashboard-home.ts';
-import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
   'dashboardHome',
-  withSession(async (request, session) =>
-    htmlPage(
-      dashboardHomePage({
-        language: request.language,
-        pageUrl: `${request.baseUrl}/dashboard`,
-        signOutUrl: dashboardUrl(request, '/sign-out'),
-        csrfToken: session.csrfToken,
-        businesses: await businessesOf(session),
-      }),
-    ),
-  ),
+  withSession(async (request, session) => {
+    const member = await actingMember(session);
+    const [overview, memberships] = await Promise.all([businessOverview(member), businessesOf(session)]);
+    return htmlPage(
+      dashboardHomePage({ ...request, csrfToken: session.csrfToken, member, overview, memberships }),
+    );
+  }),
   dashboardPageOptions,
 );

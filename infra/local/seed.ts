@@ -1,9 +1,11 @@
 import { createApiKey } from '#shared/data/api-key.ts';
 import { createBusiness, getBusiness } from '#shared/data/business.ts';
 import { registerDevice } from '#shared/data/device.ts';
+import { attachUser, getMember } from '#shared/data/member.ts';
+import { membershipWrite } from '#shared/data/membership.ts';
 import { createStore } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
-import { findUserByPhone, newUser, ownershipWrite, userWrites } from '#shared/data/user.ts';
+import { findUserByPhone, newUser, userWrites } from '#shared/data/user.ts';
 import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
 import type { DemoCredentials } from './local-config.ts';
 
@@ -50,15 +52,25 @@ export async function demoStillThere(demo: DemoCredentials | undefined): Promise
  * Run at every start: a data directory made before the dashboard existed gets its owner too.
  */
 export async function ensureDemoOwner(demo: DemoCredentials): Promise<string> {
-  if (await findUserByPhone(demoOwnerPhone)) return demoOwnerPhone;
   const business = await getBusiness(demo.businessId);
   if (!business) return demoOwnerPhone;
-  const user = newUser({ phone: demoOwnerPhone, firstName: 'Awa', lastName: 'Demo' });
-  try {
-    await transactWrite([...userWrites(user), ownershipWrite(user.id, business)]);
-  } catch (error) {
-    // Another start got there first: the owner is there either way.
-    if (!(error instanceof UserAlreadyExists)) throw error;
+  const known = await findUserByPhone(demoOwnerPhone);
+  const user = known ?? newUser({ phone: demoOwnerPhone, firstName: 'Awa', lastName: 'Demo' });
+  if (!known) {
+    const owner = await getMember(business.id, business.ownerMemberId);
+    if (!owner) return demoOwnerPhone;
+    try {
+      await transactWrite([
+        ...userWrites(user),
+        membershipWrite({ ...owner, userId: user.id }, business.name),
+      ]);
+    } catch (error) {
+      // Another start got there first: the owner is there either way.
+      if (!(error instanceof UserAlreadyExists)) throw error;
+    }
   }
+  // The owner member was made before its user: name the user on it (a no-op once done).
+  const owner = await findUserByPhone(demoOwnerPhone);
+  if (owner) await attachUser(business.id, business.ownerMemberId, owner.id);
   return demoOwnerPhone;
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
-import { queryPrefix } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
@@ -14,13 +13,14 @@ import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
  * - pk = USER#<userId>, sk = PROFILE: the user.
  * - pk = PHONE#<phone>, sk = USER: the claim on the phone number, written with the user under
  *   `attribute_not_exists`, so two onboardings of the same number cannot both succeed.
- * - pk = USER#<userId>, sk = OWNS#<businessId>: a business the user owns, with its name.
+ * - pk = USER#<userId>, sk = MEMBER_OF#<businessId> (OWNS#<businessId> before roles): the
+ *   businesses the user belongs to, see membership.ts.
+ * - pk = USER#<userId>, sk = SESSION#<idHash>: the user's dashboard sessions, see dashboard-session.ts.
  *
  * Access patterns and cost (items well under 1 KB):
  * - find by phone: GetItem on the claim then on the profile, 1 RCU (strongly consistent, so a user
  *   just created is found).
- * - businesses owned: Query pk, begins_with(sk, "OWNS#"), 0.5 RCU per 4 KB.
- * - create: part of a TransactWriteItems, 2 puts (4 WCU), 2 more per business owned.
+ * - create: part of a TransactWriteItems, 2 puts (4 WCU), 2 more per business it belongs to.
  */
 export interface User {
   id: string;
@@ -29,11 +29,6 @@ export interface User {
   lastName: string;
   email?: string | undefined;
   createdAt: string;
-}
-
-export interface OwnedBusiness {
-  businessId: string;
-  businessName: string;
 }
 
 const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' });
@@ -70,24 +65,6 @@ export function userWrites(user: User): GuardedWrite[] {
   ];
 }
 
-/** The write recording that a user owns a business. */
-export function ownershipWrite(userId: string, business: { id: string; name: string }): GuardedWrite {
-  return {
-    write: {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          pk: `USER#${userId}`,
-          sk: `OWNS#${business.id}`,
-          entity: 'business_ownership',
-          businessId: business.id,
-          businessName: business.name,
-        },
-      },
-    },
-  };
-}
-
 export async function createUser(input: Omit<User, 'id' | 'createdAt'>): Promise<User> {
   const user = newUser(input);
   await transactWrite(userWrites(user));
@@ -111,11 +88,4 @@ export async function findUserByPhone(phone: string): Promise<User | undefined> 
     email: Item.email as string | undefined,
     createdAt: Item.createdAt as string,
   };
-}
-
-export async function listOwnedBusinesses(userId: string): Promise<OwnedBusiness[]> {
-  return (await queryPrefix(`USER#${userId}`, 'OWNS#')).map((item) => ({
-    businessId: item.businessId as string,
-    businessName: item.businessName as string,
-  }));
 }

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { absoluteLimitMs, type DashboardSession } from '#shared/data/dashboard-session.ts';
 import { signUpWindowMs } from '#shared/data/sign-in-code.ts';
 import { ForbiddenAction } from '#shared/errors/auth.ts';
+import { BusinessNotChosen } from '#shared/errors/dashboard.ts';
 import {
   type PageOptions,
   type PageRequest,
@@ -96,7 +97,8 @@ export type SessionPageRender = (request: PageRequest, session: DashboardSession
 /**
  * A page of a signed-in person. Without a live session: to the sign-in page (the stale cookie
  * cleared). A post is checked for its Origin and its CSRF token before the page runs, so a refused
- * post (403) changes nothing.
+ * post (403) changes nothing. A page that needs a business (`actingMember`) and finds none chosen
+ * sends the person to the businesses page.
  */
 export function withSession(render: SessionPageRender) {
   return async (request: PageRequest): Promise<PageResult> => {
@@ -110,7 +112,13 @@ export function withSession(render: SessionPageRender) {
       );
     }
     if (request.method === 'POST') requireCsrfToken(session, request.form);
-    return render(request, session);
+    try {
+      return await render(request, session);
+    } catch (error) {
+      // No business chosen yet, or no longer a member of it: choose (again) first.
+      if (error instanceof BusinessNotChosen) return redirectTo(dashboardUrl(request, '/businesses'));
+      throw error;
+    }
   };
 }
 

@@ -5,22 +5,35 @@ import {
   getSession,
   putSession,
   sessionEndsAt,
+  sessionHashesOfUser,
   touchEveryMs,
   touchSession,
 } from '#shared/data/dashboard-session.ts';
-import { listOwnedBusinesses } from '#shared/data/user.ts';
+import { listMemberships, type Membership } from '#shared/data/membership.ts';
 
 /** What the browser holds: 32 random bytes, base64url (43 characters, cookie-safe). */
 const sessionIdPattern = /^[A-Za-z0-9_-]{43}$/;
 
 export const sessionIdHash = (id: string) => createHash('sha256').update(id).digest('hex');
 
-/** A new session for `userId`: a fresh id every sign-in, so an id planted before it is worth nothing. */
-export async function startSession(userId: string, now = new Date()): Promise<{ id: string }> {
+/**
+ * A new session for `userId`: a fresh id every sign-in, so an id planted before it is worth nothing.
+ * It acts for `chosen` (a business just joined), or for the user's only business; a person with
+ * several picks one on the businesses page.
+ */
+export async function startSession(
+  userId: string,
+  now = new Date(),
+  chosen?: Pick<Membership, 'businessId' | 'memberId'>,
+): Promise<{ id: string }> {
   const id = randomBytes(32).toString('base64url');
+  const memberships = chosen ? [] : await listMemberships(userId);
+  const acting = chosen ?? (memberships.length === 1 ? memberships[0] : undefined);
   await putSession({
     idHash: sessionIdHash(id),
     userId,
+    businessId: acting?.businessId,
+    memberId: acting?.memberId,
     csrfToken: randomBytes(32).toString('base64url'),
     createdAt: now.toISOString(),
     lastSeenAt: now.toISOString(),
@@ -42,8 +55,12 @@ export async function resumeSession(id: string | undefined, now = new Date()) {
 }
 
 export async function endSession(session: DashboardSession): Promise<void> {
-  await deleteSession(session.idHash);
+  await deleteSession(session);
 }
 
-/** The businesses the signed-in person owns, for the dashboard's home. */
-export const businessesOf = (session: DashboardSession) => listOwnedBusinesses(session.userId);
+/** Ends every session of the session's user, this one included: "sign out everywhere". */
+export async function endAllSessions(session: DashboardSession): Promise<number> {
+  const hashes = new Set([...(await sessionHashesOfUser(session.userId)), session.idHash]);
+  await Promise.all([...hashes].map((idHash) => deleteSession({ idHash, userId: session.userId })));
+  return hashes.size;
+}

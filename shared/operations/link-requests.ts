@@ -8,10 +8,11 @@ import {
   settleLinkRequestWrite,
   wrongCodeWrite,
 } from '#shared/data/link-request.ts';
+import { listMemberships } from '#shared/data/membership.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { getLink, linkWrite } from '#shared/data/service-provider-link.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { findUserByPhone, listOwnedBusinesses } from '#shared/data/user.ts';
+import { findUserByPhone } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
@@ -59,7 +60,7 @@ export const linkRequestResponse = (request: LinkRequest): LinkRequestResponse =
 export async function createLinkRequests(caller: Caller, phone: string, baseUrl: string, now = new Date()) {
   const user = await findUserByPhone(phone);
   if (!user) throw new UserNotFound();
-  const owned = await listOwnedBusinesses(user.id);
+  const owned = (await listMemberships(user.id)).filter((membership) => membership.role === 'owner');
   if (owned.length === 0) throw new NoOwnedBusiness();
   const links = await Promise.all(owned.map((business) => getLink(caller.businessId, business.businessId)));
   const linked = owned.find((_, index) => links[index] !== undefined);

@@ -4,6 +4,7 @@ import { businessLinkResponse, createdMerchantApiKeyResponse } from '#shared/api
 import { createApiKey, listProviderMadeKeyIds, revokeKeyWrite } from '#shared/data/api-key.ts';
 import { type Business, businessWrites, getBusiness } from '#shared/data/business.ts';
 import type { Member } from '#shared/data/member.ts';
+import { membershipWrite } from '#shared/data/membership.ts';
 import {
   detachLinkWrite,
   getLink,
@@ -13,7 +14,7 @@ import {
 } from '#shared/data/service-provider-link.ts';
 import { newStore, type Store, storeWrites } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { newUser, ownershipWrite, type User, userWrites } from '#shared/data/user.ts';
+import { newUser, type User, userWrites } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { count } from '#shared/metrics.ts';
@@ -73,7 +74,7 @@ export async function createOwnedBusiness(input: NewOwnedBusiness) {
   await transactWrite([
     ...userWrites(user),
     ...businessWrites(business, owner),
-    ownershipWrite(user.id, business),
+    membershipWrite(owner, business.name),
     ...storeWrites(store),
     ...(link ? [linkWrite(link)] : []),
     ...(input.alsoWrite ?? []),

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getBusiness } from '#shared/data/business.ts';
-import { findUserByPhone, listOwnedBusinesses } from '#shared/data/user.ts';
+import { listMemberships } from '#shared/data/membership.ts';
+import { findUserByPhone } from '#shared/data/user.ts';
 
 /**
  * Sign-in codes and sessions against DynamoDB Local, with the clock passed in, so the minutes and
@@ -188,7 +189,7 @@ describe('sign-up and sessions', () => {
     const answer = await signUp(attemptId, form);
     if (answer.outcome !== 'signed_up') throw new Error(JSON.stringify(answer));
     const user = await findUserByPhone(phone);
-    const [owned] = await listOwnedBusinesses(user?.id ?? '');
+    const [owned] = await listMemberships(user?.id ?? '');
     const business = await getBusiness(owned?.businessId ?? '');
     expect(business).toMatchObject({
       name: form.businessName,
@@ -199,7 +200,7 @@ describe('sign-up and sessions', () => {
     expect((await resumeSession(answer.sessionId))?.userId).toBe(user?.id);
     // The verified attempt is spent: the form cannot make a second business.
     expect(await signUp(attemptId, { ...form, businessName: 'Encore' })).toEqual({ outcome: 'ended' });
-    expect(await listOwnedBusinesses(user?.id ?? '')).toHaveLength(1);
+    expect(await listMemberships(user?.id ?? '')).toHaveLength(1);
   });
 
   it('names the fields to fix, and an activity outside the catalogue is one of them', async () => {

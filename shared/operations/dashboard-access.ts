@@ -1,0 +1,68 @@
+import { getBusiness } from '#shared/data/business.ts';
+import { type DashboardSession, setSessionBusiness } from '#shared/data/dashboard-session.ts';
+import { getMember } from '#shared/data/member.ts';
+import { listMemberships, type Membership } from '#shared/data/membership.ts';
+import { type DashboardAction, type MemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
+import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { BusinessNotChosen } from '#shared/errors/dashboard.ts';
+
+/**
+ * Who a dashboard request acts as: the member the signed-in person is in the business the session
+ * chose. Every dashboard operation starts here and reads only under `businessId`, so a session of
+ * business A asking for B's objects finds nothing (404), as an API key of A would.
+ */
+export interface ActingMember {
+  businessId: string;
+  businessName: string;
+  memberId: string;
+  userId: string;
+  role: MemberRole;
+}
+
+/**
+ * The acting member, read afresh on every request (a role change or a removal applies at once).
+ * Refused with `BusinessNotChosen` when the session has no business or its member is gone or is
+ * another person: dashboard pages then send the person to choose again.
+ */
+export async function actingMember(session: DashboardSession): Promise<ActingMember> {
+  const { businessId, memberId } = session;
+  if (!businessId || !memberId) throw new BusinessNotChosen();
+  const [member, business] = await Promise.all([getMember(businessId, memberId), getBusiness(businessId)]);
+  // A member without a user is an owner the operator made; only a session chosen from the
+  // user's own memberships can point at it (the local demo's owner before its user was named).
+  if (!member || !business || (member.userId !== undefined && member.userId !== session.userId)) {
+    throw new BusinessNotChosen();
+  }
+  return {
+    businessId,
+    businessName: business.name,
+    memberId,
+    userId: session.userId,
+    role: member.role,
+  };
+}
+
+/** The acting member, if its role allows `action`; 403 `forbidden_action` before anything is read or written. */
+export async function requireAction(
+  session: DashboardSession,
+  action: DashboardAction,
+): Promise<ActingMember> {
+  const member = await actingMember(session);
+  requireRoleAllows(member.role, action);
+  return member;
+}
+
+/** The businesses the signed-in person belongs to, with their role in each. */
+export const businessesOf = (session: DashboardSession): Promise<Membership[]> =>
+  listMemberships(session.userId);
+
+/**
+ * The session acts for `businessId` from now on, if the person is one of its members; any other
+ * id (another's business, junk) is refused as not found, and the session keeps its choice.
+ */
+export async function chooseBusiness(session: DashboardSession, businessId: string): Promise<Membership> {
+  const membership = (await businessesOf(session)).find((candidate) => candidate.businessId === businessId);
+  if (!membership) throw new BusinessNotFound();
+  await setSessionBusiness(session.idHash, membership.businessId, membership.memberId);
+  return membership;
+}
