@@ -32,6 +32,11 @@ export type MetricName =
   | 'SignInCodesWrong'
   | 'DashboardSignIns'
   | 'DashboardSignUps'
+  | 'DashboardInvitationsSent'
+  | 'DashboardInvitationsAccepted'
+  | 'DashboardRoleChanges'
+  | 'DashboardMembersRemoved'
+  | 'DashboardSignOutsEverywhere'
   | 'PaymentRequestsEnded'
   | 'PaymentAttemptsFailed';
 

@@ -1,6 +1,7 @@
 import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
+import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 import { escrowEndpoints } from '#shared/api/escrows.ts';
@@ -38,6 +39,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...providerCallbackEndpoints,
   ...hostedPageEndpoints,
   ...dashboardEndpoints,
+  ...dashboardTeamEndpoints,
   ...webhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,
   ...contactEndpoints,

@@ -8,13 +8,15 @@ import { readsTable, writesTable } from '#shared/catalogue/access.ts';
  * so these schemas describe rather than validate. Every post is checked for its Origin, and a
  * signed-in post for its CSRF token (`shared/http/dashboard-session.ts`).
  */
-const query = object({
+export const dashboardQuery = object({
   lang: optional(enumOf(['fr', 'en'])).register(globalRegistry, {
     description: 'The page’s language; by default the browser’s (`Accept-Language`), French otherwise.',
   }),
 });
-const csrf = string().register(globalRegistry, { description: 'The session’s form token (hidden field).' });
-const forbidden =
+export const csrf = string().register(globalRegistry, {
+  description: 'The session’s form token (hidden field).',
+});
+export const forbidden =
   'A post whose Origin is not the service’s own, or without the session’s token: nothing changes.';
 const tag = 'Dashboard';
 /** Writing sign-in codes and sending their SMS through the `sms` queue. */
@@ -28,9 +30,12 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     access: writesTable,
     page: true,
     tag,
-    summary: 'The dashboard’s home: the signed-in person’s businesses',
-    query,
-    answers: { 200: 'The businesses and the sign-out form.', 303: 'No session: to the sign-in page.' },
+    summary: 'The dashboard’s home: the business acted for, its verification level and collection ceiling',
+    query: dashboardQuery,
+    answers: {
+      200: 'The business, its level, API access, the month’s ceiling and what is used of it.',
+      303: 'No session: to the sign-in page; no business chosen: to the businesses page.',
+    },
   },
   signInPage: {
     method: 'GET',
@@ -40,7 +45,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'Continue with your phone: sign in or sign up',
-    query,
+    query: dashboardQuery,
     answers: { 200: 'The phone field.' },
   },
   submitSignInPage: {
@@ -51,7 +56,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'Send a sign-in code to the phone',
-    query,
+    query: dashboardQuery,
     form: object({ phone: string() }),
     answers: {
       303: 'The code was sent: to the code page, with the attempt’s cookie.',
@@ -68,7 +73,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'The code field',
-    query,
+    query: dashboardQuery,
     answers: { 200: 'The code field.' },
   },
   submitSignInCodePage: {
@@ -79,7 +84,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'Check the code: a session, or the sign-up form for a new phone',
-    query,
+    query: dashboardQuery,
     form: object({ code: string().register(globalRegistry, { description: 'The six digits sent by SMS.' }) }),
     answers: {
       303: 'A known phone: to the dashboard with a new session; a new phone: to the sign-up form.',
@@ -95,7 +100,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'The new business’s form, once the phone is verified',
-    query,
+    query: dashboardQuery,
     answers: { 200: 'The form.', 303: 'No verified phone: to the sign-in page.' },
   },
   submitSignUpPage: {
@@ -106,7 +111,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'Create the business (verification level 0, no API access yet) and sign in',
-    query,
+    query: dashboardQuery,
     form: object({
       firstName: string(),
       lastName: string(),
@@ -130,7 +135,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'End the session',
-    query,
+    query: dashboardQuery,
     form: object({ csrf }),
     answers: {
       303: 'To the sign-in page, the session deleted.',

@@ -80,7 +80,7 @@ export function newMemberWrites(member: Member, businessName: string): GuardedWr
  * sides; a legacy OWNS# item gives way to a MEMBER_OF# one.
  */
 export function roleChangeWrites(
-  member: Member & { userId: string },
+  member: Member,
   from: MemberRole,
   to: MemberRole,
   businessName: string,
@@ -99,12 +99,16 @@ export function roleChangeWrites(
       },
       onConditionFailed: () => new Conflict('The member changed meanwhile; try again'),
     },
-    membershipWrite({ ...member, role: to }, businessName),
-    {
-      write: {
-        Delete: { TableName: tableName(), Key: legacyOwnershipKey(member.userId, member.businessId) },
-      },
-    },
+    ...(member.userId
+      ? [
+          membershipWrite({ ...member, role: to }, businessName),
+          {
+            write: {
+              Delete: { TableName: tableName(), Key: legacyOwnershipKey(member.userId, member.businessId) },
+            },
+          },
+        ]
+      : []),
   ];
 }
 

@@ -28,10 +28,3 @@ export class LastOwner extends DomainError {
     super('conflict', 'The last owner of a business cannot be removed or given another role');
   }
 }
-
-/** The phone's user is already a member of the business. */
-export class AlreadyMember extends DomainError {
-  constructor() {
-    super('conflict', 'This person is already a member of the business');
-  }
-}

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { invitationsOfPhone } from '#shared/data/invitation.ts';
 import {
   codeLifetimeMs,
   codesPerPhone,
@@ -23,6 +24,7 @@ import { count } from '#shared/metrics.ts';
 import { startSession } from '#shared/operations/dashboard-sessions.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { createOwnedBusiness } from '#shared/operations/service-providers.ts';
+import { acceptInvitations } from '#shared/operations/team.ts';
 
 /**
  * "Continue with your phone": one flow for sign-in and sign-up. The same words and the same code
@@ -134,16 +136,22 @@ export async function submitSignInCode(
     const triesLeft = maxCodeTries - attempt.tries;
     return triesLeft > 0 ? { outcome: 'wrong', triesLeft } : { outcome: 'ended' };
   }
-  const user = await findUserByPhone(attempt.phone);
+  const known = await findUserByPhone(attempt.phone);
+  // An invited phone joins its businesses instead of signing up for one of its own.
+  const invited = (await invitationsOfPhone(attempt.phone, now)).length > 0;
   try {
-    await transactWrite([settleCodeWrite(attemptId, user ? 'used' : 'verified', now)]);
+    await transactWrite([settleCodeWrite(attemptId, known || invited ? 'used' : 'verified', now)]);
   } catch (error) {
     if (error instanceof Conflict) return { outcome: 'ended' };
     throw error;
   }
-  if (!user) return { outcome: 'sign_up' };
+  const { user, joined } = invited
+    ? await acceptInvitations(attempt.phone, known, now)
+    : { user: known, joined: [] };
+  if (!user) return invited ? { outcome: 'ended' } : { outcome: 'sign_up' };
   count('DashboardSignIns');
-  return { outcome: 'signed_in', sessionId: (await startSession(user.id, now)).id };
+  // The session acts for the business just joined, so the invitee lands in it.
+  return { outcome: 'signed_in', sessionId: (await startSession(user.id, now, joined.at(-1))).id };
 }
 
 /** The verified phone waiting for the sign-up form, or undefined when there is none (or no longer). */

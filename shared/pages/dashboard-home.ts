@@ -70,7 +70,7 @@ export function dashboardHomePage(
     pageUrl: `${context.baseUrl}/dashboard`,
     content: html`<div class="content">
 <p class="eyebrow">${t.title}</p>
-<h1 data-testid="business-name">${member.businessName}</h1>
+<h1 data-testid="business-name" data-business-id="${member.businessId}">${member.businessName}</h1>
 <dl class="facts" data-testid="overview">
 <dt>${t.role}</dt><dd data-testid="role">${roleNames[context.language][member.role]}</dd>
 <dt>${t.level}</dt><dd data-testid="verification-level">${String(overview.verificationLevel)}</dd>

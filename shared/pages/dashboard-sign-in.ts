@@ -90,7 +90,7 @@ export function errorSummary(title: string, errors: readonly { field: string; me
 </div>`;
 }
 
-function field(options: {
+export function field(options: {
   name: string;
   label: string;
   value?: string | undefined;

@@ -1,0 +1,21 @@
+import { LastOwner } from '#shared/errors/dashboard.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { removeMember, teamOf } from '#shared/operations/team.ts';
+import { teamPage } from '#shared/pages/dashboard-team.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+export const handler = pageHandler(
+  'removeMember',
+  withSession(async (request, session) => {
+    try {
+      await removeMember(session, request.params.memberId ?? '');
+    } catch (error) {
+      if (!(error instanceof LastOwner)) throw error;
+      const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) };
+      return htmlPage(teamPage(page, { notice: 'last_owner' }), 409);
+    }
+    return redirectTo(dashboardUrl(request, '/team'));
+  }),
+  dashboardPageOptions,
+);

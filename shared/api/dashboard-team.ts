@@ -1,0 +1,130 @@
+import { enum as enumOf, globalRegistry, object, string } from 'zod/mini';
+import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
+import { endpointsIn } from '#shared/api/endpoint.ts';
+import { writesTable } from '#shared/catalogue/access.ts';
+import { memberRoles } from '#shared/domain/dashboard-roles.ts';
+
+/**
+ * The dashboard's team and businesses (issue 25, items 3 to 5): members and their roles,
+ * invitations, switching business, sign-out everywhere, and the owner's identity check. Every
+ * signed-in post carries the session's CSRF token and comes from the site's own Origin; the
+ * acting member's role is asked on the server before anything changes.
+ */
+const tag = 'Dashboard';
+/** Reading the session writes it (lastSeen), hence `writesTable` even for a page. */
+const sessionPage = writesTable;
+/** Writing the invitation and sending its SMS through the `sms` queue. */
+const sendsInvitations = ['table:write', 'queue:send:sms'] as const;
+const role = enumOf(memberRoles).register(globalRegistry, { description: 'A dashboard role.' });
+const memberPathParams = object({ memberId: string() });
+const refused = 'The acting member’s role does not allow it (`forbidden_action`): nothing changes.';
+const signedOut = 'No session: to the sign-in page; no business chosen: to the businesses page.';
+
+export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
+  teamPage: {
+    method: 'GET',
+    path: '/dashboard/team',
+    caller: 'public',
+    access: sessionPage,
+    page: true,
+    tag,
+    summary: 'The team: members (name, masked phone, role), pending invitations, the invitation form',
+    query: dashboardQuery,
+    answers: { 200: 'The team.', 303: signedOut },
+  },
+  inviteMember: {
+    method: 'POST',
+    path: '/dashboard/team/invitations',
+    caller: 'public',
+    access: sendsInvitations,
+    page: true,
+    tag,
+    summary: 'Invite a phone with a role (an SMS with the way in; valid 7 days)',
+    query: dashboardQuery,
+    form: object({ csrf, firstName: string(), lastName: string(), phone: string(), role }),
+    answers: {
+      303: 'Invited: to the team page.',
+      400: 'The team page again, with the form’s errors.',
+      403: `${forbidden} Or: ${refused}`,
+      409: 'Already a member, or too many pending invitations: the team page with the reason.',
+    },
+  },
+  changeMemberRole: {
+    method: 'POST',
+    path: '/dashboard/team/members/{memberId}/role',
+    caller: 'public',
+    access: sessionPage,
+    page: true,
+    tag,
+    summary: 'Give a member another role (only owners make or unmake owners)',
+    params: memberPathParams,
+    query: dashboardQuery,
+    form: object({ csrf, role }),
+    answers: {
+      303: 'Changed: to the team page.',
+      403: `${forbidden} Or: ${refused}`,
+      404: 'No such member in the business acted for.',
+      409: 'The business’s last owner keeps the role.',
+    },
+  },
+  removeMember: {
+    method: 'POST',
+    path: '/dashboard/team/members/{memberId}/remove',
+    caller: 'public',
+    access: sessionPage,
+    page: true,
+    tag,
+    summary: 'Remove a member from the business (only owners remove owners)',
+    params: memberPathParams,
+    query: dashboardQuery,
+    form: object({ csrf }),
+    answers: {
+      303: 'Removed: to the team page.',
+      403: `${forbidden} Or: ${refused}`,
+      404: 'No such member in the business acted for.',
+      409: 'The business’s last owner cannot be removed.',
+    },
+  },
+  businessesPage: {
+    method: 'GET',
+    path: '/dashboard/businesses',
+    caller: 'public',
+    access: sessionPage,
+    page: true,
+    tag,
+    summary: 'The businesses the signed-in person belongs to, to choose the one to act for',
+    query: dashboardQuery,
+    answers: { 200: 'The businesses, each with the person’s role.', 303: 'No session: to the sign-in page.' },
+  },
+  chooseBusiness: {
+    method: 'POST',
+    path: '/dashboard/businesses',
+    caller: 'public',
+    access: sessionPage,
+    page: true,
+    tag,
+    summary: 'Act for another of one’s businesses',
+    query: dashboardQuery,
+    form: object({
+      csrf,
+      businessId: string().register(globalRegistry, { description: 'One of the person’s businesses.' }),
+    }),
+    answers: {
+      303: 'To the dashboard of the business chosen.',
+      403: forbidden,
+      404: 'Not one of the person’s businesses: the session keeps its choice.',
+    },
+  },
+  signOutEverywhere: {
+    method: 'POST',
+    path: '/dashboard/sign-out-everywhere',
+    caller: 'public',
+    access: sessionPage,
+    page: true,
+    tag,
+    summary: 'End every session of the signed-in person, on every device',
+    query: dashboardQuery,
+    form: object({ csrf }),
+    answers: { 303: 'To the sign-in page, every session deleted.', 403: forbidden },
+  },
+});

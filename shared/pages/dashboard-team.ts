@@ -1,0 +1,194 @@
+import type { Invitation } from '#shared/data/invitation.ts';
+import type { Member } from '#shared/data/member.ts';
+import { type MemberRole, memberRoles, roleAllows } from '#shared/domain/dashboard-roles.ts';
+import type { Language } from '#shared/domain/languages.ts';
+import type { ActingMember } from '#shared/operations/dashboard-access.ts';
+import type { InvitationField, InvitationForm } from '#shared/operations/team.ts';
+import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardHeader, postForm, roleNames } from '#shared/pages/dashboard-text.ts';
+import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { maskPhone } from '#shared/pages/format.ts';
+import { html } from '#shared/pages/html.ts';
+import { layout } from '#shared/pages/layout.ts';
+
+const text = {
+  fr: {
+    title: 'Équipe',
+    members: 'Membres',
+    you: '(vous)',
+    role: 'Rôle',
+    roleOf: (name: string) => `Rôle de ${name}`,
+    changeRole: 'Changer le rôle',
+    remove: 'Retirer',
+    removeOf: (name: string) => `Retirer ${name}`,
+    invitations: 'Invitations en attente',
+    until: (date: string) => `valable jusqu’au ${date}`,
+    invite: 'Inviter un membre',
+    inviteIntro:
+      'La personne reçoit un SMS avec un lien ; elle se connecte avec ce numéro et rejoint l’entreprise.',
+    firstName: 'Prénom',
+    lastName: 'Nom',
+    phone: 'Numéro de téléphone',
+    send: 'Envoyer l’invitation',
+    errorSummary: 'Il y a un problème',
+    required: (label: string) => `Renseignez : ${label.toLowerCase()}.`,
+    phoneInvalid: 'Saisissez un numéro de téléphone valide, par exemple 07 07 12 34 56.',
+    roleInvalid: 'Choisissez un rôle dans la liste.',
+    alreadyMember: 'Cette personne est déjà membre de l’entreprise.',
+    tooMany: 'Trop d’invitations en attente. Attendez qu’elles soient acceptées ou expirées.',
+    lastOwner: 'Le dernier propriétaire ne peut être ni retiré ni changé de rôle.',
+    readOnly: 'Votre rôle permet de consulter l’équipe, pas de la modifier.',
+  },
+  en: {
+    title: 'Team',
+    members: 'Members',
+    you: '(you)',
+    role: 'Role',
+    roleOf: (name: string) => `Role of ${name}`,
+    changeRole: 'Change role',
+    remove: 'Remove',
+    removeOf: (name: string) => `Remove ${name}`,
+    invitations: 'Pending invitations',
+    until: (date: string) => `valid until ${date}`,
+    invite: 'Invite a member',
+    inviteIntro: 'They get a text with a link; they sign in with that number and join the business.',
+    firstName: 'First name',
+    lastName: 'Last name',
+    phone: 'Phone number',
+    send: 'Send the invitation',
+    errorSummary: 'There is a problem',
+    required: (label: string) => `Enter the ${label.toLowerCase()}.`,
+    phoneInvalid: 'Enter a valid phone number, for example 07 07 12 34 56.',
+    roleInvalid: 'Choose a role from the list.',
+    alreadyMember: 'This person is already a member of the business.',
+    tooMany: 'Too many pending invitations. Wait until they are accepted or expire.',
+    lastOwner: 'The last owner can be neither removed nor given another role.',
+    readOnly: 'Your role lets you see the team, not change it.',
+  },
+} satisfies Record<Language, unknown>;
+
+export type TeamNotice = 'already_member' | 'too_many' | 'last_owner';
+
+/** The roles the acting member may give: owners only by an owner. */
+const grantable = (acting: ActingMember): readonly MemberRole[] =>
+  memberRoles.filter((role) => role !== 'owner' || roleAllows(acting.role, 'manageOwners'));
+
+function roleSelect(
+  id: string,
+  label: string,
+  roles: readonly MemberRole[],
+  selected: string | undefined,
+  language: Language,
+  error?: string,
+) {
+  return html`<label class="field" for="${id}">${label}</label>
+${error && html`<p class="field-error" id="${id}-error">${error}</p>`}
+<select class="input" id="${id}" name="role" required${error && html` aria-invalid="true" aria-describedby="${id}-error"`}>
+${roles.map((role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${roleNames[language][role]}</option>`)}
+</select>`;
+}
+
+/**
+ * `/dashboard/team`: the members with their masked phones and roles; for a member whose role may
+ * manage the team, a role form and a remove button on each member it may change, and the
+ * invitation form. What is shown only spares a refusal: the server asks the role on every post.
+ */
+export function teamPage(
+  context: DashboardPageContext & {
+    csrfToken: string;
+    member: ActingMember;
+    members: readonly Member[];
+    invitations: readonly Invitation[];
+  },
+  options: { form?: Partial<InvitationForm>; invalid?: readonly InvitationField[]; notice?: TeamNotice } = {},
+): string {
+  const t = text[context.language];
+  const acting = context.member;
+  const manages = roleAllows(acting.role, 'manageTeam');
+  const mayChange = (member: Member) =>
+    manages && (member.role !== 'owner' || roleAllows(acting.role, 'manageOwners'));
+  const messageOf = (name: InvitationField) => {
+    if (!options.invalid?.includes(name)) return undefined;
+    if (name === 'phone') return t.phoneInvalid;
+    if (name === 'role') return t.roleInvalid;
+    return t.required(t[name]);
+  };
+  const errors = [
+    ...(options.invalid ?? []).map((name) => ({
+      field: name === 'role' ? 'invite-role' : name,
+      message: messageOf(name) ?? '',
+    })),
+    ...(options.notice === 'already_member' ? [{ field: 'phone', message: t.alreadyMember }] : []),
+    ...(options.notice === 'too_many' ? [{ field: 'phone', message: t.tooMany }] : []),
+  ];
+  const nameField = (name: 'firstName' | 'lastName', autocomplete: string) =>
+    field({
+      name,
+      label: t[name],
+      value: options.form?.[name],
+      error: messageOf(name),
+      attributes: html` maxlength="64" autocomplete="${autocomplete}" required`,
+    });
+  const memberRow = (member: Member) => {
+    const self = member.id === acting.memberId;
+    return html`<li class="member" data-member-id="${member.id}">
+<p><strong data-testid="member-name">${member.name}</strong>${self ? html` ${t.you}` : ''}<br>
+<span class="muted">${member.phone ? maskPhone(member.phone) : ''}</span> · <span data-testid="member-role">${roleNames[context.language][member.role]}</span></p>
+${
+  mayChange(member) &&
+  html`${postForm(
+    dashboardUrl(context, `/team/members/${member.id}/role`),
+    context.csrfToken,
+    html`${roleSelect(`role-${member.id}`, t.roleOf(member.name), grantable(acting), member.role, context.language)}
+<button class="button button-secondary" type="submit">${t.changeRole}</button>`,
+  )}
+${postForm(
+  dashboardUrl(context, `/team/members/${member.id}/remove`),
+  context.csrfToken,
+  html`<button class="button button-decline" type="submit" aria-label="${t.removeOf(member.name)}">${t.remove}</button>`,
+)}`
+}
+</li>`;
+  };
+  return layout({
+    language: context.language,
+    title: `${t.title} · ${acting.businessName}`,
+    pageUrl: `${context.baseUrl}/dashboard/team`,
+    content: html`<div class="content">
+${dashboardHeader(context.language, { businessName: acting.businessName, homeUrl: dashboardUrl(context) })}
+${errorSummary(t.errorSummary, errors)}
+${options.notice === 'last_owner' && html`<div class="alert" role="alert"><p>${t.lastOwner}</p></div>`}
+<h1>${t.title}</h1>
+<h2>${t.members}</h2>
+<ul class="members" data-testid="members">${context.members.map(memberRow)}</ul>
+${
+  context.invitations.length > 0 &&
+  html`<h2>${t.invitations}</h2>
+<ul data-testid="invitations">${context.invitations.map(
+    (invitation) =>
+      html`<li>${invitation.firstName} ${invitation.lastName} · ${maskPhone(invitation.phone)} · ${roleNames[context.language][invitation.role]} <span class="muted">(${t.until(invitation.expiresAt.slice(0, 10))})</span></li>`,
+  )}</ul>`
+}
+${
+  manages
+    ? html`<h2>${t.invite}</h2>
+<p>${t.inviteIntro}</p>
+<form method="post" action="${dashboardUrl(context, '/team/invitations')}" novalidate>
+<input type="hidden" name="csrf" value="${context.csrfToken}">
+${nameField('firstName', 'off')}
+${nameField('lastName', 'off')}
+${field({
+  name: 'phone',
+  label: t.phone,
+  value: options.form?.phone,
+  error: messageOf('phone'),
+  attributes: html` type="tel" inputmode="tel" autocomplete="off" maxlength="32" required`,
+})}
+${roleSelect('invite-role', t.role, grantable(acting), options.form?.role ?? 'viewer', context.language, messageOf('role'))}
+<button class="button" type="submit">${t.send}</button>
+</form>`
+    : html`<p class="muted">${t.readOnly}</p>`
+}
+</div>`,
+  });
+}
