@@ -20,7 +20,7 @@ import {
 } from '#shared/data/membership.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { findUserByPhone, newUser, type User, userWrites } from '#shared/data/user.ts';
-import { isMemberRole, type MemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
+import { isMemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
