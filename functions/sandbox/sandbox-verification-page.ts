@@ -1,7 +1,9 @@
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { verificationById } from '#shared/operations/compliance-verifications.ts';
-import { verificationPage } from '#shared/pages/verification-page.ts';
+import { ownUrl } from '#shared/pages/payment-page.ts';
 
-export const handler = pageHandler('sandboxVerificationPage', async (request) =>
-  htmlPage(verificationPage(await verificationById(request.params.id ?? ''), request)),
-);
+/** The identity check moved to the dashboard: links handed out before still lead to it. */
+export const handler = pageHandler('sandboxVerificationPage', async (request) => {
+  const verification = await verificationById(request.params.id ?? '');
+  return redirectTo(ownUrl(`${request.baseUrl}/dashboard/verification/${verification.id}`, request));
+});

@@ -2,6 +2,7 @@ import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
+import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 import { escrowEndpoints } from '#shared/api/escrows.ts';
@@ -40,6 +41,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...hostedPageEndpoints,
   ...dashboardEndpoints,
   ...dashboardTeamEndpoints,
+  ...dashboardVerificationEndpoints,
   ...webhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,
   ...contactEndpoints,

@@ -43,10 +43,10 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',
-    summary: 'The identity form of a compliance verification (sandbox)',
+    summary: 'The former address of a compliance verification’s page (sandbox): to the dashboard’s',
     params: linkRequestPathParams,
     query: pageQuery,
-    answers: { 200: 'The form while pending, the outcome afterwards.', 404: 'Unknown id.' },
+    answers: { 303: 'To the verification’s page on the dashboard.', 404: 'Unknown id.' },
   },
   submitSandboxVerificationPage: {
     method: 'POST',

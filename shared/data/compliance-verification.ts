@@ -7,7 +7,8 @@ import { VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 
 /**
  * Compliance verification: a check of a merchant owner's identity (KYC), started by a service
- * provider linked to the merchant, completed by the owner on a hosted page.
+ * provider linked to the merchant or by the owner on the dashboard, completed by the owner on the
+ * dashboard's page (its `url`).
  *
  * Keys:
  * - pk = KYC#<id>, sk = KYC: the verification.
@@ -19,7 +20,7 @@ import { VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
  * - the open one of a merchant: GetItem on the pointer then on the verification, 1 RCU.
  * - start: TransactWriteItems of 2 puts, 4 WCU.
  * - complete: TransactWriteItems updating it, removing the pointer, raising the business's level
- *   (approved) and writing the outbox event, ~8 WCU.
+ *   and opening its API access (approved) and writing the provider's outbox event, ~8 WCU.
  */
 export type ComplianceVerificationStatus = 'pending' | 'approved' | 'rejected';
 
@@ -28,7 +29,8 @@ export interface ComplianceVerification {
   type: 'kyc';
   status: ComplianceVerificationStatus;
   merchantBusinessId: string;
-  serviceProviderBusinessId: string;
+  /** The provider that started it; absent when the owner started it on the dashboard. */
+  serviceProviderBusinessId?: string | undefined;
   url: string;
   callbackUrl?: string | undefined;
   rejectionReason?: string | undefined;
@@ -123,16 +125,19 @@ export function completeVerificationWrites(
   ];
 }
 
-/** Raises a business's verification level, if the level read is still the one there. */
+/**
+ * Raises a business's verification level, if the level read is still the one there, and opens its
+ * API access: the first level is what grants it (a level-0 business has none).
+ */
 export function raiseLevelWrite(businessId: string, from: number, to: number): GuardedWrite {
   return {
     write: {
       Update: {
         TableName: tableName(),
         Key: businessKey(businessId),
-        UpdateExpression: 'SET verificationLevel = :to',
+        UpdateExpression: 'SET verificationLevel = :to, apiAccessEnabled = :on',
         ConditionExpression: 'verificationLevel = :from',
-        ExpressionAttributeValues: { ':from': from, ':to': to },
+        ExpressionAttributeValues: { ':from': from, ':to': to, ':on': true },
       },
     },
     onConditionFailed: () => new Conflict('The business changed meanwhile; try again'),

@@ -6,7 +6,8 @@ import { ForbiddenAction } from '#shared/errors/auth.ts';
  * refused.
  *
  * - owner: everything, and the only role that can make or remove another owner.
- * - admin: everything but changing owners.
+ * - admin: everything but changing owners and the identity check (the interface: only the
+ *   account's owner completes the verification).
  * - developer: API keys, webhooks, and reading.
  * - finance: reading, exports and refunds.
  * - viewer: reading.
@@ -54,7 +55,7 @@ const everything: readonly DashboardAction[] = [
 
 const allowed: Record<MemberRole, readonly DashboardAction[]> = {
   owner: everything,
-  admin: everything.filter((action) => action !== 'manageOwners'),
+  admin: everything.filter((action) => action !== 'manageOwners' && action !== 'verify'),
   developer: ['read', 'manageKeys', 'manageWebhooks'],
   finance: ['read', 'export', 'refund', 'cancelPayment'],
   viewer: ['read'],

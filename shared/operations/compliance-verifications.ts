@@ -17,13 +17,18 @@ import { uuidPattern } from '#shared/domain/ids.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { ComplianceVerificationNotFound, VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 import { count } from '#shared/metrics.ts';
+import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 
 /** The level an approved identity check gives: the first, which lifts the level-0 ceiling of zero. */
 export const kycVerificationLevel = 1;
 
+/**
+ * The verification's page, on the dashboard: the owner signs in and completes it there. The
+ * sandbox's former `/sandbox/kyc/{id}` still answers, with a redirect here.
+ */
 export const verificationPageUrl = (baseUrl: string, id: string) =>
-  `${baseUrl}/sandbox/kyc/${encodeURIComponent(id)}`;
+  `${baseUrl}/dashboard/verification/${encodeURIComponent(id)}`;
 
 /** The interface's Compliance verification. */
 export const verificationResponse = (
@@ -99,7 +104,7 @@ export const sandboxIdentityOutcome = (details: IdentityDetails) =>
 
 /**
  * Completes a pending verification: approved raises the business's level (so its collection
- * ceiling) in the same transaction, and the provider's COMPLIANCE_VERIFICATION_COMPLETED event
+ * ceiling) and opens its API access in the same transaction, and the provider's COMPLIANCE_VERIFICATION_COMPLETED event
  * goes with it. A completed verification is returned as it is.
  */
 export async function completeVerification(
@@ -118,13 +123,18 @@ export async function completeVerification(
     rejectionReason: outcome.status === 'rejected' ? outcome.reason : undefined,
     updatedAt: at,
   };
-  const event: OutboxEvent = {
-    id: `COMPLIANCE_VERIFICATION_COMPLETED:${verification.id}`,
-    name: 'COMPLIANCE_VERIFICATION_COMPLETED',
-    businessId: verification.serviceProviderBusinessId,
-    body: verificationResponse(completed),
-    createdAt: at,
-  };
+  // The provider that started it hears of it; one the owner started concerns nobody else.
+  const events: OutboxEvent[] = verification.serviceProviderBusinessId
+    ? [
+        {
+          id: `COMPLIANCE_VERIFICATION_COMPLETED:${verification.id}`,
+          name: 'COMPLIANCE_VERIFICATION_COMPLETED',
+          businessId: verification.serviceProviderBusinessId,
+          body: verificationResponse(completed),
+          createdAt: at,
+        },
+      ]
+    : [];
   const raise =
     outcome.status === 'approved' && business.verificationLevel < kycVerificationLevel
       ? [raiseLevelWrite(business.id, business.verificationLevel, kycVerificationLevel)]
@@ -132,9 +142,45 @@ export async function completeVerification(
   await transactWrite([
     ...completeVerificationWrites(completed, outcome.status, at),
     ...raise,
-    outboxWrite(event),
+    ...events.map(outboxWrite),
   ]);
   count('ComplianceVerificationsCompleted', { outcome: outcome.status });
-  await dispatchPromptly([event]);
+  if (events.length > 0) await dispatchPromptly(events);
   return completed;
+}
+
+/**
+ * The owner's own identity check, from the dashboard: the business's open one (a provider's
+ * included), or a new one. Two concurrent starts make one.
+ */
+export async function startOwnVerification(member: ActingMember, baseUrl: string) {
+  const open = await getOpenVerification(member.businessId, 'kyc');
+  if (open) return open;
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const verification: ComplianceVerification = {
+    id,
+    type: 'kyc',
+    status: 'pending',
+    merchantBusinessId: member.businessId,
+    url: verificationPageUrl(baseUrl, id),
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await transactWrite(newVerificationWrites(verification));
+  } catch (error) {
+    if (!(error instanceof VerificationAlreadyOpen)) throw error;
+    const winner = await getOpenVerification(member.businessId, 'kyc');
+    if (!winner) throw error;
+    return winner;
+  }
+  return verification;
+}
+
+/** A verification of the acting member's business; another business's is not found (404). */
+export async function verificationOfMember(member: ActingMember, id: string) {
+  const verification = await verificationById(id);
+  if (verification.merchantBusinessId !== member.businessId) throw new ComplianceVerificationNotFound();
+  return verification;
 }

@@ -78,7 +78,7 @@ export function dashboardHomePage(
 <dt>${t.ceiling}</dt><dd data-testid="ceiling">${overview.ceiling === null ? t.unlimited : formatAmount(overview.ceiling)}</dd>
 <dt>${t.collected}</dt><dd data-testid="collected">${formatAmount(overview.collected)}</dd>
 </dl>
-${canVerify && html`<p>${t.verifyWhy}</p><a class="button" href="${dashboardUrl(context, '/verification')}">${t.verify}</a>`}
+${canVerify && html`<p>${t.verifyWhy}</p>${postForm(dashboardUrl(context, '/verification'), context.csrfToken, html`<button class="button" type="submit">${t.verify}</button>`)}`}
 <a class="button button-secondary" href="${dashboardUrl(context, '/team')}">${t.team}</a>
 ${context.memberships.length > 1 && html`<a class="button button-secondary" href="${dashboardUrl(context, '/businesses')}">${t.businesses}</a>`}
 ${postForm(dashboardUrl(context, '/sign-out'), context.csrfToken, html`<button class="button button-decline" type="submit">${t.signOut}</button>`)}

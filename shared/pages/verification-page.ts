@@ -48,11 +48,11 @@ export const identityDetails = (form: Record<string, string>): IdentityDetails =
   dateOfBirth: form.dateOfBirth?.trim() ?? '',
 });
 
-/** `/sandbox/kyc/{id}`: the owner's identity form while pending, the outcome afterwards. */
+/** `/dashboard/verification/{id}`: the owner's identity form while pending, the outcome afterwards. */
 export function verificationPage(
   verification: ComplianceVerification,
   context: PageContext,
-  filled: { form?: Record<string, string>; missing?: string[] } = {},
+  filled: { form?: Record<string, string>; missing?: string[]; csrfToken?: string } = {},
 ): string {
   const t = text[context.language];
   const pageUrl = verificationPageUrl(context.baseUrl, verification.id);
@@ -68,6 +68,7 @@ ${missing && html`<p class="field-error" role="alert">${t.required}</p>`}`;
 <p>${t.intro}</p>
 <p class="muted">${t.sandbox}</p>
 <form method="post" action="${ownUrl(pageUrl, context)}">
+${filled.csrfToken && html`<input type="hidden" name="csrf" value="${filled.csrfToken}">`}
 ${input('firstName')}
 ${input('lastName')}
 ${input('idNumber')}

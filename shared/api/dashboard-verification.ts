@@ -1,0 +1,70 @@
+import { object, string } from 'zod/mini';
+import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
+import { endpointsIn } from '#shared/api/endpoint.ts';
+import { writesAndNotifies, writesTable } from '#shared/catalogue/access.ts';
+
+/**
+ * The owner's identity check on the dashboard (issue 25, item 5): the first verification level,
+ * which opens API access and lifts the level-0 collection ceiling. A compliance verification's
+ * `url` is its page here; only the business's owner opens it (the `verify` action).
+ */
+const tag = 'Dashboard';
+const verificationPathParams = object({ id: string() });
+const refused = 'The acting member is not the owner (`forbidden_action`): nothing changes.';
+
+export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
+  startDashboardVerification: {
+    method: 'POST',
+    path: '/dashboard/verification',
+    caller: 'public',
+    access: writesTable,
+    page: true,
+    tag,
+    summary: 'Start the identity check of the business acted for (or resume its open one)',
+    query: dashboardQuery,
+    form: object({ csrf }),
+    answers: { 303: 'To the verification’s page.', 403: `${forbidden} Or: ${refused}` },
+  },
+  dashboardVerificationPage: {
+    method: 'GET',
+    path: '/dashboard/verification/{id}',
+    caller: 'public',
+    access: writesTable,
+    page: true,
+    tag,
+    summary: 'A compliance verification’s page: the identity form while pending, the outcome afterwards',
+    params: verificationPathParams,
+    query: dashboardQuery,
+    answers: {
+      200: 'The form, or the outcome.',
+      303: 'No session: to the sign-in page; no business chosen: to the businesses page.',
+      403: refused,
+      404: 'Unknown id, or another business’s verification.',
+    },
+  },
+  submitDashboardVerificationPage: {
+    method: 'POST',
+    path: '/dashboard/verification/{id}',
+    caller: 'public',
+    access: writesAndNotifies,
+    page: true,
+    tag,
+    summary: 'Submit the identity form: approved raises the business to level 1 and opens its API access',
+    params: verificationPathParams,
+    query: dashboardQuery,
+    form: object({
+      csrf,
+      firstName: string(),
+      lastName: string(),
+      idNumber: string(),
+      dateOfBirth: string(),
+    }),
+    answers: {
+      200: 'The outcome.',
+      303: 'To the provider’s `callbackUrl`, with `verificationId` and `status` added to its query.',
+      400: 'The form again, with the missing fields.',
+      403: `${forbidden} Or: ${refused}`,
+      404: 'Unknown id, or another business’s verification.',
+    },
+  },
+});
