@@ -140,17 +140,23 @@ describe('compliance verifications', () => {
         type: 'kyc',
         status: 'pending',
         merchantBusinessId: merchant.businessId,
-        url: `${config.baseUrl}/sandbox/kyc/${started.body.id}`,
+        url: `${config.baseUrl}/dashboard/verification/${started.body.id}`,
         callbackUrl: 'https://caisse.example/kyc-done',
       },
     });
     // The open one is returned, not a second.
     expect(await call('POST', `${base}/compliance_verifications`, provider.headers, body)).toEqual(started);
 
-    const page = await fetch(started.body.url);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Vérification d’identité');
-    const submitted = await submitIdentity(started.body.url, 'CI004512387');
+    // The url is the dashboard's page: the owner signs in first.
+    const page = await fetch(started.body.url, { redirect: 'manual' });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(`${config.baseUrl}/dashboard/sign-in`);
+    // The sandbox's former address leads there, and still takes the form as before.
+    const former = `${config.baseUrl}/sandbox/kyc/${started.body.id}`;
+    const moved = await fetch(former, { redirect: 'manual' });
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get('location')).toBe(started.body.url);
+    const submitted = await submitIdentity(former, 'CI004512387');
     expect(submitted.status).toBe(303);
     expect(submitted.headers.get('location')).toBe(
       `https://caisse.example/kyc-done?verificationId=${started.body.id}&status=approved`,
@@ -178,7 +184,7 @@ describe('compliance verifications', () => {
       type: 'kyc',
       merchantBusinessId: merchant.businessId,
     });
-    const submitted = await submitIdentity(started.body.url, 'CI004510000');
+    const submitted = await submitIdentity(`${config.baseUrl}/sandbox/kyc/${started.body.id}`, 'CI004510000');
     expect(submitted.status).toBe(200);
     expect(await submitted.text()).toContain('Identité non confirmée');
     expect(await eventOf(started.body.id)).toMatchObject({

@@ -6,15 +6,37 @@ import { escapeHtml } from '#shared/pages/html.ts';
  * read from the local host's SMS inbox, as the phone got them.
  */
 
+/** What the local SMS inbox shows of one phone's texts, newest first, as HTML. */
+async function inboxSectionOf(baseUrl: string, phone: string): Promise<string> {
+  const page = await (await fetch(`${baseUrl}/__local/sms`)).text();
+  return (
+    new RegExp(
+      `<section class="phone" data-number="${escapeHtml(phone).replace('+', '\\+')}">([\\s\\S]*?)</section>`,
+    ).exec(page)?.[1] ?? ''
+  );
+}
+
 /** The sign-in codes a phone got, newest first, as the local SMS inbox shows them. */
 export async function signInCodesOf(baseUrl: string, phone: string): Promise<string[]> {
-  const page = await (await fetch(`${baseUrl}/__local/sms`)).text();
-  const section = new RegExp(
-    `<section class="phone" data-number="${escapeHtml(phone).replace('+', '\\+')}">([\\s\\S]*?)</section>`,
-  ).exec(page)?.[1];
-  return [...(section ?? '').matchAll(/(?:votre code est|your code is) (\d{6})/g)].map(
+  return [...(await inboxSectionOf(baseUrl, phone)).matchAll(/(?:votre code est|your code is) (\d{6})/g)].map(
     (match) => match[1] as string,
   );
+}
+
+/** The links of the invitations a phone got, newest first (the SMS worker sends them shortly after). */
+export async function invitationLinksOf(
+  baseUrl: string,
+  phone: string,
+  timeoutMs = 20_000,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const links = [
+      ...(await inboxSectionOf(baseUrl, phone)).matchAll(/(?:invité|invited)[^<]*?(https?:\/\/[^\s<]+)/g),
+    ].map((match) => (match[1] as string).replaceAll('&amp;', '&'));
+    if (links.length > 0 || Date.now() > deadline) return links;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** Waits for the phone's next code: one more than it had (`had`), sent by the SMS worker. */

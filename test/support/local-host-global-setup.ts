@@ -21,6 +21,8 @@ export const testHostEnv = {
   // Free ports: several hosts (and a developer's own broker) may run on one machine.
   MQTT_PORT: '0',
   OUTBOX_SWEEP_AFTER_SECONDS: '5',
+  // Every dashboard test signs in from 127.0.0.1: the per-address limit is the integration tests' to check.
+  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: '1000',
 };
 
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */
