@@ -82,7 +82,7 @@ describe('signing up on the dashboard from a phone', () => {
     await page.getByLabel('Nom de votre premier point de vente').fill('Treichville');
     await page.getByRole('button', { name: 'Créer mon entreprise' }).click();
     await page.waitForURL(`${baseUrl}/dashboard`);
-    await expect(page.getByTestId('businesses').textContent()).resolves.toContain('Salon <Mariam> & Filles');
+    await expect(page.getByTestId('business-name').textContent()).resolves.toBe('Salon <Mariam> & Filles');
     await fitsTheScreen(page);
 
     const [session] = (await page.context().cookies(baseUrl)).filter((cookie) => cookie.name === 'session');

@@ -59,6 +59,9 @@ const pageReason = 'a page for payers: the unguessable id in its address is the 
 const dashboardReason =
   'a dashboard page: the session (or the pending sign-in’s cookie) is the capability, and it names no object yet (test/e2e/dashboard-sign-in.test.ts)';
 
+const sessionReason =
+  'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
+
 /** The owner's refund in the matrix: one reference, so only its own request can claim it. */
 const refundReference = `retour-matrice-${crypto.randomUUID()}`;
 
@@ -313,6 +316,16 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   signUpPage: { public: dashboardReason },
   submitSignUpPage: { public: dashboardReason },
   signOut: { public: dashboardReason },
+  teamPage: { public: sessionReason },
+  inviteMember: { public: sessionReason },
+  changeMemberRole: { public: sessionReason },
+  removeMember: { public: sessionReason },
+  businessesPage: { public: sessionReason },
+  chooseBusiness: { public: sessionReason },
+  signOutEverywhere: { public: sessionReason },
+  startDashboardVerification: { public: sessionReason },
+  dashboardVerificationPage: { public: sessionReason },
+  submitDashboardVerificationPage: { public: sessionReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },
