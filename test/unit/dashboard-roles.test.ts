@@ -22,6 +22,14 @@ describe('dashboard roles', () => {
     expect(memberRoles.filter((role) => roleAllows(role, 'manageOwners'))).toEqual(['owner']);
   });
 
+  it('keeps the identity check to the owner, as the interface says', () => {
+    expect(memberRoles.filter((role) => roleAllows(role, 'verify'))).toEqual(['owner']);
+  });
+
+  it('lets owner and admin manage the team, no one else', () => {
+    expect(memberRoles.filter((role) => roleAllows(role, 'manageTeam'))).toEqual(['owner', 'admin']);
+  });
+
   it('refuses with forbidden_action', () => {
     expect(() => requireRoleAllows('viewer', 'manageKeys')).toThrow(
       expect.objectContaining({ id: 'forbidden_action' }),
