@@ -6235,21 +6235,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            /** @description A body that is not a form. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "text/html": string;
                 };
             };
             /** @description A post whose Origin is not the service’s own, or without the session’s token: nothing changes. Or: The acting member’s role does not allow it (`forbidden_action`): nothing changes. */
@@ -6327,21 +6319,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            /** @description A body that is not a form. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "text/html": string;
                 };
             };
             /** @description A post whose Origin is not the service’s own, or without the session’s token: nothing changes. Or: The acting member’s role does not allow it (`forbidden_action`): nothing changes. */
@@ -6467,6 +6451,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description A post whose Origin is not the service’s own, or without the session’s token: nothing changes. */
             403: {
                 headers: {
@@ -6531,6 +6524,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description A post whose Origin is not the service’s own, or without the session’s token: nothing changes. */
             403: {
                 headers: {
@@ -6585,6 +6587,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description A post whose Origin is not the service’s own, or without the session’s token: nothing changes. Or: The acting member is not the owner (`forbidden_action`): nothing changes. */
             403: {

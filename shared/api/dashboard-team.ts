@@ -11,6 +11,7 @@ import { memberRoles } from '#shared/domain/dashboard-roles.ts';
  * acting member's role is asked on the server before anything changes.
  */
 const tag = 'Dashboard';
+const notAForm = 'A body that is not a form.';
 /** Reading the session writes it (lastSeen), hence `writesTable` even for a page. */
 const sessionPage = writesTable;
 /** Writing the invitation and sending its SMS through the `sms` queue. */
@@ -61,6 +62,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: dashboardQuery,
     form: object({ csrf, role }),
     answers: {
+      400: notAForm,
       303: 'Changed: to the team page.',
       403: `${forbidden} Or: ${refused}`,
       404: 'No such member in the business acted for.',
@@ -79,6 +81,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: dashboardQuery,
     form: object({ csrf }),
     answers: {
+      400: notAForm,
       303: 'Removed: to the team page.',
       403: `${forbidden} Or: ${refused}`,
       404: 'No such member in the business acted for.',
@@ -110,6 +113,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
       businessId: string().register(globalRegistry, { description: 'One of the person’s businesses.' }),
     }),
     answers: {
+      400: notAForm,
       303: 'To the dashboard of the business chosen.',
       403: forbidden,
       404: 'Not one of the person’s businesses: the session keeps its choice.',
@@ -125,6 +129,10 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     summary: 'End every session of the signed-in person, on every device',
     query: dashboardQuery,
     form: object({ csrf }),
-    answers: { 303: 'To the sign-in page, every session deleted.', 403: forbidden },
+    answers: {
+      400: notAForm,
+      303: 'To the sign-in page, every session deleted.',
+      403: forbidden,
+    },
   },
 });

@@ -9,6 +9,7 @@ import { writesAndNotifies, writesTable } from '#shared/catalogue/access.ts';
  * `url` is its page here; only the business's owner opens it (the `verify` action).
  */
 const tag = 'Dashboard';
+const notAForm = 'A body that is not a form.';
 const verificationPathParams = object({ id: string() });
 const refused = 'The acting member is not the owner (`forbidden_action`): nothing changes.';
 
@@ -23,7 +24,11 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     summary: 'Start the identity check of the business acted for (or resume its open one)',
     query: dashboardQuery,
     form: object({ csrf }),
-    answers: { 303: 'To the verification’s page.', 403: `${forbidden} Or: ${refused}` },
+    answers: {
+      400: notAForm,
+      303: 'To the verification’s page.',
+      403: `${forbidden} Or: ${refused}`,
+    },
   },
   dashboardVerificationPage: {
     method: 'GET',
