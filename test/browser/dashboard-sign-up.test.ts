@@ -88,7 +88,7 @@ describe('signing up on the dashboard from a phone', () => {
     const [session] = (await page.context().cookies(baseUrl)).filter((cookie) => cookie.name === 'session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
 
-    await page.getByRole('button', { name: 'Se déconnecter' }).click();
+    await page.getByRole('button', { name: 'Se déconnecter', exact: true }).click();
     await page.waitForURL(`${baseUrl}/dashboard/sign-in`);
     await page.goto(`${baseUrl}/dashboard`);
     expect(page.url()).toBe(`${baseUrl}/dashboard/sign-in`);
