@@ -274,7 +274,7 @@ describe('posts that are not the person’s own doing', () => {
 
 describe('several businesses', () => {
   it('a person in two businesses picks one; every page then acts for that one only', async () => {
-    const own = await signedUpOwner('Maison Aïcha');
+    const own = await signedUpOwner(`Maison Aïcha ${hostile}`);
     const other = await signedUpOwner('Maison Kofi');
     // The owner of one is invited into the other as a developer.
     expect((await invite(other.browser, own.phone, 'developer')).status).toBe(303);
@@ -285,7 +285,8 @@ describe('several businesses', () => {
     expect(home.text).toContain(`data-business-id="${other.businessId}"`);
     expect(home.text).toContain('Développeur');
     const list = await browser.get('/dashboard/businesses');
-    expect(list.text).toContain('Maison Aïcha');
+    expect(list.text).toContain('Maison Aïcha &lt;img src=x onerror=alert(1)&gt;');
+    expect(list.text).not.toContain('<img');
     expect(list.text).toContain('Maison Kofi');
     const chosen = await browser.post('/dashboard/businesses', {
       csrf: await browser.csrfOf('/dashboard/businesses'),
