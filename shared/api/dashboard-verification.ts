@@ -6,7 +6,9 @@ import { writesAndNotifies, writesTable } from '#shared/catalogue/access.ts';
 /**
  * The owner's identity check on the dashboard (issue 25, item 5): the first verification level,
  * which opens API access and lifts the level-0 collection ceiling. A compliance verification's
- * `url` is its page here; only the business's owner opens it (the `verify` action).
+ * `url` is its page here; only the business's owner opens it (the `verify` action). The identity
+ * decision is the sandbox's (by test values), so these pages exist on sandbox stages only, as the
+ * former `/sandbox/kyc/{id}` did: production needs an identity vendor behind them (not built).
  */
 const tag = 'Dashboard';
 const notAForm = 'A body that is not a form.';
@@ -19,6 +21,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     path: '/dashboard/verification',
     caller: 'public',
     access: writesTable,
+    sandboxOnly: true,
     page: true,
     tag,
     summary: 'Start the identity check of the business acted for (or resume its open one)',
@@ -35,6 +38,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     path: '/dashboard/verification/{id}',
     caller: 'public',
     access: writesTable,
+    sandboxOnly: true,
     page: true,
     tag,
     summary: 'A compliance verification’s page: the identity form while pending, the outcome afterwards',
@@ -52,6 +56,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     path: '/dashboard/verification/{id}',
     caller: 'public',
     access: writesAndNotifies,
+    sandboxOnly: true,
     page: true,
     tag,
     summary: 'Submit the identity form: approved raises the business to level 1 and opens its API access',

@@ -11,6 +11,11 @@ export interface BusinessOverview {
   /** What the business may collect this calendar month (UTC); null: no ceiling. */
   ceiling: Cents | null;
   collected: Cents;
+  /**
+   * The identity check can be done on this stage: its decision is the sandbox's, so only sandbox
+   * stages have its pages (production needs an identity vendor, not built).
+   */
+  identityCheckOffered: boolean;
 }
 
 /** The dashboard home's facts: the level, API access, and the month's ceiling and what is used of it. */
@@ -25,5 +30,6 @@ export async function businessOverview(member: ActingMember, at = new Date()): P
     apiAccessEnabled: business.apiAccessEnabled,
     ceiling: collectionCeiling(business.verificationLevel),
     collected,
+    identityCheckOffered: process.env.SANDBOX === 'true',
   };
 }

@@ -63,7 +63,8 @@ export function dashboardHomePage(
 ): string {
   const t = text[context.language];
   const { member, overview } = context;
-  const canVerify = overview.verificationLevel === 0 && roleAllows(member.role, 'verify');
+  const canVerify =
+    overview.identityCheckOffered && overview.verificationLevel === 0 && roleAllows(member.role, 'verify');
   return layout({
     language: context.language,
     title: `${t.title} · ${member.businessName}`,
