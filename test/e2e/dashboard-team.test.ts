@@ -245,8 +245,13 @@ describe('posts that are not the person’s own doing', () => {
     const viewer = await invitedMember(owner.browser, 'viewer');
     const [, viewerId] = memberIdsOf((await owner.browser.get('/dashboard/team')).text) as [string, string];
     const csrf = await owner.browser.csrfOf('/dashboard');
+    const verification = new URL(
+      (await owner.browser.post('/dashboard/verification', { csrf })).location ?? '',
+    ).pathname;
+    const identity = { firstName: 'A', lastName: 'B', idNumber: 'CI004512387', dateOfBirth: '1990-01-01' };
     const invitee = newPhone();
     const forms: [string, Record<string, string>][] = [
+      [verification, identity],
       ['/dashboard/team/invitations', { firstName: 'X', lastName: 'Y', phone: invitee, role: 'admin' }],
       [`/dashboard/team/members/${viewerId}/role`, { role: 'admin' }],
       [`/dashboard/team/members/${viewerId}/remove`, {}],
@@ -266,6 +271,7 @@ describe('posts that are not the person’s own doing', () => {
     expect(await data.invitations.invitationsOfBusiness(owner.businessId)).toEqual([]);
     expect(await signInCodesOf(baseUrl, invitee)).toEqual([]);
     expect(await invitationLinksOf(baseUrl, invitee, 0)).toEqual([]);
+    expect((await data.business.getBusiness(owner.businessId))?.verificationLevel).toBe(0);
     // Both sessions live on.
     expect((await owner.browser.get('/dashboard')).status).toBe(200);
     expect((await viewer.browser.get('/dashboard')).status).toBe(200);
