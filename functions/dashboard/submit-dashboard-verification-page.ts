@@ -1,7 +1,10 @@
-import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { completeVerification, verificationOfMember } from '#shared/operations/compliance-verifications.ts';
+import {
+  completeVerification,
+  verificationCallbackTarget,
+  verificationOfMember,
+} from '#shared/operations/compliance-verifications.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { identityDetails, missingIdentityFields, verificationPage } from '#shared/pages/verification-page.ts';
 
@@ -16,13 +19,8 @@ export const handler = pageHandler(
       return htmlPage(verificationPage(verification, request, filled), 400);
     }
     const completed = await completeVerification(verification.id, identityDetails(request.form));
-    if (isFollowableReturnUrl(completed.callbackUrl)) {
-      // The integration learns the outcome from its event; the address only says which one to look at.
-      const target = new URL(completed.callbackUrl);
-      target.searchParams.set('verificationId', completed.id);
-      target.searchParams.set('status', completed.status);
-      return redirectTo(target.href);
-    }
+    const target = verificationCallbackTarget(completed);
+    if (target) return redirectTo(target);
     return htmlPage(verificationPage(completed, request));
   }),
   dashboardPageOptions,

@@ -14,6 +14,7 @@ import { getLink } from '#shared/data/service-provider-link.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { ComplianceVerificationNotFound, VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 import { count } from '#shared/metrics.ts';
@@ -183,4 +184,17 @@ export async function verificationOfMember(member: ActingMember, id: string) {
   const verification = await verificationById(id);
   if (verification.merchantBusinessId !== member.businessId) throw new ComplianceVerificationNotFound();
   return verification;
+}
+
+/**
+ * Where the owner's browser goes once a verification is completed: the provider's `callbackUrl`
+ * with `verificationId` and `status` added, or undefined when it has none it may follow. The
+ * integration learns the outcome from its event; the address only says which one to look at.
+ */
+export function verificationCallbackTarget(completed: ComplianceVerification): string | undefined {
+  if (!isFollowableReturnUrl(completed.callbackUrl)) return undefined;
+  const target = new URL(completed.callbackUrl);
+  target.searchParams.set('verificationId', completed.id);
+  target.searchParams.set('status', completed.status);
+  return target.href;
 }
