@@ -2608,9 +2608,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2758,9 +2760,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,9 +2867,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,9 +3122,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3266,9 +3274,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3433,9 +3443,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,9 +3583,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3795,9 +3809,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3945,9 +3961,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4095,9 +4113,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,9 +4282,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4404,9 +4426,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6031,9 +6055,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6226,9 +6252,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6381,9 +6409,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6499,9 +6529,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6649,9 +6681,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6754,9 +6788,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6916,9 +6952,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7071,9 +7109,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7291,9 +7331,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7441,9 +7483,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7579,9 +7623,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7791,9 +7837,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7941,9 +7989,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8059,9 +8109,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8248,9 +8300,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8353,9 +8407,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8503,9 +8559,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8620,9 +8678,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8787,9 +8847,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8954,9 +9016,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9198,9 +9262,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9398,9 +9464,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9503,9 +9571,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9656,9 +9726,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9829,9 +9901,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10017,9 +10091,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,9 +10243,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10342,9 +10420,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10538,9 +10618,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10729,9 +10811,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10896,9 +10980,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11206,9 +11292,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11373,9 +11461,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11540,9 +11630,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11707,9 +11799,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11874,9 +11968,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12041,9 +12137,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

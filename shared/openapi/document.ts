@@ -28,6 +28,14 @@ const messageOnlyErrorIds: ReadonlySet<ErrorId> = new Set(['webhook_subscription
 
 /** API Gateway's throttling answer on a stage (infra/constructs/api.ts, gateway responses). */
 const throttledErrorId = 'too_many_requests';
+/** The per-key limit's answer says when to come back; the stage's throttle's may not. */
+const rateLimitedHeaders = object({
+  'Retry-After': string()
+    .regex(/^[1-9][0-9]*$/)
+    .optional()
+    .meta({ description: 'Seconds to wait before the key’s next request is served.' }),
+});
+
 /** The gateway's answer to a body over its limit, before any handler runs. */
 const tooLargeErrorId = 'request_too_large';
 
@@ -210,7 +218,8 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
         ? {}
         : {
             '429': {
-              description: `\`${throttledErrorId}\`: the stage's request rate was exceeded; retry later.`,
+              description: `\`${throttledErrorId}\`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after \`Retry-After\` seconds.`,
+              headers: rateLimitedHeaders,
               content: { 'application/json': { schema: errorWithIds([throttledErrorId]) } },
             },
           }),
