@@ -2608,7 +2608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -2760,7 +2760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -2867,7 +2867,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -3122,7 +3122,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -3274,7 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -3443,7 +3443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -3583,7 +3583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -3809,7 +3809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -3961,7 +3961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -4113,7 +4113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -4282,7 +4282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -4426,7 +4426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -6055,7 +6055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -6252,7 +6252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -6409,7 +6409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -6529,7 +6529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -6681,7 +6681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -6788,7 +6788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -6952,7 +6952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -7109,7 +7109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -7331,7 +7331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -7483,7 +7483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -7623,7 +7623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -7837,7 +7837,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -7989,7 +7989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -8109,7 +8109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -8300,7 +8300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -8407,7 +8407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -8559,7 +8559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -8678,7 +8678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -8847,7 +8847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -9016,7 +9016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -9262,7 +9262,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -9464,7 +9464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -9571,7 +9571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -9726,7 +9726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -9901,7 +9901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -10091,7 +10091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -10243,7 +10243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -10420,7 +10420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -10618,7 +10618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -10811,7 +10811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -10980,7 +10980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -11292,7 +11292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -11461,7 +11461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -11630,7 +11630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -11799,7 +11799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -11968,7 +11968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
@@ -12137,7 +12137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
                     /** @description Seconds to wait before the key’s next request is served. */
