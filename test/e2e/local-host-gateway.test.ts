@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestIdHeader } from '#infra/local/api-gateway.ts';
 import { admin, type LocalHost, newDataDir, startLocalHost } from '#test/support/local-host.ts';
@@ -83,6 +84,22 @@ describe('the request id', () => {
     const ids = answers.map((answer) => answer.headers.get(requestIdHeader));
     for (const id of ids) expect(id).toMatch(uuidPattern);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('is on the 400 of a request the server cannot parse, which reaches no handler', async () => {
+    const { hostname, port } = new URL(baseUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname === 'localhost' ? '127.0.0.1' : hostname);
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nBad Header Without Colon\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(new RegExp(`\r\n${requestIdHeader}: [0-9a-f-]{36}\r\n`, 'i'));
   });
 
   it('is in the log lines the request wrote', async () => {
