@@ -2746,9 +2746,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2896,9 +2898,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,9 +3005,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3254,9 +3260,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3404,9 +3412,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,9 +3581,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3709,9 +3721,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,9 +3947,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,9 +4099,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,9 +4251,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4400,9 +4420,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4542,9 +4564,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6895,9 +6919,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7090,9 +7116,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7245,9 +7273,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7363,9 +7393,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,9 +7545,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7618,9 +7652,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7780,9 +7816,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7935,9 +7973,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8155,9 +8195,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8305,9 +8347,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8443,9 +8487,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8655,9 +8701,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8805,9 +8853,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8923,9 +8973,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9112,9 +9164,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9217,9 +9271,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9367,9 +9423,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9484,9 +9542,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9651,9 +9711,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9818,9 +9880,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10062,9 +10126,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10262,9 +10328,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10367,9 +10435,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10520,9 +10590,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10693,9 +10765,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10881,9 +10955,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11031,9 +11107,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11206,9 +11284,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11402,9 +11482,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11593,9 +11675,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11760,9 +11844,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12070,9 +12156,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12237,9 +12325,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12404,9 +12494,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12571,9 +12663,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12738,9 +12832,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12905,9 +13001,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `too_many_requests`: the stage's request rate was exceeded; retry later. */
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

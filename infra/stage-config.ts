@@ -179,3 +179,28 @@ export function checkPaymentRequestMinLifetimeSeconds(text: string): string {
   }
   return String(seconds);
 }
+
+/**
+ * Requests one API key id may make in a minute, on every stage unless its registry entry sets
+ * `apiKeyRateLimitPerMinute`: a fifth of the stage's steady throttle (100/s) over a minute, so it
+ * takes five keys at their limit to reach the stage's own throttle. The stage's WAF rule and the
+ * local host's limit (infra/local/rate-limit.ts) both read it through `apiKeyRateLimitPerMinute`.
+ */
+export const defaultApiKeyRateLimitPerMinute = 1200;
+
+/** WAF's rate-based rules take a limit from 10 to 2,000,000,000 requests per window. */
+export function checkApiKeyRateLimitPerMinute(text: string): string {
+  const limit = Number(text);
+  if (!Number.isSafeInteger(limit) || limit < 10 || limit > 2_000_000_000) {
+    throw new Error('must be a whole number of requests from 10 to 2000000000');
+  }
+  return String(limit);
+}
+
+/** The per-key limit of a stage's (or the local host's) environment: `API_KEY_RATE_LIMIT_PER_MINUTE`. */
+export function apiKeyRateLimitPerMinute(environment: Readonly<Record<string, string | undefined>>): number {
+  const given = environment.API_KEY_RATE_LIMIT_PER_MINUTE;
+  return given === undefined || given === ''
+    ? defaultApiKeyRateLimitPerMinute
+    : Number(checkApiKeyRateLimitPerMinute(given));
+}

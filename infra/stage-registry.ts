@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '#infra/paths.ts';
 import {
+  checkApiKeyRateLimitPerMinute,
   checkCollectionCeilings,
   checkEscrowMinHoldSeconds,
   checkFeeSchedule,
@@ -70,6 +71,11 @@ const settingVariables = {
   paymentRequestMinLifetimeSeconds: {
     variable: 'PAYMENT_REQUEST_MIN_LIFETIME_SECONDS',
     check: checkPaymentRequestMinLifetimeSeconds,
+  },
+  /** Requests per minute one `X-API-KEY-ID` may make before it is answered 429 (WAF, local host). */
+  apiKeyRateLimitPerMinute: {
+    variable: 'API_KEY_RATE_LIMIT_PER_MINUTE',
+    check: checkApiKeyRateLimitPerMinute,
   },
 } as const;
 

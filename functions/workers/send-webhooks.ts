@@ -11,17 +11,18 @@ const processor = new BatchProcessor(EventType.SQS);
 class NotDelivered extends Error {}
 
 /**
- * Attempts one webhook delivery. A failure sets when the message comes back (the backoff of this
- * attempt) and is reported as the record's failure, so the queue counts the receive; after the
- * last attempt the message comes back at once, to be moved to the dead-letter queue.
+ * Attempts one webhook delivery, the attempt its record counts. A failure (or an attempt not yet
+ * due) sets when the message comes back and is reported as the record's failure, so the queue
+ * keeps it; a delivery that is over (delivered, or failed at its last attempt) lets it go.
  */
 async function send(record: SQSRecord): Promise<void> {
-  const attempt = Number(record.attributes.ApproximateReceiveCount);
-  const result = await attemptDelivery(JSON.parse(record.body) as DeliveryMessage, attempt);
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount);
+  const result = await attemptDelivery(JSON.parse(record.body) as DeliveryMessage, receiveCount);
   if (result.done) return;
   await changeMessageVisibility('webhooks', record.receiptHandle, result.retryInSeconds);
   logger.info('webhook not delivered', {
-    attempt,
+    nextAttempt: result.attempt,
+    receiveCount,
     retryInSeconds: result.retryInSeconds,
     reason: result.reason,
   });

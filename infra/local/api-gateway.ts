@@ -5,8 +5,11 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
+import { TooManyRequests } from '#shared/errors/request.ts';
+import { statusByErrorId } from '#shared/http/error-status.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
 import { lambdaContext } from './lambda-context.ts';
+import type { PerKeyRateLimit } from './rate-limit.ts';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -18,12 +21,24 @@ interface CompiledRoute {
 }
 
 /**
+ * The header a REST API answers every request with (infra/constructs/api.ts makes a REST API, not an
+ * HTTP API, whose header is `apigw-requestid`): the id the handlers get as
+ * `requestContext.requestId` and write in their logs.
+ */
+export const requestIdHeader = 'x-amzn-RequestId';
+
+/**
  * Plays API Gateway's part on the laptop: matches a request against the declared endpoints, turns it into
  * the REST API's Lambda proxy event, calls the route's handler (the same module CDK deploys) and
  * writes its answer back. Unknown routes, oversized bodies and handler crashes answer in the
- * interface's error format, as the stage's gateway responses do.
+ * interface's error format, as the stage's gateway responses do. In front of it, the stage's WAF
+ * rule on API key ids (`rateLimit`), when given; every answer carries the request id.
  */
-export function createApiGateway(projectRoot: string, stage = 'local') {
+export function createApiGateway(
+  projectRoot: string,
+  options: { stage?: string; rateLimit?: PerKeyRateLimit } = {},
+) {
+  const { stage = 'local', rateLimit } = options;
   const compiled = endpointEntries.map(([name, route]) => compile(name, route)).sort(literalSegmentsFirst);
   const handlers = new Map<string, Promise<Handler>>();
 
@@ -43,10 +58,27 @@ export function createApiGateway(projectRoot: string, stage = 'local') {
    * header or parameter names like `__proto__`, a body announced and never sent), it gets an
    * answer or, once it has hung up, nothing, and the host goes on serving the others.
    */
-  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  return async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string = randomUUID(),
+  ): Promise<void> {
     const method = request.method ?? 'GET';
     let path = '?';
+    response.setHeader(requestIdHeader, requestId);
     try {
+      const keyId = request.headers['x-api-key-id'];
+      if (rateLimit && typeof keyId === 'string' && keyId !== '') {
+        const decision = rateLimit.take(keyId);
+        if (!decision.allowed) {
+          request.resume();
+          const refusal = new TooManyRequests();
+          return send(response, statusByErrorId[refusal.id], errorJson(refusal.id, refusal.message), {
+            ...jsonHeaders,
+            'retry-after': String(decision.retryAfterSeconds),
+          });
+        }
+      }
       const target = parseTarget(request.url);
       if (!target) return send(response, 400, errorJson('bad_request', 'The request target is not valid'));
       path = target.pathname;
@@ -65,13 +97,12 @@ export function createApiGateway(projectRoot: string, stage = 'local') {
           connection: 'close',
         });
 
-      const requestId = randomUUID();
       const event = toProxyEvent({ request, url: target, method, body, requestId, stage, match });
       const handler = await loadHandler(match.route.route);
       const result = await handler(event, lambdaContext(match.route.name, 29_000, requestId));
       send(response, result.statusCode, result.body, result.headers);
     } catch (error) {
-      console.error(`[api] ${method} ${path} failed:`, error);
+      console.error(`[api] ${method} ${path} failed (request ${requestId}):`, error);
       send(response, 502, errorJson('internal_error', 'Internal server error'));
     }
   };

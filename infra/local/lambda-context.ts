@@ -5,7 +5,11 @@ import type { Context } from 'aws-lambda';
  * The context Lambda hands a function, for handlers the local host calls in-process. The timeout
  * only sizes `getRemainingTimeInMillis`: locally nothing stops a function that runs over.
  */
-export function lambdaContext(functionName: string, timeoutMs: number, awsRequestId = randomUUID()): Context {
+export function lambdaContext(
+  functionName: string,
+  timeoutMs: number,
+  awsRequestId: string = randomUUID(),
+): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,

@@ -33,6 +33,8 @@ export interface LocalConfig {
   tableName: string;
   /** The key the sandbox provider signs its callbacks with, kept so a restart keeps it too. */
   sandbox: { providerSecret: string };
+  /** The limits the host applies, as the stage's WAF does: API_KEY_RATE_LIMIT_PER_MINUTE. */
+  limits?: { apiKeyRequestsPerMinute: number };
   /** With PROVIDERS=fake: where the Wave and MTN MoMo fakes listen (their `/_fake/` controls too). */
   fakeProviders?: { wave: string; mtn: string };
 }

@@ -5,7 +5,7 @@
  * the handlers of the declared functions and serves a demo webhook receiver; the first start seeds a demo
  * business, subscribed to that receiver, and prints how to call it.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { projectRoot } from '#infra/paths.ts';
+import { apiKeyRateLimitPerMinute } from '#infra/stage-config.ts';
 import { ensureQueues } from './create-queues.ts';
 import { ensureTable } from './create-table.ts';
 import { brokerControlPath, startDevices } from './devices.ts';
@@ -30,6 +31,7 @@ import {
   writeLocalConfig,
 } from './local-config.ts';
 import { pollWorkerQueues } from './queue-poller.ts';
+import { PerKeyRateLimit } from './rate-limit.ts';
 import { runSchedules } from './scheduler.ts';
 import { startLocalSqs } from './sqs.ts';
 import { servesStartPage, startPage } from './start-page.ts';
@@ -38,6 +40,15 @@ import { pollTableStreams } from './stream-poller.ts';
 const startedAt = performance.now();
 const dataDir = localDataDir();
 const port = Number(process.env.PORT ?? 3000);
+// The stage's per-key limit (API_KEY_RATE_LIMIT_PER_MINUTE, as a stage's registry entry sets it), over
+// the WAF rule's one-minute window, so an integrator meets 429 here before production.
+let requestsPerKeyPerMinute: number;
+try {
+  requestsPerKeyPerMinute = apiKeyRateLimitPerMinute(process.env);
+} catch (error) {
+  console.error(`\nAPI_KEY_RATE_LIMIT_PER_MINUTE ${(error as Error).message}\n`);
+  process.exit(1);
+}
 
 let dynamodb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
 try {
@@ -72,7 +83,7 @@ const sqsClient = new SQSClient({});
 const queueUrls = await ensureQueues(sqsClient, sqs.endpoint);
 
 // Imported only now: these modules build their AWS clients from the variables set above.
-const { createApiGateway } = await import('./api-gateway.ts');
+const { createApiGateway, requestIdHeader } = await import('./api-gateway.ts');
 const { demoStillThere, ensureDemoOwner, seedDemo } = await import('./seed.ts');
 const { demoReceiver, demoReceiverPath, subscribeDemoReceiver } = await import('./demo-receiver.ts');
 const { smsInbox, smsInboxPath } = await import('./sms-inbox.ts');
@@ -92,7 +103,9 @@ const fakeProviders =
     ? await (await import('./fake-providers.ts')).startFakeProviders()
     : undefined;
 
-const gateway = createApiGateway(projectRoot);
+const gateway = createApiGateway(projectRoot, {
+  rateLimit: new PerKeyRateLimit(requestsPerKeyPerMinute, 60_000),
+});
 const receiver = demoReceiver(demo.businessId);
 const inbox = smsInbox();
 let baseUrl = '';
@@ -108,17 +121,29 @@ const start = startPage(() => ({
   },
 }));
 const server = createServer((request, response) => {
+  // Every answer names its request, the local tools' too, as API Gateway's do on a stage.
+  const requestId = randomUUID();
+  response.setHeader(requestIdHeader, requestId);
   const path = request.url?.split('?')[0] ?? '/';
   if (servesStartPage(request.method, path)) return void start(request, response);
   if (path === smsInboxPath && request.method === 'GET') return void inbox(request, response);
   if (devices.serves(path)) return void devices.handle(request, response);
-  void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response));
+  void (path === demoReceiverPath ? receiver(request, response) : gateway(request, response, requestId));
 });
+// Idle connections are kept a minute and more (Node's default is 5 s), so a client that pauses
+// between calls never reuses a socket the host has just closed. Node announces the timeout in a
+// `Keep-Alive: timeout=65` header, which clients such as undici (fetch) shorten their own by.
+server.keepAliveTimeout = 65_000;
+// Above the keep-alive timeout, so a request arriving on an idle socket is not cut by it.
+server.headersTimeout = 66_000;
 server.on('upgrade', devices.upgrade);
 // A socket error (a client resetting mid-request, a malformed request line) concerns that client
 // alone; Node answers 400 to what it cannot parse.
 server.on('clientError', (_error, socket) => {
-  if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  if (socket.writable)
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\n${requestIdHeader}: ${randomUUID()}\r\nConnection: close\r\n\r\n`,
+    );
   else socket.destroy();
 });
 await new Promise<void>((resolve, reject) => {
@@ -150,6 +175,7 @@ const config: LocalConfig = {
   endpoints: { ...endpoints, mqttWebSocket: devices.webSocketUrl(baseUrl) },
   tableName: localTableName,
   sandbox,
+  limits: { apiKeyRequestsPerMinute: requestsPerKeyPerMinute },
 };
 if (fakeProviders) config.fakeProviders = { wave: fakeProviders.waveUrl, mtn: fakeProviders.mtnUrl };
 writeLocalConfig(dataDir, config);

@@ -18,11 +18,13 @@ export const queues = {
   sandboxCallbacks: { visibilityTimeoutSeconds: 90, maxReceiveCount: 4, sandboxOnly: true },
   /**
    * One message per (event, subscription). A failed delivery comes back after a backoff the
-   * sender sets per attempt; the 4th failure is the last (the redrive then parks the message).
-   * The sender may wait 30 s on a receiver, so its timeout is 40 s and the visibility timeout
-   * six times that, as Lambda advises.
+   * sender sets per attempt; attempts are counted in the delivery's record, and its 4th failure
+   * is the last (shared/operations/webhook-send.ts). The redrive is a safety net only: twice the
+   * attempts, so receives that never reached the sender (throttles, timeouts) do not park a
+   * delivery that has attempts left. The sender may wait 30 s on a receiver, so its timeout is 40 s
+   * and the visibility timeout six times that, as Lambda advises.
    */
-  webhooks: { visibilityTimeoutSeconds: 240, maxReceiveCount: 4 },
+  webhooks: { visibilityTimeoutSeconds: 240, maxReceiveCount: 8 },
   /**
    * One message per SMS to hand to the gateway. A gateway call takes well under a second; the
    * sender gets 10 s and the visibility timeout six times that. The 4th failed attempt fails the

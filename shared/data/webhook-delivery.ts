@@ -26,13 +26,23 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
  *   they expire; their `gsi1` attributes are ignored.)
  * - ttl: the log is kept `retentionDays`, which bounds what a listing reads.
  *
+ * Attempts are counted here, not from the queue's receives: `attemptNumber` is the number of the
+ * attempt under way or next, raised before each send by the write that precedes it. The put that
+ * makes the delivery sets it to 1; the write that records a failed n-th attempt raises it to n+1,
+ * on condition that it is still n, so two copies of a message that both made attempt n record it
+ * once and count it once. A receive that never reaches the sender (a throttled or timed-out
+ * invocation) writes nothing and uses up no attempt. Folded into writes that happen anyway, the
+ * count costs no write unit of its own.
+ *
  * Access patterns and cost (a payment's delivery is ~0.8 KB with its body deflated, plus ~0.1 KB
  * per attempt with a short answer, up to ~1.2 KB with a long answer's excerpt):
  * - create: conditional PutItem, 1 WCU, as the capacity bench measures (when it exists already,
  *   1 RCU more to read it).
  * - get by id (the sender, a re-send): GetItem, 0.5 RCU (1 consistent).
- * - record an attempt: UpdateItem, one WCU per KB of the item: 1 WCU for a first attempt with a
- *   short answer, more as attempts and long answers add up.
+ * - record an attempt, and count the next: conditional UpdateItem, one WCU per KB of the item:
+ *   1 WCU for a first attempt with a short answer, more as attempts and long answers add up.
+ *   A delivered first attempt therefore costs 2 WCU in all, its making included, as before the
+ *   count moved here.
  * - list: Query on the business's partition, `WHDELIVERY#` keys, newest first, filtered by status
  *   (and store for scoped keys), reading every delivery of the retention window once to count
  *   `total`: 0.5 RCU per 4 KB.
@@ -67,6 +77,11 @@ export interface WebhookDelivery {
   body: string;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
+  /**
+   * The number of the attempt under way or next (1 from the making), counted before its send;
+   * absent on deliveries made before attempts were counted here, whose next is `attempts.length + 1`.
+   */
+  attemptNumber?: number | undefined;
   /** Why a delivery ended `failed`. */
   failureReason?: string | undefined;
   createdAt: string;
@@ -153,6 +168,8 @@ export async function createDelivery(
           entity: 'webhook_delivery',
           ttl: Math.floor(Date.parse(delivery.createdAt) / 1000) + retentionDays * 24 * 60 * 60,
           ...stored,
+          // The first attempt is counted by the write that makes the delivery.
+          attemptNumber: 1,
           bodyDeflated: deflateBody(body),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -178,26 +195,39 @@ export async function getDelivery(
   return Item ? toDelivery(Item) : undefined;
 }
 
+/** The number of the attempt a delivery is at: counted in the record, or inferred for an older one. */
+export const attemptNumberOf = (delivery: Pick<WebhookDelivery, 'attemptNumber' | 'attempts'>) =>
+  delivery.attemptNumber ?? delivery.attempts.length + 1;
+
 /**
- * Appends an attempt and moves the delivery to `status`, if it is still pending: a duplicate
- * message handled at the same time cannot turn a delivered delivery back. Answers whether it did.
+ * Appends the `number`-th attempt and moves the delivery to `status`, if it is still pending and
+ * still at that attempt; a failed attempt that leaves it pending counts the next one in the same
+ * write. A copy of the message that made the same attempt at the same time, or one handled after
+ * the delivery ended, changes nothing. Answers whether it recorded.
  */
 export async function recordAttempt(
   delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
   attempt: DeliveryAttempt,
   status: DeliveryStatus,
-  failureReason?: string,
+  options: { number?: number; failureReason?: string | undefined } = {},
 ): Promise<boolean> {
+  const { number = 1, failureReason } = options;
   return updatePending(
     delivery,
     'SET attempts = list_append(attempts, :attempt), #status = :status, updatedAt = :now' +
+      (status === 'pending' ? ', attemptNumber = :next' : ', attemptNumber = :number') +
       (failureReason ? ', failureReason = :reason' : ''),
     {
       ':attempt': [attempt],
       ':status': status,
       ':now': attempt.at,
+      ':number': number,
+      ':made': number - 1,
+      ...(status === 'pending' ? { ':next': number + 1 } : {}),
       ...(failureReason ? { ':reason': failureReason } : {}),
     },
+    // Deliveries made before the count moved here are at the attempt after those recorded.
+    '(attemptNumber = :number OR (attribute_not_exists(attemptNumber) AND size(attempts) = :made))',
   );
 }
 
@@ -217,6 +247,7 @@ async function updatePending(
   delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
   update: string,
   values: Record<string, unknown>,
+  condition?: string,
 ): Promise<boolean> {
   try {
     await documentClient.send(
@@ -224,7 +255,7 @@ async function updatePending(
         TableName: tableName(),
         Key: deliveryKey(delivery.businessId, delivery.id),
         UpdateExpression: update,
-        ConditionExpression: '#status = :pending',
+        ConditionExpression: `#status = :pending${condition ? ` AND ${condition}` : ''}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ...values, ':pending': 'pending' },
       }),

@@ -7,7 +7,8 @@ export type RequestErrorId =
   | 'validation_error'
   | 'conflict'
   | 'idempotency_key_reused'
-  | 'idempotency_key_in_progress';
+  | 'idempotency_key_in_progress'
+  | 'too_many_requests';
 
 export class BadRequest extends DomainError {
   constructor(message: string) {
@@ -52,5 +53,15 @@ export class IdempotencyKeyInProgress extends DomainError {
       'idempotency_key_in_progress',
       'A request with this Idempotency-Key is still being processed; retry later',
     );
+  }
+}
+
+/**
+ * Over a rate limit before any handler ran: the stage's throttle or the per-key WAF rule on AWS,
+ * the local host's per-key limit on a laptop. Clients retry after `Retry-After` seconds.
+ */
+export class TooManyRequests extends DomainError {
+  constructor() {
+    super('too_many_requests', 'Too many requests');
   }
 }

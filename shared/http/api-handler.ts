@@ -9,7 +9,7 @@ import { authenticate } from '#shared/http/authenticate.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { parseInput } from '#shared/http/validation.ts';
-import { logger } from '#shared/logger.ts';
+import { inRequest, logger } from '#shared/logger.ts';
 import { publishMetrics } from '#shared/metrics.ts';
 
 /** The event once the wrapper's middlewares have run. */
@@ -76,8 +76,14 @@ export function apiHandler<const E extends JsonEndpoint, T>(
       return jsonResponse(endpoint.status ?? 200, result);
     });
   // Kept on the handler so a test can check each entry file serves its own endpoint.
-  return Object.assign(handler, { endpoint });
+  return Object.assign(inRequestOf(handler), { endpoint });
 }
+
+/** The handler, run as part of its API Gateway request: its log lines carry the request id. */
+export const inRequestOf =
+  <E extends APIGatewayProxyEvent, R>(handler: (event: E, context: Context) => Promise<R>) =>
+  (event: E, context: Context): Promise<R> =>
+    inRequest(event.requestContext?.requestId ?? context?.awsRequestId ?? '', () => handler(event, context));
 
 export { publicBaseUrl };
 

@@ -23,6 +23,7 @@ export const statusByErrorId: Record<ErrorId, number> = {
   collection_ceiling_exceeded: 422,
   idempotency_key_reused: 422,
   idempotency_key_in_progress: 409,
+  too_many_requests: 429,
   payment_link_not_found: 404,
   // The link exists but cannot take this payment (paid, or being paid): a conflict with its state.
   E_PAYMENT_LINK_IS_INVALID: 409,

@@ -6,6 +6,7 @@ import { DomainError } from '#shared/errors/domain-error.ts';
 import { BadRequest, ValidationFailed } from '#shared/errors/request.ts';
 import {
   type ApiEvent,
+  inRequestOf,
   metricsPublished,
   normalizeHeaders,
   publicBaseUrl,
@@ -142,7 +143,7 @@ export function pageHandler(
         : htmlResponse(result.statusCode, result.html, options.headers);
     });
   // Kept on the handler so a test can check each entry file serves its own endpoint.
-  return Object.assign(handler, { endpointName: endpoint });
+  return Object.assign(inRequestOf(handler), { endpointName: endpoint });
 }
 
 const requestIdOf = (event: PageEvent, context: Context | undefined) =>

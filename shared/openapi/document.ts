@@ -26,8 +26,19 @@ const apiVersion = '1.0.0';
 /** The interface answers these with `{"message"}` alone (see `DomainError.messageOnly`). */
 const messageOnlyErrorIds: ReadonlySet<ErrorId> = new Set(['webhook_subscription_not_found']);
 
-/** API Gateway's throttling answer on a stage (infra/constructs/api.ts, gateway responses). */
+/**
+ * A rate limit's answer, before any handler runs: the stage's throttle (infra/constructs/api.ts,
+ * gateway responses), its WAF's per-key rule, the local host's per-key limit.
+ */
 const throttledErrorId = 'too_many_requests';
+/** The per-key limit's answer says when to come back; the stage's throttle's may not. */
+const rateLimitedHeaders = object({
+  'Retry-After': string()
+    .regex(/^[1-9][0-9]*$/)
+    .optional()
+    .meta({ description: 'Seconds to wait before the key’s next request is served.' }),
+});
+
 /** The gateway's answer to a body over its limit, before any handler runs. */
 const tooLargeErrorId = 'request_too_large';
 
@@ -210,7 +221,8 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
         ? {}
         : {
             '429': {
-              description: `\`${throttledErrorId}\`: the stage's request rate was exceeded; retry later.`,
+              description: `\`${throttledErrorId}\`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after \`Retry-After\` seconds when given, and back off.`,
+              headers: rateLimitedHeaders,
               content: { 'application/json': { schema: errorWithIds([throttledErrorId]) } },
             },
           }),

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { httpCall } from '#shared/aws/tracing.ts';
 import { queues } from '#shared/catalogue/queues.ts';
 import {
+  attemptNumberOf,
   type DeliveryAttempt,
   failDelivery,
   getDelivery,
@@ -34,21 +35,29 @@ const timeoutMs = () => {
   return Number.isFinite(value) && value > 0 ? value : defaultTimeoutMs;
 };
 
-/** The redrive policy parks a message after this many receives: the last attempt is this one. */
-export const maxAttempts = queues.webhooks.maxReceiveCount;
+/**
+ * A delivery's attempts, counted in its record: the fourth failure ends it. The queue's redrive
+ * (`maxReceiveCount`, above this) is a safety net only: receives that never reached the sender
+ * (throttled or timed-out invocations) or that came before an attempt was due use up receives, not
+ * attempts.
+ */
+export const maxAttempts = 4;
 
 export type SendResult =
   /** Nothing more to do with the message: delivered, or the delivery is over one way or another. */
   | { done: true }
-  /** The message is to come back after this many seconds (0 after the last attempt, to be parked). */
-  | { done: false; retryInSeconds: number; reason: string };
+  /** The message is to come back after this many seconds, for the `attempt`-th attempt. */
+  | { done: false; retryInSeconds: number; reason: string; attempt: number };
 
 /**
- * One attempt at a delivery, the `attempt`-th (the message's receive count). Every attempt is
- * recorded. A delivery that is no longer pending (a duplicate message, a re-send already done) is
- * left alone; one whose subscription was deleted or replaced ends failed without being sent.
+ * One attempt at a delivery, the one its record counts (not the message's receives). Every attempt
+ * is recorded. A delivery that is no longer pending (a duplicate message, a re-send already done) is
+ * left alone; one whose subscription was deleted or replaced ends failed without being sent. A
+ * message that comes back before its attempt is due (a copy of the message, made by a queue send
+ * repeated after a lost answer) waits for it without using one up. `receiveCount` is the queue's:
+ * on the last receive its redrive allows, the attempt is made whatever the schedule and is the last.
  */
-export async function attemptDelivery(message: DeliveryMessage, attempt: number): Promise<SendResult> {
+export async function attemptDelivery(message: DeliveryMessage, receiveCount: number): Promise<SendResult> {
   const delivery = await getDelivery(message.businessId, message.deliveryId, true);
   if (!delivery) {
     logger.warn('webhook message for an unknown delivery', { ...message });
@@ -56,6 +65,12 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number)
   }
   if (delivery.status !== 'pending') return { done: true };
   if (message.ifNeverAttempted && delivery.attempts.length > 0) return { done: true };
+  const attempt = attemptNumberOf(delivery);
+  const lastReceive = receiveCount >= queues.webhooks.maxReceiveCount;
+  const wait = secondsUntilDue(delivery.attempts, attempt);
+  if (wait > 0 && !lastReceive) {
+    return { done: false, retryInSeconds: wait, reason: `attempt ${attempt} is not due yet`, attempt };
+  }
   const subscription = await getSubscription(delivery.businessId);
   if (!subscription || subscription.id !== delivery.subscriptionId) {
     await failDelivery(delivery, 'The webhook subscription was deleted before the event could be delivered');
@@ -72,19 +87,41 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number)
     { timeoutMs: timeoutMs(), policy: webhookUrlPolicy() },
   );
   const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
-  const last = attempt >= maxAttempts;
-  count('WebhookAttempts');
-  if (!delivered) count('WebhookAttemptFailures');
-  if (!delivered && last) count('WebhooksFailed');
+  const last = attempt >= maxAttempts || lastReceive;
   const reason = result.error ?? `the receiver answered ${result.status}`;
-  await recordAttempt(
+  const recorded = await recordAttempt(
     delivery,
     result,
     delivered ? 'delivered' : last ? 'failed' : 'pending',
-    delivered || !last ? undefined : `No 2xx answer after ${attempt} attempts; the last: ${reason}`,
+    {
+      number: attempt,
+      failureReason:
+        delivered || !last ? undefined : `No 2xx answer after ${attempt} attempts; the last: ${reason}`,
+    },
   );
-  if (delivered) return { done: true };
-  return { done: false, retryInSeconds: last ? 0 : retryDelaySeconds(attempt, retryBaseSeconds()), reason };
+  // Another copy of the message made this attempt too and recorded it first: it goes on from here.
+  if (!recorded) return { done: true };
+  count('WebhookAttempts');
+  if (!delivered) count('WebhookAttemptFailures');
+  if (!delivered && last) count('WebhooksFailed');
+  if (delivered || last) return { done: true };
+  return {
+    done: false,
+    retryInSeconds: retryDelaySeconds(attempt, retryBaseSeconds()),
+    reason,
+    attempt: attempt + 1,
+  };
+}
+
+/**
+ * Seconds until the `attempt`-th attempt is due: the backoff after the failure before it, from
+ * when that failed attempt began. 0 for a first attempt, and once due.
+ */
+function secondsUntilDue(made: readonly DeliveryAttempt[], attempt: number): number {
+  const previous = made.at(-1);
+  if (!previous || attempt <= 1) return 0;
+  const due = Date.parse(previous.at) + retryDelaySeconds(attempt - 1, retryBaseSeconds()) * 1000;
+  return Math.max(0, Math.ceil((due - Date.now()) / 1000));
 }
 
 /**

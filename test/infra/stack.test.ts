@@ -704,7 +704,7 @@ describe("the table's stream", () => {
 describe('webhook delivery', () => {
   const webhooksQueue = () => queueOf(dev.template, sourceQueueName('dev', 'webhooks'));
 
-  it('parks a message in the dead-letter queue after the 4th failed attempt, and raises the alarm', () => {
+  it('parks a message in the dead-letter queue only after 8 receives, twice the attempts the delivery record counts, and raises the alarm', () => {
     const [webhooksId, queue] = webhooksQueue();
     const [deadLettersId, deadLetters] = queueOf(
       dev.template,
@@ -712,7 +712,7 @@ describe('webhook delivery', () => {
     );
     expect(queue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId, 'Arn'] },
-      maxReceiveCount: 4,
+      maxReceiveCount: 8,
     });
     for (const [id, encrypted] of [
       [webhooksId, queue],

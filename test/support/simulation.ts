@@ -506,6 +506,9 @@ async function run(
   process.env.PAYMENT_COLLECTION_GRACE_SECONDS = '1';
   // The receiver listens on the loopback, which only the local host's policy lets webhooks reach.
   process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+  // The simulation hands a failed message back when it chooses, not when its visibility timeout
+  // ends: every retry is due at once, so each handing of a pending delivery is an attempt.
+  process.env.WEBHOOK_RETRY_BASE_SECONDS = '0';
   receiver.state.chance = random.next;
   receiver.state.failing = 0.2;
 
