@@ -35,9 +35,9 @@ export const zoneNumberMessage = (field: string) =>
 export const zoneMobileNumber = (field: string) =>
   string()
     .check(
-      overwrite((raw) => readZoneNumber(raw, undefined)?.e164 ?? raw),
+      overwrite((raw) => readZoneNumber(raw, null)?.e164 ?? raw),
       superRefine((value, context) => {
-        if (readZoneNumber(value, undefined)) return;
+        if (readZoneNumber(value, null)) return;
         context.addIssue({ code: 'custom', params: { rule: 'format' }, message: zoneNumberMessage(field) });
       }),
     )
@@ -52,7 +52,7 @@ export function unservedNumberMessage(
   provider: ProviderCode,
   e164: string,
 ): string | undefined {
-  const country = readZoneNumber(e164, undefined)?.country;
+  const country = readZoneNumber(e164, null)?.country;
   if (!country || providerServes(provider, country)) return undefined;
   const theirs = providerCountries[provider].map((code) => countryNames[code]).join(', ');
   return `The ${field} field is a number of ${countryNames[country]}, where ${provider} does not take payments (${provider} serves ${theirs}).`;

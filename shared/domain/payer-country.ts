@@ -10,6 +10,6 @@ export function payerCountryOf(
   known: { storeCountry?: UemoaCountry | undefined; payerPhone?: string | undefined },
 ): UemoaCountry {
   if (isUemoaCountry(chosen?.payerCountry)) return chosen.payerCountry;
-  const ofNumber = known.payerPhone ? readZoneNumber(known.payerPhone, undefined)?.country : undefined;
+  const ofNumber = known.payerPhone ? readZoneNumber(known.payerPhone, null)?.country : undefined;
   return ofNumber ?? known.storeCountry ?? defaultCountry;
 }

@@ -51,11 +51,11 @@ function zoneNumberOf(parsed: PhoneNumber | undefined): ZoneNumber | undefined {
 /**
  * A mobile number of one of the eight countries, or undefined. A number without `+` is read first
  * as a national number of `country`, then as an international one missing its `+` (`225…`);
- * with no country (a field that has none to read it in), only international forms are read.
+ * with `null` (a field that has no country to read it in), only international forms are read.
  */
 export function readZoneNumber(
   raw: string | undefined,
-  country: UemoaCountry | undefined = defaultCountry,
+  country: UemoaCountry | null = defaultCountry,
 ): ZoneNumber | undefined {
   const compact = compactForm(raw);
   if (!compact) return undefined;

@@ -32,7 +32,7 @@ export const verifiedCallbackBody = object({
   outcome: enumOf(['success', 'declined', 'insufficient_funds']),
   // A provider may send null for what it does not know (no phone when the payer declined).
   payerPhone: pipe(
-    nullish(string().check(refine((phone) => readZoneNumber(phone, undefined)?.e164 === phone))),
+    nullish(string().check(refine((phone) => readZoneNumber(phone, null)?.e164 === phone))),
     transform((phone) => phone ?? undefined),
   ),
   payerName: pipe(
