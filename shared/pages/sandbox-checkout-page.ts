@@ -1,6 +1,7 @@
 import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
 import { defaultCountry } from '#shared/domain/uemoa-countries.ts';
 import type { SandboxCheckout } from '#shared/operations/sandbox-checkout.ts';
+import { countryTexts } from '#shared/pages/country-choice.ts';
 import { formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
@@ -42,7 +43,7 @@ ${merchantName && html`<dt>${t.merchant}</dt><dd>${merchantName}</dd>`}
 <form method="post" action="${ownUrl(pageUrl, context)}" novalidate>
 <label class="field" for="payerPhone">${t.payerPhone}</label>
 <input class="input" type="tel" id="payerPhone" name="payerPhone" value="${phone}" placeholder="${formatPhone(`${sandboxNumberBases[country]}01`)}" inputmode="tel" autocomplete="tel" maxlength="32"${retry ? html` aria-invalid="true" aria-describedby="phone-error"` : ''}>
-${retry && html`<p class="field-error" id="phone-error" role="alert">${t.phoneInvalid}</p>`}
+${retry && html`<p class="field-error" id="phone-error" role="alert">${countryTexts(country, language).phoneInvalid}</p>`}
 <div class="actions">
 <button class="button button-approve" type="submit" name="action" value="approve">${t.approve}</button>
 <button class="button button-decline" type="submit" name="action" value="decline">${t.decline}</button>
