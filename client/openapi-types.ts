@@ -2399,6 +2399,8 @@ export interface components {
                 id: string;
                 name: string;
                 currency: string;
+                /** @enum {string} */
+                country: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
             };
             link: components["schemas"]["BusinessLink"];
         };

@@ -146,7 +146,7 @@ export const onboardedBusinessSchema = object({
     }),
   }),
   owner: object({ id: uuid(), phone: string(), firstName: string(), lastName: string() }),
-  store: object({ id: uuid(), name: string(), currency: string() }),
+  store: object({ id: uuid(), name: string(), currency: string(), country: enumOf(uemoaCountries) }),
   link: businessLinkSchema,
 }).register(globalRegistry, { id: 'OnboardedBusiness' });
 

@@ -109,7 +109,12 @@ export async function onboardBusiness(caller: Caller, body: OnboardBusinessBody)
       verificationLevel: business.verificationLevel,
     },
     owner: { id: user.id, phone: user.phone, firstName: user.firstName, lastName: user.lastName },
-    store: { id: store.id, name: store.name, currency: store.currency },
+    store: {
+      id: store.id,
+      name: store.name,
+      currency: store.currency,
+      country: store.country ?? defaultCountry,
+    },
     link: businessLinkResponse(link as ServiceProviderLink),
   };
 }
