@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, demoApi, type Merchant, newMerchant } from '#test/support/api-client.ts';
-import { chooseProvider, openPhone, type PhoneBrowser } from '#test/support/browser.ts';
+import { chooseProvider, openPhone, type PhoneBrowser, screenshotDir } from '#test/support/browser.ts';
 
 const { config, dataDir } = inject('localHost');
 const { baseUrl, demo } = config;
@@ -15,6 +17,7 @@ let phone: PhoneBrowser | undefined;
 
 beforeAll(async () => {
   dakar = await newMerchant(dataDir, 'Boutique Dakar', 'SN');
+  mkdirSync(screenshotDir, { recursive: true });
 });
 
 afterEach(async () => {
@@ -85,6 +88,7 @@ describe('payers of every country of the zone, on the hosted page at 360 × 640'
     expect((await offeredProviders(page)).sort()).toEqual(['orange', 'wave']);
     expect(await page.locator('.phone-prefix').innerText()).toBe('+221');
     expect(await page.getByRole('radio', { name: 'Wave' }).isChecked()).toBe(true);
+    await page.screenshot({ path: join(screenshotDir, 'payment-senegal-360.png') });
     // A national number, read in the store's country.
     await page.getByLabel('Numéro de téléphone mobile money').fill('77 000 00 01');
     await payAndApprove(page, created, '+221770000001');
@@ -144,6 +148,7 @@ describe('payers of every country of the zone, on the hosted page at 360 × 640'
     expect(await page.getByLabel('Pays du numéro').inputValue()).toBe('TG');
     expect(await offeredProviders(page)).toEqual(['moov']);
     expect(await page.getByRole('button', { name: /^Payer/ }).isVisible()).toBe(true);
+    await page.screenshot({ path: join(screenshotDir, 'payment-togo-wave-refused-360.png'), fullPage: true });
     expect((await statusOf(created)).status).toBe('pending');
     // Nothing went to a provider: the page still takes the payment with Moov Money.
     await chooseProvider(page, 'Moov Money');
