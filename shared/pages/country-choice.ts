@@ -109,7 +109,7 @@ export function countryChoice(action: string, country: UemoaCountry, language: L
   return html`<form class="country" method="get" action="${url.origin}${url.pathname}">
 ${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<label class="country-label" for="payerCountry">${t.countryLabel}</label>
 <select class="input" id="payerCountry" name="country">
-${sorted.map((code) => html`<option value="${code}"${code === country ? html` selected` : ''}>${names[language][code].name} (+${callingCodeOf(code)})</option>\n`)}</select>
+${sorted.map((code) => html`<option value="${code}"${code === country ? html` selected` : ''}>${names[language][code].name}</option>\n`)}</select>
 <button class="button button-secondary" type="submit">${t.showProviders}</button>
 </form>`;
 }

@@ -109,7 +109,9 @@ export function payerForm(
   const refusal = errors.refusedBy && t.providerRefused(providerNames[errors.refusedBy]);
   const here = countryTexts(country, language);
   const offered = providersIn(country, providerCodes);
-  const preferred = offered.find((code) => code === chosen);
+  // A country with one provider has it chosen: there is nothing else to pick.
+  const preferred =
+    offered.find((code) => code === chosen) ?? (offered.length === 1 ? offered[0] : undefined);
   const phoneError =
     errors.payerPhone === 'required' ? t.phoneRequired : errors.payerPhone && here.phoneInvalid;
   const unserved =
@@ -136,14 +138,14 @@ ${
   offered.length === 0
     ? html`<p class="notice" id="no-provider">${here.noProvider}</p>`
     : preferred && offered.length > 1
-      ? html`<div class="providers">${providerCard(preferred, chosen)}</div>
+      ? html`<div class="providers">${providerCard(preferred, preferred)}</div>
 <details class="more-providers">
 <summary>${t.changeProvider}</summary>
 <div class="providers">
-${offered.filter((code) => code !== preferred).map((code) => providerCard(code, chosen))}</div>
+${offered.filter((code) => code !== preferred).map((code) => providerCard(code, preferred ?? chosen))}</div>
 </details>`
       : html`<div class="providers">
-${offered.map((code) => providerCard(code, chosen))}</div>`
+${offered.map((code) => providerCard(code, preferred ?? chosen))}</div>`
 }
 </fieldset>
 <label class="field" for="payerPhone">${t.phoneLabel}</label>

@@ -150,6 +150,8 @@ describe('payers of every country of the zone, on the hosted page at 360 × 640'
     expect(await page.getByRole('button', { name: /^Payer/ }).isVisible()).toBe(true);
     await page.screenshot({ path: join(screenshotDir, 'payment-togo-wave-refused-360.png'), fullPage: true });
     expect((await statusOf(created)).status).toBe('pending');
+    // Togo's only provider is chosen already.
+    expect(await page.getByRole('radio', { name: 'Moov Money' }).isChecked()).toBe(true);
     // Nothing went to a provider: the page still takes the payment with Moov Money.
     await chooseProvider(page, 'Moov Money');
     await payAndApprove(page, created, '+22890000001');
