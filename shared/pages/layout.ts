@@ -26,9 +26,9 @@ a{color:#0f766e}
 .reference{margin:4px 0 0;font-size:14px;color:#6b7280;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .content{padding:16px}
 .country{display:flex;align-items:center;gap:8px;padding:12px 16px 0}
-.country-label{flex:none;max-width:6.5em;font-size:14px;font-weight:600;line-height:1.25}
-.country .input{flex:1;min-width:0;min-height:48px;padding:8px 10px;font-size:16px}
-.country .button{width:auto;flex:none;min-height:48px;margin:0;padding:8px 14px;font-size:16px}
+.country-label{flex:none;width:4.4em;font-size:14px;font-weight:600;line-height:1.25}
+.country .input{flex:1 1 auto;width:auto;min-width:0;min-height:48px;padding:8px 6px;font-size:16px}
+.country .button{width:auto;flex:none;min-height:48px;margin:0;padding:8px 12px;font-size:16px}
 .country+.content{padding-top:8px}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 legend{font-weight:600;margin:0 0 8px;padding:0}
