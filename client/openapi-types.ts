@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment request
-         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead. It may be paid until `expiresAt` (30 minutes by default, at most 7 days): past it, unpaid, it is `error` / `expired` in every answer, and a success the provider reports later is refunded to the payer. On the hosted page a declined attempt keeps it `pending` for the payer to try again.
+         * @description Collects an amount for a store: `redirect` sends the payer to `redirectUrl`, `soundbox` shows a QR code on a terminal. The request stays `pending` until the provider answers; poll it, or receive the `TRANSACTION_COMPLETED` webhook. With `escrow` (platform keys only; another key gets 403 `forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead. It may be paid until `expiresAt` (30 minutes by default, at most 7 days): past it, unpaid, it is `error` / `expired` in every answer, and a success the provider reports later is refunded to the payer. On the hosted page a declined attempt keeps it `pending` for the payer to try again. `payerPhone` is a mobile number of one of the eight UEMOA countries; a country the `paymentMethod` does not serve (Wave in Togo) is 422 rule `provider_country` naming it.
          */
         post: operations["createPaymentRequest"];
         delete?: never;
@@ -680,7 +680,7 @@ export interface paths {
         put?: never;
         /**
          * Create a contact
-         * @description A beneficiary of transfers: a mobile-money number (`identifier.number`, any form the hosted page accepts, stored as +225 and 10 digits) or a bank account (all six fields). Creating the same beneficiary again answers the existing contact.
+         * @description A beneficiary of transfers: a mobile-money number (`identifier.number`, a mobile number of a UEMOA country where the provider takes payments, stored in E.164; an Ivorian national form is accepted) or a bank account (all six fields). Creating the same beneficiary again answers the existing contact.
          */
         post: operations["createContact"];
         delete?: never;
@@ -1150,7 +1150,7 @@ export interface paths {
         put?: never;
         /**
          * Approve as the payer (sandbox)
-         * @description Plays the payer approving in their app, through the provider’s signed callback: the phone number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...).
+         * @description Plays the payer approving in their app, through the provider’s signed callback: the phone number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...; the same endings in every UEMOA country: `+221770000002` is declined too).
          */
         post: operations["approveSandboxPaymentRequest"];
         delete?: never;
@@ -1787,6 +1787,7 @@ export interface components {
          *       "id": "4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10",
          *       "name": "Boutique Awa Plateau",
          *       "currency": "XOF",
+         *       "country": "CI",
          *       "createdAt": "2026-11-02T09:15:00.000Z"
          *     }
          */
@@ -1795,6 +1796,11 @@ export interface components {
             id: string;
             name: string;
             currency: string;
+            /**
+             * @description Where the store sells (ISO 3166-1 alpha-2): its payers’ national numbers are read there, and its payment pages offer that country’s providers first.
+             * @enum {string}
+             */
+            country: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
             /**
              * Format: date-time
              * @example 2026-11-20T14:08:55.665Z
@@ -2531,6 +2537,8 @@ export interface components {
                 id: string;
                 name: string;
                 currency: string;
+                /** @enum {string} */
+                country: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
             };
             link: components["schemas"]["BusinessLink"];
         };
@@ -3107,7 +3115,10 @@ export interface operations {
                             deviceId?: string;
                             /** @description Prompt the payer’s phone at once, with no page; needs `payerPhone`. */
                             forceProviderDirect?: boolean;
-                            /** @example +2250700000001 */
+                            /**
+                             * @description A mobile number of one of the eight UEMOA countries, in international form.
+                             * @example +2250700000001
+                             */
                             payerPhone?: string;
                         };
                     };
@@ -5079,6 +5090,8 @@ export interface operations {
                 lang?: "fr" | "en";
                 payment?: string;
                 attempt?: string;
+                /** @description The payer’s country, whose providers the form offers; by default the store’s. */
+                country?: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
             };
             header?: never;
             path: {
@@ -5163,8 +5176,13 @@ export interface operations {
                      * @enum {string}
                      */
                     paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "orange_money";
-                    /** @description `+225` and 10 digits; spaces, `00225` or no prefix are accepted. */
+                    /** @description A mobile number of a UEMOA country: international (`+221…`, `00221…`), or national, read in `payerCountry`; spaces and dots are accepted. */
                     payerPhone: string;
+                    /**
+                     * @description The payer’s country (ISO 3166-1 alpha-2); by default the store’s.
+                     * @enum {string}
+                     */
+                    payerCountry?: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
                 };
             };
         };
@@ -5228,6 +5246,8 @@ export interface operations {
             query?: {
                 /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
                 lang?: "fr" | "en";
+                /** @description The payer’s country, whose providers the form offers; by default the store’s. */
+                country?: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
             };
             header?: never;
             path: {
@@ -5311,8 +5331,13 @@ export interface operations {
                      * @enum {string}
                      */
                     paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "orange_money";
-                    /** @description `+225` and 10 digits; spaces, `00225` or no prefix are accepted. */
+                    /** @description A mobile number of a UEMOA country: international (`+221…`, `00221…`), or national, read in `payerCountry`; spaces and dots are accepted. */
                     payerPhone: string;
+                    /**
+                     * @description The payer’s country (ISO 3166-1 alpha-2); by default the store’s.
+                     * @enum {string}
+                     */
+                    payerCountry?: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
                 };
             };
         };
@@ -10185,6 +10210,11 @@ export interface operations {
                         name: string;
                         activityId: string;
                         storeName?: string;
+                        /**
+                         * @description The first store’s country (ISO 3166-1 alpha-2, one of the eight UEMOA countries); by default the owner’s phone’s, else `CI`.
+                         * @enum {string}
+                         */
+                        storeCountry?: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
                         referralCode?: string;
                     };
                 };
@@ -11339,7 +11369,10 @@ export interface operations {
                      * @enum {string}
                      */
                     paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "orange_money";
-                    /** @example +2250700000001 */
+                    /**
+                     * @description A mobile number of one of the eight UEMOA countries, in international form.
+                     * @example +2250700000001
+                     */
                     payerPhone: string;
                 };
             };
@@ -11532,7 +11565,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @example +2250700000001 */
+                    /**
+                     * @description A mobile number of one of the eight UEMOA countries, in international form.
+                     * @example +2250700000001
+                     */
                     payerPhone?: string;
                 };
             };

@@ -32,7 +32,7 @@ Commands:
   create-user     --phone P [--first-name F] [--last-name L] [--email E] [--business-name N]
                   a person who signs in by phone; with --business-name, the business they own
                   (level 0, no API access) with its first store
-  create-store    --business ID --name N
+  create-store    --business ID --name N [--country CC]   (a UEMOA country; CI by default)
   create-device   --store ID --device-id ID
                   registers a soundbox and prints, once, how it connects: on the local host the
                   broker's address and a password; with --stage an IoT thing and its certificate
@@ -66,6 +66,7 @@ const { values, positionals } = parseArgs({
     name: { type: 'string' },
     business: { type: 'string' },
     store: { type: 'string' },
+    country: { type: 'string' },
     'device-id': { type: 'string' },
     kind: { type: 'string' },
     amount: { type: 'string' },
@@ -181,7 +182,7 @@ async function run(
     case 'create-user': {
       const { normalisePhoneNumber } = await import('#shared/domain/phone-numbers.ts');
       const phone = normalisePhoneNumber(required('phone'));
-      if (!phone) throw new UsageError('--phone must be a phone number (+225..., 07...)');
+      if (!phone) throw new UsageError('--phone must be a mobile number (+225…, +221…, or an Ivorian 07…)');
       const owner = {
         phone,
         firstName: values['first-name'] ?? 'Awa',
@@ -202,7 +203,13 @@ async function run(
       return { userId: created.user.id, phone, businessId: created.business.id, storeId: created.store.id };
     }
     case 'create-store': {
-      const store = await createStore({ businessId: required('business'), name: required('name') });
+      const { defaultCountry, isUemoaCountry, uemoaCountries } = await import(
+        '#shared/domain/uemoa-countries.ts'
+      );
+      const country = values.country ?? defaultCountry;
+      if (!isUemoaCountry(country))
+        throw new UsageError(`--country must be one of ${uemoaCountries.join(', ')}`);
+      const store = await createStore({ businessId: required('business'), name: required('name'), country });
       return { storeId: store.id };
     }
     case 'create-device': {

@@ -5,5 +5,5 @@ import { linkPage } from '#shared/pages/link-page.ts';
 export const handler = pageHandler('linkPage', async (request) => {
   const view = await linkPageView(request.params.id ?? '', request.query.payment);
   const attempt = Math.max(0, Number.parseInt(request.query.attempt ?? '', 10) || 0);
-  return htmlPage(linkPage(view, request, { attempt }));
+  return htmlPage(linkPage(view, request, { attempt, form: { payerCountry: request.query.country } }));
 });

@@ -5,10 +5,10 @@ import { linkPage, linkUnavailablePage } from '#shared/pages/link-page.ts';
 
 export const handler = pageHandler('submitLinkPage', async (request) => {
   const id = request.params.id ?? '';
-  const { paymentMethod, payerPhone } = request.form;
+  const { paymentMethod, payerPhone, payerCountry } = request.form;
   const submitted = await payOnLinkPage(
     id,
-    { paymentMethod, payerPhone },
+    { paymentMethod, payerPhone, payerCountry },
     attemptTokenFrom(request.headers.cookie),
     request.baseUrl,
     request.query.payment,

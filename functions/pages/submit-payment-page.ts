@@ -4,8 +4,8 @@ import { ownUrl, paymentPage, paymentPageUrl } from '#shared/pages/payment-page.
 
 export const handler = pageHandler('submitPaymentPage', async (request) => {
   const id = request.params.id ?? '';
-  const { paymentMethod, payerPhone } = request.form;
-  const submitted = await payOnHostedPage(id, { paymentMethod, payerPhone }, request.baseUrl);
+  const { paymentMethod, payerPhone, payerCountry } = request.form;
+  const submitted = await payOnHostedPage(id, { paymentMethod, payerPhone, payerCountry }, request.baseUrl);
   switch (submitted.outcome) {
     case 'checkout':
       return redirectTo(submitted.checkoutUrl);

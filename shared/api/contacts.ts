@@ -19,6 +19,7 @@ import {
 import type { $RefinementCtx } from 'zod/v4/core';
 import { instant, paymentMethodInput, transformWithIssues } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { unservedNumberMessage, zoneNumberMessage } from '#shared/api/phone-number.ts';
 import { readsTable, writesTable } from '#shared/catalogue/access.ts';
 import type { Contact } from '#shared/data/contact.ts';
 import {
@@ -27,14 +28,14 @@ import {
   type ContactMethod,
   contactMethods,
 } from '#shared/domain/contacts.ts';
-import { normalizePayerPhone } from '#shared/domain/payment-methods.ts';
+import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
 
 const bankFields = ['bankName', 'accountNumber', 'bankCode', 'swiftCode', 'agencyCode', 'key'] as const;
 
 /**
  * The identifier of a beneficiary, checked against its method: a mobile-money number (`number`,
- * or `reference` as some integrations send it) in any form the hosted page accepts, stored as
- * +225 and 10 digits; a bank account with all six of its fields. Adds one issue per problem, with
+ * or `reference` as some integrations send it) of a UEMOA country the provider serves, stored in
+ * E.164; a bank account with all six of its fields. Adds one issue per problem, with
  * the field's path under `identifier`, and answers undefined then.
  */
 export function parseIdentifier(
@@ -60,16 +61,18 @@ export function parseIdentifier(
   }
   if (method !== 'bank') {
     const typed = fields.number ?? fields.reference;
-    const number = typeof typed === 'string' ? normalizePayerPhone(typed) : undefined;
-    if (number) return { number };
+    // A national form is read as Ivorian: a contact belongs to the business, not to a store.
+    const number = typeof typed === 'string' ? readZoneNumber(typed)?.e164 : undefined;
+    const unserved = number && unservedNumberMessage('identifier.number', method, number);
+    if (number && !unserved) return { number };
     context.addIssue({
       code: 'custom',
       path: ['identifier', 'number'],
-      params: { rule: typed === undefined ? 'required' : 'format' },
+      params: { rule: typed === undefined ? 'required' : unserved ? 'provider_country' : 'format' },
       message:
         typed === undefined
           ? 'The identifier.number field is required.'
-          : 'The identifier.number field must be +225 followed by 10 digits.',
+          : unserved || zoneNumberMessage('identifier.number'),
     });
     return undefined;
   }

@@ -3,6 +3,7 @@ import { idPathParams, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
+import { uemoaCountries } from '#shared/domain/uemoa-countries.ts';
 
 /**
  * The hosted pages, for the reference. They read their few form fields themselves and answer
@@ -12,11 +13,18 @@ const idParams = object({ id: uuid() });
 const language = optional(enumOf(['fr', 'en'])).register(globalRegistry, {
   description: 'The page’s language; by default the browser’s (`Accept-Language`), French otherwise.',
 });
+const country = optional(enumOf(uemoaCountries)).register(globalRegistry, {
+  description: 'The payer’s country, whose providers the form offers; by default the store’s.',
+});
 export const pageQuery = object({ lang: language });
 const payerForm = object({
   paymentMethod: paymentMethodInput(providerCodes),
   payerPhone: string().register(globalRegistry, {
-    description: '`+225` and 10 digits; spaces, `00225` or no prefix are accepted.',
+    description:
+      'A mobile number of a UEMOA country: international (`+221…`, `00221…`), or national, read in `payerCountry`; spaces and dots are accepted.',
+  }),
+  payerCountry: optional(enumOf(uemoaCountries)).register(globalRegistry, {
+    description: 'The payer’s country (ISO 3166-1 alpha-2); by default the store’s.',
   }),
 });
 
@@ -32,7 +40,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     tag,
     summary: 'The page of a payment link (`link`)',
     params: idParams,
-    query: object({ lang: language, payment: optional(uuid()), attempt: optional(string()) }),
+    query: object({ lang: language, payment: optional(uuid()), attempt: optional(string()), country }),
     answers: { 200: 'The page, or the outcome of the payment `payment`.', 404: 'Unknown id.' },
   },
   submitLinkPage: {
@@ -62,7 +70,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     tag,
     summary: 'The payment page of a payment request (`redirectUrl`)',
     params: idParams,
-    query: pageQuery,
+    query: object({ lang: language, country }),
     answers: { 200: 'The page: the store, the amount, the providers and a phone field.', 404: 'Unknown id.' },
   },
   submitPaymentPage: {

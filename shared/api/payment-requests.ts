@@ -21,9 +21,10 @@ import {
 import { executedAt, instant, money, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
+import { refuseUnservedNumber, zoneMobileNumber } from '#shared/api/phone-number.ts';
 import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
-import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
 
 /** Web addresses or app deep links (`myapp://paid?reference=x`), with the client's own query string. */
@@ -50,9 +51,7 @@ export const returnUrl = string()
 /** Far above any ceiling, and far below 2^53: amounts stay exact in every computation. */
 export const maxAmountCents = 1_000_000_000_000;
 
-export const payerPhone = string()
-  .check(regex(payerPhonePattern, 'must be +225 followed by 10 digits'))
-  .register(globalRegistry, { examples: ['+2250700000001'] });
+export const payerPhone = zoneMobileNumber('payerPhone');
 
 const providersDescription = 'The mobile-money provider: Orange Money, Wave, MTN MoMo, Moov Money, Djamo.';
 
@@ -155,6 +154,13 @@ export const createPaymentRequestBody = object({
             'The paymentDetails.data.payerPhone field is required when paymentDetails.data.forceProviderDirect is true.',
         });
       }
+      if (data.payerPhone !== undefined)
+        refuseUnservedNumber(
+          context,
+          ['paymentDetails', 'data', 'payerPhone'],
+          data.paymentMethod,
+          data.payerPhone,
+        );
     }),
   );
 

@@ -1,4 +1,4 @@
-import { enum as enumOf, object, optional, string } from 'zod/mini';
+import { enum as enumOf, object, optional, string, superRefine } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { pageQuery } from '#shared/api/pages.ts';
 import { paymentLinkPathParams } from '#shared/api/payment-links.ts';
@@ -8,6 +8,7 @@ import {
   paymentRequestPathParams,
   paymentRequestSchema,
 } from '#shared/api/payment-requests.ts';
+import { refuseUnservedNumber } from '#shared/api/phone-number.ts';
 import { type AwsAccess, playsSandboxProvider, readsTable } from '#shared/catalogue/access.ts';
 
 /**
@@ -15,7 +16,11 @@ import { type AwsAccess, playsSandboxProvider, readsTable } from '#shared/catalo
  * payer, in their app or on the provider's page. None of it exists on production.
  */
 
-export const sandboxLinkPaymentBody = object({ paymentMethod: paymentMethodGiven, payerPhone });
+export const sandboxLinkPaymentBody = object({ paymentMethod: paymentMethodGiven, payerPhone }).check(
+  superRefine((body, context) =>
+    refuseUnservedNumber(context, ['payerPhone'], body.paymentMethod, body.payerPhone),
+  ),
+);
 
 export const sandboxPayerBody = optional(object({ payerPhone: optional(payerPhone) }));
 

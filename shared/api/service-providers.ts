@@ -25,6 +25,7 @@ import { readsTable, writesAndNotifies, writesTable } from '#shared/catalogue/ac
 import type { ApiKey } from '#shared/data/api-key.ts';
 import type { ServiceProviderLink } from '#shared/data/service-provider-link.ts';
 import { isActivityOffered } from '#shared/domain/activities.ts';
+import { uemoaCountries } from '#shared/domain/uemoa-countries.ts';
 
 const name = string().check(trim(), minLength(1), maxLength(100));
 
@@ -46,6 +47,10 @@ export const onboardBusinessBody = object({
       }),
     ),
     storeName: optional(string().check(trim(), minLength(1), maxLength(255))),
+    storeCountry: optional(enumOf(uemoaCountries)).register(globalRegistry, {
+      description:
+        'The first store’s country (ISO 3166-1 alpha-2, one of the eight UEMOA countries); by default the owner’s phone’s, else `CI`.',
+    }),
     referralCode: optional(string().check(trim(), minLength(1), maxLength(64))),
   }),
 });
@@ -141,7 +146,7 @@ export const onboardedBusinessSchema = object({
     }),
   }),
   owner: object({ id: uuid(), phone: string(), firstName: string(), lastName: string() }),
-  store: object({ id: uuid(), name: string(), currency: string() }),
+  store: object({ id: uuid(), name: string(), currency: string(), country: enumOf(uemoaCountries) }),
   link: businessLinkSchema,
 }).register(globalRegistry, { id: 'OnboardedBusiness' });
 

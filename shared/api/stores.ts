@@ -1,9 +1,10 @@
-import { array, globalRegistry, object, type output, string, uuid } from 'zod/mini';
+import { array, enum as enumOf, globalRegistry, object, type output, string, uuid } from 'zod/mini';
 import { instant, money } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { readsTable } from '#shared/catalogue/access.ts';
 import type { Store } from '#shared/data/store.ts';
 import type { Money } from '#shared/domain/money.ts';
+import { defaultCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
 
 export const storePathParams = object({
   storeId: uuid().register(globalRegistry, { examples: ['4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10'] }),
@@ -14,6 +15,10 @@ export const storeSchema = object({
   id: uuid(),
   name: string(),
   currency: string(),
+  country: enumOf(uemoaCountries).register(globalRegistry, {
+    description:
+      'Where the store sells (ISO 3166-1 alpha-2): its payers’ national numbers are read there, and its payment pages offer that country’s providers first.',
+  }),
   createdAt: instant,
 }).register(globalRegistry, {
   id: 'Store',
@@ -22,6 +27,7 @@ export const storeSchema = object({
       id: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
       name: 'Boutique Awa Plateau',
       currency: 'XOF',
+      country: 'CI',
       createdAt: '2026-11-02T09:15:00.000Z',
     },
   ],
@@ -33,6 +39,7 @@ export const storeResponse = (store: Store): StoreResponse => ({
   id: store.id,
   name: store.name,
   currency: store.currency,
+  country: store.country ?? defaultCountry,
   createdAt: store.createdAt,
 });
 

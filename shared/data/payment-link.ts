@@ -5,6 +5,7 @@ import { queryPrefix } from '#shared/data/query.ts';
 import { storeKey } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
+import { isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import {
   PaymentLinkAlreadyUsed,
@@ -48,6 +49,8 @@ export interface PaymentLink {
   businessId: string;
   storeId: string;
   storeName: string;
+  /** The store's country when the link was made: the link page's first choice of country. */
+  storeCountry?: UemoaCountry | undefined;
   title: string;
   amountCents: number;
   currency: string;
@@ -293,6 +296,7 @@ function toPaymentLink(item: Record<string, unknown>): PaymentLink {
     businessId: item.businessId as string,
     storeId: item.storeId as string,
     storeName: item.storeName as string,
+    ...(isUemoaCountry(item.storeCountry) ? { storeCountry: item.storeCountry } : {}),
     title: item.title as string,
     amountCents: Number(item.amountCents),
     currency: item.currency as string,

@@ -13,6 +13,7 @@ import {
   type EndReason,
 } from '#shared/domain/payment-lifetime.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { DeviceNotFound } from '#shared/errors/businesses.ts';
 import type { DomainError } from '#shared/errors/domain-error.ts';
 import { PaymentRequestExistsWithReference } from '#shared/errors/payment-requests.ts';
@@ -82,6 +83,8 @@ export interface PaymentRequest {
   businessId: string;
   storeId: string;
   storeName: string;
+  /** The store's country when the request was made: the payer page's first choice of country. */
+  storeCountry?: UemoaCountry | undefined;
   reference: string;
   /** What the payer pays for, as the merchant wrote it (up to 255 characters); absent when not given. */
   description?: string | undefined;

@@ -6,12 +6,13 @@ import { queryPrefix } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { walletItem } from '#shared/data/wallet.ts';
 import { defaultCurrency } from '#shared/domain/money.ts';
+import { isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { walletKinds } from '#shared/domain/wallet.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { Conflict } from '#shared/errors/request.ts';
 
 /**
- * Store: a shop or an online outlet of a business, with its currency and its wallets.
+ * Store: a shop or an online outlet of a business, with its currency, its country and its wallets.
  *
  * Keys:
  * - pk = BIZ#<businessId>, sk = STORE#<storeId>: the store, in its business's partition.
@@ -32,6 +33,8 @@ export interface Store {
   businessId: string;
   name: string;
   currency: string;
+  /** Where it sells: its payers' numbers are read there first. Absent on older stores: `CI`. */
+  country?: UemoaCountry | undefined;
   createdAt: string;
 }
 
@@ -60,7 +63,13 @@ export async function getStore(businessId: string, storeId: string): Promise<Sto
   return Item ? toStore(Item) : undefined;
 }
 
-export async function createStore(input: { businessId: string; name: string }): Promise<Store> {
+export interface NewStore {
+  businessId: string;
+  name: string;
+  country?: UemoaCountry | undefined;
+}
+
+export async function createStore(input: NewStore): Promise<Store> {
   const store = newStore(input);
   const table = tableName();
   await transactWrite([
@@ -79,12 +88,13 @@ export async function createStore(input: { businessId: string; name: string }): 
   return store;
 }
 
-export function newStore(input: { businessId: string; name: string }): Store {
+export function newStore(input: NewStore): Store {
   return {
     id: randomUUID(),
     businessId: input.businessId,
     name: input.name,
     currency: defaultCurrency,
+    ...(input.country ? { country: input.country } : {}),
     createdAt: new Date().toISOString(),
   };
 }
@@ -142,6 +152,7 @@ function toStore(item: Record<string, unknown>): Store {
     businessId: item.businessId as string,
     name: item.name as string,
     currency: item.currency as string,
+    ...(isUemoaCountry(item.country) ? { country: item.country } : {}),
     createdAt: item.createdAt as string,
   };
 }

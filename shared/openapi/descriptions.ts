@@ -32,7 +32,9 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     '`forbidden_action`), the payment is held in an escrow (`escrowId`) and `ESCROW_HELD` is sent instead. ' +
     'It may be paid until `expiresAt` (30 minutes by default, at most 7 days): past it, unpaid, it is ' +
     '`error` / `expired` in every answer, and a success the provider reports later is refunded to the payer. ' +
-    'On the hosted page a declined attempt keeps it `pending` for the payer to try again.',
+    'On the hosted page a declined attempt keeps it `pending` for the payer to try again. ' +
+    '`payerPhone` is a mobile number of one of the eight UEMOA countries; a country the ' +
+    '`paymentMethod` does not serve (Wave in Togo) is 422 rule `provider_country` naming it.',
   cancelPaymentRequest:
     'Ends a pending request: `error` / `cancelled`, with its `TRANSACTION_COMPLETED` (status `error`). ' +
     'Cancelling it again answers the same. A request paid, expired or otherwise ended is 409 ' +
@@ -61,7 +63,8 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
   receiveProviderCallbackPut: `MTN MoMo calls back with PUT as often as POST: the same as the POST. ${collectionCallbackDescription}`,
   approveSandboxPaymentRequest:
     'Plays the payer approving in their app, through the provider’s signed callback: the phone ' +
-    'number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...).',
+    'number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...; ' +
+    'the same endings in every UEMOA country: `+221770000002` is declined too).',
   listWebhookSubscriptions: forServiceProviders,
   createWebhookSubscription: `${forServiceProviders} A business has at most one subscription: a second create answers 409.`,
   deleteWebhookSubscription: `${forServiceProviders} An unknown subscription answers 404 \`{"message": "Webhook subscription not found"}\`.`,
@@ -71,8 +74,9 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     'it is now. Without a subscription: 404 `{"message": "Webhook subscription not found"}`.',
   listContacts: 'The beneficiaries of the caller’s business, for transfers; deleted ones are gone.',
   createContact:
-    'A beneficiary of transfers: a mobile-money number (`identifier.number`, any form the hosted ' +
-    'page accepts, stored as +225 and 10 digits) or a bank account (all six fields). Creating the ' +
+    'A beneficiary of transfers: a mobile-money number (`identifier.number`, a mobile number of a ' +
+    'UEMOA country where the provider takes payments, stored in E.164; an Ivorian national form is ' +
+    'accepted) or a bank account (all six fields). Creating the ' +
     'same beneficiary again answers the existing contact.',
   deleteContact: 'Transfers already made to it keep it as their beneficiary.',
   createTransfer:

@@ -259,7 +259,8 @@ and body within 24 hours.
 **Amounts** are integers in cents: \`150000\` is 1 500 XOF.
 
 **Sandbox.** Every stage but production has a sandbox provider behind the five codes; the payer's
-phone chooses the outcome (\`+2250700000001\` success, \`+2250700000002\` declined, ...). Operations
+phone chooses the outcome (\`+2250700000001\` success, \`+2250700000002\` declined, ..., the same
+endings in every UEMOA country: \`+221770000002\` is declined too). Operations
 marked \`x-sandbox-only\` exist there only.`;
 
 /** A line per section of the reference; a new section without one gets its name. */

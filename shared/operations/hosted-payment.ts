@@ -1,13 +1,12 @@
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { providerServes } from '#shared/domain/operator-countries.ts';
+import { payerCountryOf } from '#shared/domain/payer-country.ts';
 import { payerMayRetry } from '#shared/domain/payment-lifetime.ts';
-import {
-  canonicalPaymentMethod,
-  isProviderCode,
-  normalizePayerPhone,
-  type ProviderCode,
-} from '#shared/domain/payment-methods.ts';
+import { canonicalPaymentMethod, isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { PaymentRequestExpired, PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
 import { Conflict } from '#shared/errors/request.ts';
@@ -32,15 +31,16 @@ export async function hostedPaymentRequest(id: string, consistent = false): Prom
   return asSeenAt(request);
 }
 
-export { normalizePayerPhone };
-
 export interface HostedPaymentForm {
   paymentMethod?: string | undefined;
   payerPhone?: string | undefined;
+  /** The payer's country, as the page's country choice posts it. */
+  payerCountry?: string | undefined;
 }
 
 export interface HostedPaymentFormErrors {
-  paymentMethod?: 'required';
+  /** `unserved`: the provider does not take payments in the country of the payer's number. */
+  paymentMethod?: 'required' | 'unserved';
   payerPhone?: 'required' | 'format';
   /** The provider turned the payer down at once. */
   refusedBy?: ProviderCode;
@@ -54,19 +54,26 @@ export type HostedPaymentSubmission =
   /** The form again, as the payer filled it, with what is wrong. */
   | { outcome: 'retry'; request: PaymentRequest; form: HostedPaymentForm; errors: HostedPaymentFormErrors };
 
-/** The provider and the phone a payer posted, or what is wrong with them. */
+/**
+ * The provider and the phone a payer posted, or what is wrong with them. A national number is read
+ * in `country`; a provider must serve the country of the number. The form that comes back after an
+ * error names the number's country, so it offers that country's providers.
+ */
 export function checkPayerForm(
   form: HostedPaymentForm,
-): { method: ProviderCode; phone: string } | { errors: HostedPaymentFormErrors } {
+  country: UemoaCountry,
+): { method: ProviderCode; phone: string } | { errors: HostedPaymentFormErrors; form: HostedPaymentForm } {
   // As the API does, a form posting an alias (`orange_money`) means the provider it names.
   const given = form.paymentMethod && canonicalPaymentMethod(form.paymentMethod);
   const method = given && isProviderCode(given) ? given : undefined;
-  const phone = normalizePayerPhone(form.payerPhone);
-  if (method && phone) return { method, phone };
+  const number = readZoneNumber(form.payerPhone, country);
+  const served = method && number && providerServes(method, number.country);
+  if (method && number && served) return { method, phone: number.e164 };
   const errors: HostedPaymentFormErrors = {};
   if (!method) errors.paymentMethod = 'required';
-  if (!phone) errors.payerPhone = (form.payerPhone ?? '').trim() === '' ? 'required' : 'format';
-  return { errors };
+  else if (number && !served) errors.paymentMethod = 'unserved';
+  if (!number) errors.payerPhone = (form.payerPhone ?? '').trim() === '' ? 'required' : 'format';
+  return { errors, form: { ...form, payerCountry: number?.country ?? country } };
 }
 
 /**
@@ -81,8 +88,8 @@ export async function payOnHostedPage(
 ): Promise<HostedPaymentSubmission> {
   const request = await hostedPaymentRequest(id, true);
   if (request.status !== 'pending') return { outcome: 'closed' };
-  const checked = checkPayerForm(form);
-  if ('errors' in checked) return { outcome: 'retry', request, form, errors: checked.errors };
+  const checked = checkPayerForm(form, payerCountryOf(form, request));
+  if ('errors' in checked) return { outcome: 'retry', request, form: checked.form, errors: checked.errors };
   const { method, phone } = checked;
   try {
     const started = await startCollection(request, 'redirect', method, phone, baseUrl, {

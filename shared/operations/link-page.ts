@@ -1,6 +1,7 @@
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
+import { payerCountryOf } from '#shared/domain/payer-country.ts';
 import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
 import { PaymentRequestExpired } from '#shared/errors/payment-requests.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
@@ -71,8 +72,8 @@ export async function payOnLinkPage(
   const link = await linkForPage(id);
   // Before the form's errors: a phone typo is not worth fixing on a link that cannot be paid.
   if (!canReceivePayments(link)) return { outcome: 'unavailable', link };
-  const checked = checkPayerForm(form);
-  if ('errors' in checked) return { outcome: 'retry', link, form, errors: checked.errors };
+  const checked = checkPayerForm(form, payerCountryOf(form, link));
+  if ('errors' in checked) return { outcome: 'retry', link, form: checked.form, errors: checked.errors };
   const { method, phone } = checked;
   const earlier = await openPaymentOf(link, paymentId);
   try {

@@ -39,6 +39,7 @@ export async function createPaymentLinkFor(
     businessId: caller.businessId,
     storeId: store.id,
     storeName: store.name,
+    ...(store.country ? { storeCountry: store.country } : {}),
     title: body.title,
     amountCents: body.amountCents,
     currency: store.currency,

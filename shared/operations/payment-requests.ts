@@ -143,6 +143,7 @@ export async function openPaymentRequest(
     id,
     storeId: store.id,
     storeName: store.name,
+    ...(store.country ? { storeCountry: store.country } : {}),
     currency: store.currency,
     redirectUrl: `${baseUrl}/payment/${id}`,
     status: 'pending',

@@ -1,7 +1,7 @@
 import { findPaymentRequest } from '#shared/data/payment-request.ts';
+import { countryOfNumber, readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import { SandboxCollectionNotFound } from '#shared/errors/providers.ts';
 import { BadRequest } from '#shared/errors/request.ts';
-import { normalizePayerPhone } from '#shared/operations/hosted-payment.ts';
 import {
   actOnSandboxCollection,
   getSandboxCollection,
@@ -63,7 +63,9 @@ export async function answerSandboxCheckout(
   const collection = await collectionOf(providerReference);
   if (collection.state !== 'open') return { outcome: 'answered', returnUrl: collection.returnUrl };
   const typed = payerPhoneInput?.trim() ?? '';
-  const payerPhone = typed === '' ? collection.payerPhone : normalizePayerPhone(typed);
+  // A national number is read in the country of the number the payer gave on the service's page.
+  const country = collection.payerPhone ? countryOfNumber(collection.payerPhone) : undefined;
+  const payerPhone = typed === '' ? collection.payerPhone : readZoneNumber(typed, country)?.e164;
   if (!payerPhone) {
     return { outcome: 'retry', checkout: await checkoutOf(collection), payerPhone: typed };
   }

@@ -16,6 +16,8 @@ import { newStore, type Store, storeWrites } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { newUser, type User, userWrites } from '#shared/data/user.ts';
 import type { Caller } from '#shared/domain/caller.ts';
+import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
+import { defaultCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { count } from '#shared/metrics.ts';
 
@@ -26,6 +28,8 @@ export interface NewOwnedBusiness {
   owner: Omit<User, 'id' | 'createdAt'>;
   business: { name: string; activityId?: string | undefined; referralCode?: string | undefined };
   storeName: string;
+  /** The first store's country; by default the owner's phone's, else Côte d'Ivoire. */
+  storeCountry?: UemoaCountry | undefined;
   /** Onboarded by a provider: API access from the start, and the provider's link. */
   serviceProvider?: { id: string; name: string } | undefined;
   /** Writes that must succeed with it or not at all (the dashboard's use of its verified code). */
@@ -62,7 +66,11 @@ export async function createOwnedBusiness(input: NewOwnedBusiness) {
     onboardedByServiceProviderId: input.serviceProvider?.id,
     createdAt,
   };
-  const store: Store = newStore({ businessId, name: input.storeName });
+  const store: Store = newStore({
+    businessId,
+    name: input.storeName,
+    country: input.storeCountry ?? countryOfNumber(user.phone) ?? defaultCountry,
+  });
   const link: ServiceProviderLink | undefined = input.serviceProvider && {
     id: randomUUID(),
     serviceProviderBusinessId: input.serviceProvider.id,
@@ -89,6 +97,7 @@ export async function onboardBusiness(caller: Caller, body: OnboardBusinessBody)
     owner: body.owner,
     business: body.business,
     storeName: body.business.storeName ?? body.business.name,
+    storeCountry: body.business.storeCountry,
     serviceProvider: provider,
   });
   count('BusinessesOnboarded');
@@ -101,7 +110,12 @@ export async function onboardBusiness(caller: Caller, body: OnboardBusinessBody)
       verificationLevel: business.verificationLevel,
     },
     owner: { id: user.id, phone: user.phone, firstName: user.firstName, lastName: user.lastName },
-    store: { id: store.id, name: store.name, currency: store.currency },
+    store: {
+      id: store.id,
+      name: store.name,
+      currency: store.currency,
+      country: store.country ?? defaultCountry,
+    },
     link: businessLinkResponse(link as ServiceProviderLink),
   };
 }

@@ -17,7 +17,7 @@ const text = {
     phoneIntro:
       'Connexion ou création de compte : saisissez votre numéro, nous vous envoyons un code par SMS.',
     phoneLabel: 'Numéro de téléphone',
-    phoneHint: 'Par exemple 07 07 12 34 56 ou +225 07 07 12 34 56',
+    phoneHint: 'Par exemple 07 07 12 34 56, ou avec l’indicatif\u00a0: +221 77 123 45 67',
     phoneInvalid: 'Saisissez un numéro de téléphone valide, par exemple 07 07 12 34 56.',
     sendCode: 'Recevoir un code',
     limited: 'Trop de codes demandés. Réessayez dans 15 minutes.',
@@ -49,7 +49,7 @@ const text = {
     phoneTitle: 'Continue with your phone',
     phoneIntro: 'Sign in or create an account: enter your number and we will text you a code.',
     phoneLabel: 'Phone number',
-    phoneHint: 'For example 07 07 12 34 56 or +225 07 07 12 34 56',
+    phoneHint: 'For example 07 07 12 34 56, or with the country code: +221 77 123 45 67',
     phoneInvalid: 'Enter a valid phone number, for example 07 07 12 34 56.',
     sendCode: 'Get a code',
     limited: 'Too many codes asked for. Try again in 15 minutes.',

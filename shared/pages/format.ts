@@ -28,26 +28,8 @@ export function formatAmount(amountCents: number, currency = 'XOF'): string {
     : formatter(fractional, currency, 2).format(units);
 }
 
-/** +2250700000001 → "+225 07 00 00 00 01", the way the number is read aloud and printed locally. */
-export function formatPhone(phone: string): string {
-  const match = /^\+225(\d{10})$/.exec(phone);
-  if (!match?.[1]) return phone;
-  // No-break spaces: a number split over two lines is misread.
-  return `+225\u00a0${match[1].replace(/(\d{2})(?=\d)/g, '$1\u00a0')}`;
-}
-
-/** +2250707123456 → "07 07 12 34 56", for the field whose +225 is printed beside it. */
-export function localPhone(phone: string): string {
-  const match = /^\+225(\d{10})$/.exec(phone);
-  return match?.[1] ? match[1].replace(/(\d{2})(?=\d)/g, '$1 ') : phone;
-}
-
-/** +2250707123456 → "+225 07 •• •• •• 56": enough for the payer to recognise, not to reuse. */
-export function maskPhone(phone: string): string {
-  const match = /^\+225(\d{2})\d{6}(\d{2})$/.exec(phone);
-  if (!match) return phone;
-  return `+225\u00a0${match[1]}\u00a0••\u00a0••\u00a0••\u00a0${match[2]}`;
-}
+// Numbers are shown by the module that reads them, for every country of the zone.
+export { formatPhone, localPhone, maskPhone } from '#shared/domain/phone-numbers.ts';
 
 /**
  * A transaction id a payer can read out over the phone: its first eight characters, upper case,

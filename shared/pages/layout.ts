@@ -25,6 +25,11 @@ a{color:#0f766e}
 .amount{margin:6px 0 0;font-size:clamp(24px,9vw,34px);font-weight:700;line-height:1.2;white-space:nowrap}
 .reference{margin:4px 0 0;font-size:14px;color:#6b7280;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .content{padding:16px}
+.country{display:flex;align-items:center;gap:8px;padding:12px 16px 0}
+.country-label{flex:none;width:4.4em;font-size:14px;font-weight:600;line-height:1.25}
+.country .input{flex:1 1 auto;width:auto;min-width:0;min-height:48px;padding:8px 6px;font-size:16px}
+.country .button{width:auto;flex:none;min-height:48px;margin:0;padding:8px 12px;font-size:16px}
+.country+.content{padding-top:8px}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 legend{font-weight:600;margin:0 0 8px;padding:0}
 .providers{display:grid;gap:8px}

@@ -1,5 +1,6 @@
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
+import { payerCountryOf } from '#shared/domain/payer-country.ts';
 import type { HostedPaymentForm, HostedPaymentFormErrors } from '#shared/operations/hosted-payment.ts';
 import type { LinkPageView } from '#shared/operations/link-page.ts';
 import { formatAmount } from '#shared/pages/format.ts';
@@ -72,6 +73,8 @@ ${payerForm(
     amountCents: link.amountCents,
     currency: link.currency,
     chosen: form?.paymentMethod ?? payment?.collectionMethod,
+    country: payerCountryOf(form, { storeCountry: link.storeCountry, payerPhone: payment?.payerPhone }),
+    language,
     phone: form?.payerPhone ?? payment?.payerPhone,
     errors,
     notice: payment && failureNotice(payment, t),

@@ -21,15 +21,11 @@ const fr = {
   chooseProvider: 'Moyen de paiement',
   changeProvider: "Changer d'opérateur",
   phoneLabel: 'Numéro de téléphone mobile money',
-  phoneHint: 'Format\u00a0: +225 suivi des 10\u00a0chiffres',
-  phonePlaceholder: '07\u00a007\u00a012\u00a034\u00a056',
   pay: (amount: string) => `Payer ${amount}`,
   payNote: 'Paiement sécurisé · vous le confirmerez auprès de votre opérateur.',
   fixErrors: 'Le paiement n’est pas parti\u00a0:',
   providerRequired: 'Choisissez un moyen de paiement.',
   phoneRequired: 'Saisissez votre numéro.',
-  phoneInvalid:
-    'Format\u00a0: +225 suivi des 10\u00a0chiffres, par exemple 07\u00a007\u00a012\u00a034\u00a056.',
   providerRefused: (provider: string) =>
     `${provider} a refusé ce paiement. Vérifiez que le numéro a bien un compte ${provider}.`,
   earlierCollection: (provider: string) =>
@@ -125,14 +121,11 @@ const en: Messages = {
   chooseProvider: 'Payment method',
   changeProvider: 'Change provider',
   phoneLabel: 'Mobile-money phone number',
-  phoneHint: 'Format: +225 then the 10\u00a0digits',
-  phonePlaceholder: '07\u00a007\u00a012\u00a034\u00a056',
   pay: (amount) => `Pay ${amount}`,
   payNote: 'Secure payment · you will confirm it with your provider.',
   fixErrors: 'The payment was not sent:',
   providerRequired: 'Choose a payment method.',
   phoneRequired: 'Enter your number.',
-  phoneInvalid: 'Format: +225 then the 10\u00a0digits, for example 07\u00a007\u00a012\u00a034\u00a056.',
   providerRefused: (provider) =>
     `${provider} refused this payment. Check that the number has a ${provider} account.`,
   earlierCollection: (provider) =>

@@ -1,5 +1,10 @@
+import type { Language } from '#shared/domain/languages.ts';
+import { providersIn } from '#shared/domain/operator-countries.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
+import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type { HostedPaymentFormErrors } from '#shared/operations/hosted-payment.ts';
+import { countryChoice, countryTexts } from '#shared/pages/country-choice.ts';
 import { formatAmount, localPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { type Messages, providerNames } from '#shared/pages/messages.ts';
@@ -68,6 +73,9 @@ export interface PayerFormOptions {
   errors?: HostedPaymentFormErrors | undefined;
   /** Shown above the fields, e.g. why the previous attempt did not go through. */
   notice?: SafeHtml | undefined;
+  /** The payer's country: its providers are offered, a national number is read there. */
+  country: UemoaCountry;
+  language: Language;
 }
 
 const providerCard = (code: ProviderCode, chosen: string | undefined) => html`<label class="provider">
@@ -78,46 +86,74 @@ const providerCard = (code: ProviderCode, chosen: string | undefined) => html`<l
 `;
 
 /**
- * The provider (the chosen one, the others one tap away), the phone after a fixed +225, and the
+ * The payer's country (a form of its own), then the provider among that country's (the chosen
+ * one, the others one tap away), the phone after the country's code, and the
  * pay button with the amount on it. After a rejected submit, a summary of what is wrong opens
  * the form, each line linked to its field, and the first wrong field takes the focus (which
  * scrolls it into view): the page reloads at its top, where the payer's eye is.
  */
 export function payerForm(
-  { action, amountCents, currency, chosen, phone = '', errors = {}, notice }: PayerFormOptions,
+  {
+    action,
+    amountCents,
+    currency,
+    chosen,
+    phone = '',
+    errors = {},
+    notice,
+    country,
+    language,
+  }: PayerFormOptions,
   t: Messages,
 ): SafeHtml {
   const refusal = errors.refusedBy && t.providerRefused(providerNames[errors.refusedBy]);
-  const preferred = providerCodes.find((code) => code === chosen);
-  const phoneError = errors.payerPhone === 'required' ? t.phoneRequired : errors.payerPhone && t.phoneInvalid;
+  const here = countryTexts(country, language);
+  const offered = providersIn(country, providerCodes);
+  // A country with one provider has it chosen: there is nothing else to pick.
+  const preferred =
+    offered.find((code) => code === chosen) ?? (offered.length === 1 ? offered[0] : undefined);
+  const phoneError =
+    errors.payerPhone === 'required' ? t.phoneRequired : errors.payerPhone && here.phoneInvalid;
+  const unserved =
+    errors.paymentMethod === 'unserved' && chosen && chosen in providerNames
+      ? here.unserved(
+          providerNames[chosen as ProviderCode],
+          readZoneNumber(phone, country)?.country ?? country,
+        )
+      : undefined;
+  const methodError = unserved ?? (errors.paymentMethod && t.providerRequired);
   const problems = [
-    errors.paymentMethod && html`<li><a href="#method-error">${t.providerRequired}</a></li>`,
+    methodError && html`<li><a href="#method-error">${methodError}</a></li>`,
     phoneError && html`<li><a href="#payerPhone">${phoneError}</a></li>`,
   ].filter(Boolean);
-  return html`<form class="content" method="post" action="${action}" novalidate>
+  return html`${countryChoice(action, country, language)}
+<form class="content" method="post" action="${action}" novalidate>
+<input type="hidden" name="payerCountry" value="${country}">
 ${notice}${refusal && html`<p class="alert" role="alert">${refusal}</p>`}
 ${problems.length > 0 && html`<div class="alert" role="alert" id="form-errors"><p>${t.fixErrors}</p><ul>${problems}</ul></div>`}
 <fieldset${errors.paymentMethod ? html` aria-describedby="method-error"` : ''}>
 <legend>${t.chooseProvider}</legend>
-${errors.paymentMethod && html`<p class="field-error" id="method-error">${t.providerRequired}</p>`}
+${methodError && html`<p class="field-error" id="method-error">${methodError}</p>`}
 ${
-  preferred
-    ? html`<div class="providers">${providerCard(preferred, chosen)}</div>
+  offered.length === 0
+    ? html`<p class="notice" id="no-provider">${here.noProvider}</p>`
+    : preferred && offered.length > 1
+      ? html`<div class="providers">${providerCard(preferred, preferred)}</div>
 <details class="more-providers">
 <summary>${t.changeProvider}</summary>
 <div class="providers">
-${providerCodes.filter((code) => code !== preferred).map((code) => providerCard(code, chosen))}</div>
+${offered.filter((code) => code !== preferred).map((code) => providerCard(code, preferred ?? chosen))}</div>
 </details>`
-    : html`<div class="providers">
-${providerCodes.map((code) => providerCard(code, chosen))}</div>`
+      : html`<div class="providers">
+${offered.map((code) => providerCard(code, preferred ?? chosen))}</div>`
 }
 </fieldset>
 <label class="field" for="payerPhone">${t.phoneLabel}</label>
 <div class="phone">
-<span class="phone-prefix" aria-hidden="true">+225</span>
-<input class="input" type="tel" id="payerPhone" name="payerPhone" value="${localPhone(phone)}" placeholder="${t.phonePlaceholder}" inputmode="tel" autocomplete="tel-national" maxlength="32" required aria-describedby="${phoneError ? 'phone-error' : 'phone-hint'}"${phoneError ? html` aria-invalid="true" autofocus` : ''}>
+<span class="phone-prefix" aria-hidden="true">${here.callingCode}</span>
+<input class="input" type="tel" id="payerPhone" name="payerPhone" value="${localPhone(phone)}" placeholder="${here.placeholder}" inputmode="tel" autocomplete="tel-national" maxlength="32" required aria-describedby="${phoneError ? 'phone-error' : 'phone-hint'}"${phoneError ? html` aria-invalid="true" autofocus` : ''}>
 </div>
-${phoneError ? html`<p class="field-error" id="phone-error">${phoneError}</p>` : html`<p class="hint" id="phone-hint">${t.phoneHint}</p>`}
+${phoneError ? html`<p class="field-error" id="phone-error">${phoneError}</p>` : html`<p class="hint" id="phone-hint">${here.phoneHint}</p>`}
 <button class="button" type="submit">${t.pay(formatAmount(amountCents, currency))}</button>
 <p class="note">${t.payNote}</p>
 </form>`;

@@ -1,5 +1,6 @@
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import { payerCountryOf } from '#shared/domain/payer-country.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import type { HostedPaymentForm, HostedPaymentFormErrors } from '#shared/operations/hosted-payment.ts';
 import { formatAmount, formatPhone } from '#shared/pages/format.ts';
@@ -63,6 +64,8 @@ ${payerForm(
     amountCents: request.amountCents,
     currency: request.currency,
     chosen: form?.paymentMethod ?? request.collectionMethod ?? request.paymentMethod,
+    country: payerCountryOf(form, request),
+    language: context.language,
     phone: form?.payerPhone ?? request.payerPhone ?? '',
     errors,
     notice: failed

@@ -5,12 +5,14 @@ import {
   nullish,
   object,
   pipe,
+  refine,
   regex,
   string,
   transform,
   uuid,
 } from 'zod/mini';
-import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
 
 // Apart from the port (shared/providers/port.ts) so that what imports the port for its types and
 // errors does not carry zod: a schema built at the top of a module stays in every bundle that
@@ -30,7 +32,7 @@ export const verifiedCallbackBody = object({
   outcome: enumOf(['success', 'declined', 'insufficient_funds']),
   // A provider may send null for what it does not know (no phone when the payer declined).
   payerPhone: pipe(
-    nullish(string().check(regex(payerPhonePattern))),
+    nullish(string().check(refine((phone) => readZoneNumber(phone, null)?.e164 === phone))),
     transform((phone) => phone ?? undefined),
   ),
   payerName: pipe(

@@ -5,6 +5,7 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { secretValue } from '#shared/aws/secrets.ts';
 import { sendToQueue } from '#shared/aws/sqs.ts';
 import { isProviderCode, type PayoutMethod, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import { type UemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
@@ -26,7 +27,8 @@ import type {
  * stages and the local host. It keeps its own collections, serves its own approval page, and
  * calls the service back over HTTP with a signed body, later, as a real provider does.
  *
- * Test phone numbers choose what happens:
+ * Test phone numbers choose what happens, the same six in every country of the zone (each
+ * country's base below, then 01 to 06; Côte d'Ivoire's shown):
  * +2250700000001 success · +2250700000002 declined by the payer · +2250700000003 insufficient
  * funds · +2250700000004 no callback ever (stays pending) · +2250700000005 refused at once ·
  * +2250700000006 success with the callback delivered twice · any other valid number: success.
@@ -42,14 +44,38 @@ import type {
  */
 export type SandboxBehaviour = CollectionOutcome | 'no_callback' | 'refused' | 'duplicate_callback';
 
-export const sandboxPhones: Record<string, SandboxBehaviour> = {
-  '+2250700000001': 'success',
-  '+2250700000002': 'declined',
-  '+2250700000003': 'insufficient_funds',
-  '+2250700000004': 'no_callback',
-  '+2250700000005': 'refused',
-  '+2250700000006': 'duplicate_callback',
+/** The behaviours by the test numbers' last two digits, 01 to 06. */
+const behaviourOrder: readonly SandboxBehaviour[] = [
+  'success',
+  'declined',
+  'insufficient_funds',
+  'no_callback',
+  'refused',
+  'duplicate_callback',
+];
+
+/** Each country's test numbers but their last two digits: valid mobile numbers there, with 01 to 06. */
+export const sandboxNumberBases: Record<UemoaCountry, string> = {
+  BJ: '+22901900000',
+  BF: '+226700000',
+  CI: '+22507000000',
+  GW: '+2459550000',
+  ML: '+223700000',
+  NE: '+227900000',
+  SN: '+2217700000',
+  TG: '+228900000',
 };
+
+/** The six test numbers of a country, with what each does. */
+export const sandboxPhonesOf = (country: UemoaCountry): Record<string, SandboxBehaviour> =>
+  Object.fromEntries(
+    behaviourOrder.map((behaviour, index) => [`${sandboxNumberBases[country]}0${index + 1}`, behaviour]),
+  );
+
+export const sandboxPhones: Record<string, SandboxBehaviour> = Object.assign(
+  {},
+  ...uemoaCountries.map(sandboxPhonesOf),
+);
 
 export const sandboxBehaviour = (phone: string | undefined): SandboxBehaviour =>
   (phone && sandboxPhones[phone]) || 'success';

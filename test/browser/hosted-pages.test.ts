@@ -222,7 +222,9 @@ describe('the hosted payment page, in a phone browser', () => {
     expect(response.status()).toBe(400);
     await page.waitForLoadState();
     expect(page.url()).toBe(created.redirectUrl);
-    expect(await page.getByRole('alert').innerText()).toContain('suivi des 10');
+    expect(await page.getByRole('alert').innerText()).toContain(
+      'Saisissez un numéro mobile en Côte d’Ivoire',
+    );
     expect(await page.getByLabel('Numéro de téléphone mobile money').getAttribute('aria-invalid')).toBe(
       'true',
     );

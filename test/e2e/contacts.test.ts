@@ -36,6 +36,22 @@ describe('contacts', () => {
     expect((await contacts()).body).toContainEqual(body);
   });
 
+  it('creates contacts of every country its provider serves, in international form', async () => {
+    for (const [paymentMethod, typed, stored] of [
+      ['wave', '+221 77 000 10 01', '+221770001001'],
+      ['moov', '00228 90 00 10 01', '+22890001001'],
+      ['mtn', '229 01 90 00 10 01', '+2290190001001'],
+    ]) {
+      const { status, body } = await create({
+        name: `Fournisseur ${paymentMethod}`,
+        paymentMethod,
+        identifier: { number: typed },
+      });
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(body.identifier).toEqual({ number: stored });
+    }
+  });
+
   it('answers the existing contact when the same beneficiary is posted again: no duplicate', async () => {
     const first = await create({
       name: 'Grossiste',
@@ -138,10 +154,22 @@ describe('contacts', () => {
     ],
     ['identifier missing', { name: 'A', paymentMethod: 'orange' }, 'identifier', 'required'],
     [
-      'number not Ivorian',
+      'a number of no UEMOA country',
       { name: 'A', paymentMethod: 'orange', identifier: { number: '+33612345678' } },
       'identifier.number',
       'format',
+    ],
+    [
+      'a Togolese number for Wave, which does not serve Togo',
+      { name: 'A', paymentMethod: 'wave', identifier: { number: '+22890000001' } },
+      'identifier.number',
+      'provider_country',
+    ],
+    [
+      'a Senegalese number for MTN',
+      { name: 'A', paymentMethod: 'mtn', identifier: { reference: '+221 77 000 10 01' } },
+      'identifier.number',
+      'provider_country',
     ],
     [
       'bank field missing',

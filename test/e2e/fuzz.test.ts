@@ -9,7 +9,11 @@ import { paymentLinkPathParams } from '#shared/api/payment-links.ts';
 import { paymentRequestPathParams } from '#shared/api/payment-requests.ts';
 import { payoutCallbackParams } from '#shared/api/provider-callbacks.ts';
 import { linkRequestPathParams } from '#shared/api/service-providers.ts';
-import { payerPhonePattern, providerCodes } from '#shared/domain/payment-methods.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+
+/** Ivorian mobile numbers, which every provider takes: the valid inputs of the payer phone fields. */
+const payerPhonePattern = /^\+22507\d{8}$/;
+
 import { verifiedCallbackBody } from '#shared/providers/callback-body.ts';
 import { anyInput } from '#test/support/schema-arbitraries.ts';
 import { buildWorld, type Headers, idsOfBusiness, type World } from '#test/support/world.ts';

@@ -127,6 +127,19 @@ describe('a single-use link', () => {
 });
 
 describe('the sandbox’s pay', () => {
+  it('refuses a Togolese payer offered Wave (422 naming payerPhone) and stays open for Moov Money', async () => {
+    const link = await newLink();
+    const refused = await pay(link.id, '+22890000001', 'wave');
+    expect(refused.status).toBe(422);
+    expect(refused.body.extras.errors).toEqual([
+      expect.objectContaining({ field: 'payerPhone', rule: 'provider_country' }),
+    ]);
+    expect((await linkState(link.id)).canReceivePayments).toBe(true);
+    const paid = await pay(link.id, '+22890000001', 'moov');
+    expect(paid.status).toBe(200);
+    expect(paid.body.status).toBe('success');
+  });
+
   it('takes orange_money as orange', async () => {
     const link = await newLink();
     const paid = await pay(link.id, '+2250700000001', 'orange_money');

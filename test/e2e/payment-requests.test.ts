@@ -154,7 +154,7 @@ describe('POST /partner_api/payment_requests', () => {
       'required',
     ],
     [
-      'payerPhone not +225 and 10 digits',
+      'payerPhone in a national form, which has no country to be read in',
       {},
       { payerPhone: '0700000001' },
       'paymentDetails.data.payerPhone',
@@ -311,6 +311,80 @@ describe('redirect payments through the sandbox', () => {
     expect(declined.body).toMatchObject({ status: 'error', errorReason: 'declined' });
     expect(await balance()).toBe(before);
     expect((await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`)).status).toBe(409);
+  });
+});
+
+describe('payers of the whole zone', () => {
+  const directWith = (paymentMethod: string, payerPhone: string) =>
+    redirectRequest({}, { paymentMethod, forceProviderDirect: true, payerPhone });
+
+  it.each([
+    ['wave', '+221 77 000 00 02', 'error', 'declined'],
+    ['orange', '+22370000003', 'error', 'insufficient_funds'],
+    ['mtn', '00229 01 90 00 00 01', 'success', null],
+    ['moov', '+22890000001', 'success', null],
+    ['moov', '+22790000001', 'success', null],
+    ['wave', '+22670000001', 'success', null],
+  ])(
+    '%s takes %s, its country’s sandbox number, which ends %s',
+    async (method, phone, status, errorReason) => {
+      const created = await call('POST', '/partner_api/payment_requests', directWith(method, phone));
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const final = await waitForStatus(created.body.id, (s) => s !== 'pending');
+      expect(final).toMatchObject({ status, errorReason });
+      if (status === 'success')
+        expect(final.transaction.counterpartIdentifier).toBe(`+${phone.replace(/^00|\D/g, '')}`);
+    },
+  );
+
+  it('refuses a Togolese number offered Wave: 422 naming the payer phone, and nothing is made', async () => {
+    const sent = directWith('wave', '+22890000001');
+    const { status, body } = await call('POST', '/partner_api/payment_requests', sent);
+    expect(status).toBe(422);
+    expect(body.id).toBe('validation_error');
+    expect(body.extras.errors).toEqual([
+      expect.objectContaining({ field: 'paymentDetails.data.payerPhone', rule: 'provider_country' }),
+    ]);
+    expect(body.extras.errors[0].message).toMatch(/Togo.*wave|wave.*Togo/);
+    // The reference is still free: the refusal wrote nothing.
+    const served = await call('POST', '/partner_api/payment_requests', {
+      ...directWith('moov', '+22890000001'),
+      reference: sent.reference,
+    });
+    expect(served.status).toBe(200);
+  });
+
+  it.each([
+    ['a number of another continent', 'wave', '+33612345678', 'format'],
+    ['an Ivorian fixed line', 'orange', '+2252720000000', 'format'],
+    ['a Senegalese number one digit short', 'wave', '+22177000000', 'format'],
+    ['a Guinea-Bissau number, which no provider serves yet', 'orange', '+245955000001', 'provider_country'],
+    ['a Beninese number offered Orange Money', 'orange', '+2290190000001', 'provider_country'],
+  ])('refuses %s: 422 rule %s', async (_case, method, phone, rule) => {
+    const { status, body } = await call('POST', '/partner_api/payment_requests', directWith(method, phone));
+    expect(status).toBe(422);
+    expect(body.extras.errors).toContainEqual(
+      expect.objectContaining({ field: 'paymentDetails.data.payerPhone', rule }),
+    );
+  });
+
+  it('answers each store’s country, Côte d’Ivoire unless it was made elsewhere', async () => {
+    const { storeId } = await admin(
+      dataDir,
+      'create-store',
+      '--business',
+      demo.businessId,
+      '--name',
+      'Boutique Dakar Plateau',
+      '--country',
+      'SN',
+    );
+    const { body } = await call('GET', '/partner_api/stores');
+    const countries = Object.fromEntries(
+      body.map((store: { id: string; country: string }) => [store.id, store.country]),
+    );
+    expect(countries[storeId as string]).toBe('SN');
+    expect(countries[demo.storeId]).toBe('CI');
   });
 });
 

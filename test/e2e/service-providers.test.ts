@@ -140,7 +140,7 @@ describe('business onboarding', () => {
         firstName: 'Aminata',
         lastName: 'Ouédraogo',
       },
-      store: { id: expect.stringMatching(uuid), name: 'Maquis Cocody', currency: 'XOF' },
+      store: { id: expect.stringMatching(uuid), name: 'Maquis Cocody', currency: 'XOF', country: 'CI' },
       link: {
         id: expect.stringMatching(uuid),
         merchantBusinessId: body.business.id,
@@ -152,6 +152,27 @@ describe('business onboarding', () => {
     });
     const links = await call('GET', `${base}/business_links`, provider.headers);
     expect(links.body).toContainEqual(body.link);
+  });
+
+  it('puts the first store in the country asked, else in the owner’s phone’s', async () => {
+    const senegalese = `+22177${String(randomInt(1_000_000, 9_999_999))}`;
+    const fromPhone = await call(
+      'POST',
+      `${base}/business_onboarding`,
+      provider.headers,
+      onboarding(senegalese),
+    );
+    expect(fromPhone.status, JSON.stringify(fromPhone.body)).toBe(200);
+    expect(fromPhone.body.store.country).toBe('SN');
+    const asked = onboarding(`+22177${String(randomInt(1_000_000, 9_999_999))}`, { storeCountry: 'ML' });
+    const inMali = await call('POST', `${base}/business_onboarding`, provider.headers, asked);
+    expect(inMali.body.store.country).toBe('ML');
+    const unknown = onboarding(`+22177${String(randomInt(1_000_000, 9_999_999))}`, { storeCountry: 'FR' });
+    const refused = await call('POST', `${base}/business_onboarding`, provider.headers, unknown);
+    expect(refused.status).toBe(422);
+    expect(refused.body.extras.errors).toContainEqual(
+      expect.objectContaining({ field: 'business.storeCountry', rule: 'in' }),
+    );
   });
 
   it('refuses a phone that belongs to a user (409 user_already_exists), leaving nothing behind', async () => {

@@ -554,6 +554,12 @@ describe('POST /partner_api/transfers validation', () => {
       'format',
     ],
     [
+      'inline with a Nigerien number for Orange Money, which does not serve Niger',
+      { ...base, name: 'A', paymentMethod: 'orange', identifier: { number: '+22790000001' } },
+      ['identifier.number'],
+      'provider_country',
+    ],
+    [
       'description too long',
       { ...base, contactId: randomUUID(), description: 'x'.repeat(256) },
       ['description'],

@@ -49,6 +49,15 @@ describe('stores', () => {
     expect(await findStoreBusiness(store.id)).toBe(business.id);
   });
 
+  it('keep the country they are made in; one made without any has none, read as Côte d’Ivoire', async () => {
+    const { business } = await newBusiness();
+    const dakar = await createStore({ businessId: business.id, name: 'Dakar', country: 'SN' });
+    const older = await createStore({ businessId: business.id, name: 'Plateau' });
+    expect((await getStore(business.id, dakar.id))?.country).toBe('SN');
+    expect(await getStore(business.id, older.id)).not.toHaveProperty('country');
+    expect((await listStores(business.id)).find((store) => store.id === dakar.id)?.country).toBe('SN');
+  });
+
   it('are listed only under their own business', async () => {
     const { business: mine } = await newBusiness();
     const { business: theirs } = await newBusiness();

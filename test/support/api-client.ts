@@ -10,8 +10,11 @@ export interface Merchant {
   headers: Record<string, string>;
 }
 
-/** A merchant of its own on the local host (business, store, key), made with the admin command. */
-export async function newMerchant(dataDir: string, name = 'Boutique'): Promise<Merchant> {
+/**
+ * A merchant of its own on the local host (business, store, key), made with the admin command;
+ * its store in `country` (a UEMOA code) when given.
+ */
+export async function newMerchant(dataDir: string, name = 'Boutique', country?: string): Promise<Merchant> {
   const { businessId } = await admin(
     dataDir,
     'create-business',
@@ -25,6 +28,7 @@ export async function newMerchant(dataDir: string, name = 'Boutique'): Promise<M
     businessId as string,
     '--name',
     `${name} Plateau`,
+    ...(country ? ['--country', country] : []),
   );
   const { keyId, key } = await admin(dataDir, 'create-key', '--business', businessId as string);
   return {

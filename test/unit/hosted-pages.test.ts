@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
+import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
-import { normalizePayerPhone } from '#shared/operations/hosted-payment.ts';
 import { formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { escapeHtml, html } from '#shared/pages/html.ts';
 import { negotiateLanguage } from '#shared/pages/language.ts';
@@ -259,13 +259,21 @@ describe('payer phones typed on the page', () => {
       '00225 0700000001',
       '225-07-00-00-00-01',
     ]) {
-      expect(normalizePayerPhone(typed)).toBe('+2250700000001');
+      expect(readZoneNumber(typed)?.e164).toBe('+2250700000001');
     }
   });
 
   it('refuses what is not one', () => {
-    for (const typed of [undefined, '', '+225 07 00', '+33612345678', '0700000001x', '+2250700000001234']) {
-      expect(normalizePayerPhone(typed)).toBeUndefined();
+    for (const typed of [
+      undefined,
+      '',
+      '+225 07 00',
+      '+33612345678',
+      '0700000001x',
+      '+2250700000001234',
+      '+2252720000000',
+    ]) {
+      expect(readZoneNumber(typed)).toBeUndefined();
     }
   });
 });

@@ -427,7 +427,9 @@ describe('POST /pl/{id}', () => {
     const response = await call(submitLinkPage, post('payerPhone=0700'));
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('Choisissez un moyen de paiement.');
-    expect(response.body).toContain('suivi des 10');
+    expect(response.body).toContain(
+      'Saisissez un numéro mobile en Côte d’Ivoire (par exemple 07 07 12 34 56)',
+    );
     expect(response.body).toContain('value="0700"');
     expect(response.headers?.['set-cookie']).toBeUndefined();
     expect(pay).not.toHaveBeenCalled();

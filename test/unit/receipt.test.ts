@@ -29,13 +29,13 @@ describe('what a payer reads on the hosted pages', () => {
   });
 
   it('tells an empty phone apart from a malformed one', () => {
-    expect(checkPayerForm({ paymentMethod: 'wave', payerPhone: ' ' })).toEqual({
+    expect(checkPayerForm({ paymentMethod: 'wave', payerPhone: ' ' }, 'CI')).toMatchObject({
       errors: { payerPhone: 'required' },
     });
-    expect(checkPayerForm({ paymentMethod: 'wave', payerPhone: '12345' })).toEqual({
+    expect(checkPayerForm({ paymentMethod: 'wave', payerPhone: '12345' }, 'CI')).toMatchObject({
       errors: { payerPhone: 'format' },
     });
-    expect(checkPayerForm({ paymentMethod: 'wave', payerPhone: '07 07 12 34 56' })).toEqual({
+    expect(checkPayerForm({ paymentMethod: 'wave', payerPhone: '07 07 12 34 56' }, 'CI')).toEqual({
       method: 'wave',
       phone: '+2250707123456',
     });
