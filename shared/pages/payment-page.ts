@@ -14,6 +14,8 @@ export interface PageContext {
   /** The language was chosen with the page's switch: the service's own links keep it. */
   languagePinned: boolean;
   baseUrl: string;
+  /** Where the store is, for a receipt's times (IANA name); Côte d'Ivoire's when not given. */
+  timeZone?: string | undefined;
 }
 
 /** A link to one of the service's own pages, keeping a language the payer chose on the page. */
@@ -39,7 +41,9 @@ export function paymentPage(
   if (request.status === 'pending' && Date.parse(request.expiresAt) <= Date.now())
     return waitingPage(request, context, 0);
   const content =
-    request.status === 'pending' ? paymentForm(request, context, filled) : outcome(request, t, filled.errors);
+    request.status === 'pending'
+      ? paymentForm(request, context, filled)
+      : outcome(request, context, filled.errors);
   return layout({ language, title: `${t.title} · ${request.storeName}`, content, pageUrl });
 }
 
@@ -51,12 +55,10 @@ function paymentForm(
   const t = messages[context.language];
   // Back on the form after starting a collection: that one may still succeed, and the payer must
   // know; or it failed, and the payer is told why before trying again.
-  const earlier =
-    request.providerReference && !request.attemptError
-      ? providerNames[request.collectionMethod ?? request.paymentMethod]
-      : undefined;
+  const underWay = request.providerReference && !request.attemptError;
   const failed = request.attemptError ? failureReason(request, t) : undefined;
   return html`${paymentSummary({ ...request, purpose: request.description }, t)}
+${underWay && underWayNotice(request, context)}
 ${payerForm(
   {
     action: ownUrl(paymentPageUrl(context.baseUrl, request.id), context),
@@ -67,13 +69,36 @@ ${payerForm(
     errors,
     notice: failed
       ? html`<p class="alert" role="alert" id="attempt-failed">${t.attemptFailed(failed)}</p>`
-      : earlier
-        ? html`<p class="notice" role="status" id="earlier-collection">${t.earlierCollection(earlier)}</p>`
-        : undefined,
+      : undefined,
+    anotherWay: Boolean(underWay),
   },
   t,
 )}
 ${request.type === 'redirect' && request.errorUrl && leaveForm(request, context, t)}`;
+}
+
+/**
+ * A collection started and not answered: the payer may have come back before approving it on the
+ * phone. The page says it is under way and how to approve it, and its first button checks on it;
+ * paying another way stays possible below, never the same button again as if nothing happened.
+ */
+export function underWayNotice(
+  request: PaymentRequest,
+  context: PageContext,
+  checkUrl = `${paymentPageUrl(context.baseUrl, request.id)}/return`,
+): SafeHtml {
+  const t = messages[context.language];
+  const provider = request.collectionMethod ?? request.paymentMethod;
+  const name = providerNames[provider];
+  return html`<section class="content" id="earlier-collection">
+<div class="notice" role="status">
+<h2>${t.underWayTitle(name)}</h2>
+${request.payerPhone && html`<p>${t.waitingPhone(formatPhone(request.payerPhone))}</p>`}
+<p>${t.waitingStep[provider]}</p>
+<p class="muted">${t.earlierCollection(name)}</p>
+</div>
+<a class="button" href="${ownUrl(checkUrl, context)}">${t.checkPayment}</a>
+</section>`;
 }
 
 /**
@@ -104,7 +129,12 @@ export const failureReason = (request: PaymentRequest, t: Messages): string => {
   return (reason && t.reasons[reason]) || t.unknownReason;
 };
 
-function outcome(request: PaymentRequest, t: Messages, errors: HostedPaymentFormErrors = {}): SafeHtml {
+function outcome(
+  request: PaymentRequest,
+  context: PageContext,
+  errors: HostedPaymentFormErrors = {},
+): SafeHtml {
+  const t = messages[context.language];
   const amount = formatAmount(request.amountCents, request.currency);
   const paid = request.status === 'success';
   const back = paid ? request.successUrl : request.errorUrl;
@@ -116,7 +146,7 @@ function outcome(request: PaymentRequest, t: Messages, errors: HostedPaymentForm
 <h1>${outcomeTitle(request, t)}</h1>
 <p>${paid ? t.paidText(amount, request.storeName) : t.failedText(amount, request.storeName)}</p>
 ${!paid && html`<p>${reason} ${t.noMoneyTaken}</p>`}
-${receipt(request, t)}
+${receipt(request, context)}
 ${isFollowableReturnUrl(back) && html`<a class="button" href="${back}">${t.backToMerchant}</a>`}
 </section>`;
 }
