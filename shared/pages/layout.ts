@@ -13,15 +13,15 @@ const stylesheet = `
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:16px;line-height:1.5;color:#1f2937;background:#eef1f5}
 a{color:#0f766e}
-.page{min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:8px 8px}
+.page{min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:6px 8px}
 .card{width:100%;max-width:440px;background:#fff;border-radius:16px;box-shadow:0 1px 3px rgba(15,23,42,.08),0 8px 24px rgba(15,23,42,.06);overflow:hidden}
-.summary{padding:12px 16px 10px;text-align:center;border-bottom:1px solid #e5e7eb}
-.eyebrow{margin:0;font-size:14px;line-height:1.3;color:#6b7280}
-.store{margin:0;font-size:18px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
-.purpose{margin:2px 0 0;font-size:15px;line-height:1.35;color:#374151;overflow-wrap:anywhere}
-.amount{margin:2px 0 0;font-size:clamp(24px,8.5vw,32px);font-weight:700;line-height:1.2;white-space:nowrap}
-.reference{margin:2px 0 0;font-size:14px;line-height:1.4;color:#4b5563;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.content{padding:12px 16px 16px}
+.summary{padding:8px 12px;text-align:center;border-bottom:1px solid #e5e7eb}
+.eyebrow{margin:0;font-size:14px;line-height:1.25;color:#4b5563}
+.store{margin:0;font-size:18px;font-weight:700;line-height:1.25;overflow-wrap:anywhere}
+.purpose{margin:0;font-size:15px;line-height:1.3;color:#374151;overflow-wrap:anywhere}
+.amount{margin:0;font-size:clamp(24px,8.5vw,30px);font-weight:700;line-height:1.2;white-space:nowrap}
+.reference{margin:0;font-size:14px;line-height:1.3;color:#4b5563;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.content{padding:10px 12px 14px}
 .content>h2{margin:4px 0 4px;font-size:18px;line-height:1.3}
 .panel{padding:12px 16px 16px}
 .panel h1{margin:4px 0 8px;font-size:22px;line-height:1.3}
@@ -29,7 +29,7 @@ a{color:#0f766e}
 .panel .field-error,.panel .hint{margin:0 0 4px}
 .panel legend.field{margin:10px 0 2px}
 fieldset{border:0;margin:0;padding:0;min-width:0}
-legend{font-weight:600;margin:0 0 6px;padding:0}
+legend{font-weight:600;margin:0 0 4px;padding:0}
 .providers{display:grid;gap:8px}
 .more-providers summary{display:flex;align-items:center;min-height:44px;color:#0f766e;font-weight:600;cursor:pointer}
 .more-providers summary:focus-visible{outline:3px solid #0f766e;outline-offset:2px}
@@ -44,7 +44,7 @@ legend{font-weight:600;margin:0 0 6px;padding:0}
 .brand-mtn{background:#ffcb05;color:#111}
 .brand-moov{background:#005ca9;color:#fff}
 .brand-djamo{background:#23184d;color:#fff}
-.field{display:block;font-weight:600;margin:10px 0 4px;line-height:1.35}
+.field{display:block;font-size:15px;font-weight:600;margin:8px 0 4px;line-height:1.35}
 .hint{margin:4px 0 0;font-size:14px;color:#4b5563}
 .phone{display:flex}
 .phone-prefix{flex:none;display:flex;align-items:center;padding:0 12px;border:2px solid #6b7280;border-right:0;border-radius:12px 0 0 12px;background:#f3f4f6;font-size:18px;font-weight:600}
@@ -57,14 +57,14 @@ legend{font-weight:600;margin:0 0 6px;padding:0}
 .notice{margin:0 0 10px;padding:8px 12px;border:1px solid #fde68a;border-radius:12px;background:#fffbeb;color:#92400e}
 .alert p,.notice p{margin:0}
 .notice .button{margin-top:8px}
-.error-summary{margin:0 0 10px;padding:8px 12px;border:3px solid #b91c1c;border-radius:12px;background:#fff}
+.error-summary{margin:0 0 8px;padding:6px 10px;font-size:15px;border:3px solid #b91c1c;border-radius:12px;background:#fff}
 .error-summary:focus{outline:3px solid #0f766e;outline-offset:2px}
-.error-summary h2{margin:0;font-size:16px;line-height:1.4}
-.error-summary ul{margin:2px 0 0;padding-left:20px}
+.error-summary h2{margin:0;font-size:15px;line-height:1.35}
+.error-summary ul{margin:0;padding-left:18px;line-height:1.35}
 .error-summary a{color:#991b1b;font-weight:600}
 .alert ul{margin:4px 0 0;padding-left:20px}
 .alert a{color:#991b1b;font-weight:600}
-.field-error{margin:4px 0 0;font-size:14px;font-weight:600;color:#b91c1c}
+.field-error{margin:4px 0 0;font-size:14px;line-height:1.35;font-weight:600;color:#b91c1c}
 .button{display:block;width:100%;min-height:52px;margin:12px 0 0;padding:12px 16px;border:0;border-radius:12px;font:inherit;font-size:18px;font-weight:700;line-height:1.5;text-align:center;text-decoration:none;cursor:pointer;background:#0f766e;color:#fff}
 .button:hover{background:#115e59}
 .button:focus-visible{outline:3px solid #0b0c0c;outline-offset:2px}
@@ -91,8 +91,10 @@ legend{font-weight:600;margin:0 0 6px;padding:0}
 .waiting-step{font-weight:600}
 .receipt{margin:16px 0 8px;text-align:left;font-size:15px}
 .receipt-reference{font-family:ui-monospace,Menlo,Consolas,monospace;letter-spacing:.05em}
-.receipt dd{white-space:nowrap}
-.receipt dd.receipt-order{white-space:normal}
+.facts.receipt{grid-template-columns:1fr;gap:0}
+.receipt dt{margin-top:8px;font-size:14px;line-height:1.3}
+.receipt dd{text-align:left;white-space:nowrap}
+.receipt dd.receipt-order{white-space:normal;overflow-wrap:anywhere}
 .notice h2{margin:0 0 4px;font-size:17px;line-height:1.35}
 .notice p+p{margin-top:4px}
 .facts dt.receipt-id{grid-column:1/-1;margin-top:4px}
@@ -109,7 +111,7 @@ legend{font-weight:600;margin:0 0 6px;padding:0}
 .muted{color:#4b5563;font-size:14px}
 .footer{width:100%;max-width:440px;display:flex;justify-content:space-between;align-items:center;gap:12px;padding:8px 4px;font-size:14px;color:#4b5563}
 .footer a{display:inline-block;min-height:48px;padding:12px 8px;line-height:24px;font-weight:600}
-.sandbox-banner{width:100%;max-width:440px;margin:0 0 6px;padding:2px 12px;border-radius:8px;background:#fde047;border:2px dashed #854d0e;color:#422006;font-size:13px;font-weight:800;line-height:1.5;text-align:center;letter-spacing:.03em;text-transform:uppercase}
+.sandbox-banner{width:100%;max-width:440px;margin:0 0 6px;padding:0 12px;border-radius:8px;background:#fde047;border:2px dashed #854d0e;color:#422006;font-size:12px;font-weight:800;line-height:1.5;text-align:center;letter-spacing:.03em;text-transform:uppercase}
 .provider-header{display:flex;align-items:center;gap:12px;padding:16px 20px;font-size:18px;font-weight:700}
 .facts{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}
 .facts dt{color:#4b5563}

@@ -101,7 +101,7 @@ const fr = {
   serverErrorText: 'La page est momentanément indisponible. Réessayez dans un instant.',
   incident: (requestId: string) => `Référence de l'incident\u00a0: ${requestId}`,
   sandboxBanner: 'Mode test — aucun argent réel',
-  footer: 'Paiement opéré par Partner Payments Service',
+  footer: 'Partner Payments Service',
   sandboxIntro: (provider: string) =>
     `Page de validation ${provider} simulée\u00a0: rien n'est débité. Choisissez l'issue du paiement.`,
   merchant: 'Marchand',
@@ -209,7 +209,7 @@ const en: Messages = {
   serverErrorText: 'The page is unavailable for a moment. Try again shortly.',
   incident: (requestId) => `Incident reference: ${requestId}`,
   sandboxBanner: 'Test mode — no real money',
-  footer: 'Payments run by Partner Payments Service',
+  footer: 'Partner Payments Service',
   sandboxIntro: (provider) =>
     `A stand-in for the ${provider} approval page: nothing is charged. Choose how the payment ends.`,
   merchant: 'Merchant',

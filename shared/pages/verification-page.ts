@@ -32,7 +32,12 @@ const text = {
     year: 'Année',
     submit: 'Envoyer',
     problems: {
-      required: (label: string) => `Saisissez votre ${label.toLowerCase()}.`,
+      required: {
+        firstName: 'Saisissez vos prénoms.',
+        lastName: 'Saisissez votre nom.',
+        idNumber: 'Saisissez le numéro de votre pièce d’identité.',
+        dateOfBirth: 'Saisissez votre date de naissance.',
+      },
       dateIncomplete: 'La date de naissance doit comprendre un jour, un mois et une année.',
       dateNotReal: 'La date de naissance doit être une vraie date.',
       dateNotPast: 'La date de naissance doit être dans le passé.',
@@ -60,7 +65,12 @@ const text = {
     year: 'Year',
     submit: 'Send',
     problems: {
-      required: (label: string) => `Enter your ${label.toLowerCase()}.`,
+      required: {
+        firstName: 'Enter your first names.',
+        lastName: 'Enter your last name.',
+        idNumber: 'Enter your identity document number.',
+        dateOfBirth: 'Enter your date of birth.',
+      },
       dateIncomplete: 'Date of birth must include a day, a month and a year.',
       dateNotReal: 'Date of birth must be a real date.',
       dateNotPast: 'Date of birth must be in the past.',
@@ -127,7 +137,7 @@ export function verificationPage(
   const problem = (field: IdentityField): string | undefined => {
     const found = errors[field];
     if (!found) return undefined;
-    return found === 'required' ? t.problems.required(t[field]) : t.problems[found];
+    return found === 'required' ? t.problems.required[field] : t.problems[found];
   };
   const firstWrong = ([...textFields, 'dateOfBirth'] as const).find((field) => errors[field]);
   const input = (name: (typeof textFields)[number], autocomplete: string) => {
