@@ -127,14 +127,57 @@ legend{font-weight:600;margin:0 0 4px;padding:0}
 `.trim();
 
 /**
- * The policy every page is served with: nothing loads from anywhere, no script runs, and the one
- * style element allowed is the stylesheet above, by its hash. `form-action` is left out on
+ * The pages' one script, on a page that waits for a provider's answer (`data-poll` on its status):
+ * it asks for the page again every two seconds in the background and goes to it only once it no
+ * longer waits (the outcome, or the redirect to the merchant), stopping after `data-attempts`. A
+ * page that reloaded itself every two seconds (meta refresh) sent a screen reader back to its top
+ * each time, which WCAG 2.2.1 forbids. Without scripts, the page's "check again" button does it.
+ */
+const waitingScript = `
+(function () {
+  var status = document.querySelector('[data-poll]');
+  if (!status) return;
+  var attempt = Number(status.getAttribute('data-attempt'));
+  var attempts = Number(status.getAttribute('data-attempts'));
+  var next = function () {
+    var url = new URL(status.getAttribute('data-poll'), location.href);
+    url.searchParams.set('attempt', String(attempt));
+    return url.href;
+  };
+  var look = function () {
+    attempt += 1;
+    var url = next();
+    fetch(url, { redirect: 'manual', credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(function (answer) {
+        if (answer.type === 'opaqueredirect') return '';
+        return answer.text();
+      })
+      .then(function (page) {
+        if (page.indexOf('data-poll=') < 0 || attempt >= attempts) location.replace(url);
+        else setTimeout(look, 2000);
+      })
+      .catch(function () {
+        if (attempt < attempts) setTimeout(look, 2000);
+      });
+  };
+  setTimeout(look, 2000);
+})();
+`.trim();
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+
+/**
+ * The policy every page is served with: nothing loads from anywhere, and the one style element
+ * and the one script allowed are the stylesheet and the waiting script above, by their hashes; the
+ * script may ask the service itself, nothing else. `form-action` is left out on
  * purpose: a form posted here is answered with a redirect to the provider's or the merchant's
  * address, and Chromium applies `form-action` to every hop of that redirect.
  */
 export const contentSecurityPolicy = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(stylesheet).digest('base64')}'`,
+  `style-src 'sha256-${sha256(stylesheet)}'`,
+  `script-src 'sha256-${sha256(waitingScript)}'`,
+  "connect-src 'self'",
   "img-src 'self' data:",
   "base-uri 'none'",
   "frame-ancestors 'none'",
@@ -153,8 +196,8 @@ export interface LayoutOptions {
   content: SafeHtml;
   /** The page's own URL, to offer it in the other language. */
   pageUrl?: string | undefined;
-  /** Reloads the page (or goes to `url`) after some seconds, for pages that wait on a callback. */
-  refresh?: { seconds: number; url: string } | undefined;
+  /** The page waits on a provider's callback: the waiting script looks for the outcome. */
+  waiting?: boolean | undefined;
 }
 
 /**
@@ -163,7 +206,7 @@ export interface LayoutOptions {
  */
 const sandboxStage = () => process.env.SANDBOX === 'true';
 
-export function layout({ language, title, content, pageUrl, refresh }: LayoutOptions): string {
+export function layout({ language, title, content, pageUrl, waiting }: LayoutOptions): string {
   const other = languages.find((candidate) => candidate !== language) ?? 'fr';
   const t = messages[language];
   return html`<!doctype html>
@@ -173,7 +216,6 @@ export function layout({ language, title, content, pageUrl, refresh }: LayoutOpt
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="color-scheme" content="light">
-${refresh && html`<meta http-equiv="refresh" content="${`${refresh.seconds}; url=${refresh.url}`}">`}
 <title>${title}</title>
 <style>${trustedHtml(stylesheet)}</style>
 </head>
@@ -191,6 +233,7 @@ ${
 }
 </footer>
 </div>
+${waiting && html`<script>${trustedHtml(waitingScript)}</script>`}
 </body>
 </html>
 `.value;

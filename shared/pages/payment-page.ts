@@ -151,8 +151,7 @@ ${isFollowableReturnUrl(back) && html`<a class="button" href="${back}">${t.backT
 </section>`;
 }
 
-/** Two seconds between looks, for three minutes; then the payer is offered to look again. */
-export const returnRefreshSeconds = 2;
+/** Looks for the outcome (two seconds apart, layout.ts): three minutes; then the payer is offered to look again. */
 export const returnRefreshAttempts = 90;
 
 /**
@@ -173,20 +172,22 @@ export function waitingPage(
   const provider = request.collectionMethod ?? request.paymentMethod;
   const next = new URL(ownUrl(returnUrl, context));
   next.searchParams.set('attempt', String(attempt + 1));
-  const content = html`<section class="status status-info">
+  // While waiting, the page's script looks for the outcome (see layout.ts); the button is the way
+  // without a script, and after the looks are over.
+  const content = html`<section class="status status-info"${waiting ? html` data-poll="${ownUrl(returnUrl, context)}" data-attempt="${attempt}" data-attempts="${returnRefreshAttempts}"` : ''}>
 ${waiting ? html`<div class="spinner" aria-hidden="true"></div>` : html`<div class="status-icon" aria-hidden="true">…</div>`}
 <h1>${t.waitingTitle}</h1>
 <p class="waiting-step">${t.waitingStep[provider]}</p>
 ${request.payerPhone && html`<p>${t.waitingPhone(formatPhone(request.payerPhone))} <a href="${ownUrl(formUrl, context)}">${t.changeNumber}</a></p>`}
 <p role="status" class="muted">${waiting ? t.waitingText : t.stillWaitingText}</p>
 <p class="muted">${formatAmount(request.amountCents, request.currency)} · ${providerNames[provider]} · ${request.storeName}</p>
-${!waiting && html`<a class="button" href="${ownUrl(returnUrl, context)}">${t.checkAgain}</a>`}
+<a class="button${waiting ? ' button-secondary' : ''}" href="${waiting ? next.href : ownUrl(returnUrl, context)}">${t.checkAgain}</a>
 </section>`;
   return layout({
     language,
     title: t.waitingTitle,
     content,
     pageUrl: returnUrl,
-    refresh: waiting ? { seconds: returnRefreshSeconds, url: next.href } : undefined,
+    waiting,
   });
 }
