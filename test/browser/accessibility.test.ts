@@ -24,6 +24,19 @@ const combinations = (['fr', 'en'] as const).flatMap((language) =>
   (Object.keys(reviewScreens) as (keyof typeof reviewScreens)[]).map((screen) => ({ language, screen })),
 );
 
+/** WCAG's contrast ratio of two `rgb(r, g, b)` colours. */
+function contrast(first: string, second: string): number {
+  const luminance = (colour: string) => {
+    const [r = 0, g = 0, b = 0] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((channel) => {
+      const value = channel / 255;
+      return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((x, y) => y - x);
+  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+}
+
 /** The states whose page carries the payer's form: Pay must be in the first phone screen. */
 const payerForms = [
   'payment-form',
@@ -84,6 +97,11 @@ describe('every hosted page, in every state, to axe-core', () => {
           expect((box?.y ?? 0) + (box?.height ?? 0), name).toBeLessThanOrEqual(reviewScreens.phone.height);
           // An operator is always chosen: the payer can pay at once.
           expect(await page.locator('input[name=paymentMethod]:checked').count(), name).toBe(1);
+          // The phone field's border stands out from the card: WCAG 1.4.11 asks 3:1 for a control.
+          const [border, background] = await page.evaluate<string[]>(
+            '(field => [getComputedStyle(field).borderTopColor, getComputedStyle(field.closest(".card")).backgroundColor])(document.getElementById("payerPhone"))',
+          );
+          expect(contrast(border ?? '', background ?? ''), name).toBeGreaterThanOrEqual(3);
           // After a rejected submit, the summary leads to the field, and the field has the focus.
           if (name.includes('error')) {
             const link = page.locator('#form-errors a').first();
