@@ -138,6 +138,9 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
     async () => !(await api('GET', `/partner_api/payment_links/${paidLink.id}`)).body.canReceivePayments,
     'the single-use link to be paid',
   );
+  // A single-use link another customer's attempt holds: the next one is asked to come back (409).
+  const heldLink = await paymentLink(false);
+  await payThrough(heldLink.link, numbers.noCallback);
   const inactiveLink = await paymentLink(true);
   await api('POST', `/partner_api/payment_links/${inactiveLink.id}/deactivate`, {});
 
@@ -307,6 +310,13 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
     { name: 'link-paid-receipt', visit: goto(linkPaidUrl) },
     { name: 'link-paid-closed', visit: goto(paidLink.link) },
     { name: 'link-switched-off', visit: goto(inactiveLink.link) },
+    {
+      name: 'link-busy',
+      visit: async (page) => {
+        await page.goto(heldLink.link);
+        await submitPhone(page, numbers.success);
+      },
+    },
     { name: 'consent-form', visit: goto(consent.url) },
     {
       name: 'consent-wrong-code',
