@@ -13160,7 +13160,9 @@ export interface operations {
                     firstName: string;
                     lastName: string;
                     idNumber: string;
-                    dateOfBirth: string;
+                    "dateOfBirth-day": string;
+                    "dateOfBirth-month": string;
+                    "dateOfBirth-year": string;
                 };
             };
         };
@@ -13182,7 +13184,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The form again, with the missing fields. */
+            /** @description The form again, with what is missing or wrong in each field. */
             400: {
                 headers: {
                     [name: string]: unknown;

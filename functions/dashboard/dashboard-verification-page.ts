@@ -1,6 +1,6 @@
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { verificationOfMember } from '#shared/operations/compliance-verifications.ts';
+import { verificationOfMember, verificationPageView } from '#shared/operations/compliance-verifications.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { verificationPage } from '#shared/pages/verification-page.ts';
 
@@ -9,7 +9,8 @@ export const handler = pageHandler(
   withSession(async (request, session) => {
     const member = await requireAction(session, 'verify');
     const verification = await verificationOfMember(member, request.params.id ?? '');
-    return htmlPage(verificationPage(verification, request, { csrfToken: session.csrfToken }));
+    const view = await verificationPageView(verification.id, verification);
+    return htmlPage(verificationPage(view, request, { csrfToken: session.csrfToken }));
   }),
   dashboardPageOptions,
 );

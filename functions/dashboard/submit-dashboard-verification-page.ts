@@ -4,24 +4,28 @@ import {
   completeVerification,
   verificationCallbackTarget,
   verificationOfMember,
+  verificationPageView,
 } from '#shared/operations/compliance-verifications.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
-import { identityDetails, missingIdentityFields, verificationPage } from '#shared/pages/verification-page.ts';
+import { checkIdentityForm, verificationPage } from '#shared/pages/verification-page.ts';
 
 export const handler = pageHandler(
   'submitDashboardVerificationPage',
   withSession(async (request, session) => {
     const member = await requireAction(session, 'verify');
     const verification = await verificationOfMember(member, request.params.id ?? '');
-    const missing = missingIdentityFields(request.form);
-    if (missing.length > 0) {
-      const filled = { form: request.form, missing, csrfToken: session.csrfToken };
-      return htmlPage(verificationPage(verification, request, filled), 400);
+    const checked = checkIdentityForm(request.form);
+    if ('errors' in checked) {
+      const filled = { form: request.form, errors: checked.errors, csrfToken: session.csrfToken };
+      return htmlPage(
+        verificationPage(await verificationPageView(verification.id, verification), request, filled),
+        400,
+      );
     }
-    const completed = await completeVerification(verification.id, identityDetails(request.form));
+    const completed = await completeVerification(verification.id, checked.details);
     const target = verificationCallbackTarget(completed);
     if (target) return redirectTo(target);
-    return htmlPage(verificationPage(completed, request));
+    return htmlPage(verificationPage(await verificationPageView(completed.id, completed), request));
   }),
   dashboardPageOptions,
 );

@@ -1,9 +1,13 @@
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { linkPageView } from '#shared/operations/link-page.ts';
+import { receiptTimeZone } from '#shared/operations/receipt-time-zone.ts';
 import { linkPage } from '#shared/pages/link-page.ts';
 
 export const handler = pageHandler('linkPage', async (request) => {
   const view = await linkPageView(request.params.id ?? '', request.query.payment);
   const attempt = Math.max(0, Number.parseInt(request.query.attempt ?? '', 10) || 0);
-  return htmlPage(linkPage(view, request, { attempt, form: { payerCountry: request.query.country } }));
+  const timeZone = view.payment && (await receiptTimeZone(view.payment));
+  return htmlPage(
+    linkPage(view, { ...request, timeZone }, { attempt, form: { payerCountry: request.query.country } }),
+  );
 });

@@ -1,11 +1,17 @@
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { hostedPaymentRequest } from '#shared/operations/hosted-payment.ts';
+import { receiptTimeZone } from '#shared/operations/receipt-time-zone.ts';
 import { paymentPage } from '#shared/pages/payment-page.ts';
 
-export const handler = pageHandler('paymentPage', async (request) =>
-  htmlPage(
-    paymentPage(await hostedPaymentRequest(request.params.id ?? ''), request, {
-      form: { payerCountry: request.query.country },
-    }),
-  ),
-);
+export const handler = pageHandler('paymentPage', async (request) => {
+  const payment = await hostedPaymentRequest(request.params.id ?? '');
+  return htmlPage(
+    paymentPage(
+      payment,
+      { ...request, timeZone: await receiptTimeZone(payment) },
+      {
+        form: { payerCountry: request.query.country },
+      },
+    ),
+  );
+});

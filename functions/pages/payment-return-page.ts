@@ -1,5 +1,6 @@
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { afterProvider } from '#shared/operations/hosted-payment.ts';
+import { receiptTimeZone } from '#shared/operations/receipt-time-zone.ts';
 import { ownUrl, paymentPage, paymentPageUrl, waitingPage } from '#shared/pages/payment-page.ts';
 
 export const handler = pageHandler('paymentReturnPage', async (request) => {
@@ -15,6 +16,11 @@ export const handler = pageHandler('paymentReturnPage', async (request) => {
     case 'form':
       return redirectTo(ownUrl(paymentPageUrl(request.baseUrl, id), request));
     case 'outcome':
-      return htmlPage(paymentPage(destination.request, request));
+      return htmlPage(
+        paymentPage(destination.request, {
+          ...request,
+          timeZone: await receiptTimeZone(destination.request),
+        }),
+      );
   }
 });

@@ -1,20 +1,21 @@
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import {
   completeVerification,
-  verificationById,
   verificationCallbackTarget,
+  verificationPageView,
 } from '#shared/operations/compliance-verifications.ts';
-import { identityDetails, missingIdentityFields, verificationPage } from '#shared/pages/verification-page.ts';
+import { checkIdentityForm, verificationPage } from '#shared/pages/verification-page.ts';
 
+/** Forms opened before the identity check moved to the dashboard still post here. */
 export const handler = pageHandler('submitSandboxVerificationPage', async (request) => {
   const id = request.params.id ?? '';
-  const missing = missingIdentityFields(request.form);
-  if (missing.length > 0) {
-    const verification = await verificationById(id);
-    return htmlPage(verificationPage(verification, request, { form: request.form, missing }), 400);
+  const checked = checkIdentityForm(request.form);
+  if ('errors' in checked) {
+    const view = await verificationPageView(id);
+    return htmlPage(verificationPage(view, request, { form: request.form, errors: checked.errors }), 400);
   }
-  const completed = await completeVerification(id, identityDetails(request.form));
+  const completed = await completeVerification(id, checked.details);
   const target = verificationCallbackTarget(completed);
   if (target) return redirectTo(target);
-  return htmlPage(verificationPage(completed, request));
+  return htmlPage(verificationPage(await verificationPageView(id, completed), request));
 });

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
 import { escapeHtml } from '#shared/pages/html.ts';
+import { providerNames } from '#shared/pages/messages.ts';
 
 /**
  * The soundbox simulator in a browser: `/__local/soundbox/<deviceId>` connects to the local broker
@@ -51,6 +52,7 @@ export async function serveSoundboxPage(
     storeName,
     webSocketUrl: context.webSocketUrl,
     password: context.knownPassword(deviceId) ?? null,
+    providerNames,
   };
   send(response, 200, 'text/html; charset=utf-8', page(config));
 }
@@ -76,7 +78,10 @@ function page(config: Record<string, unknown>): string {
   #status[data-state="online"] { color: #6ee7a1; }
   main { padding: 16px; }
   #qr { width: min(80vw, 60vh); height: min(80vw, 60vh); background: #fff; border-radius: 12px; }
-  #amount { font-size: 44px; font-weight: 700; margin: 12px 0 4px; }
+  #amount { font-size: 44px; font-weight: 700; margin: 12px 0 4px; white-space: nowrap; }
+  #apps, #expires { font-size: 18px; margin: 4px auto; max-width: 640px; }
+  #expires { color: #d1d5db; }
+  .nowrap { white-space: nowrap; }
   #announcement { font-size: 28px; margin: 16px auto; padding: 16px; border-radius: 12px; max-width: 640px; }
   #announcement[data-type="payment_received"] { background: #14532d; }
   #announcement[data-type="payment_failed"] { background: #7f1d1d; }
@@ -91,6 +96,8 @@ function page(config: Record<string, unknown>): string {
   <section id="display" hidden>
     <img id="qr" alt="QR code à scanner">
     <div id="amount"></div>
+    <p id="apps"></p>
+    <p id="expires"></p>
     <div id="reference"></div>
   </section>
   <div id="announcement" role="status" hidden></div>
@@ -125,9 +132,12 @@ const simulatorScript = `'use strict';
     utterance.lang = 'fr-FR';
     speechSynthesis.speak(utterance);
   };
+  // No-break spaces throughout, so an amount never wraps as "1 / 500".
   const amount = (cents, currency) =>
     new Intl.NumberFormat('fr-FR', { maximumFractionDigits: cents % 100 ? 2 : 0, minimumFractionDigits: cents % 100 ? 2 : 0 })
-      .format(cents / 100) + (currency === 'XOF' ? ' F CFA' : ' ' + currency);
+      .format(cents / 100) + (currency === 'XOF' ? '\u00a0F\u00a0CFA' : '\u00a0' + currency);
+  const clock = (iso) =>
+    new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 
   let expiry;
   const clearDisplay = () => { $('display').hidden = true; $('idle').hidden = false; clearTimeout(expiry); };
@@ -137,6 +147,12 @@ const simulatorScript = `'use strict';
     $('display').dataset.paymentRequestId = message.paymentRequestId;
     $('amount').textContent = amount(message.amount, message.currency);
     $('reference').textContent = message.reference;
+    // Which app reads this QR: the provider it was made for (any phone's camera opens it too).
+    const provider = config.providerNames[message.paymentMethod] || message.paymentMethod;
+    $('apps').textContent = provider
+      ? 'Scannez avec l’application ' + provider + ' ou l’appareil photo du téléphone'
+      : 'Scannez avec l’appareil photo du téléphone';
+    $('expires').textContent = 'Valable jusqu’à ' + clock(message.expiresAt);
     $('display').hidden = false;
     $('idle').hidden = true;
     $('announcement').hidden = true;
@@ -144,7 +160,13 @@ const simulatorScript = `'use strict';
     expiry = setTimeout(clearDisplay, Math.max(0, Date.parse(message.expiresAt) - Date.now()));
   };
   const announce = (message) => {
-    $('announcement').textContent = message.text.fr;
+    // Shown as a title and the amount kept on one line; spoken as the service wrote it.
+    const title = document.createElement('span');
+    title.textContent = (message.type === 'payment_received' ? 'Paiement reçu' : 'Paiement refusé') + '\u00a0: ';
+    const sum = document.createElement('span');
+    sum.className = 'nowrap';
+    sum.textContent = amount(message.amount, message.currency);
+    $('announcement').replaceChildren(title, sum);
     $('announcement').dataset.type = message.type;
     $('announcement').hidden = false;
     speak(message.text.fr);

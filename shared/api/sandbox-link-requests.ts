@@ -59,11 +59,19 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     summary: 'Submit the identity form (sandbox)',
     params: linkRequestPathParams,
     query: pageQuery,
-    form: object({ firstName: string(), lastName: string(), idNumber: string(), dateOfBirth: string() }),
+    // The date of birth in three fields (day, month, year), as the GOV.UK date input asks it.
+    form: object({
+      firstName: string(),
+      lastName: string(),
+      idNumber: string(),
+      'dateOfBirth-day': string(),
+      'dateOfBirth-month': string(),
+      'dateOfBirth-year': string(),
+    }),
     answers: {
       200: 'The outcome.',
       303: 'To `callbackUrl`, with `verificationId` and `status` added to its query.',
-      400: 'The form again, with the missing fields.',
+      400: 'The form again, with what is missing or wrong in each field.',
       404: 'Unknown id.',
     },
   },

@@ -94,15 +94,24 @@ export interface FeeSplit {
   net: Cents;
 }
 
+/** A franc CFA in cents: fees are whole francs, the franc having no minor unit in use. */
+const centsPerFranc = 100n;
+
 /**
- * The fee on `amount`: the percentage part rounded half up to a whole cent, plus the fixed part,
- * never more than the amount itself. The merchant gets the rest, so amount = net + fee exactly.
+ * The fee on `amount`: the percentage part plus the fixed part, rounded half up to a whole franc
+ * (100 cents), never more than the amount itself. The merchant gets the rest, so amount = net +
+ * fee exactly. Whole francs because nobody pays or is paid centimes of a franc CFA: a fee of
+ * "22,50 F CFA" could not be read on a statement nor settled by an operator. Half up, the rule of
+ * commercial rounding, keeps the fee within half a franc of the schedule's rate either way.
  * Computed in BigInt: amount × basis points overflows 2^53 from about 9 × 10^11 XOF.
  */
 export function splitFee(amount: Cents, rule: FeeRule): FeeSplit {
   if (!Number.isSafeInteger(amount) || amount < 0)
     throw new RangeError(`amount must be whole cents: ${amount}`);
-  const percentPart = (BigInt(amount) * BigInt(rule.percentBasisPoints) + 5_000n) / 10_000n;
-  const fee = Math.min(amount, Number(percentPart) + rule.fixedCents);
+  // In ten-thousandths of a cent, where the percentage part is exact.
+  const exact = BigInt(amount) * BigInt(rule.percentBasisPoints) + BigInt(rule.fixedCents) * 10_000n;
+  const franc = centsPerFranc * 10_000n;
+  const francs = (exact + franc / 2n) / franc;
+  const fee = Math.min(amount, Number(francs * centsPerFranc));
   return { fee, net: amount - fee };
 }

@@ -42,6 +42,8 @@ export interface DisplayMessage {
   amount: number;
   currency: string;
   reference: string;
+  /** The provider the QR is for: its app (or any phone's camera) scans it, and the device says so. */
+  paymentMethod: string;
   /** The string to encode: the provider's checkout URL the payer's app opens. */
   qr: string;
   expiresAt: string;
@@ -63,6 +65,7 @@ export function displayMessage(request: {
   amountCents: number;
   currency: string;
   reference: string;
+  paymentMethod: string;
   qr: string;
   createdAt: string;
   expiresAt: string;
@@ -73,6 +76,7 @@ export function displayMessage(request: {
     amount: request.amountCents,
     currency: request.currency,
     reference: request.reference,
+    paymentMethod: request.paymentMethod,
     qr: request.qr,
     expiresAt: new Date(
       Math.min(Date.parse(request.createdAt) + displayLifetimeMs, Date.parse(request.expiresAt)),

@@ -40,13 +40,43 @@ export function shortReference(transactionId: string): string {
   return `${head.slice(0, 4)}-${head.slice(4)}`;
 }
 
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 /**
- * `YYYY-MM-DD HH:mm:ss` (UTC, the transaction's executedAt) as day and time in Côte d'Ivoire,
- * whose time is UTC all year: ["23/11/2026", "14:05"].
+ * `YYYY-MM-DD HH:mm:ss` (UTC, the transaction's executedAt) as the day, the time and the zone where
+ * the store is: ["23/11/2026", "14:05", "UTC+0"] in Abidjan, ["23/11/2026", "15:05", "UTC+1"] in
+ * Porto-Novo. The zone is written as an offset, which reads the same for a payer anywhere
+ * (French says UTC, English GMT).
  */
-export function dayAndTime(executedAt: string): [string, string] {
-  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})/.exec(executedAt);
-  if (!match) return [executedAt, ''];
-  const [, year, month, day, hours, minutes] = match;
-  return [`${day}/${month}/${year}`, `${hours}:${minutes}`];
+export function dayAndTime(
+  executedAt: string,
+  timeZone = 'Africa/Abidjan',
+  language: 'fr' | 'en' = 'fr',
+): [string, string, string] {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/.exec(executedAt);
+  if (!match) return [executedAt, '', ''];
+  const [, year, month, day, hours, minutes, seconds = '00'] = match;
+  const key = `${language}|${timeZone}`;
+  let clock = clocks.get(key);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat(language === 'fr' ? 'fr-FR' : 'en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'shortOffset',
+    });
+    clocks.set(key, clock);
+  }
+  const parts = Object.fromEntries(
+    clock
+      .formatToParts(new Date(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}Z`))
+      .map((part) => [part.type, part.value]),
+  );
+  // "GMT" alone is English's way of writing +0: written with its sign, as French writes it.
+  const zone = parts.timeZoneName === 'GMT' ? 'GMT+0' : (parts.timeZoneName ?? '');
+  return [`${parts.day}/${parts.month}/${parts.year}`, `${parts.hour}:${parts.minute}`, zone];
 }

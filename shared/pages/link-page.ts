@@ -51,7 +51,7 @@ export function linkPage(
     );
   const open = canReceivePayments(link);
   let content: SafeHtml;
-  if (payment?.status === 'success') content = paidOutcome(link, payment, t);
+  if (payment?.status === 'success') content = paidOutcome(link, payment, context);
   else if (payment && !open) content = failedOutcome(link, payment, t);
   else if (!open) content = closed(link, t);
   else {
@@ -133,7 +133,8 @@ function closed(link: PaymentLink, t: Messages): SafeHtml {
   return status('info', link.active ? '✓' : '!', title, html`<p>${text}</p>\n${whatLine(link)}`);
 }
 
-function paidOutcome(link: PaymentLink, payment: PaymentRequest, t: Messages): SafeHtml {
+function paidOutcome(link: PaymentLink, payment: PaymentRequest, context: PageContext): SafeHtml {
+  const t = messages[context.language];
   const amount = formatAmount(payment.amountCents, payment.currency);
   return status(
     'success',
@@ -141,7 +142,7 @@ function paidOutcome(link: PaymentLink, payment: PaymentRequest, t: Messages): S
     t.paidTitle,
     html`<p>${t.paidText(amount, payment.storeName)}</p>
 <p class="muted">${link.title}</p>
-${receipt(payment, t)}`,
+${receipt(payment, context)}`,
   );
 }
 

@@ -15,53 +15,34 @@ import { type Messages, providerNames } from '#shared/pages/messages.ts';
  * look and read the same and a fix to one reaches all.
  */
 
-/** Short marks standing in for the providers' logos, in their brand colours. */
-export const providerMarks: Record<ProviderCode, string> = {
-  orange: 'OM',
-  wave: 'W',
-  mtn: 'MTN',
-  moov: 'MM',
-  djamo: 'DJ',
-};
-
 export interface SummaryOf {
   storeName: string;
   amountCents: number;
   currency: string;
   /** What is paid for, as the merchant wrote it: a payment link's title, a request's description. */
   purpose?: string | undefined;
-  /** The merchant's reference of a payment request. */
+  /** The merchant's reference of a payment request: its order number, labelled as the merchant's. */
   reference?: string | undefined;
 }
 
-/** The merchant's mark: the initials of its first two words ("Demo Boutique Plateau" → "DB"). */
-export function merchantInitials(storeName: string): string {
-  const words = storeName.match(/[\p{L}\p{N}]+/gu) ?? [];
-  return (
-    words
-      .slice(0, 2)
-      .map((word) => word[0])
-      .join('')
-      .toUpperCase() || '?'
-  );
-}
-
-/** Whom and how much, compact: on a 360 × 640 screen the form must fit below it. */
+/**
+ * Whom and how much, compact: on a 360 × 640 screen the form must fit below it. The merchant is
+ * named in full; a business has no logo to show (no such field), and initials were no trust signal.
+ */
 export function paymentSummary(
   { storeName, amountCents, currency, purpose, reference }: SummaryOf,
   t: Messages,
 ): SafeHtml {
   return html`<header class="summary">
-<div class="merchant">
-<span class="merchant-mark" aria-hidden="true">${merchantInitials(storeName)}</span>
-<div class="merchant-text">
 <p class="eyebrow">${t.payTo}</p>
 <h1 class="store">${storeName}</h1>
-</div>
-</div>
 ${purpose !== undefined && html`<p class="purpose">${purpose}</p>\n`}<p class="amount">${formatAmount(amountCents, currency)}</p>
-${reference !== undefined && html`<p class="reference">${t.reference(reference)}</p>\n`}</header>`;
+${reference !== undefined && html`<p class="reference">${t.orderReference(reference)}</p>\n`}</header>`;
 }
+
+/** An operator's name in its brand's colours: a chip of text, no copied logo. */
+export const providerChip = (code: ProviderCode) =>
+  html`<span class="chip brand-${code}">${providerNames[code]}</span>`;
 
 export interface PayerFormOptions {
   /** Where the form posts: the page's own URL. */
@@ -76,21 +57,26 @@ export interface PayerFormOptions {
   /** The payer's country: its providers are offered, a national number is read there. */
   country: UemoaCountry;
   language: Language;
+  /**
+   * A payment is under way with the provider: the form is the other way to pay, below the way to
+   * check on it, so nothing is chosen for the payer and its button is not the page's main one.
+   */
+  anotherWay?: boolean | undefined;
 }
 
 const providerCard = (code: ProviderCode, chosen: string | undefined) => html`<label class="provider">
-<span class="badge brand-${code}" aria-hidden="true">${providerMarks[code]}</span>
-<span class="provider-name">${providerNames[code]}</span>
+${providerChip(code)}
 <input type="radio" name="paymentMethod" value="${code}"${code === chosen ? html` checked` : ''}>
 </label>
 `;
 
 /**
  * The payer's country (a form of its own), then the provider among that country's (the chosen
- * one, the others one tap away), the phone after the country's code, and the
- * pay button with the amount on it. After a rejected submit, a summary of what is wrong opens
- * the form, each line linked to its field, and the first wrong field takes the focus (which
- * scrolls it into view): the page reloads at its top, where the payer's eye is.
+ * one, or the first offered, the others one tap away), the phone after the country's code, and
+ * the pay button with the amount on it. After a rejected submit, a summary of what is wrong opens
+ * the form (the GOV.UK error summary, kept to a title and one line a field), each line linked to
+ * its field, and the first wrong field takes the focus (which scrolls it into view): the page
+ * reloads at its top, where the payer's eye is, and Pay stays in the first screen.
  */
 export function payerForm(
   {
@@ -103,15 +89,15 @@ export function payerForm(
     notice,
     country,
     language,
+    anotherWay,
   }: PayerFormOptions,
   t: Messages,
 ): SafeHtml {
   const refusal = errors.refusedBy && t.providerRefused(providerNames[errors.refusedBy]);
   const here = countryTexts(country, language);
   const offered = providersIn(country, providerCodes);
-  // A country with one provider has it chosen: there is nothing else to pick.
-  const preferred =
-    offered.find((code) => code === chosen) ?? (offered.length === 1 ? offered[0] : undefined);
+  // Under way elsewhere: nothing is chosen for the payer; otherwise the chosen or the first offered.
+  const preferred = anotherWay ? undefined : (offered.find((code) => code === chosen) ?? offered[0]);
   const phoneError =
     errors.payerPhone === 'required' ? t.phoneRequired : errors.payerPhone && here.phoneInvalid;
   const unserved =
@@ -130,7 +116,8 @@ export function payerForm(
 <form class="content" method="post" action="${action}" novalidate>
 <input type="hidden" name="payerCountry" value="${country}">
 ${notice}${refusal && html`<p class="alert" role="alert">${refusal}</p>`}
-${problems.length > 0 && html`<div class="alert" role="alert" id="form-errors"><p>${t.fixErrors}</p><ul>${problems}</ul></div>`}
+${problems.length > 0 && html`<div class="error-summary" role="alert" id="form-errors"><h2>${t.fixErrors}</h2><ul>${problems}</ul></div>`}
+${anotherWay && html`<h2>${t.tryAnother}</h2><p class="hint">${t.tryAnotherHint}</p>`}
 <fieldset${errors.paymentMethod ? html` aria-describedby="method-error"` : ''}>
 <legend>${t.chooseProvider}</legend>
 ${methodError && html`<p class="field-error" id="method-error">${methodError}</p>`}
@@ -145,7 +132,7 @@ ${
 ${offered.filter((code) => code !== preferred).map((code) => providerCard(code, preferred ?? chosen))}</div>
 </details>`
       : html`<div class="providers">
-${offered.map((code) => providerCard(code, preferred ?? chosen))}</div>`
+${offered.map((code) => providerCard(code, anotherWay ? undefined : (preferred ?? chosen)))}</div>`
 }
 </fieldset>
 <label class="field" for="payerPhone">${t.phoneLabel}</label>
@@ -154,7 +141,7 @@ ${offered.map((code) => providerCard(code, preferred ?? chosen))}</div>`
 <input class="input" type="tel" id="payerPhone" name="payerPhone" value="${localPhone(phone)}" placeholder="${here.placeholder}" inputmode="tel" autocomplete="tel-national" maxlength="32" required aria-describedby="${phoneError ? 'phone-error' : 'phone-hint'}"${phoneError ? html` aria-invalid="true" autofocus` : ''}>
 </div>
 ${phoneError ? html`<p class="field-error" id="phone-error">${phoneError}</p>` : html`<p class="hint" id="phone-hint">${here.phoneHint}</p>`}
-<button class="button" type="submit">${t.pay(formatAmount(amountCents, currency))}</button>
+<button class="button${anotherWay ? ' button-secondary' : ''}" type="submit">${t.pay(formatAmount(amountCents, currency))}</button>
 <p class="note">${t.payNote}</p>
 </form>`;
 }

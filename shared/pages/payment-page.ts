@@ -15,6 +15,8 @@ export interface PageContext {
   /** The language was chosen with the page's switch: the service's own links keep it. */
   languagePinned: boolean;
   baseUrl: string;
+  /** Where the store is, for a receipt's times (IANA name); Côte d'Ivoire's when not given. */
+  timeZone?: string | undefined;
 }
 
 /** A link to one of the service's own pages, keeping a language the payer chose on the page. */
@@ -40,7 +42,9 @@ export function paymentPage(
   if (request.status === 'pending' && Date.parse(request.expiresAt) <= Date.now())
     return waitingPage(request, context, 0);
   const content =
-    request.status === 'pending' ? paymentForm(request, context, filled) : outcome(request, t, filled.errors);
+    request.status === 'pending'
+      ? paymentForm(request, context, filled)
+      : outcome(request, context, filled.errors);
   return layout({ language, title: `${t.title} · ${request.storeName}`, content, pageUrl });
 }
 
@@ -52,12 +56,10 @@ function paymentForm(
   const t = messages[context.language];
   // Back on the form after starting a collection: that one may still succeed, and the payer must
   // know; or it failed, and the payer is told why before trying again.
-  const earlier =
-    request.providerReference && !request.attemptError
-      ? providerNames[request.collectionMethod ?? request.paymentMethod]
-      : undefined;
+  const underWay = request.providerReference && !request.attemptError;
   const failed = request.attemptError ? failureReason(request, t) : undefined;
   return html`${paymentSummary({ ...request, purpose: request.description }, t)}
+${underWay && underWayNotice(request, context)}
 ${payerForm(
   {
     action: ownUrl(paymentPageUrl(context.baseUrl, request.id), context),
@@ -70,13 +72,36 @@ ${payerForm(
     errors,
     notice: failed
       ? html`<p class="alert" role="alert" id="attempt-failed">${t.attemptFailed(failed)}</p>`
-      : earlier
-        ? html`<p class="notice" role="status" id="earlier-collection">${t.earlierCollection(earlier)}</p>`
-        : undefined,
+      : undefined,
+    anotherWay: Boolean(underWay),
   },
   t,
 )}
 ${request.type === 'redirect' && request.errorUrl && leaveForm(request, context, t)}`;
+}
+
+/**
+ * A collection started and not answered: the payer may have come back before approving it on the
+ * phone. The page says it is under way and how to approve it, and its first button checks on it;
+ * paying another way stays possible below, never the same button again as if nothing happened.
+ */
+export function underWayNotice(
+  request: PaymentRequest,
+  context: PageContext,
+  checkUrl = `${paymentPageUrl(context.baseUrl, request.id)}/return`,
+): SafeHtml {
+  const t = messages[context.language];
+  const provider = request.collectionMethod ?? request.paymentMethod;
+  const name = providerNames[provider];
+  return html`<section class="content" id="earlier-collection">
+<div class="notice" role="status">
+<h2>${t.underWayTitle(name)}</h2>
+${request.payerPhone && html`<p>${t.waitingPhone(formatPhone(request.payerPhone))}</p>`}
+<p>${t.waitingStep[provider]}</p>
+<p class="muted">${t.earlierCollection(name)}</p>
+</div>
+<a class="button" href="${ownUrl(checkUrl, context)}">${t.checkPayment}</a>
+</section>`;
 }
 
 /**
@@ -107,7 +132,12 @@ export const failureReason = (request: PaymentRequest, t: Messages): string => {
   return (reason && t.reasons[reason]) || t.unknownReason;
 };
 
-function outcome(request: PaymentRequest, t: Messages, errors: HostedPaymentFormErrors = {}): SafeHtml {
+function outcome(
+  request: PaymentRequest,
+  context: PageContext,
+  errors: HostedPaymentFormErrors = {},
+): SafeHtml {
+  const t = messages[context.language];
   const amount = formatAmount(request.amountCents, request.currency);
   const paid = request.status === 'success';
   const back = paid ? request.successUrl : request.errorUrl;
@@ -119,13 +149,12 @@ function outcome(request: PaymentRequest, t: Messages, errors: HostedPaymentForm
 <h1>${outcomeTitle(request, t)}</h1>
 <p>${paid ? t.paidText(amount, request.storeName) : t.failedText(amount, request.storeName)}</p>
 ${!paid && html`<p>${reason} ${t.noMoneyTaken}</p>`}
-${receipt(request, t)}
+${receipt(request, context)}
 ${isFollowableReturnUrl(back) && html`<a class="button" href="${back}">${t.backToMerchant}</a>`}
 </section>`;
 }
 
-/** Two seconds between looks, for three minutes; then the payer is offered to look again. */
-export const returnRefreshSeconds = 2;
+/** Looks for the outcome (two seconds apart, layout.ts): three minutes; then the payer is offered to look again. */
 export const returnRefreshAttempts = 90;
 
 /**
@@ -146,20 +175,22 @@ export function waitingPage(
   const provider = request.collectionMethod ?? request.paymentMethod;
   const next = new URL(ownUrl(returnUrl, context));
   next.searchParams.set('attempt', String(attempt + 1));
-  const content = html`<section class="status status-info">
+  // While waiting, the page's script looks for the outcome (see layout.ts); the button is the way
+  // without a script, and after the looks are over.
+  const content = html`<section class="status status-info"${waiting ? html` data-poll="${ownUrl(returnUrl, context)}" data-attempt="${attempt}" data-attempts="${returnRefreshAttempts}"` : ''}>
 ${waiting ? html`<div class="spinner" aria-hidden="true"></div>` : html`<div class="status-icon" aria-hidden="true">…</div>`}
 <h1>${t.waitingTitle}</h1>
 <p class="waiting-step">${t.waitingStep[provider]}</p>
 ${request.payerPhone && html`<p>${t.waitingPhone(formatPhone(request.payerPhone))} <a href="${ownUrl(formUrl, context)}">${t.changeNumber}</a></p>`}
 <p role="status" class="muted">${waiting ? t.waitingText : t.stillWaitingText}</p>
 <p class="muted">${formatAmount(request.amountCents, request.currency)} · ${providerNames[provider]} · ${request.storeName}</p>
-${!waiting && html`<a class="button" href="${ownUrl(returnUrl, context)}">${t.checkAgain}</a>`}
+<a class="button${waiting ? ' button-secondary' : ''}" href="${waiting ? next.href : ownUrl(returnUrl, context)}">${t.checkAgain}</a>
 </section>`;
   return layout({
     language,
     title: t.waitingTitle,
     content,
     pageUrl: returnUrl,
-    refresh: waiting ? { seconds: returnRefreshSeconds, url: next.href } : undefined,
+    waiting,
   });
 }

@@ -6,7 +6,6 @@ import { formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { messages, providerNames } from '#shared/pages/messages.ts';
-import { providerMarks } from '#shared/pages/payer-form.ts';
 import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
 import { sandboxNumberBases, sandboxPhonesOf } from '#shared/providers/sandbox.ts';
 
@@ -15,7 +14,8 @@ export const sandboxCheckoutUrl = (baseUrl: string, providerReference: string) =
 
 /**
  * The sandbox provider's approval screen, in the chosen provider's colours, marked everywhere as a
- * sandbox so nobody mistakes it for the real provider. It lists the test numbers, since the number
+ * sandbox so nobody mistakes it for the real provider (the layout's test-mode ribbon above it,
+ * "Sandbox" in its header). It lists the test numbers, since the number
  * the payer approves with decides what the provider reports.
  */
 export function sandboxCheckoutPage(
@@ -31,7 +31,6 @@ export function sandboxCheckoutPage(
   // The test numbers of the payer's country: the six of any other country work the same way.
   const country = (collection.payerPhone && countryOfNumber(collection.payerPhone)) || defaultCountry;
   const content = html`<header class="provider-header brand-${collection.provider}">
-<span class="badge" aria-hidden="true">${providerMarks[collection.provider]}</span>
 <span>${provider} · Sandbox</span>
 </header>
 <div class="content">
@@ -64,6 +63,5 @@ ${Object.entries(sandboxPhonesOf(country)).map(
     title: `${provider} · Sandbox`,
     content,
     pageUrl,
-    banner: html`<div class="sandbox-banner" role="note">${t.sandboxBanner}</div>`,
   });
 }

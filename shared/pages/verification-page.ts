@@ -1,80 +1,197 @@
-import type { ComplianceVerification } from '#shared/data/compliance-verification.ts';
 import type { Language } from '#shared/domain/languages.ts';
-import { type IdentityDetails, verificationPageUrl } from '#shared/operations/compliance-verifications.ts';
-import { html } from '#shared/pages/html.ts';
+import {
+  type IdentityDetails,
+  type VerificationPageView,
+  verificationPageUrl,
+} from '#shared/operations/compliance-verifications.ts';
+import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
+
+/** What is wrong with a field, as the GOV.UK patterns word it. */
+type FieldProblem = 'required' | 'dateIncomplete' | 'dateNotReal' | 'dateNotPast';
 
 const text = {
   fr: {
     title: 'Vérification d’identité',
+    asks: (provider: string, merchant: string) =>
+      `${provider} vous demande de vérifier l’identité du responsable de ${merchant}.`,
+    asksOwn: (merchant: string) =>
+      `Partner Payments Service vous demande de vérifier l’identité du responsable de ${merchant}.`,
+    why: 'Une entreprise qui encaisse des paiements doit faire connaître son responsable. Une fois votre identité vérifiée, votre entreprise peut encaisser davantage chaque mois.',
     intro: 'Renseignez les informations de votre pièce d’identité, comme elles y figurent.',
+    privacy: (provider: string | undefined) =>
+      provider
+        ? `Vos données\u00a0: elles servent seulement à vérifier votre identité, ne sont pas conservées par Partner Payments Service et ne sont pas communiquées à ${provider}, qui apprend seulement si la vérification a réussi.`
+        : 'Vos données\u00a0: elles servent seulement à vérifier votre identité, ne sont pas conservées par Partner Payments Service et ne sont communiquées à personne.',
     sandbox: 'Bac à sable : un numéro de pièce qui finit par 0000 est refusé, tout autre est accepté.',
+    fixErrors: 'Les informations n’ont pas été envoyées',
     firstName: 'Prénoms',
     lastName: 'Nom',
     idNumber: 'Numéro de la pièce d’identité',
     dateOfBirth: 'Date de naissance',
+    dateHint: 'Par exemple 27 3 1990',
+    day: 'Jour',
+    month: 'Mois',
+    year: 'Année',
     submit: 'Envoyer',
-    required: 'Ce champ est obligatoire.',
+    problems: {
+      required: {
+        firstName: 'Saisissez vos prénoms.',
+        lastName: 'Saisissez votre nom.',
+        idNumber: 'Saisissez le numéro de votre pièce d’identité.',
+        dateOfBirth: 'Saisissez votre date de naissance.',
+      },
+      dateIncomplete: 'La date de naissance doit comprendre un jour, un mois et une année.',
+      dateNotReal: 'La date de naissance doit être une vraie date.',
+      dateNotPast: 'La date de naissance doit être dans le passé.',
+    },
     approved: 'Identité vérifiée. Votre entreprise peut maintenant encaisser davantage.',
     rejected: 'Identité non confirmée. Vérifiez vos informations avec votre prestataire.',
   },
   en: {
     title: 'Identity check',
+    asks: (provider: string, merchant: string) =>
+      `${provider} asks you to check the identity of the person responsible for ${merchant}.`,
+    asksOwn: (merchant: string) =>
+      `Partner Payments Service asks you to check the identity of the person responsible for ${merchant}.`,
+    why: 'A business that takes payments must say who is responsible for it. Once your identity is checked, your business can take more each month.',
     intro: 'Enter the details of your identity document, as they appear on it.',
+    privacy: (provider: string | undefined) =>
+      provider
+        ? `Your data: it is used only to check your identity, is not kept by Partner Payments Service and is not given to ${provider}, which learns only whether the check succeeded.`
+        : 'Your data: it is used only to check your identity, is not kept by Partner Payments Service and is given to no one.',
     sandbox: 'Sandbox: a document number ending in 0000 is rejected, any other is approved.',
+    fixErrors: 'Your details were not sent',
     firstName: 'First names',
     lastName: 'Last name',
     idNumber: 'Identity document number',
     dateOfBirth: 'Date of birth',
+    dateHint: 'For example, 27 3 1990',
+    day: 'Day',
+    month: 'Month',
+    year: 'Year',
     submit: 'Send',
-    required: 'This field is required.',
+    problems: {
+      required: {
+        firstName: 'Enter your first names.',
+        lastName: 'Enter your last name.',
+        idNumber: 'Enter your identity document number.',
+        dateOfBirth: 'Enter your date of birth.',
+      },
+      dateIncomplete: 'Date of birth must include a day, a month and a year.',
+      dateNotReal: 'Date of birth must be a real date.',
+      dateNotPast: 'Date of birth must be in the past.',
+    },
     approved: 'Identity verified. Your business may now collect more.',
     rejected: 'Identity not confirmed. Check your details with your provider.',
   },
 } satisfies Record<Language, unknown>;
 
-const fields = ['firstName', 'lastName', 'idNumber', 'dateOfBirth'] as const;
+const textFields = ['firstName', 'lastName', 'idNumber'] as const;
+type IdentityField = (typeof textFields)[number] | 'dateOfBirth';
+export type IdentityFormErrors = Partial<Record<IdentityField, FieldProblem>>;
 
-/** The fields left empty, or undefined when the details are complete. */
-export function missingIdentityFields(form: Record<string, string>): string[] {
-  return fields.filter((field) => !form[field]?.trim());
+/** The date of birth's three fields, GOV.UK's date input: no `type=date` and its mm/dd/yyyy. */
+const dateParts = ['day', 'month', 'year'] as const;
+const datePartName = (part: (typeof dateParts)[number]) => `dateOfBirth-${part}`;
+
+/** `YYYY-MM-DD` from the three fields, or what is wrong with them. */
+function dateOfBirth(form: Record<string, string>, today: Date): string | FieldProblem {
+  const [day, month, year] = dateParts.map((part) => form[datePartName(part)]?.trim() ?? '');
+  if (!day && !month && !year) return 'required';
+  if (!day || !month || !year) return 'dateIncomplete';
+  if (![day, month, year].every((value) => /^\d+$/.test(value)) || year.length !== 4) return 'dateNotReal';
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  // Date.UTC rolls 31/02 over to March: a date that does not read back as typed is not real.
+  if (date.getUTCDate() !== Number(day) || date.getUTCMonth() !== Number(month) - 1) return 'dateNotReal';
+  if (date.getTime() >= today.getTime()) return 'dateNotPast';
+  return date.toISOString().slice(0, 10);
 }
 
-export const identityDetails = (form: Record<string, string>): IdentityDetails => ({
-  firstName: form.firstName?.trim() ?? '',
-  lastName: form.lastName?.trim() ?? '',
-  idNumber: form.idNumber?.trim() ?? '',
-  dateOfBirth: form.dateOfBirth?.trim() ?? '',
-});
+/** The identity details a posted form gives, or what is wrong with each of its fields. */
+export function checkIdentityForm(
+  form: Record<string, string>,
+  today = new Date(),
+): { details: IdentityDetails } | { errors: IdentityFormErrors } {
+  const errors: IdentityFormErrors = {};
+  for (const field of textFields) if (!form[field]?.trim()) errors[field] = 'required';
+  const date = dateOfBirth(form, today);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) errors.dateOfBirth = date as FieldProblem;
+  if (Object.keys(errors).length > 0) return { errors };
+  return {
+    details: {
+      firstName: form.firstName?.trim() ?? '',
+      lastName: form.lastName?.trim() ?? '',
+      idNumber: form.idNumber?.trim() ?? '',
+      dateOfBirth: date,
+    },
+  };
+}
 
-/** `/dashboard/verification/{id}`: the owner's identity form while pending, the outcome afterwards. */
+/**
+ * `/dashboard/verification/{id}`: the owner's identity form while pending, the outcome afterwards.
+ * It says who asks and why, and what becomes of the details; a rejected submit opens with the
+ * GOV.UK error summary, each line linked to its field, and keeps what was typed.
+ */
 export function verificationPage(
-  verification: ComplianceVerification,
+  { verification, serviceProviderName, merchantName }: VerificationPageView,
   context: PageContext,
-  filled: { form?: Record<string, string>; missing?: string[]; csrfToken?: string } = {},
+  filled: { form?: Record<string, string>; errors?: IdentityFormErrors; csrfToken?: string } = {},
 ): string {
   const t = text[context.language];
   const pageUrl = verificationPageUrl(context.baseUrl, verification.id);
-  const input = (name: (typeof fields)[number], type = 'text') => {
-    const missing = filled.missing?.includes(name);
-    return html`<label class="field" for="${name}">${t[name]}</label>
-<input class="input" id="${name}" name="${name}" type="${type}" value="${filled.form?.[name] ?? ''}" required${missing ? html` aria-invalid="true"` : ''}>
-${missing && html`<p class="field-error" role="alert">${t.required}</p>`}`;
+  const errors = filled.errors ?? {};
+  const problem = (field: IdentityField): string | undefined => {
+    const found = errors[field];
+    if (!found) return undefined;
+    return found === 'required' ? t.problems.required[field] : t.problems[found];
   };
+  const firstWrong = ([...textFields, 'dateOfBirth'] as const).find((field) => errors[field]);
+  const input = (name: (typeof textFields)[number], autocomplete: string) => {
+    const wrong = problem(name);
+    return html`<label class="field" for="${name}">${t[name]}</label>
+${wrong && html`<p class="field-error" id="${name}-error">${wrong}</p>`}
+<input class="input" id="${name}" name="${name}" type="text" autocomplete="${autocomplete}" spellcheck="false" value="${filled.form?.[name] ?? ''}"${wrong ? html` aria-invalid="true" aria-describedby="${name}-error"` : ''}${firstWrong === name ? html` autofocus` : ''}>`;
+  };
+  const dateWrong = problem('dateOfBirth');
+  const dateInput = html`<fieldset class="date" role="group" aria-describedby="dateOfBirth-hint${dateWrong ? ' dateOfBirth-error' : ''}">
+<legend class="field">${t.dateOfBirth}</legend>
+<p class="hint" id="dateOfBirth-hint">${t.dateHint}</p>
+${dateWrong && html`<p class="field-error" id="dateOfBirth-error">${dateWrong}</p>`}
+<div class="date-input">
+${dateParts.map(
+  (part, index) => html`<div class="date-part date-${part}">
+<label for="${datePartName(part)}">${t[part]}</label>
+<input class="input" id="${datePartName(part)}" name="${datePartName(part)}" type="text" inputmode="numeric" maxlength="${part === 'year' ? 4 : 2}" autocomplete="bday-${part}" value="${filled.form?.[datePartName(part)] ?? ''}"${dateWrong ? html` aria-invalid="true"` : ''}${firstWrong === 'dateOfBirth' && index === 0 ? html` autofocus` : ''}>
+</div>
+`,
+)}</div>
+</fieldset>`;
+  const summary: SafeHtml[] = ([...textFields, 'dateOfBirth'] as const).flatMap((field) => {
+    const wrong = problem(field);
+    const target = field === 'dateOfBirth' ? datePartName('day') : field;
+    return wrong ? [html`<li><a href="#${target}">${wrong}</a></li>`] : [];
+  });
   const content =
     verification.status === 'pending'
-      ? html`<h1>${t.title}</h1>
-<p>${t.intro}</p>
+      ? html`<div class="panel">
+<h1>${t.title}</h1>
+${summary.length > 0 && html`<div class="error-summary" role="alert" id="form-errors"><h2>${t.fixErrors}</h2><ul>${summary}</ul></div>`}
+<p data-testid="asks"><strong>${serviceProviderName ? t.asks(serviceProviderName, merchantName) : t.asksOwn(merchantName)}</strong></p>
+<p>${t.why}</p>
 <p class="muted">${t.sandbox}</p>
-<form method="post" action="${ownUrl(pageUrl, context)}">
+<form method="post" action="${ownUrl(pageUrl, context)}" novalidate>
 ${filled.csrfToken && html`<input type="hidden" name="csrf" value="${filled.csrfToken}">`}
-${input('firstName')}
-${input('lastName')}
-${input('idNumber')}
-${input('dateOfBirth', 'date')}
+<p>${t.intro}</p>
+${input('firstName', 'given-name')}
+${input('lastName', 'family-name')}
+${input('idNumber', 'off')}
+${dateInput}
+<p class="privacy">${t.privacy(serviceProviderName)}</p>
 <button class="button" type="submit">${t.submit}</button>
-</form>`
+</form>
+</div>`
       : html`<section class="status ${verification.status === 'approved' ? 'status-success' : 'status-error'}" data-status="${verification.status}">
 <div class="status-icon" aria-hidden="true">${verification.status === 'approved' ? '✓' : '!'}</div>
 <h1>${t.title}</h1>

@@ -253,7 +253,9 @@ describe('the hosted payment page on a 360 × 640 phone', () => {
     const { page } = phone;
     await page.goto(created.redirectUrl);
 
-    expect(plain(await page.locator('.merchant-mark').innerText())).toBe('DB');
+    // The merchant named in full, the operator by its name in its colours.
+    expect(await page.locator('.store').innerText()).toBe(storeName);
+    expect(await page.locator('.chip.brand-wave').innerText()).toBe('Wave');
     expect(await page.locator('.purpose').innerText()).toBe('2 pagnes wax, livraison Cocody');
     await inFirstScreen(page, page.locator('.amount'), small.height);
     await inFirstScreen(page, page.getByRole('radio', { name: 'Wave' }), small.height);
@@ -333,7 +335,7 @@ describe('the hosted payment page on a 360 × 640 phone', () => {
     expect(await page.getByLabel('Numéro de téléphone mobile money').inputValue()).toBe('07 00 00 00 04');
   });
 
-  it("gives a receipt a payer can read out: short reference, date and time, operator, masked number, the operator's id", async () => {
+  it("gives a receipt a payer can read out: the merchant's order and the payment reference, each labelled, date and time with the zone, operator, masked number, the operator's id", async () => {
     const created = await createPaymentRequest();
     const { page } = await payWithOrange(created);
     await page.getByRole('button', { name: 'Approuver' }).click();
@@ -351,15 +353,20 @@ describe('the hosted payment page on a 360 × 640 phone', () => {
     const { body } = await api('GET', `/partner_api/payment_requests/${created.id}`);
     const [day, time] = (body.transaction.executedAt as string).split(' ');
     const [year, month, date] = (day as string).split('-');
-    expect(facts.Référence).toBe(
+    expect(facts['Commande du marchand']).toBe(body.reference);
+    expect(facts['Référence du paiement']).toBe(
       `${body.transaction.id.slice(0, 4)}-${body.transaction.id.slice(4, 8)}`.toUpperCase(),
     );
-    expect(plain(facts.Date ?? '')).toBe(`${date}/${month}/${year} à ${(time as string).slice(0, 5)}`);
+    // The demo store is in Côte d'Ivoire, on UTC all year.
+    expect(plain(facts.Date ?? '')).toBe(
+      `${date}/${month}/${year} à ${(time as string).slice(0, 5)} (UTC+0)`,
+    );
     expect(facts.Opérateur).toBe('Orange Money');
     expect(plain(facts.Numéro ?? '')).toBe('+225 07 •• •• •• 01');
     expect(facts['Transaction opérateur']).toBe(await readProviderReference(config, created.id));
-    // Nothing breaks across lines: each value is one line high.
-    for (const value of await page.locator('.receipt dd').all()) {
+    // Nothing breaks across lines: each value is one line high, but the merchant's own reference,
+    // which is as long as the merchant made it and is shown whole.
+    for (const value of await page.locator('.receipt dd:not(.receipt-order)').all()) {
       expect((await value.boundingBox())?.height).toBeLessThan(30);
     }
     const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');

@@ -58,6 +58,11 @@ describe('the soundbox simulator page', () => {
     const display = page.locator(`#display[data-payment-request-id="${created.body.id}"]`);
     await display.waitFor({ state: 'visible' });
     expect((await page.locator('#amount').textContent())?.replace(/\s+/g, ' ')).toBe('1 500 F CFA');
+    // Which app scans it, and until when it is shown.
+    expect(await page.locator('#apps').textContent()).toBe(
+      'Scannez avec l’application Orange Money ou l’appareil photo du téléphone',
+    );
+    expect(await page.locator('#expires').textContent()).toMatch(/^Valable jusqu’à \d{2}:\d{2}$/);
     expect(await page.locator('#store').textContent()).toContain('Demo Boutique Plateau');
 
     // The QR is large on the screen, and what a camera reads from it is the provider's checkout page.
@@ -86,9 +91,13 @@ describe('the soundbox simulator page', () => {
     expect(approved.status).toBe(200);
     const announcement = page.locator('#announcement');
     await expect
-      .poll(() => announcement.textContent(), { timeout: 15_000 })
-      .toBe('Paiement reçu : 1 500 francs CFA');
+      .poll(async () => (await announcement.textContent())?.replace(/\s+/g, ' '), { timeout: 15_000 })
+      .toBe('Paiement reçu : 1 500 F CFA');
     expect(await announcement.isVisible()).toBe(true);
+    // The amount never breaks across lines: one line high, whatever the screen.
+    const amountLine = await announcement.locator('.nowrap').boundingBox();
+    expect(amountLine?.height).toBeLessThan(50);
+    expect(await announcement.locator('.nowrap').textContent()).toBe('1\u202f500\u00a0F\u00a0CFA');
     expect(await page.evaluate('window.spoken')).toContainEqual({
       text: 'Paiement reçu : 1 500 francs CFA',
       lang: 'fr-FR',

@@ -94,7 +94,9 @@ async function submitIdentity(url: string, idNumber: string) {
       firstName: 'Fatou',
       lastName: 'Diallo',
       idNumber,
-      dateOfBirth: '1990-04-12',
+      'dateOfBirth-day': '12',
+      'dateOfBirth-month': '4',
+      'dateOfBirth-year': '1990',
     }),
   });
 }

@@ -62,7 +62,9 @@ const identityForm = object({
   firstName: string(),
   lastName: string(),
   idNumber: string().regex(/^[A-Z0-9]{4,12}$/),
-  dateOfBirth: string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  'dateOfBirth-day': string().regex(/^\d{1,2}$/),
+  'dateOfBirth-month': string().regex(/^\d{1,2}$/),
+  'dateOfBirth-year': string().regex(/^(19|20)\d{2}$/),
 });
 const checkoutParams = object({ providerReference: string().regex(/^sbx_[0-9a-f-]{36}$/) });
 

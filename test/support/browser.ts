@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sparticuzChromium from '@sparticuz/chromium';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { projectRoot } from '#infra/paths.ts';
 
 let unpacked: Promise<string> | undefined;
@@ -73,6 +73,34 @@ export async function openPhone({
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The two screens every hosted page is checked and shown on: a small phone, and a laptop. */
+export const reviewScreens = {
+  phone: { width: 360, height: 640 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+/** One Chromium for many screens: a file that goes over many pages opens a context per screen. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumPath(), args: chromiumArgs, headless: true });
+}
+
+/** A fresh profile in `browser`, as a phone (narrow viewports) or a laptop would show the pages. */
+export async function openScreen(
+  browser: Browser,
+  { viewport = { width: 390, height: 844 }, locale = 'fr-CI' }: PhoneOptions = {},
+): Promise<PhoneBrowser> {
+  const phoneSized = viewport.width < 600;
+  const context = await browser.newContext({
+    viewport,
+    locale,
+    isMobile: phoneSized,
+    hasTouch: phoneSized,
+    deviceScaleFactor: phoneSized ? 2 : 1,
+  });
+  const page = await context.newPage();
+  return { context, page, close: () => context.close() };
 }
 
 /**

@@ -8,25 +8,35 @@ import {
 } from '#shared/domain/fees.ts';
 
 describe('fees', () => {
-  it('round the percentage half up to a whole cent, then add the fixed part', () => {
+  it('round the percentage and the fixed part half up to a whole franc (100 cents)', () => {
+    // 1.5% of 1 500 F is 22.50 F: half a franc rounds up, to 23 F.
     expect(splitFee(150_000, { percentBasisPoints: 150, fixedCents: 0 })).toEqual({
-      fee: 2_250,
-      net: 147_750,
+      fee: 2_300,
+      net: 147_700,
     });
-    // 1.5% of 133 cents is 1.995 cents: rounds to 2.
-    expect(splitFee(133, { percentBasisPoints: 150, fixedCents: 0 })).toEqual({ fee: 2, net: 131 });
-    // 1.5% of 100 cents is exactly 1.5: half rounds up.
-    expect(splitFee(100, { percentBasisPoints: 150, fixedCents: 0 }).fee).toBe(2);
-    // 1.5% of 99 is 1.485: rounds down.
-    expect(splitFee(99, { percentBasisPoints: 150, fixedCents: 0 }).fee).toBe(1);
-    expect(splitFee(10_000, { percentBasisPoints: 100, fixedCents: 25 })).toEqual({ fee: 125, net: 9_875 });
+    // 1% of 1 500 F is exactly 15 F.
+    expect(splitFee(150_000, { percentBasisPoints: 100, fixedCents: 0 })).toEqual({
+      fee: 1_500,
+      net: 148_500,
+    });
+    // 1.5% of 2 499 F is 37.485 F: down to 37 F, never "37,50 F CFA".
+    expect(splitFee(249_900, { percentBasisPoints: 150, fixedCents: 0 }).fee).toBe(3_700);
+    // 1.2% of 1 250 F is 15 F; with 0.25 F fixed, 15.25 F: down to 15 F.
+    expect(splitFee(125_000, { percentBasisPoints: 120, fixedCents: 25 }).fee).toBe(1_500);
+    // 1% of 49 F is 0.49 F: no fee; of 50 F, half a franc: 1 F.
+    expect(splitFee(4_900, { percentBasisPoints: 100, fixedCents: 0 }).fee).toBe(0);
+    expect(splitFee(5_000, { percentBasisPoints: 100, fixedCents: 0 }).fee).toBe(100);
+    expect(splitFee(10_000, { percentBasisPoints: 100, fixedCents: 2_500 })).toEqual({
+      fee: 2_600,
+      net: 7_400,
+    });
   });
 
   it('never take more than the amount', () => {
     expect(splitFee(100, { percentBasisPoints: 500, fixedCents: 1_000 })).toEqual({ fee: 100, net: 0 });
   });
 
-  it('split any amount exactly into net + fee, both whole and non-negative (property)', () => {
+  it('split any amount exactly into net + fee, the fee in whole francs within half a franc of the rate (property)', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 1_000_000_000_000 }),
@@ -38,16 +48,19 @@ describe('fees', () => {
           expect(Number.isSafeInteger(fee) && Number.isSafeInteger(net)).toBe(true);
           expect(fee).toBeGreaterThanOrEqual(0);
           expect(net).toBeGreaterThanOrEqual(0);
-          // The percentage part is within half a cent of the exact value.
-          const exact = (amount * percentBasisPoints) / 10_000 + fixedCents;
-          if (fee < amount) expect(Math.abs(fee - exact)).toBeLessThanOrEqual(0.5 + 1e-6 * exact);
+          if (fee < amount) {
+            expect(fee % 100).toBe(0);
+            const exact = (amount * percentBasisPoints) / 10_000 + fixedCents;
+            expect(Math.abs(fee - exact)).toBeLessThanOrEqual(50 + 1e-6 * exact);
+          }
         },
       ),
     );
   });
 
   it('stay exact where floating point would not (amount × rate above 2^53)', () => {
-    expect(splitFee(999_999_999_999, { percentBasisPoints: 9_999, fixedCents: 0 }).fee).toBe(999_899_999_999);
+    // 99.99% of 9 999 999 999.99 F is 9 998 999 999.990001 F: 9 999 000 000 F.
+    expect(splitFee(999_999_999_999, { percentBasisPoints: 9_999, fixedCents: 0 }).fee).toBe(999_900_000_000);
   });
 
   it('come from FEE_SCHEDULE when set, and refuse a schedule that makes no sense', () => {

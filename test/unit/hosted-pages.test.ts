@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
@@ -233,20 +234,42 @@ describe('the payment page', () => {
     );
   });
 
-  it('refreshes the waiting page every 2 seconds without a script, then stops after a while', () => {
+  it('looks for the outcome in the background while waiting, never reloading itself, and offers to check without a script', () => {
     const started = paymentRequest({ providerReference: 'sbx_x' });
-    expect(waitingPage(started, context, 0)).toContain(
-      '<meta http-equiv="refresh" content="2; url=https://pay.example/payment/0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11/return?attempt=1">',
+    const waiting = waitingPage(started, context, 0);
+    expect(waiting).not.toContain('http-equiv="refresh"');
+    expect(waiting).toContain(
+      'data-poll="https://pay.example/payment/0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11/return" data-attempt="0" data-attempts="90"',
     );
-    expect(waitingPage(started, context, 90)).not.toContain('http-equiv="refresh"');
+    expect(waiting).toContain('<script>');
+    expect(waiting).toContain(
+      'href="https://pay.example/payment/0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11/return?attempt=1">Vérifier à nouveau</a>',
+    );
+    const over = waitingPage(started, context, 90);
+    expect(over).not.toContain('data-poll=');
+    expect(over).not.toContain('<script>');
+    expect(over).toContain(
+      'href="https://pay.example/payment/0b0d6c1e-6a2f-4c43-9a7e-3f0a3b6f1f11/return">Vérifier à nouveau</a>',
+    );
+    // No other page carries the script.
+    expect(paymentPage(paymentRequest(), context)).not.toContain('<script>');
   });
 
-  it('is served under a policy that allows no script and only its own stylesheet', () => {
+  it('is served under a policy that allows only its own stylesheet and waiting script, by their hashes', () => {
     expect(contentSecurityPolicy).toContain("default-src 'none'");
     expect(contentSecurityPolicy).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(contentSecurityPolicy).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*';/);
+    expect(contentSecurityPolicy).toContain("connect-src 'self'");
     expect(contentSecurityPolicy).toContain("frame-ancestors 'none'");
-    expect(contentSecurityPolicy).not.toContain('script-src');
     expect(contentSecurityPolicy).not.toContain('unsafe');
+    // The script element a waiting page carries is the very one the policy's hash allows.
+    const script = /<script>([\s\S]*?)<\/script>/.exec(
+      waitingPage(paymentRequest({ providerReference: 'sbx_x' }), context, 0),
+    )?.[1];
+    const hash = createHash('sha256')
+      .update(script ?? '')
+      .digest('base64');
+    expect(contentSecurityPolicy).toContain(`script-src 'sha256-${hash}'`);
   });
 });
 

@@ -105,8 +105,11 @@ describe('the link page', () => {
     expect(page).toContain('<p class="purpose">Deux pagnes wax</p>');
     expect(page).toContain('<p class="amount">15 000 F CFA</p>');
     for (const code of ['orange', 'wave', 'mtn', 'moov', 'djamo']) expect(page).toContain(`value="${code}"`);
-    // The link asks for no provider: the customer chooses.
-    expect(page).not.toContain(' checked');
+    // The link asks for no provider: the first offered is chosen, the others one tap away, so Pay
+    // is in the first screen and a payer who does not change it can pay at once.
+    expect(page.match(/ checked/g)).toHaveLength(1);
+    expect(page).toContain('value="orange" checked');
+    expect(page).toContain('<details class="more-providers">');
     expect(page).toContain('name="payerPhone"');
     expect(page).toContain('>Payer 15 000 F CFA</button>');
     expect(page).toContain(`<form class="content" method="post" action="https://pay.example/pl/${linkId}"`);
@@ -238,16 +241,17 @@ describe("the link page showing the customer's payment", () => {
     expect(page).toContain('Someone else paid this payment link in the meantime. No money was taken.');
   });
 
-  it('waits for the confirmation, reloading itself every 2 seconds, then stops after a while', () => {
+  it('waits for the confirmation, looking for it every 2 seconds in the background, then stops after a while', () => {
     const view = { link: link(), payment: payment() };
     const waiting = linkPage(view, context, { attempt: 0 });
     expect(waiting).toContain('En attente de confirmation');
     expect(waiting).not.toContain('<form');
     expect(waiting).toContain(
-      `<meta http-equiv="refresh" content="2; url=https://pay.example/pl/${linkId}?payment=${paymentId}&amp;attempt=1">`,
+      `data-poll="https://pay.example/pl/${linkId}?payment=${paymentId}" data-attempt="0"`,
     );
+    expect(waiting).toContain(`href="https://pay.example/pl/${linkId}?payment=${paymentId}&amp;attempt=1"`);
     const later = linkPage(view, context, { attempt: 90 });
-    expect(later).not.toContain('http-equiv="refresh"');
+    expect(later).not.toContain('data-poll=');
     expect(later).toContain(`href="https://pay.example/pl/${linkId}?payment=${paymentId}"`);
   });
 });

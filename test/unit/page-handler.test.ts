@@ -160,12 +160,12 @@ describe('submitting the payment page', () => {
 });
 
 describe('the return page', () => {
-  it('waits for the callback while the request is pending, refreshing itself', async () => {
+  it('waits for the callback while the request is pending, looking for it in the background', async () => {
     givenRequest({ providerReference: 'sbx_x' });
     const response = await call(returnPage, event({ path: `/payment/${id}/return` }));
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('En attente de confirmation');
-    expect(response.body).toContain('http-equiv="refresh"');
+    expect(response.body).toContain('data-poll=');
   });
 
   it('sends the payer on to the merchant, app links included, once the callback has decided', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { countryTimeZones, storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import { checkPayerForm } from '#shared/operations/hosted-payment.ts';
 import { dayAndTime, localPhone, maskPhone, shortReference } from '#shared/pages/format.ts';
-import { merchantInitials } from '#shared/pages/payer-form.ts';
 
 describe('what a payer reads on the hosted pages', () => {
   it('masks the payer number but for the operator prefix and the last two digits, unbreakable', () => {
@@ -18,14 +18,32 @@ describe('what a payer reads on the hosted pages', () => {
     expect(shortReference('bfe37c2f-5d1e-49f0-a808-880f6e193b7b')).toBe('BFE3-7C2F');
   });
 
-  it("dates a transaction in Côte d'Ivoire's time, which is UTC", () => {
-    expect(dayAndTime('2026-11-23 02:14:05')).toEqual(['23/11/2026', '02:14']);
+  it("dates a transaction in Côte d'Ivoire's time by default, which is UTC, and says so", () => {
+    expect(dayAndTime('2026-11-23 02:14:05')).toEqual(['23/11/2026', '02:14', 'UTC+0']);
+    expect(dayAndTime('2026-11-23 02:14:05', 'Africa/Abidjan', 'en')).toEqual([
+      '23/11/2026',
+      '02:14',
+      'GMT+0',
+    ]);
   });
 
-  it("marks a merchant with the initials of its name's first two words", () => {
-    expect(merchantInitials('Demo Boutique Plateau')).toBe('DB');
-    expect(merchantInitials('épicerie')).toBe('É');
-    expect(merchantInitials('  ')).toBe('?');
+  it("dates a transaction in the store's zone: an hour later in Benin and Niger, the next day near midnight", () => {
+    expect(dayAndTime('2026-11-23 23:14:05', countryTimeZones.BJ)).toEqual(['24/11/2026', '00:14', 'UTC+1']);
+    expect(dayAndTime('2026-11-23 14:05:00', countryTimeZones.NE, 'en')).toEqual([
+      '23/11/2026',
+      '15:05',
+      'GMT+1',
+    ]);
+    expect(dayAndTime('2026-11-23 14:05:00', countryTimeZones.SN)).toEqual(['23/11/2026', '14:05', 'UTC+0']);
+  });
+
+  it("finds a store's time zone from its country, Côte d'Ivoire's for a store without one", () => {
+    expect(storeTimeZone({ name: 'Boutique' })).toBe('Africa/Abidjan');
+    expect(storeTimeZone({ country: 'BJ' })).toBe('Africa/Porto-Novo');
+    expect(storeTimeZone({ country: 'GW' })).toBe('Africa/Bissau');
+    // Every zone the table names is one the runtime knows.
+    for (const zone of Object.values(countryTimeZones))
+      expect(() => new Intl.DateTimeFormat('fr', { timeZone: zone })).not.toThrow();
   });
 
   it('tells an empty phone apart from a malformed one', () => {

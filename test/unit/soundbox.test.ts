@@ -63,6 +63,7 @@ describe('what a soundbox says', () => {
       amountCents: 250_000,
       currency: 'XOF',
       reference: 'till-1',
+      paymentMethod: 'wave',
       qr: 'https://pay.example/checkout/1',
       createdAt: '2026-11-23T10:00:00.000Z',
       expiresAt: '2026-11-24T10:00:00.000Z',
@@ -73,6 +74,7 @@ describe('what a soundbox says', () => {
       amount: 250_000,
       currency: 'XOF',
       reference: 'till-1',
+      paymentMethod: 'wave',
       qr: 'https://pay.example/checkout/1',
       expiresAt: new Date(Date.parse('2026-11-23T10:00:00.000Z') + displayLifetimeMs).toISOString(),
     });
@@ -84,6 +86,7 @@ describe('what a soundbox says', () => {
       amountCents: 250_000,
       currency: 'XOF',
       reference: 'till-2',
+      paymentMethod: 'orange',
       qr: 'https://pay.example/checkout/2',
       createdAt: '2026-11-23T10:00:00.000Z',
       expiresAt: '2026-11-23T10:05:00.000Z',
