@@ -38,6 +38,8 @@ import { smsConfigurationSetVariable } from '#shared/sms/port.ts';
 
 /** The AWS resources an `access` list can name. */
 export interface ServiceResources {
+  /** The stage's name: device topics are under it (`<stage>/soundbox/`). */
+  readonly stageName?: string;
   readonly table: ITable;
   /** The stage's queues; sandbox-only ones are missing on production. */
   readonly queues: ReadonlyMap<QueueName, IQueue>;
@@ -402,7 +404,7 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
       return;
     }
     case 'device:push':
-      grantDevicePush(fn);
+      grantDevicePush(fn, resourceFor(siteOf(fn), resources.stageName, false, "the stage's name") as string);
       return;
     default: {
       const unhandled: never = access;
@@ -446,8 +448,8 @@ function grantSmsSend(fn: ServiceFunction, resources: ServiceResources): void {
   );
 }
 
-/** Publishing to soundbox devices' topics only, the device being chosen per payment request. */
-function grantDevicePush(fn: ServiceFunction): void {
+/** Publishing to the stage's soundbox topics only, the device being chosen per payment request. */
+function grantDevicePush(fn: ServiceFunction, stage: string): void {
   // The SDK's default data-plane endpoint (data-ats.iot.<region>) is the account's own, so no
   // endpoint variable is needed.
   grantInOwnPolicy(
@@ -459,11 +461,11 @@ function grantDevicePush(fn: ServiceFunction): void {
         Stack.of(fn).formatArn({
           service: 'iot',
           resource: 'topic',
-          resourceName: `${soundboxTopicPrefix}*`,
+          resourceName: `${soundboxTopicPrefix(stage)}*`,
         }),
       ],
     }),
-    [`iot:topic/${soundboxTopicPrefix}*`],
+    [`iot:topic/${soundboxTopicPrefix(stage)}*`],
     "Publishes to any soundbox device's topics: the device is chosen per payment request.",
   );
 }

@@ -107,6 +107,7 @@ export class PaymentsStack extends Stack {
     this.api = api.restApi;
     const functions = new ServiceFunctions(this, stage, {
       resources: {
+        stageName: stage.name,
         table: this.table,
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
@@ -115,7 +116,12 @@ export class PaymentsStack extends Stack {
         webhookSecretsKey: this.webhookSecretsKey,
         providerSecrets: this.providerSecrets,
       },
-      stageEnvironment: { ...props.stage.environment, PROVIDER_ROUTES: JSON.stringify(providerRoutes) },
+      stageEnvironment: {
+        ...props.stage.environment,
+        // Device topics and metric dimensions carry it (shared/stage.ts).
+        STAGE: stage.name,
+        PROVIDER_ROUTES: JSON.stringify(providerRoutes),
+      },
       api,
       queues,
     });
