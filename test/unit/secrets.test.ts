@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { secretValue } from '#shared/aws/secrets.ts';
+import { SecretNotFilled, secretValue } from '#shared/aws/secrets.ts';
 
 // A local HTTP server stands in for the Parameters and Secrets extension, answering as its
 // documented API does: GET /secretsmanager/get?secretId=…, the session token in a header, the
@@ -83,6 +83,26 @@ describe('secretValue through the secrets extension', () => {
     const notJson = secretValue('WAVE_PROVIDER_SECRET');
     await expect(notJson).rejects.toThrow(`secret ${arn} has no string value`);
     await expect(notJson).rejects.not.toThrow(/wave_sn_not_json/);
+  });
+
+  it('says a secret created empty and never filled is to be filled, naming the command, rather than answering no key', async () => {
+    // What the extension passes on from GetSecretValue for a secret with no version yet.
+    answers = [
+      {
+        status: 400,
+        body: JSON.stringify({
+          __type: 'ResourceNotFoundException',
+          message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+        }),
+      },
+      found('   '),
+    ];
+    for (let read = 0; read < 2; read++) {
+      const failure = secretValue('WAVE_PROVIDER_SECRET');
+      await expect(failure).rejects.toThrow(SecretNotFilled);
+      await expect(failure).rejects.toThrow(`secret ${arn} holds no value yet`);
+      await expect(failure).rejects.toThrow('npm run admin -- put-provider-secret');
+    }
   });
 
   it('asks again after a failed read, and answers what the extension has then', async () => {
