@@ -29,7 +29,7 @@ import { acknowledge } from '#infra/nag.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
 import { webhookSecretsKeyVariable } from '#shared/aws/kms.ts';
-import type { AwsAccess } from '#shared/catalogue/access.ts';
+import type { AwsAccess, TableAction } from '#shared/catalogue/access.ts';
 import { type QueueDefinition, type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
@@ -212,6 +212,8 @@ export class ServiceFunction extends NodejsFunction {
     this.sandbox = props.sandbox;
     logGroup.grantWrite(role);
     grantSecretReads(this, secrets);
+    const tableActions = [...new Set(props.access)].filter(isTableAccess);
+    if (tableActions.length > 0) grantTable(this, props.resources.table, tableActions);
     for (const access of new Set(props.access)) grantAccess(this, access, props.resources);
 
     // Active tracing is set on the resource rather than with `tracing`, which would add X-Ray's
@@ -350,13 +352,11 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
     fn.addEnvironment(queueUrlVariable(queueName), queue.queueUrl);
     return;
   }
+  if (isTableAccess(access)) {
+    // All of a function's table actions at once, in one statement: see grantTable.
+    return;
+  }
   switch (access) {
-    case 'table:read':
-      grantTable(fn, resources.table, tableReadActions);
-      return;
-    case 'table:write':
-      grantTable(fn, resources.table, [...tableReadActions, ...tableWriteActions]);
-      return;
     case 'secret:sandboxProvider':
     case 'secret:providers':
       // Granted with the extension they are read through, when the function is made.
@@ -499,37 +499,28 @@ function grantInOwnPolicy(
   }
 }
 
-/**
- * Item reads and queries, and the condition checks of transactions. No `Scan`: nothing of the
- * service reads the whole table (the ledger audit runs from the admin command, with operator
- * credentials), and no `DescribeTable` or stream reads.
- */
-const tableReadActions = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-];
-const tableWriteActions = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
+const isTableAccess = (access: AwsAccess): access is `table:${TableAction}` => access.startsWith('table:');
 
 /**
- * The actions on the table, and queries on the indexes the table definition declares, each named:
- * no `index/*`, so an index added later is granted only once it is declared.
+ * Exactly the table actions the function declares, which are those its code uses (checked against
+ * its bundle by test/infra/table-actions.test.ts): no batch write or delete for a function that
+ * never deletes. No `Scan` is declared by any: the ledger audit reads the whole table from the
+ * admin command, with the operator role. Queries go to the table and to the indexes the table
+ * definition declares, each named: no `index/*`, so an index added later is granted only once it
+ * is declared.
  */
-function grantTable(fn: ServiceFunction, table: ITable, actions: string[]): void {
+function grantTable(fn: ServiceFunction, table: ITable, access: readonly `table:${TableAction}`[]): void {
+  const actions = access.map((granted) => `dynamodb:${granted.slice('table:'.length)}`);
   fn.addToRolePolicy(new PolicyStatement({ actions, resources: [table.tableArn] }));
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ['dynamodb:Query'],
-      resources: tableDefinition.globalSecondaryIndexes.map(
-        (index) => `${table.tableArn}/index/${index.name}`,
-      ),
-    }),
-  );
+  if (actions.includes('dynamodb:Query')) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: tableDefinition.globalSecondaryIndexes.map(
+          (index) => `${table.tableArn}/index/${index.name}`,
+        ),
+      }),
+    );
+  }
   fn.addEnvironment('TABLE_NAME', table.tableName);
 }

@@ -1,6 +1,5 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { readsTable, writesTable } from '#shared/catalogue/access.ts';
 
 /**
  * The business dashboard (DESIGN §13), part 1: the way in (one flow for sign-in and sign-up, by a
@@ -18,14 +17,14 @@ const forbidden =
   'A post whose Origin is not the service’s own, or without the session’s token: nothing changes.';
 const tag = 'Dashboard';
 /** Writing sign-in codes and sending their SMS through the `sms` queue. */
-const sendsCodes = ['table:write', 'queue:send:sms'] as const;
+const sendsCodes = ['queue:send:sms'] as const;
 
 export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
   dashboardHome: {
     method: 'GET',
     path: '/dashboard',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'The dashboard’s home: the signed-in person’s businesses',
@@ -36,7 +35,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/sign-in',
     caller: 'public',
-    access: readsTable,
+    access: [],
     page: true,
     tag,
     summary: 'Continue with your phone: sign in or sign up',
@@ -47,7 +46,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-in',
     caller: 'public',
-    access: sendsCodes,
+    access: ['table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...sendsCodes],
     page: true,
     tag,
     summary: 'Send a sign-in code to the phone',
@@ -64,7 +63,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/sign-in/code',
     caller: 'public',
-    access: readsTable,
+    access: [],
     page: true,
     tag,
     summary: 'The code field',
@@ -75,7 +74,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-in/code',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Check the code: a session, or the sign-up form for a new phone',
@@ -91,7 +90,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/sign-up',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'The new business’s form, once the phone is verified',
@@ -102,7 +101,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-up',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Create the business (verification level 0, no API access yet) and sign in',
@@ -126,7 +125,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-out',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem'],
     page: true,
     tag,
     summary: 'End the session',

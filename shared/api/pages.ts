@@ -1,7 +1,7 @@
 import { enum as enumOf, globalRegistry, object, optional, string, uuid } from 'zod/mini';
 import { idPathParams, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { sendsWebhooks, startsCollections } from '#shared/catalogue/access.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 
 /**
@@ -27,7 +27,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/pl/{id}',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'The page of a payment link (`link`)',
@@ -39,7 +39,14 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/pl/{id}',
     caller: 'public',
-    access: startsCollections,
+    access: [
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      'table:ConditionCheckItem',
+      ...startsCollections,
+    ],
     page: true,
     tag,
     summary: 'Pay a payment link',
@@ -57,7 +64,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/payment/{id}',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'The payment page of a payment request (`redirectUrl`)',
@@ -69,7 +76,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/payment/{id}',
     caller: 'public',
-    access: startsCollections,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...startsCollections],
     page: true,
     tag,
     summary: 'Pay from the payment page',
@@ -86,7 +93,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/payment/{id}/abandon',
     caller: 'public',
-    access: [...writesAndNotifies, 'device:push'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks, 'device:push'],
     page: true,
     tag,
     summary: 'Leave the payment page (“back to the shop”)',
@@ -102,7 +109,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/payment/{id}/return',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'Where the provider sends the payer back',
@@ -118,7 +125,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/lr/{id}',
     caller: 'public',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     page: true,
     tag: 'Hosted pages',
     summary: 'The owner’s consent page of a link request',
@@ -130,7 +137,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/lr/{id}',
     caller: 'public',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     page: true,
     tag: 'Hosted pages',
     summary: 'Approve or decline with the SMS code',

@@ -8,7 +8,7 @@ import {
   paymentRequestPathParams,
   paymentRequestSchema,
 } from '#shared/api/payment-requests.ts';
-import { type AwsAccess, playsSandboxProvider, readsTable } from '#shared/catalogue/access.ts';
+import { type AwsAccess, playsSandboxProvider } from '#shared/catalogue/access.ts';
 
 /**
  * The sandbox's payments: what every stage but production adds so an integrator can play the
@@ -29,7 +29,14 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_links/{id}/pay',
     caller: 'api_key',
-    access: paysAndLeaves,
+    access: [
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      'table:ConditionCheckItem',
+      ...paysAndLeaves,
+    ],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Pay a link as a customer (sandbox)',
@@ -43,7 +50,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/approve',
     caller: 'api_key',
-    access: paysAndLeaves,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysAndLeaves],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Approve as the payer (sandbox)',
@@ -57,7 +64,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/decline',
     caller: 'api_key',
-    access: paysAndLeaves,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysAndLeaves],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Decline as the payer (sandbox)',
@@ -70,7 +77,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'GET',
     path: '/sandbox/provider/checkout/{providerReference}',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',
@@ -87,7 +94,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/provider/checkout/{providerReference}',
     caller: 'public',
-    access: playsSandboxProvider,
+    access: ['table:GetItem', 'table:UpdateItem', ...playsSandboxProvider],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',

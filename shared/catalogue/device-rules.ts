@@ -1,5 +1,4 @@
 import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
-import { writesTable } from '#shared/catalogue/access.ts';
 import { type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
 import { soundboxDeviceIdLevel, soundboxTopics } from '#shared/domain/soundbox.ts';
 
@@ -27,7 +26,7 @@ export const deviceRules = /* @__PURE__ */ locatedIn('devices', {
       `SELECT *, topic(${soundboxDeviceIdLevel}) AS deviceId, timestamp() AS receivedAt FROM '${soundboxTopics(stage, '+').status}' WHERE type = 'heartbeat'`,
       "SELECT clientId, eventType, timestamp FROM '$aws/events/presence/+/+'",
     ],
-    access: writesTable,
+    access: ['table:GetItem', 'table:UpdateItem'],
   },
 } satisfies Record<string, DeviceRule>);
 

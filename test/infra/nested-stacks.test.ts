@@ -178,7 +178,7 @@ describe('a function asked for in a grouping stack', () => {
       entry,
       invokedBy: 'api',
       functionName: `groups-${id}`,
-      access: ['table:read'],
+      access: ['table:GetItem'],
       resources: { table: Table.fromTableName(scope, `${id}Table`, 'a-table'), queues: new Map() },
       timeout: Duration.seconds(3),
       sandbox: true,
