@@ -28,12 +28,20 @@ import { functionScopeOf, rootStackOf } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
-import { webhookSecretsKeyVariable } from '#shared/aws/kms.ts';
+import {
+  webhookSecretContextKeys,
+  webhookSecretPurpose,
+  webhookSecretsKeyVariable,
+} from '#shared/aws/kms.ts';
 import type { AwsAccess, TableAction } from '#shared/catalogue/access.ts';
 import { type QueueDefinition, type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
-import { adapterSecretVariable, type LiveAdapterName } from '#shared/providers/adapters.ts';
+import {
+  adapterSecretVariable,
+  type LiveAdapterName,
+  payoutCallbackAdapters,
+} from '#shared/providers/adapters.ts';
 import { smsConfigurationSetVariable } from '#shared/sms/port.ts';
 
 /** The AWS resources an `access` list can name. */
@@ -313,12 +321,13 @@ function secretsReadWith(access: AwsAccess, resources: ServiceResources, fn: Fun
       return secret ? [{ secret, arnVariable: sandboxProviderSecretArnVariable }] : [];
     }
     case 'secret:providers':
-      // Every live provider's, as the payment method (and so the adapter) is known only per request;
-      // functions that never call a provider get none.
-      return [...(resources.providerSecrets ?? [])].map(([adapter, secret]) => ({
-        secret,
-        arnVariable: `${adapterSecretVariable[adapter]}_ARN`,
-      }));
+    case 'secret:providers:payoutCallbacks':
+      // Per provider: every routed one's where the payment method (and so the adapter) is known
+      // only per request, only those that call back about payouts where that is all the function
+      // does; functions that never call a provider get none.
+      return [...(resources.providerSecrets ?? [])]
+        .filter(([adapter]) => access === 'secret:providers' || payoutCallbackAdapters.includes(adapter))
+        .map(([adapter, secret]) => ({ secret, arnVariable: `${adapterSecretVariable[adapter]}_ARN` }));
     default:
       return [];
   }
@@ -359,6 +368,7 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
   switch (access) {
     case 'secret:sandboxProvider':
     case 'secret:providers':
+    case 'secret:providers:payoutCallbacks':
       // Granted with the extension they are read through, when the function is made.
       return;
     case 'sms:send':
@@ -388,7 +398,15 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
         [`scheduler:schedule/${expiry.groupName}/*`],
         "One schedule per escrow, named at run time from its id: the grant is limited to the schedules of the stage's own escrow-expiry group.",
       );
-      expiry.role.grantPassRole(fn.grantPrincipal);
+      // The role may be handed to EventBridge Scheduler only: not to a function or an instance
+      // that would run with it.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['iam:PassRole'],
+          resources: [expiry.role.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        }),
+      );
       fn.addEnvironment('ESCROW_SCHEDULE_GROUP', expiry.groupName);
       fn.addEnvironment('ESCROW_EXPIRY_FUNCTION_ARN', expiry.functionArn);
       fn.addEnvironment('ESCROW_SCHEDULER_ROLE_ARN', expiry.role.roleArn);
@@ -398,8 +416,21 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
     case 'key:webhookSecrets:decrypt': {
       const key = resourceFor(siteOf(fn), resources.webhookSecretsKey, false, 'the webhook secrets key');
       if (!key) return;
-      // Exactly the one call each makes: no re-encrypt, no data keys.
-      key.grant(fn, access === 'key:webhookSecrets:encrypt' ? 'kms:Encrypt' : 'kms:Decrypt');
+      // Exactly the one call each makes (no re-encrypt, no data keys), and only with the context
+      // the code binds every webhook secret to (shared/aws/kms.ts): the key cannot be used for
+      // anything but a business's webhook signing secret.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: [access === 'key:webhookSecrets:encrypt' ? 'kms:Encrypt' : 'kms:Decrypt'],
+          resources: [key.keyArn],
+          conditions: {
+            StringEquals: {
+              [`kms:EncryptionContext:${webhookSecretContextKeys.purpose}`]: webhookSecretPurpose,
+            },
+            Null: { [`kms:EncryptionContext:${webhookSecretContextKeys.businessId}`]: 'false' },
+          },
+        }),
+      );
       fn.addEnvironment(webhookSecretsKeyVariable, key.keyArn);
       return;
     }
@@ -522,5 +553,28 @@ function grantTable(fn: ServiceFunction, table: ITable, access: readonly `table:
       }),
     );
   }
+  if (table.encryptionKey) grantTableKey(fn, table, table.encryptionKey);
   fn.addEnvironment('TABLE_NAME', table.tableName);
+}
+
+/**
+ * A table encrypted with a customer-managed key (production's) is read and written with the
+ * caller's right to decrypt the table's key, which DynamoDB asks KMS for on the caller's behalf
+ * (and caches for minutes). Only through DynamoDB, and only for this table: DynamoDB names the
+ * table in the encryption context of each call, so the grant cannot decrypt anything else.
+ * Encrypting the table's key is DynamoDB's own business, at creation, with CloudFormation's rights.
+ */
+function grantTableKey(fn: ServiceFunction, table: ITable, key: IKey): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['kms:Decrypt'],
+      resources: [key.keyArn],
+      conditions: {
+        StringEquals: {
+          'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com`,
+          'kms:EncryptionContext:aws:dynamodb:tableName': table.tableName,
+        },
+      },
+    }),
+  );
 }

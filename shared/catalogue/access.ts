@@ -33,10 +33,18 @@ export type AwsAccess =
   /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
   | 'key:webhookSecrets:encrypt'
   | 'key:webhookSecrets:decrypt'
-  /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
+  /** Publish to the stage's soundbox topics (`<stage>/soundbox/*`) through the IoT data plane. */
   | 'device:push'
-  /** The credentials of the live providers the stage routes to (none where it routes to none). */
+  /**
+   * The credentials of the live providers the stage routes to (none where it routes to none): each
+   * of them, as the payment method, and so the provider, is known only per request.
+   */
   | 'secret:providers'
+  /**
+   * The credentials of the routed providers that call back about payouts (MTN MoMo, whose callbacks
+   * are confirmed by asking it): Wave sends no payout event, so its key is not among them.
+   */
+  | 'secret:providers:payoutCallbacks'
   /**
    * Creating and deleting the one-time EventBridge Scheduler schedules that end escrow holds: the
    * stage's schedule group only, and passing the role Scheduler invokes the expiry function with.
@@ -88,7 +96,7 @@ export const completesCollections = [
 export const settlesPayouts = [
   'secret:sandboxProvider',
   'queue:send:webhooks',
-  'secret:providers',
+  'secret:providers:payoutCallbacks',
 ] as const satisfies readonly AwsAccess[];
 
 /**

@@ -1860,7 +1860,11 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
 
 describe('the stage kind, not its name, decides production', () => {
   const mislabelled = build('production', registryWith('production', { ...registry.dev }));
-  const liveDev = build('dev', registryWith('dev', { ...registry.dev, kind: 'production' }));
+  // In an account of its own: a production stage may share its account with no other stage.
+  const liveDev = build(
+    'dev',
+    registryWith('dev', { ...registry.dev, kind: 'production', account: '333333333333' }),
+  );
   const sandboxRoutes = endpointEntries.filter(([, route]) => route.sandboxOnly === true);
 
   it('a sandbox named "production" is a destroyable sandbox, with its test routes', () => {
