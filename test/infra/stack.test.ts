@@ -22,6 +22,7 @@ import { rulesWithFindings } from '#infra/nag.ts';
 import {
   alarmTopicName,
   deadLetterQueueName,
+  operatorRoleName,
   sandboxProviderSecretName,
   serviceName,
   stackName,
@@ -542,10 +543,11 @@ describe('the REST API', () => {
     expect(requestLimits.bodyBytes).toBeLessThanOrEqual(16 * 1024);
   });
 
-  it('outputs the API URL, the table name and the alarm topic', () => {
+  it("outputs the API URL, the table name, the alarm topic and the operators' role", () => {
     expect(Object.keys(dev.template.toJSON().Outputs).sort()).toEqual([
       'AlarmTopicArn',
       'ApiUrl',
+      'OperatorRoleArn',
       'TableName',
     ]);
   });
@@ -975,7 +977,7 @@ describe('the webhook secrets key', () => {
     ['dev', dev],
     ['prod', prod],
   ])(
-    'on %s may be used by the subscription creator (Encrypt) and the webhook sender (Decrypt) alone',
+    'on %s may be used by the subscription creator (Encrypt), the webhook sender (Decrypt) and the operator role (Encrypt, for set-webhook) alone',
     (stage, { template }) => {
       const [keyId, key] = keyOf(template);
       expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -987,13 +989,15 @@ describe('the webhook secrets key', () => {
             const fn = resourcesOf(template, 'AWS::Lambda::Function').find(
               ([, candidate]) => candidate.Properties.Role['Fn::GetAtt'][0] === role.Ref,
             );
-            users.set(fn?.[1].Properties.FunctionName ?? role.Ref, asArray(statement.Action));
+            const roleName = resourceOf(template, 'AWS::IAM::Role', role.Ref)?.Properties.RoleName;
+            users.set(fn?.[1].Properties.FunctionName ?? roleName ?? role.Ref, asArray(statement.Action));
           }
         }
       }
       expect(Object.fromEntries(users)).toEqual({
         [`${stackName(stage)}-createWebhookSubscription`]: ['kms:Encrypt'],
         [`${stackName(stage)}-sendWebhooks`]: ['kms:Decrypt'],
+        [operatorRoleName(stage)]: ['kms:Encrypt'],
       });
       for (const name of ['createWebhookSubscription', 'sendWebhooks']) {
         const [, fn] = functionOf(template, stage, name);
