@@ -1,4 +1,9 @@
 import { httpCall } from '#shared/aws/tracing.ts';
+import {
+  adapterSecretVariable,
+  type LiveAdapterName,
+  providerSecretProblems,
+} from '#shared/providers/adapters.ts';
 
 /**
  * A secret the function was given: in the environment variable `name` itself (the local host,
@@ -67,3 +72,18 @@ export class SecretNotFilled extends Error {
 /** Secrets Manager's answer for a secret with no version yet: no value under AWSCURRENT. */
 const neverFilled = (reason: string) =>
   /ResourceNotFoundException/.test(reason) && /AWSCURRENT|secret value/i.test(reason);
+
+/**
+ * A live provider's credentials, parsed and checked: a secret filled by hand with a field missing
+ * or empty fails here, naming the field, rather than reaching the provider without it.
+ */
+export async function providerCredentials<T>(adapter: LiveAdapterName): Promise<T> {
+  const text = await secretValue(adapterSecretVariable[adapter]);
+  const problems = providerSecretProblems(adapter, text);
+  if (problems.length > 0) {
+    throw new Error(
+      `${adapter} credentials unusable (${problems.join('; ')}): put them again with \`npm run admin -- put-provider-secret\``,
+    );
+  }
+  return JSON.parse(text) as T;
+}

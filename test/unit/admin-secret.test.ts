@@ -1,7 +1,8 @@
 import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { providerSecretProblems, putProviderSecret } from '#infra/admin-secret.ts';
+import { putProviderSecret } from '#infra/admin-secret.ts';
+import { providerSecretProblems } from '#shared/providers/adapters.ts';
 import { readRegistryFile, stageEntry } from '#infra/stage-registry.ts';
 
 const secretsManager = mockClient(SecretsManagerClient);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SecretNotFilled, secretValue } from '#shared/aws/secrets.ts';
+import { providerCredentials, SecretNotFilled, secretValue } from '#shared/aws/secrets.ts';
 
 // A local HTTP server stands in for the Parameters and Secrets extension, answering as its
 // documented API does: GET /secretsmanager/get?secretId=…, the session token in a header, the
@@ -145,5 +145,30 @@ describe('secretValue without the extension', () => {
     await expect(secretValue('WAVE_PROVIDER_SECRET')).rejects.toThrow(
       'neither WAVE_PROVIDER_SECRET nor WAVE_PROVIDER_SECRET_ARN is set',
     );
+  });
+});
+
+describe("a provider's credentials", () => {
+  it('are answered parsed when every field the adapter reads is there', async () => {
+    process.env.WAVE_PROVIDER_SECRET = '{"apiKey":"wave_sn_1","webhookSecret":"wh_1"}';
+    await expect(providerCredentials('wave')).resolves.toEqual({
+      apiKey: 'wave_sn_1',
+      webhookSecret: 'wh_1',
+    });
+  });
+
+  it('refuse a secret filled by hand with a field missing or empty, naming the field, never a value', async () => {
+    process.env.WAVE_PROVIDER_SECRET = '{"apiKey":"","webhookSecret":"wave_wh_leaked"}';
+    const failure = providerCredentials('wave');
+    await expect(failure).rejects.toThrow(/wave credentials unusable \(apiKey must be a non-empty string\)/);
+    await expect(failure).rejects.not.toThrow(/wave_wh_leaked/);
+    process.env.MTN_PROVIDER_SECRET = '{"collection":{"subscriptionKey":"s","apiUser":"u","apiKey":"k"}}';
+    try {
+      await expect(providerCredentials('mtn')).rejects.toThrow(
+        /disbursement.subscriptionKey must be a non-empty string/,
+      );
+    } finally {
+      delete process.env.MTN_PROVIDER_SECRET;
+    }
   });
 });
