@@ -2,8 +2,8 @@ import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { putProviderSecret } from '#infra/admin-secret.ts';
-import { providerSecretProblems } from '#shared/providers/adapters.ts';
 import { readRegistryFile, stageEntry } from '#infra/stage-registry.ts';
+import { providerSecretProblems } from '#shared/providers/adapters.ts';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const prod = stageEntry(readRegistryFile(), 'prod');
