@@ -11,6 +11,7 @@ import {
   IoTClient,
 } from '@aws-sdk/client-iot';
 import { soundboxTopics } from '#shared/domain/soundbox.ts';
+import { localStageName } from '#shared/stage.ts';
 import { devicePolicyName, deviceThingTypeName } from './naming.ts';
 import type { StageEntry } from './stage-registry.ts';
 
@@ -31,7 +32,7 @@ export function localDeviceProvisioning(
   return {
     deviceId,
     mqtt: { url: brokerUrl, clientId: deviceId, ...credentials },
-    topics: soundboxTopics(deviceId),
+    topics: soundboxTopics(localStageName, deviceId),
   };
 }
 
@@ -65,7 +66,7 @@ export async function provisionIotThing(
     mqtt: { url: `mqtts://${endpointAddress}:8883`, clientId: device.deviceId },
     certificatePem: certificate.certificatePem as string,
     privateKey: certificate.keyPair?.PrivateKey as string,
-    topics: soundboxTopics(device.deviceId),
+    topics: soundboxTopics(stage.name, device.deviceId),
   };
 }
 

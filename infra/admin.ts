@@ -3,6 +3,7 @@
  * dashboard does, which is outside this API). Acts on the local host's data (DATA_DIR) by default,
  * or on a deployed stage's table with `--stage NAME` (AWS credentials from the environment).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { adminWebhookUrlPolicy, webhookSettings } from './admin-webhook.ts';
@@ -46,6 +47,9 @@ Commands:
   retire-business --business ID
                   turns its API access off and removes its webhook subscription; its ledger
                   entries stay (the smoke test's throwaway businesses end this way)
+  put-provider-secret --provider wave|mtn --from-file FILE   (with --stage only)
+                  puts the provider's credentials (JSON, read from FILE, or - for standard input)
+                  into the stage's secret, created empty by the stack, after checking each field
   audit           recompute the books; exits 1 on any break
   orphan-collections
                   collections a provider reported as paid that completed no payment request (a
@@ -84,6 +88,7 @@ const { values, positionals } = parseArgs({
     'service-provider': { type: 'boolean', default: false },
     'no-api-access': { type: 'boolean', default: false },
     'verification-level': { type: 'string' },
+    'from-file': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -292,6 +297,20 @@ async function run(
       const subscription = await getSubscription(businessId);
       if (subscription) await deleteSubscription(businessId, subscription.id);
       return { businessId, apiAccessEnabled: false, webhookSubscriptionRemoved: subscription !== undefined };
+    }
+    case 'put-provider-secret': {
+      if (!stage)
+        throw new UsageError(
+          'put-provider-secret needs --stage: the local host reads providers from variables',
+        );
+      const { isLiveAdapter, newSecretsManagerClient, putProviderSecret } = await import('./admin-secret.ts');
+      const provider = required('provider');
+      if (!isLiveAdapter(provider)) throw new UsageError('--provider must be wave or mtn');
+      const file = required('from-file');
+      // From a file or standard input, never an argument: a key typed on the command line stays
+      // in the shell's history.
+      const text = readFileSync(file === '-' ? 0 : file, 'utf8').trim();
+      return putProviderSecret(newSecretsManagerClient(stage), stage, provider, text);
     }
     case 'audit': {
       const { auditLedger } = await import('#shared/audit/ledger-audit.ts');

@@ -27,6 +27,16 @@ export const alarmTopicName = (stage: string) => `${stackName(stage)}-alarms`;
 /** The KMS key that encrypts webhook signing secrets, by an alias the admin command can name. */
 export const webhookSecretsKeyAlias = (stage: string) => `alias/${stackName(stage)}-webhook-secrets`;
 
+/** Production's customer-managed key of the table and its backups. */
+export const tableKeyAlias = (stage: string) => `alias/${stackName(stage)}-table`;
+
+/** The stage's backup vault, and the vault its backups are copied to. */
+export const backupVaultName = (stage: string) => `${stackName(stage)}-backups`;
+export const backupCopyVaultName = (stage: string) => `${stackName(stage)}-backup-copies`;
+
+/** The role operators assume to run the admin command against a deployed stage. */
+export const operatorRoleName = (stage: string) => `${stackName(stage)}-operator`;
+
 /** A queue's dead-letter queue is named after it, on AWS and on the local host. */
 export const deadLetterQueueName = (queueName: string) => `${queueName}-dlq`;
 
@@ -37,7 +47,15 @@ export const functionNameFor = (stage: string, name: string) => `${stackName(sta
 export const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /** The services' own limits on the names the stack gives. */
-const limits = { lambdaFunction: 64, eventBridgeRule: 64, sqsQueue: 80, kmsAlias: 256, dashboard: 255 };
+const limits = {
+  lambdaFunction: 64,
+  eventBridgeRule: 64,
+  sqsQueue: 80,
+  kmsAlias: 256,
+  dashboard: 255,
+  backupVault: 50,
+  iamRole: 64,
+};
 
 /**
  * Every physical name the stage's stack gives, with its service's limit, derived from the route
@@ -67,6 +85,8 @@ function physicalNames(stage: string): { what: string; name: string; limit: numb
       limit: limits.sqsQueue,
     })),
     { what: 'KMS alias', name: webhookSecretsKeyAlias(stage), limit: limits.kmsAlias },
+    { what: 'backup vault', name: backupCopyVaultName(stage), limit: limits.backupVault },
+    { what: 'IAM role', name: operatorRoleName(stage), limit: limits.iamRole },
     { what: 'dashboard', name: stackName(stage), limit: limits.dashboard },
   ];
 }

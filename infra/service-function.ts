@@ -28,16 +28,26 @@ import { functionScopeOf, rootStackOf } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { serviceName } from '#infra/naming.ts';
 import { projectRoot } from '#infra/paths.ts';
-import { webhookSecretsKeyVariable } from '#shared/aws/kms.ts';
-import type { AwsAccess } from '#shared/catalogue/access.ts';
+import {
+  webhookSecretContextKeys,
+  webhookSecretPurpose,
+  webhookSecretsKeyVariable,
+} from '#shared/aws/kms.ts';
+import type { AwsAccess, TableAction } from '#shared/catalogue/access.ts';
 import { type QueueDefinition, type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
-import { adapterSecretVariable, type LiveAdapterName } from '#shared/providers/adapters.ts';
+import {
+  adapterSecretVariable,
+  type LiveAdapterName,
+  payoutCallbackAdapters,
+} from '#shared/providers/adapters.ts';
 import { smsConfigurationSetVariable } from '#shared/sms/port.ts';
 
 /** The AWS resources an `access` list can name. */
 export interface ServiceResources {
+  /** The stage's name: device topics are under it (`<stage>/soundbox/`). */
+  readonly stageName?: string;
   readonly table: ITable;
   /** The stage's queues; sandbox-only ones are missing on production. */
   readonly queues: ReadonlyMap<QueueName, IQueue>;
@@ -210,6 +220,8 @@ export class ServiceFunction extends NodejsFunction {
     this.sandbox = props.sandbox;
     logGroup.grantWrite(role);
     grantSecretReads(this, secrets);
+    const tableActions = [...new Set(props.access)].filter(isTableAccess);
+    if (tableActions.length > 0) grantTable(this, props.resources.table, tableActions);
     for (const access of new Set(props.access)) grantAccess(this, access, props.resources);
 
     // Active tracing is set on the resource rather than with `tracing`, which would add X-Ray's
@@ -309,12 +321,13 @@ function secretsReadWith(access: AwsAccess, resources: ServiceResources, fn: Fun
       return secret ? [{ secret, arnVariable: sandboxProviderSecretArnVariable }] : [];
     }
     case 'secret:providers':
-      // Every live provider's, as the payment method (and so the adapter) is known only per request;
-      // functions that never call a provider get none.
-      return [...(resources.providerSecrets ?? [])].map(([adapter, secret]) => ({
-        secret,
-        arnVariable: `${adapterSecretVariable[adapter]}_ARN`,
-      }));
+    case 'secret:providers:payoutCallbacks':
+      // Per provider: every routed one's where the payment method (and so the adapter) is known
+      // only per request, only those that call back about payouts where that is all the function
+      // does; functions that never call a provider get none.
+      return [...(resources.providerSecrets ?? [])]
+        .filter(([adapter]) => access === 'secret:providers' || payoutCallbackAdapters.includes(adapter))
+        .map(([adapter, secret]) => ({ secret, arnVariable: `${adapterSecretVariable[adapter]}_ARN` }));
     default:
       return [];
   }
@@ -348,15 +361,14 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
     fn.addEnvironment(queueUrlVariable(queueName), queue.queueUrl);
     return;
   }
+  if (isTableAccess(access)) {
+    // All of a function's table actions at once, in one statement: see grantTable.
+    return;
+  }
   switch (access) {
-    case 'table:read':
-      grantTable(fn, resources.table, tableReadActions);
-      return;
-    case 'table:write':
-      grantTable(fn, resources.table, [...tableReadActions, ...tableWriteActions]);
-      return;
     case 'secret:sandboxProvider':
     case 'secret:providers':
+    case 'secret:providers:payoutCallbacks':
       // Granted with the extension they are read through, when the function is made.
       return;
     case 'sms:send':
@@ -386,7 +398,15 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
         [`scheduler:schedule/${expiry.groupName}/*`],
         "One schedule per escrow, named at run time from its id: the grant is limited to the schedules of the stage's own escrow-expiry group.",
       );
-      expiry.role.grantPassRole(fn.grantPrincipal);
+      // The role may be handed to EventBridge Scheduler only: not to a function or an instance
+      // that would run with it.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['iam:PassRole'],
+          resources: [expiry.role.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        }),
+      );
       fn.addEnvironment('ESCROW_SCHEDULE_GROUP', expiry.groupName);
       fn.addEnvironment('ESCROW_EXPIRY_FUNCTION_ARN', expiry.functionArn);
       fn.addEnvironment('ESCROW_SCHEDULER_ROLE_ARN', expiry.role.roleArn);
@@ -396,13 +416,26 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
     case 'key:webhookSecrets:decrypt': {
       const key = resourceFor(siteOf(fn), resources.webhookSecretsKey, false, 'the webhook secrets key');
       if (!key) return;
-      // Exactly the one call each makes: no re-encrypt, no data keys.
-      key.grant(fn, access === 'key:webhookSecrets:encrypt' ? 'kms:Encrypt' : 'kms:Decrypt');
+      // Exactly the one call each makes (no re-encrypt, no data keys), and only with the context
+      // the code binds every webhook secret to (shared/aws/kms.ts): the key cannot be used for
+      // anything but a business's webhook signing secret.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: [access === 'key:webhookSecrets:encrypt' ? 'kms:Encrypt' : 'kms:Decrypt'],
+          resources: [key.keyArn],
+          conditions: {
+            StringEquals: {
+              [`kms:EncryptionContext:${webhookSecretContextKeys.purpose}`]: webhookSecretPurpose,
+            },
+            Null: { [`kms:EncryptionContext:${webhookSecretContextKeys.businessId}`]: 'false' },
+          },
+        }),
+      );
       fn.addEnvironment(webhookSecretsKeyVariable, key.keyArn);
       return;
     }
     case 'device:push':
-      grantDevicePush(fn);
+      grantDevicePush(fn, resourceFor(siteOf(fn), resources.stageName, false, "the stage's name") as string);
       return;
     default: {
       const unhandled: never = access;
@@ -446,8 +479,8 @@ function grantSmsSend(fn: ServiceFunction, resources: ServiceResources): void {
   );
 }
 
-/** Publishing to soundbox devices' topics only, the device being chosen per payment request. */
-function grantDevicePush(fn: ServiceFunction): void {
+/** Publishing to the stage's soundbox topics only, the device being chosen per payment request. */
+function grantDevicePush(fn: ServiceFunction, stage: string): void {
   // The SDK's default data-plane endpoint (data-ats.iot.<region>) is the account's own, so no
   // endpoint variable is needed.
   grantInOwnPolicy(
@@ -459,11 +492,11 @@ function grantDevicePush(fn: ServiceFunction): void {
         Stack.of(fn).formatArn({
           service: 'iot',
           resource: 'topic',
-          resourceName: `${soundboxTopicPrefix}*`,
+          resourceName: `${soundboxTopicPrefix(stage)}*`,
         }),
       ],
     }),
-    [`iot:topic/${soundboxTopicPrefix}*`],
+    [`iot:topic/${soundboxTopicPrefix(stage)}*`],
     "Publishes to any soundbox device's topics: the device is chosen per payment request.",
   );
 }
@@ -497,37 +530,51 @@ function grantInOwnPolicy(
   }
 }
 
-/**
- * Item reads and queries, and the condition checks of transactions. No `Scan`: nothing of the
- * service reads the whole table (the ledger audit runs from the admin command, with operator
- * credentials), and no `DescribeTable` or stream reads.
- */
-const tableReadActions = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-];
-const tableWriteActions = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
+const isTableAccess = (access: AwsAccess): access is `table:${TableAction}` => access.startsWith('table:');
 
 /**
- * The actions on the table, and queries on the indexes the table definition declares, each named:
- * no `index/*`, so an index added later is granted only once it is declared.
+ * Exactly the table actions the function declares, which are those its code uses (checked against
+ * its bundle by test/infra/table-actions.test.ts): no batch write or delete for a function that
+ * never deletes. No `Scan` is declared by any: the ledger audit reads the whole table from the
+ * admin command, with the operator role. Queries go to the table and to the indexes the table
+ * definition declares, each named: no `index/*`, so an index added later is granted only once it
+ * is declared.
  */
-function grantTable(fn: ServiceFunction, table: ITable, actions: string[]): void {
+function grantTable(fn: ServiceFunction, table: ITable, access: readonly `table:${TableAction}`[]): void {
+  const actions = access.map((granted) => `dynamodb:${granted.slice('table:'.length)}`);
   fn.addToRolePolicy(new PolicyStatement({ actions, resources: [table.tableArn] }));
+  if (actions.includes('dynamodb:Query')) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: tableDefinition.globalSecondaryIndexes.map(
+          (index) => `${table.tableArn}/index/${index.name}`,
+        ),
+      }),
+    );
+  }
+  if (table.encryptionKey) grantTableKey(fn, table, table.encryptionKey);
+  fn.addEnvironment('TABLE_NAME', table.tableName);
+}
+
+/**
+ * A table encrypted with a customer-managed key (production's) is read and written with the
+ * caller's right to decrypt the table's key, which DynamoDB asks KMS for on the caller's behalf
+ * (and caches for minutes). Only through DynamoDB, and only for this table: DynamoDB names the
+ * table in the encryption context of each call, so the grant cannot decrypt anything else.
+ * Encrypting the table's key is DynamoDB's own business, at creation, with CloudFormation's rights.
+ */
+function grantTableKey(fn: ServiceFunction, table: ITable, key: IKey): void {
   fn.addToRolePolicy(
     new PolicyStatement({
-      actions: ['dynamodb:Query'],
-      resources: tableDefinition.globalSecondaryIndexes.map(
-        (index) => `${table.tableArn}/index/${index.name}`,
-      ),
+      actions: ['kms:Decrypt'],
+      resources: [key.keyArn],
+      conditions: {
+        StringEquals: {
+          'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com`,
+          'kms:EncryptionContext:aws:dynamodb:tableName': table.tableName,
+        },
+      },
     }),
   );
-  fn.addEnvironment('TABLE_NAME', table.tableName);
 }

@@ -18,6 +18,7 @@ import {
   soundboxTopics,
 } from '#shared/domain/soundbox.ts';
 import { formatAmount } from '#shared/pages/format.ts';
+import { localStageName } from '#shared/stage.ts';
 import type { DeviceProvisioning } from './admin-device.ts';
 import { localDataDir, readLocalConfig } from './local/local-config.ts';
 
@@ -66,7 +67,7 @@ function provisioning(): DeviceProvisioning {
   return {
     deviceId,
     mqtt: { url, clientId: deviceId, username: deviceId, password },
-    topics: soundboxTopics(deviceId),
+    topics: soundboxTopics(localStageName, deviceId),
   };
 }
 

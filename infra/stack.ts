@@ -9,11 +9,13 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AlarmTopic } from '#infra/constructs/alarm-topic.ts';
 import { PaymentsApi } from '#infra/constructs/api.ts';
+import { TableBackups } from '#infra/constructs/backups.ts';
 import { StageData } from '#infra/constructs/data.ts';
 import { SoundboxDevices } from '#infra/constructs/devices.ts';
 import { EscrowExpirySchedules } from '#infra/constructs/escrow-expiry.ts';
 import { StageQueues } from '#infra/constructs/messaging.ts';
 import { StageObservability } from '#infra/constructs/observability.ts';
+import { OperatorRole } from '#infra/constructs/operator-role.ts';
 import { StageSecrets } from '#infra/constructs/secrets.ts';
 import { ServiceFunctions } from '#infra/constructs/service-functions.ts';
 import { SmsConfigurationSet } from '#infra/constructs/sms.ts';
@@ -91,7 +93,9 @@ export class PaymentsStack extends Stack {
       removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     };
 
-    this.table = new StageData(this, stage).table;
+    const data = new StageData(this, stage);
+    this.table = data.table;
+    if (data.tableKey) new TableBackups(this, stage, this.table, data.tableKey);
     const queues = new StageQueues(this, stage);
     this.queues = queues.byName;
     const sms = production ? new SmsConfigurationSet(this, stage.name, this.queues) : undefined;
@@ -107,6 +111,7 @@ export class PaymentsStack extends Stack {
     this.api = api.restApi;
     const functions = new ServiceFunctions(this, stage, {
       resources: {
+        stageName: stage.name,
         table: this.table,
         queues: this.queues,
         sandboxProviderSecret: this.sandboxProviderSecret,
@@ -115,7 +120,12 @@ export class PaymentsStack extends Stack {
         webhookSecretsKey: this.webhookSecretsKey,
         providerSecrets: this.providerSecrets,
       },
-      stageEnvironment: { ...props.stage.environment, PROVIDER_ROUTES: JSON.stringify(providerRoutes) },
+      stageEnvironment: {
+        ...props.stage.environment,
+        // Device topics and metric dimensions carry it (shared/stage.ts).
+        STAGE: stage.name,
+        PROVIDER_ROUTES: JSON.stringify(providerRoutes),
+      },
       api,
       queues,
     });
@@ -127,6 +137,11 @@ export class PaymentsStack extends Stack {
     this.deviceRuleFunctions = functions.deviceRules;
     new SoundboxDevices(this, stage, functions.deviceRules);
     new ApiWebAcl(this, stage, this.api);
+    const operator = new OperatorRole(this, stage, {
+      table: this.table,
+      webhookSecretsKey: this.webhookSecretsKey,
+      providerSecrets: this.providerSecrets.values(),
+    });
 
     new StageObservability(this, stage.name, {
       api: this.api,
@@ -141,6 +156,10 @@ export class PaymentsStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'OperatorRoleArn', {
+      value: operator.role.roleArn,
+      description: 'Assume this role to run the admin command on the stage (docs/operations/admin.md)',
+    });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarmTopic.topicArn,
       description: 'Subscribe to this topic to be told of every alarm of the stage',

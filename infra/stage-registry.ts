@@ -14,6 +14,7 @@ import {
   checkSignInCodesPerHour,
   checkSmsOriginationIdentity,
 } from '#infra/stage-config.ts';
+import { localStageName } from '#shared/stage.ts';
 
 /**
  * The stage registry: every stage that may be deployed, declared in `cdk.json` under
@@ -40,7 +41,7 @@ export interface StageEntry {
 export const registryContextKey = 'stages';
 
 /** The local host's name wherever a stage is asked for (`--stage local`): never a deployed stage. */
-export const localStageName = 'local';
+export { localStageName };
 
 /** Stage names become parts of resource names: lower-case letters, digits and hyphens. */
 export const stageNamePattern = /^[a-z][a-z0-9-]*$/;
@@ -163,6 +164,8 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
   if (providerRouting !== undefined && !isEmptyObject(providerRouting)) {
     fail('providerRouting is reserved: the service routes every method to its one provider today');
   }
+  const sharing = stagesSharingProductionAccount(registry as Record<string, unknown>, stage, kind, account);
+  if (sharing) fail(sharing);
   const environment: Record<string, string> = {};
   for (const [field, setting] of Object.entries(settingVariables)) {
     const given = entry[field];
@@ -183,6 +186,31 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
     allowedOrigins: origins as string[],
     environment,
   };
+}
+
+/**
+ * Production is alone in its account: IoT Core's registry and topics, CloudWatch's metrics and
+ * alarms, and Lambda's concurrency limit are the account's, so another stage beside it could reach
+ * its devices, count into its alarms or take its concurrency, and credentials for one would reach
+ * the other. Sandbox stages may share an account with each other. Checked whichever of the two is
+ * built, so neither can be deployed beside the other.
+ */
+function stagesSharingProductionAccount(
+  registry: Record<string, unknown>,
+  stage: string,
+  kind: unknown,
+  account: unknown,
+): string | undefined {
+  const others = Object.entries(registry).filter(([name, entry]) => {
+    if (name === stage || typeof entry !== 'object' || entry === null) return false;
+    const other = entry as Record<string, unknown>;
+    return other.account === account && (kind === 'production' || other.kind === 'production');
+  });
+  if (others.length === 0) return undefined;
+  const names = others.map(([name]) => `"${name}"`).join(', ');
+  return kind === 'production'
+    ? `account ${String(account)} is also the account of ${names}: a production stage must have an AWS account of its own (IoT topics, metrics and concurrency are shared by a whole account)`
+    : `account ${String(account)} is the account of the production stage ${names}: a production stage must have an AWS account of its own (IoT topics, metrics and concurrency are shared by a whole account)`;
 }
 
 function isHttpsOrigin(text: string): boolean {

@@ -1,12 +1,18 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { stageName } from '#shared/stage.ts';
 
 /**
  * The service's business metrics, written as CloudWatch embedded metric format (EMF) lines to
  * stdout: CloudWatch extracts them from the function's log, so counting costs no request. The
  * local host and the tests turn them off (POWERTOOLS_METRICS_DISABLED) to keep their output
- * readable.
+ * readable. Every metric has the dimension `stage` (besides Powertools' `service`): stages may
+ * share an account, and an alarm of one must not count another's payments.
  */
-export const metrics = new Metrics({ namespace: 'PartnerPayments', serviceName: 'partner-payments' });
+export const metrics = new Metrics({
+  namespace: 'PartnerPayments',
+  serviceName: 'partner-payments',
+  defaultDimensions: { stage: stageName() },
+});
 
 export type MetricName =
   | 'PaymentsCreated'

@@ -14,6 +14,32 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { acknowledge } from '#infra/nag.ts';
 import { alarmTopicName, stackName } from '#infra/naming.ts';
 
+/**
+ * A service's use of a topic's key, as SNS makes it on the publisher's behalf: a data key for the
+ * named topic only (`aws:sns:topicArn` in the encryption context). The ARN is built from the name,
+ * as the topic's own would make the key and the topic depend on each other.
+ */
+export function snsTopicKeyUse(
+  stack: Stack,
+  publisher: ServicePrincipal,
+  topicName: string,
+): PolicyStatement {
+  return new PolicyStatement({
+    principals: [publisher],
+    actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+    resources: ['*'],
+    conditions: {
+      StringEquals: {
+        'kms:EncryptionContext:aws:sns:topicArn': stack.formatArn({
+          service: 'sns',
+          resource: topicName,
+          arnFormat: ArnFormat.NO_RESOURCE_NAME,
+        }),
+      },
+    },
+  });
+}
+
 export class AlarmTopic {
   readonly topic: Topic;
 
@@ -30,8 +56,9 @@ export class AlarmTopic {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     // CloudWatch encrypts the message itself when it publishes to an encrypted topic. Who may
-    // publish is decided by the topic policy below; the key serves this topic alone.
-    key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    // publish is decided by the topic policy below; the key serves this topic alone, and only
+    // through SNS, which names the topic in the encryption context of every call.
+    key.addToResourcePolicy(snsTopicKeyUse(stack, cloudWatch, alarmTopicName(stage)));
     this.topic = new Topic(stack, 'AlarmTopic', {
       topicName: alarmTopicName(stage),
       displayName: `Partner Payments alarms (${stage})`,

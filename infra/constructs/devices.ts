@@ -4,7 +4,8 @@
  * function. The policy is written with the thing-name policy variable, so one policy serves every
  * device and each device reaches only its own topics: it connects only as its own thing (with a
  * certificate attached to it, of the stage's type), subscribes and receives only under
- * `soundbox/<its name>/`, and publishes only its status.
+ * `<stage>/soundbox/<its name>/`, and publishes only its status. Topics and rules carry the stage
+ * (shared/domain/soundbox.ts), since IoT Core's topics are shared by every stage of the account.
  */
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -13,6 +14,7 @@ import type { Stage } from '#infra/constructs/stage.ts';
 import { devicePolicyName, deviceThingTypeName, pascalCase, stackName } from '#infra/naming.ts';
 import type { ServiceFunction } from '#infra/service-function.ts';
 import { type DeviceRuleName, deviceRuleEntries } from '#shared/catalogue/device-rules.ts';
+import { soundboxTopicPrefix, soundboxTopics } from '#shared/domain/soundbox.ts';
 
 export class SoundboxDevices {
   /** `ruleFunctions`: the function each device rule of the function catalogue invokes. */
@@ -34,6 +36,7 @@ export class SoundboxDevices {
     const thingName = '${iot:Connection.Thing.ThingName}';
     const iotArn = (resource: string, resourceName: string) =>
       stack.formatArn({ service: 'iot', resource, resourceName });
+    const topics = soundboxTopics(stage.name, thingName);
     new CfnIotPolicy(stack, 'DevicePolicy', {
       policyName: devicePolicyName(stage.name),
       policyDocument: {
@@ -51,13 +54,17 @@ export class SoundboxDevices {
           {
             Effect: 'Allow',
             Action: 'iot:Subscribe',
-            Resource: iotArn('topicfilter', `soundbox/${thingName}/*`),
+            Resource: iotArn('topicfilter', `${soundboxTopicPrefix(stage.name)}${thingName}/*`),
           },
-          { Effect: 'Allow', Action: 'iot:Receive', Resource: iotArn('topic', `soundbox/${thingName}/*`) },
+          {
+            Effect: 'Allow',
+            Action: 'iot:Receive',
+            Resource: iotArn('topic', `${soundboxTopicPrefix(stage.name)}${thingName}/*`),
+          },
           {
             Effect: 'Allow',
             Action: 'iot:Publish',
-            Resource: iotArn('topic', `soundbox/${thingName}/status`),
+            Resource: iotArn('topic', topics.status),
           },
         ],
       },
@@ -66,7 +73,7 @@ export class SoundboxDevices {
     for (const [name, rule] of deviceRuleEntries) {
       const fn = ruleFunctions.get(name);
       if (!fn) throw new Error(`Device rule ${name} has no function`);
-      rule.sql.forEach((sql, index) => {
+      rule.sql(stage.name).forEach((sql, index) => {
         const topicRule = new CfnTopicRule(Stack.of(fn), `${pascalCase(name)}Rule${index + 1}`, {
           // Rule names allow letters, digits and underscores only.
           ruleName: `${stackName(stage.name)}_${name}_${index + 1}`.replace(/[^a-zA-Z0-9_]/g, '_'),

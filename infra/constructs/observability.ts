@@ -141,7 +141,7 @@ export class StageObservability {
       metric: new Metric({
         namespace: 'PartnerPayments',
         metricName: 'SignInCodesRefused',
-        dimensionsMap: { service: serviceName, limit: 'stage' },
+        dimensionsMap: { service: serviceName, stage: this.stage, limit: 'stage' },
         period: signInCapAlarm.period,
         statistic: Stats.SUM,
       }),

@@ -6,7 +6,7 @@
  */
 import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Stage } from '#infra/constructs/stage.ts';
 import { acknowledge } from '#infra/nag.ts';
 import {
@@ -43,15 +43,18 @@ export class StageSecrets {
     for (const adapter of liveAdapters) {
       const secret = new Secret(stack, `${pascalCase(adapter)}ProviderSecret`, {
         secretName: providerSecretName(stage.name, adapter),
-        description: `${adapter} API credentials of the ${stage.name} stage, as JSON (see the README's provider section)`,
-        // Holds a placeholder until an operator puts the provider's keys in; never in the template.
-        generateSecretString: { passwordLength: 32, excludePunctuation: true },
+        description: `${adapter} API credentials of the ${stage.name} stage, as JSON: filled with npm run admin -- put-provider-secret (docs/operations/live-providers.md)`,
         removalPolicy: stage.removalPolicy,
       });
+      // Created empty, with no value at all: a generated placeholder would be CloudFormation's to
+      // regenerate, and a later change to its settings would replace the provider's real keys on
+      // the next deploy. The value is only ever the operator's (put-provider-secret); until then a
+      // function reading it fails, saying so, rather than calling the provider with a wrong key.
+      (secret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
       acknowledge(
         secret,
         'AwsSolutions-SMG4',
-        'Keys issued by the provider in its own portal: rotated there, then put here by an operator.',
+        'Keys issued by the provider in its own portal: rotated there, then put here by an operator (docs/operations/secrets.md).',
       );
       liveProviders.set(adapter, secret);
     }

@@ -11,6 +11,7 @@ import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { snsTopicKeyUse } from '#infra/constructs/alarm-topic.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { stackName } from '#infra/naming.ts';
 import type { QueueName } from '#shared/catalogue/queues.ts';
@@ -30,10 +31,11 @@ export class SmsConfigurationSet {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    // The SMS service encrypts what it publishes with the topic's key.
-    key.grant(smsService, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    const topicName = `${stackName(stage)}-sms-events`;
+    // The SMS service encrypts what it publishes with the topic's key: through SNS, for this topic.
+    key.addToResourcePolicy(snsTopicKeyUse(stack, smsService, topicName));
     const topic = new Topic(stack, 'SmsEventsTopic', {
-      topicName: `${stackName(stage)}-sms-events`,
+      topicName,
       masterKey: key,
       enforceSSL: true,
     });

@@ -4,7 +4,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import { parseSoundboxTopic } from '#shared/domain/soundbox.ts';
+import { parseSoundboxTopic, soundboxTopicPrefix, soundboxTopics } from '#shared/domain/soundbox.ts';
+import { localStageName } from '#shared/stage.ts';
 import { deviceCredentialsValid } from './device-credentials.ts';
 
 /** The path of the broker's MQTT-over-WebSocket endpoint on the local host's HTTP server. */
@@ -32,8 +33,8 @@ const refused = (code: AuthenticateError['returnCode'], message: string): Authen
 /**
  * The IoT Core stand-in devices talk to: an embedded aedes broker over TCP and WebSocket, with the
  * stage's IoT policy as its rules. A device connects with its own id as client id and as username,
- * and its password from the device registry; it may subscribe only under `soundbox/<its id>/` and
- * publish only to `soundbox/<its id>/status` (a publish elsewhere disconnects it, as IoT Core
+ * and its password from the device registry; it may subscribe only under `local/soundbox/<its id>/`
+ * and publish only to `local/soundbox/<its id>/status` (a publish elsewhere disconnects it, as IoT Core
  * does). Its heartbeats and its connections and disconnections go to `onPresence`, as the stage's
  * IoT rules send them to the presence function.
  */
@@ -56,10 +57,15 @@ export async function startLocalBroker(options: {
     },
     authorizeSubscribe(client, subscription, callback) {
       // A refused filter is answered 0x80 in the SUBACK; the client stays connected.
-      callback(null, subscription.topic.startsWith(`soundbox/${client.id}/`) ? subscription : null);
+      callback(
+        null,
+        subscription.topic.startsWith(`${soundboxTopicPrefix(localStageName)}${client.id}/`)
+          ? subscription
+          : null,
+      );
     },
     authorizePublish(client, packet, callback) {
-      if (client && packet.topic !== `soundbox/${client.id}/status`) {
+      if (client && packet.topic !== soundboxTopics(localStageName, client.id).status) {
         return callback(new Error(`${client.id} may not publish to ${packet.topic}`));
       }
       callback(null);
@@ -75,7 +81,7 @@ export async function startLocalBroker(options: {
   });
   broker.on('publish', (packet, client) => {
     if (!client) return;
-    const parsed = parseSoundboxTopic(packet.topic);
+    const parsed = parseSoundboxTopic(localStageName, packet.topic);
     if (parsed?.topic !== 'status') return;
     try {
       const message = JSON.parse(packet.payload.toString()) as Record<string, unknown>;

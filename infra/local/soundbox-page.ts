@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
+import { soundboxTopics } from '#shared/domain/soundbox.ts';
 import { escapeHtml } from '#shared/pages/html.ts';
 import { providerNames } from '#shared/pages/messages.ts';
+import { localStageName } from '#shared/stage.ts';
 
 /**
  * The soundbox simulator in a browser: `/__local/soundbox/<deviceId>` connects to the local broker
@@ -49,6 +51,7 @@ export async function serveSoundboxPage(
     return send(response, 404, 'text/html; charset=utf-8', `<p>Unknown device ${escapeHtml(deviceId)}</p>`);
   const config = {
     deviceId,
+    topics: soundboxTopics(localStageName, deviceId),
     storeName,
     webSocketUrl: context.webSocketUrl,
     password: context.knownPassword(deviceId) ?? null,
@@ -172,11 +175,7 @@ const simulatorScript = `'use strict';
     speak(message.text.fr);
   };
 
-  const topics = {
-    display: 'soundbox/' + config.deviceId + '/display',
-    announce: 'soundbox/' + config.deviceId + '/announce',
-    status: 'soundbox/' + config.deviceId + '/status',
-  };
+  const topics = config.topics;
   const client = mqtt.connect(config.webSocketUrl, {
     clientId: config.deviceId, username: config.deviceId, password, protocolVersion: 4,
     clean: false, reconnectPeriod: 2000,

@@ -1,6 +1,5 @@
 import { array, globalRegistry, object, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { readsTable } from '#shared/catalogue/access.ts';
 
 /** The catalogue of business activities a service provider onboards a merchant with. */
 
@@ -29,7 +28,7 @@ export const activityEndpoints = /* @__PURE__ */ endpointsIn('service-providers'
     method: 'GET',
     path: '/partner_api/service_providers/activities',
     caller: 'service_provider',
-    access: readsTable,
+    access: ['table:GetItem'],
     tag: 'Service providers',
     summary: 'List the business activities',
     response: array(activityCategorySchema),

@@ -20,7 +20,7 @@ import type { $RefinementCtx } from 'zod/v4/core';
 import { instant, paymentMethodInput, transformWithIssues } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { unservedNumberMessage, zoneNumberMessage } from '#shared/api/phone-number.ts';
-import { readsTable, writesTable } from '#shared/catalogue/access.ts';
+import { readsTable } from '#shared/catalogue/access.ts';
 import type { Contact } from '#shared/data/contact.ts';
 import {
   type BankIdentifier,
@@ -175,7 +175,7 @@ export const contactEndpoints = /* @__PURE__ */ endpointsIn('contacts', {
     method: 'POST',
     path: '/partner_api/contacts',
     caller: 'api_key',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     tag: 'Contacts',
     summary: 'Create a contact',
     body: createContactBody,
@@ -186,7 +186,7 @@ export const contactEndpoints = /* @__PURE__ */ endpointsIn('contacts', {
     method: 'DELETE',
     path: '/partner_api/contacts/{id}',
     caller: 'api_key',
-    access: writesTable,
+    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem'],
     tag: 'Contacts',
     summary: 'Delete a contact',
     params: contactPathParams,

@@ -1,7 +1,6 @@
 import { enum as enumOf, globalRegistry, object, string } from 'zod/mini';
 import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { writesTable } from '#shared/catalogue/access.ts';
 import { memberRoles } from '#shared/domain/dashboard-roles.ts';
 
 /**
@@ -12,10 +11,6 @@ import { memberRoles } from '#shared/domain/dashboard-roles.ts';
  */
 const tag = 'Dashboard';
 const notAForm = 'A body that is not a form.';
-/** Reading the session writes it (lastSeen), hence `writesTable` even for a page. */
-const sessionPage = writesTable;
-/** Writing the invitation and sending its SMS through the `sms` queue. */
-const sendsInvitations = ['table:write', 'queue:send:sms'] as const;
 const role = enumOf(memberRoles).register(globalRegistry, { description: 'A dashboard role.' });
 const memberPathParams = object({ memberId: string() });
 const refused = 'The acting member’s role does not allow it (`forbidden_action`): nothing changes.';
@@ -26,7 +21,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/team',
     caller: 'public',
-    access: sessionPage,
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'The team: members (name, masked phone, role), pending invitations, the invitation form',
@@ -37,7 +32,14 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/team/invitations',
     caller: 'public',
-    access: sendsInvitations,
+    access: [
+      'table:DeleteItem',
+      'table:GetItem',
+      'table:PutItem',
+      'table:Query',
+      'table:UpdateItem',
+      'queue:send:sms',
+    ],
     page: true,
     tag,
     summary: 'Invite a phone with a role (an SMS with the way in; valid 7 days)',
@@ -54,7 +56,14 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/team/members/{memberId}/role',
     caller: 'public',
-    access: sessionPage,
+    access: [
+      'table:ConditionCheckItem',
+      'table:DeleteItem',
+      'table:GetItem',
+      'table:PutItem',
+      'table:Query',
+      'table:UpdateItem',
+    ],
     page: true,
     tag,
     summary: 'Give a member another role (only owners make or unmake owners)',
@@ -73,7 +82,13 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/team/members/{memberId}/remove',
     caller: 'public',
-    access: sessionPage,
+    access: [
+      'table:ConditionCheckItem',
+      'table:DeleteItem',
+      'table:GetItem',
+      'table:Query',
+      'table:UpdateItem',
+    ],
     page: true,
     tag,
     summary: 'Remove a member from the business (only owners remove owners)',
@@ -92,7 +107,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/businesses',
     caller: 'public',
-    access: sessionPage,
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'The businesses the signed-in person belongs to, to choose the one to act for',
@@ -103,7 +118,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/businesses',
     caller: 'public',
-    access: sessionPage,
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Act for another of one’s businesses',
@@ -123,7 +138,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-out-everywhere',
     caller: 'public',
-    access: sessionPage,
+    access: ['table:DeleteItem', 'table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'End every session of the signed-in person, on every device',

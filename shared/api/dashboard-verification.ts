@@ -1,7 +1,7 @@
 import { object, string } from 'zod/mini';
 import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { writesAndNotifies, writesTable } from '#shared/catalogue/access.ts';
+import { sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
  * The owner's identity check on the dashboard (issue 25, item 5): the first verification level,
@@ -20,7 +20,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     sandboxOnly: true,
     page: true,
     tag,
@@ -37,7 +37,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'GET',
     path: '/dashboard/verification/{id}',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:UpdateItem'],
     sandboxOnly: true,
     page: true,
     tag,
@@ -55,7 +55,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification/{id}',
     caller: 'public',
-    access: writesAndNotifies,
+    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     sandboxOnly: true,
     page: true,
     tag,

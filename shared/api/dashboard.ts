@@ -1,6 +1,5 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { readsTable, writesTable } from '#shared/catalogue/access.ts';
 
 /**
  * The business dashboard (DESIGN §13), part 1: the way in (one flow for sign-in and sign-up, by a
@@ -20,14 +19,14 @@ export const forbidden =
   'A post whose Origin is not the service’s own, or without the session’s token: nothing changes.';
 const tag = 'Dashboard';
 /** Writing sign-in codes and sending their SMS through the `sms` queue. */
-const sendsCodes = ['table:write', 'queue:send:sms'] as const;
+const sendsCodes = ['queue:send:sms'] as const;
 
 export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
   dashboardHome: {
     method: 'GET',
     path: '/dashboard',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'The dashboard’s home: the business acted for, its verification level and collection ceiling',
@@ -41,7 +40,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/sign-in',
     caller: 'public',
-    access: readsTable,
+    access: [],
     page: true,
     tag,
     summary: 'Continue with your phone: sign in or sign up',
@@ -52,7 +51,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-in',
     caller: 'public',
-    access: sendsCodes,
+    access: ['table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...sendsCodes],
     page: true,
     tag,
     summary: 'Send a sign-in code to the phone',
@@ -69,7 +68,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/sign-in/code',
     caller: 'public',
-    access: readsTable,
+    access: [],
     page: true,
     tag,
     summary: 'The code field',
@@ -80,7 +79,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-in/code',
     caller: 'public',
-    access: writesTable,
+    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Check the code: a session, or the sign-up form for a new phone',
@@ -96,7 +95,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/sign-up',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'The new business’s form, once the phone is verified',
@@ -107,7 +106,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-up',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Create the business (verification level 0, no API access yet) and sign in',
@@ -131,7 +130,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-out',
     caller: 'public',
-    access: writesTable,
+    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem'],
     page: true,
     tag,
     summary: 'End the session',

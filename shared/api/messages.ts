@@ -20,7 +20,7 @@ import {
 import { instant, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { phoneNumber } from '#shared/api/phone-number.ts';
-import { readsTable, writesTable } from '#shared/catalogue/access.ts';
+import { readsTable } from '#shared/catalogue/access.ts';
 import { type Message, type MessageAccount, messageStatuses } from '#shared/data/message.ts';
 
 /** Six parts of 153 GSM-7 characters: the longest text a message may carry. */
@@ -151,7 +151,7 @@ export const messageEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     method: 'POST',
     path: '/partner_api/messages',
     caller: 'api_key',
-    access: ['table:write', 'queue:send:sms'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', 'queue:send:sms'],
     tag: 'Messages',
     summary: 'Send an SMS',
     body: sendMessageBody,
@@ -177,7 +177,7 @@ export const messageEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     path: '/partner_api/messages/account',
     caller: 'api_key',
     // The account is created with zero balances on first read.
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem'],
     tag: 'Messages',
     summary: 'Get the message account',
     response: messageAccountSchema,
@@ -187,7 +187,7 @@ export const messageEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     method: 'GET',
     path: '/partner_api/messages/{id}',
     caller: 'api_key',
-    access: readsTable,
+    access: ['table:GetItem'],
     tag: 'Messages',
     summary: 'Get a message',
     params: messagePathParams,

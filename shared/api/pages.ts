@@ -1,7 +1,7 @@
 import { enum as enumOf, globalRegistry, object, optional, string, uuid } from 'zod/mini';
 import { idPathParams, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { sendsWebhooks, startsCollections } from '#shared/catalogue/access.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { uemoaCountries } from '#shared/domain/uemoa-countries.ts';
 
@@ -35,7 +35,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/pl/{id}',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'The page of a payment link (`link`)',
@@ -47,7 +47,14 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/pl/{id}',
     caller: 'public',
-    access: startsCollections,
+    access: [
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      'table:ConditionCheckItem',
+      ...startsCollections,
+    ],
     page: true,
     tag,
     summary: 'Pay a payment link',
@@ -65,7 +72,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/payment/{id}',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'The payment page of a payment request (`redirectUrl`)',
@@ -77,7 +84,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/payment/{id}',
     caller: 'public',
-    access: startsCollections,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...startsCollections],
     page: true,
     tag,
     summary: 'Pay from the payment page',
@@ -94,7 +101,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/payment/{id}/abandon',
     caller: 'public',
-    access: [...writesAndNotifies, 'device:push'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks, 'device:push'],
     page: true,
     tag,
     summary: 'Leave the payment page (“back to the shop”)',
@@ -110,7 +117,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/payment/{id}/return',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     page: true,
     tag,
     summary: 'Where the provider sends the payer back',
@@ -126,7 +133,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/lr/{id}',
     caller: 'public',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     page: true,
     tag: 'Hosted pages',
     summary: 'The owner’s consent page of a link request',
@@ -138,7 +145,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/lr/{id}',
     caller: 'public',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     page: true,
     tag: 'Hosted pages',
     summary: 'Approve or decline with the SMS code',

@@ -21,7 +21,7 @@ import { instant, money, pageOf, pagingQuery } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
 import { maxAmountCents } from '#shared/api/payment-requests.ts';
-import { readsTable, writesTable } from '#shared/catalogue/access.ts';
+import { readsTable } from '#shared/catalogue/access.ts';
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 
 export const createPaymentLinkBody = object({
@@ -129,7 +129,7 @@ export const paymentLinkEndpoints = /* @__PURE__ */ endpointsIn('payment-links',
     method: 'POST',
     path: '/partner_api/payment_links',
     caller: 'api_key',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem', 'table:ConditionCheckItem'],
     tag: 'Payment links',
     summary: 'Create a payment link',
     body: createPaymentLinkBody,
@@ -142,7 +142,7 @@ export const paymentLinkEndpoints = /* @__PURE__ */ endpointsIn('payment-links',
     method: 'GET',
     path: '/partner_api/payment_links/{id}',
     caller: 'api_key',
-    access: readsTable,
+    access: ['table:GetItem'],
     tag: 'Payment links',
     summary: 'Get a payment link',
     params: paymentLinkPathParams,
@@ -166,7 +166,7 @@ export const paymentLinkEndpoints = /* @__PURE__ */ endpointsIn('payment-links',
     method: 'POST',
     path: '/partner_api/payment_links/{id}/deactivate',
     caller: 'api_key',
-    access: writesTable,
+    access: ['table:GetItem', 'table:UpdateItem'],
     tag: 'Payment links',
     summary: 'Switch a payment link off',
     params: paymentLinkPathParams,
@@ -178,7 +178,7 @@ export const paymentLinkEndpoints = /* @__PURE__ */ endpointsIn('payment-links',
     method: 'POST',
     path: '/partner_api/payment_links/{id}/activate',
     caller: 'api_key',
-    access: writesTable,
+    access: ['table:GetItem', 'table:UpdateItem'],
     tag: 'Payment links',
     summary: 'Switch a payment link on again',
     params: paymentLinkPathParams,

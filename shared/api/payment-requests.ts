@@ -22,7 +22,7 @@ import { executedAt, instant, money, paymentMethodInput } from '#shared/api/comm
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
 import { refuseUnservedNumber, zoneMobileNumber } from '#shared/api/phone-number.ts';
-import { readsTable, startsCollections, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { sendsWebhooks, startsCollections } from '#shared/catalogue/access.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
@@ -278,7 +278,15 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     method: 'POST',
     path: '/partner_api/payment_requests',
     caller: 'api_key',
-    access: [...startsCollections, 'device:push'],
+    access: [
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      'table:ConditionCheckItem',
+      ...startsCollections,
+      'device:push',
+    ],
     tag: 'Payment requests',
     summary: 'Create a payment request',
     body: createPaymentRequestBody,
@@ -300,7 +308,7 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     method: 'GET',
     path: '/partner_api/payment_requests/{id}',
     caller: 'api_key',
-    access: readsTable,
+    access: ['table:GetItem'],
     tag: 'Payment requests',
     summary: 'Get a payment request',
     params: paymentRequestPathParams,
@@ -312,7 +320,7 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     method: 'POST',
     path: '/partner_api/payment_requests/{id}/cancel',
     caller: 'api_key',
-    access: [...writesAndNotifies, 'device:push'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks, 'device:push'],
     tag: 'Payment requests',
     summary: 'Cancel a payment request',
     params: paymentRequestPathParams,

@@ -28,7 +28,13 @@ const collectionCallback = {
   path: '/provider_callbacks/{provider}',
   caller: 'public',
   // Sends the webhooks of the payment it completes at once; the outbox sweeper is the fallback.
-  access: completesCollections,
+  access: [
+    'table:GetItem',
+    'table:PutItem',
+    'table:UpdateItem',
+    'table:ConditionCheckItem',
+    ...completesCollections,
+  ],
   tag: 'Providers',
   params: providerCallbackParams,
   query: providerCallbackQuery,
@@ -52,7 +58,7 @@ const payoutCallback = {
   // though a bank payout's is `bank`.
   path: '/provider_callbacks/{provider}/payouts',
   caller: 'public',
-  access: settlesPayouts,
+  access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...settlesPayouts],
   tag: 'Providers',
   params: payoutCallbackParams,
   query: providerCallbackQuery,

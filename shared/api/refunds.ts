@@ -18,7 +18,7 @@ import {
 import { idPathParams, instant, money, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { maxAmountCents } from '#shared/api/payment-requests.ts';
-import { paysOut, readsTable } from '#shared/catalogue/access.ts';
+import { paysOut } from '#shared/catalogue/access.ts';
 import type { Refund } from '#shared/data/refund.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 
@@ -121,7 +121,7 @@ export const refundEndpoints = /* @__PURE__ */ endpointsIn('refunds', {
     method: 'POST',
     path: '/partner_api/refunds',
     caller: 'api_key',
-    access: paysOut,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysOut],
     tag: 'Refunds',
     summary: 'Refund a paid payment request',
     status: 201,
@@ -141,7 +141,7 @@ export const refundEndpoints = /* @__PURE__ */ endpointsIn('refunds', {
     method: 'GET',
     path: '/partner_api/refunds/{id}',
     caller: 'api_key',
-    access: readsTable,
+    access: ['table:GetItem'],
     tag: 'Refunds',
     summary: 'Get a refund',
     params: refundPathParams,
@@ -153,7 +153,7 @@ export const refundEndpoints = /* @__PURE__ */ endpointsIn('refunds', {
     method: 'GET',
     path: '/partner_api/refunds',
     caller: 'api_key',
-    access: readsTable,
+    access: ['table:GetItem', 'table:Query', 'table:BatchGetItem'],
     tag: 'Refunds',
     summary: 'List refunds',
     query: listRefundsQuery,

@@ -2,7 +2,7 @@ import { object, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { pageQuery } from '#shared/api/pages.ts';
 import { linkRequestPathParams, linkRequestSchema } from '#shared/api/service-providers.ts';
-import { readsTable, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
  * The sandbox's link requests and identity checks: the merchant's owner answering a service
@@ -13,7 +13,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/business_link_requests/{id}/approve',
     caller: 'service_provider',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Approve a link request as the owner (sandbox)',
@@ -26,7 +26,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/business_link_requests/{id}/decline',
     caller: 'service_provider',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Decline a link request as the owner (sandbox)',
@@ -39,7 +39,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'GET',
     path: '/sandbox/kyc/{id}',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',
@@ -52,7 +52,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/kyc/{id}',
     caller: 'public',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...sendsWebhooks],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',

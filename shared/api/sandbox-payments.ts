@@ -9,7 +9,7 @@ import {
   paymentRequestSchema,
 } from '#shared/api/payment-requests.ts';
 import { refuseUnservedNumber } from '#shared/api/phone-number.ts';
-import { type AwsAccess, playsSandboxProvider, readsTable } from '#shared/catalogue/access.ts';
+import { type AwsAccess, playsSandboxProvider } from '#shared/catalogue/access.ts';
 
 /**
  * The sandbox's payments: what every stage but production adds so an integrator can play the
@@ -34,7 +34,14 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_links/{id}/pay',
     caller: 'api_key',
-    access: paysAndLeaves,
+    access: [
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      'table:ConditionCheckItem',
+      ...paysAndLeaves,
+    ],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Pay a link as a customer (sandbox)',
@@ -48,7 +55,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/approve',
     caller: 'api_key',
-    access: paysAndLeaves,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysAndLeaves],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Approve as the payer (sandbox)',
@@ -62,7 +69,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/decline',
     caller: 'api_key',
-    access: paysAndLeaves,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysAndLeaves],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Decline as the payer (sandbox)',
@@ -75,7 +82,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'GET',
     path: '/sandbox/provider/checkout/{providerReference}',
     caller: 'public',
-    access: readsTable,
+    access: ['table:GetItem'],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',
@@ -92,7 +99,7 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/provider/checkout/{providerReference}',
     caller: 'public',
-    access: playsSandboxProvider,
+    access: ['table:GetItem', 'table:UpdateItem', ...playsSandboxProvider],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',

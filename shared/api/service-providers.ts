@@ -21,7 +21,7 @@ import { instant } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { returnUrl } from '#shared/api/payment-requests.ts';
 import { phoneNumber } from '#shared/api/phone-number.ts';
-import { readsTable, writesAndNotifies, writesTable } from '#shared/catalogue/access.ts';
+import { readsTable, sendsWebhooks } from '#shared/catalogue/access.ts';
 import type { ApiKey } from '#shared/data/api-key.ts';
 import type { ServiceProviderLink } from '#shared/data/service-provider-link.ts';
 import { isActivityOffered } from '#shared/domain/activities.ts';
@@ -229,7 +229,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'POST',
     path: '/partner_api/service_providers/business_onboarding',
     caller: 'service_provider',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem'],
     tag,
     summary: 'Onboard a merchant business',
     body: onboardBusinessBody,
@@ -251,7 +251,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'DELETE',
     path: '/partner_api/service_providers/business_links/{merchantBusinessId}',
     caller: 'service_provider',
-    access: writesTable,
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     tag,
     summary: 'Detach a merchant',
     params: merchantBusinessPathParams,
@@ -265,7 +265,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'POST',
     path: '/partner_api/service_providers/business_api_keys',
     caller: 'service_provider',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem', 'table:ConditionCheckItem'],
     tag,
     summary: 'Make an API key for a merchant',
     body: createMerchantApiKeyBody,
@@ -278,7 +278,15 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'POST',
     path: '/partner_api/service_providers/business_link_requests',
     caller: 'service_provider',
-    access: ['table:write', 'queue:send:sms', 'queue:send:webhooks'],
+    access: [
+      'table:GetItem',
+      'table:Query',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      'queue:send:sms',
+      'queue:send:webhooks',
+    ],
     tag,
     summary: 'Ask an existing owner to link their businesses',
     body: createLinkRequestsBody,
@@ -291,7 +299,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'GET',
     path: '/partner_api/service_providers/business_link_requests/{id}',
     caller: 'service_provider',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     tag,
     summary: 'Get a link request',
     params: linkRequestPathParams,
@@ -303,7 +311,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'POST',
     path: '/partner_api/service_providers/compliance_verifications',
     caller: 'service_provider',
-    access: writesTable,
+    access: ['table:GetItem', 'table:PutItem'],
     tag,
     summary: 'Start a compliance verification of a merchant',
     body: createComplianceVerificationBody,

@@ -20,7 +20,6 @@ import {
 } from 'zod/mini';
 import { instant, money, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { writesTable } from '#shared/catalogue/access.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 
 /** The longest range one listing covers: 90 days after startDate. */
@@ -172,7 +171,7 @@ export const transactionEndpoints = /* @__PURE__ */ endpointsIn('transactions', 
     path: '/partner_api/transactions',
     caller: 'api_key',
     // Writes only the listing's snapshot instant (shared/data/list-snapshot.ts).
-    access: writesTable,
+    access: ['table:GetItem', 'table:Query', 'table:PutItem'],
     tag: 'Transactions',
     summary: 'List the transactions',
     query: listTransactionsQuery,

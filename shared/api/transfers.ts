@@ -21,7 +21,7 @@ import { instant, money, paymentMethodInput, transformWithIssues } from '#shared
 import { contactName, parseIdentifier } from '#shared/api/contacts.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { maxAmountCents } from '#shared/api/payment-requests.ts';
-import { paysOut, readsTable } from '#shared/catalogue/access.ts';
+import { paysOut } from '#shared/catalogue/access.ts';
 import type { Transfer } from '#shared/data/transfer.ts';
 import {
   beneficiaryLabel,
@@ -244,7 +244,7 @@ export const transferEndpoints = /* @__PURE__ */ endpointsIn('transfers', {
     method: 'POST',
     path: '/partner_api/transfers',
     caller: 'api_key',
-    access: paysOut,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysOut],
     tag: 'Transfers',
     summary: 'Send money out of a store',
     body: createTransferBody,
@@ -263,7 +263,7 @@ export const transferEndpoints = /* @__PURE__ */ endpointsIn('transfers', {
     method: 'GET',
     path: '/partner_api/transfers/{id}',
     caller: 'api_key',
-    access: readsTable,
+    access: ['table:GetItem'],
     tag: 'Transfers',
     summary: 'Get a transfer',
     params: transferPathParams,

@@ -16,7 +16,7 @@ import {
 } from 'zod/mini';
 import { instant, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { readsTable, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { readsTable, sendsWebhooks } from '#shared/catalogue/access.ts';
 import { deliveryStatuses, type WebhookDelivery } from '#shared/data/webhook-delivery.ts';
 
 export const listWebhookDeliveriesQuery = object({
@@ -120,7 +120,7 @@ export const webhookDeliveryEndpoints = /* @__PURE__ */ endpointsIn('webhook-del
     method: 'POST',
     path: '/partner_api/webhook_deliveries/{id}/resend',
     caller: 'api_key',
-    access: writesAndNotifies,
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     tag: 'Webhooks',
     summary: 'Send a delivery again',
     params: webhookDeliveryPathParams,

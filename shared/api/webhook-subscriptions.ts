@@ -14,7 +14,6 @@ import {
 } from 'zod/mini';
 import { instant } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { readsTable, writesTable } from '#shared/catalogue/access.ts';
 import type { NewWebhookSubscription, WebhookSubscription } from '#shared/data/webhook-subscription.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
 import { refusedWebhookUrl, webhookUrlPolicy } from '#shared/domain/webhook-url.ts';
@@ -117,7 +116,7 @@ export const webhookSubscriptionEndpoints = /* @__PURE__ */ endpointsIn('service
     method: 'GET',
     path: '/partner_api/service_providers/business_webhook_subscriptions',
     caller: 'service_provider',
-    access: readsTable,
+    access: ['table:GetItem'],
     tag: 'Service providers',
     summary: 'List a merchant’s webhook subscription',
     query: merchantBusinessQuery,
@@ -129,7 +128,7 @@ export const webhookSubscriptionEndpoints = /* @__PURE__ */ endpointsIn('service
     method: 'POST',
     path: '/partner_api/service_providers/business_webhook_subscriptions',
     caller: 'service_provider',
-    access: ['table:write', 'key:webhookSecrets:encrypt'],
+    access: ['table:GetItem', 'table:PutItem', 'key:webhookSecrets:encrypt'],
     tag: 'Service providers',
     summary: 'Subscribe a merchant to webhooks',
     body: createWebhookSubscriptionBody,
@@ -141,7 +140,7 @@ export const webhookSubscriptionEndpoints = /* @__PURE__ */ endpointsIn('service
     method: 'DELETE',
     path: '/partner_api/service_providers/business_webhook_subscriptions/{subscriptionId}',
     caller: 'service_provider',
-    access: writesTable,
+    access: ['table:GetItem', 'table:DeleteItem'],
     tag: 'Service providers',
     summary: 'Delete a merchant’s webhook subscription',
     params: webhookSubscriptionPathParams,

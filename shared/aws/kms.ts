@@ -26,11 +26,18 @@ function keyId(): string {
   return id;
 }
 
+/** The encryption context's keys and purpose, which the functions' grants require (IAM conditions). */
+export const webhookSecretContextKeys = { purpose: 'purpose', businessId: 'businessId' } as const;
+export const webhookSecretPurpose = 'webhook-signing-secret';
+
 /**
  * Bound to the business: a ciphertext copied onto another business's subscription does not
  * decrypt, and CloudTrail shows whose secret each call was for.
  */
-const contextOf = (businessId: string) => ({ purpose: 'webhook-signing-secret', businessId });
+const contextOf = (businessId: string) => ({
+  [webhookSecretContextKeys.purpose]: webhookSecretPurpose,
+  [webhookSecretContextKeys.businessId]: businessId,
+});
 
 export async function encryptWebhookSecret(secret: string, businessId: string): Promise<string> {
   const { CiphertextBlob } = await kms().send(

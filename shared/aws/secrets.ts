@@ -1,4 +1,9 @@
 import { httpCall } from '#shared/aws/tracing.ts';
+import {
+  adapterSecretVariable,
+  type LiveAdapterName,
+  providerSecretProblems,
+} from '#shared/providers/adapters.ts';
 
 /**
  * A secret the function was given: in the environment variable `name` itself (the local host,
@@ -32,9 +37,11 @@ export async function secretValue(name: string): Promise<string> {
     throw new Error(`secret ${arn} could not be read: the extension did not answer`, { cause: error });
   }
   traced(response.status);
-  // The extension logs the cause of a failed read (access denied, no such secret) itself.
+  // The extension logs the cause of a failed read (access denied, no such secret) itself. Its
+  // answer is Secrets Manager's error, which never holds a secret's value.
   if (!response.ok) {
-    await response.body?.cancel();
+    const reason = (await response.text().catch(() => '')).slice(0, 500);
+    if (neverFilled(reason)) throw new SecretNotFilled(arn);
     throw new Error(`secret ${arn} could not be read: the extension answered ${response.status}`);
   }
   let answer: { SecretString?: unknown } | undefined;
@@ -44,6 +51,39 @@ export async function secretValue(name: string): Promise<string> {
     // Not JSON: said below without the text, which could hold the value.
   }
   const value = answer?.SecretString;
-  if (typeof value !== 'string' || !value) throw new Error(`secret ${arn} has no string value`);
+  if (typeof value !== 'string') throw new Error(`secret ${arn} has no string value`);
+  if (!value.trim()) throw new SecretNotFilled(arn);
   return value;
+}
+
+/**
+ * A provider's secret is created empty (infra/constructs/secrets.ts), and stays so until an
+ * operator fills it: until then every call that needs it fails with this, naming the command,
+ * rather than calling the provider with no key.
+ */
+export class SecretNotFilled extends Error {
+  constructor(arn: string) {
+    super(
+      `secret ${arn} holds no value yet: an operator fills it with \`npm run admin -- put-provider-secret\` (docs/operations/secrets.md)`,
+    );
+  }
+}
+
+/** Secrets Manager's answer for a secret with no version yet: no value under AWSCURRENT. */
+const neverFilled = (reason: string) =>
+  /ResourceNotFoundException/.test(reason) && /AWSCURRENT|secret value/i.test(reason);
+
+/**
+ * A live provider's credentials, parsed and checked: a secret filled by hand with a field missing
+ * or empty fails here, naming the field, rather than reaching the provider without it.
+ */
+export async function providerCredentials<T>(adapter: LiveAdapterName): Promise<T> {
+  const text = await secretValue(adapterSecretVariable[adapter]);
+  const problems = providerSecretProblems(adapter, text);
+  if (problems.length > 0) {
+    throw new Error(
+      `${adapter} credentials unusable (${problems.join('; ')}): put them again with \`npm run admin -- put-provider-secret\``,
+    );
+  }
+  return JSON.parse(text) as T;
 }

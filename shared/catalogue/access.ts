@@ -1,9 +1,27 @@
 import type { QueueName } from '#shared/catalogue/queues.ts';
 
+/**
+ * The DynamoDB actions a function may be granted on the table, one by one: each function names
+ * those its code uses and no others (test/infra/table-actions.test.ts reads every function's
+ * bundle and holds the two equal). A transaction's items are authorized by their kinds (PutItem,
+ * UpdateItem, DeleteItem, ConditionCheckItem); `Query` covers the indexes the table declares.
+ */
+export const tableActions = [
+  'GetItem',
+  'Query',
+  'BatchGetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'ConditionCheckItem',
+  'BatchWriteItem',
+  'Scan',
+] as const;
+export type TableAction = (typeof tableActions)[number];
+
 /** What a function may touch in AWS; the stack grants exactly this, and nothing else. */
 export type AwsAccess =
-  | 'table:read'
-  | 'table:write'
+  | `table:${TableAction}`
   | `queue:send:${QueueName}`
   /** The key the sandbox provider signs callbacks with (sandbox stages only). */
   | 'secret:sandboxProvider'
@@ -15,10 +33,18 @@ export type AwsAccess =
   /** The KMS key of webhook signing secrets: encrypt a new one, or decrypt one to sign with. */
   | 'key:webhookSecrets:encrypt'
   | 'key:webhookSecrets:decrypt'
-  /** Publish to soundbox devices' topics (`soundbox/*`) through the IoT data plane. */
+  /** Publish to the stage's soundbox topics (`<stage>/soundbox/*`) through the IoT data plane. */
   | 'device:push'
-  /** The credentials of the live providers the stage routes to (none where it routes to none). */
+  /**
+   * The credentials of the live providers the stage routes to (none where it routes to none): each
+   * of them, as the payment method, and so the provider, is known only per request.
+   */
   | 'secret:providers'
+  /**
+   * The credentials of the routed providers that call back about payouts (MTN MoMo, whose callbacks
+   * are confirmed by asking it): Wave sends no payout event, so its key is not among them.
+   */
+  | 'secret:providers:payoutCallbacks'
   /**
    * Creating and deleting the one-time EventBridge Scheduler schedules that end escrow holds: the
    * stage's schedule group only, and passing the role Scheduler invokes the expiry function with.
@@ -27,28 +53,29 @@ export type AwsAccess =
 
 /*
  * The access sets several functions share, named for the work that needs them. The sandbox queue
- * and secret exist only on sandbox stages: production grants neither, whatever a set lists.
+ * and secret exist only on sandbox stages: production grants neither, whatever a set lists. The
+ * table's actions are each function's own (beside these sets in its declaration), but for the two
+ * shapes many share: reading items and queries, and that with puts and updates.
  */
 
-export const readsTable = ['table:read'] as const satisfies readonly AwsAccess[];
-export const writesTable = ['table:write'] as const satisfies readonly AwsAccess[];
-
-/** Changes state and sends the event it causes at once (the outbox sweeper is the fallback). */
-export const writesAndNotifies = [
-  'table:write',
-  'queue:send:webhooks',
+export const readsTable = ['table:GetItem', 'table:Query'] as const satisfies readonly AwsAccess[];
+export const writesTable = [
+  ...readsTable,
+  'table:PutItem',
+  'table:UpdateItem',
 ] as const satisfies readonly AwsAccess[];
+
+/** Sends the event a change causes at once (the outbox sweeper is the fallback). */
+export const sendsWebhooks = ['queue:send:webhooks'] as const satisfies readonly AwsAccess[];
 
 /** Starts a collection at the payer's provider: a live one, or the sandbox's delayed callback. */
 export const startsCollections = [
-  'table:write',
   'queue:send:sandboxCallbacks',
   'secret:providers',
 ] as const satisfies readonly AwsAccess[];
 
 /** Plays the sandbox provider's part: its signed callback, sent now or queued for later. */
 export const playsSandboxProvider = [
-  'table:write',
   'queue:send:sandboxCallbacks',
   'secret:sandboxProvider',
 ] as const satisfies readonly AwsAccess[];
@@ -58,7 +85,6 @@ export const playsSandboxProvider = [
  * soundbox's announcement, and for a payment held in escrow the schedule that ends its hold.
  */
 export const completesCollections = [
-  'table:write',
   'secret:sandboxProvider',
   'queue:send:webhooks',
   'device:push',
@@ -68,10 +94,9 @@ export const completesCollections = [
 
 /** Settles a payout from its provider's verified callback, and sends its webhook. */
 export const settlesPayouts = [
-  'table:write',
   'secret:sandboxProvider',
   'queue:send:webhooks',
-  'secret:providers',
+  'secret:providers:payoutCallbacks',
 ] as const satisfies readonly AwsAccess[];
 
 /**
@@ -79,7 +104,6 @@ export const settlesPayouts = [
  * terms say so) and sends the webhooks it causes.
  */
 export const paysOut = [
-  'table:write',
   'queue:send:sandboxCallbacks',
   'queue:send:webhooks',
   'secret:providers',

@@ -1,5 +1,4 @@
 import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
-import { writesTable } from '#shared/catalogue/access.ts';
 import { type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
 import type { QueueName } from '#shared/catalogue/queues.ts';
 
@@ -14,29 +13,36 @@ export const workers = /* @__PURE__ */ locatedIn('workers', {
   sendSandboxCallbacks: {
     queue: 'sandboxCallbacks',
     batchSize: 10,
-    access: ['table:read', 'secret:sandboxProvider'],
+    access: ['table:GetItem', 'secret:sandboxProvider'],
     sandboxOnly: true,
   },
   sendWebhooks: {
     queue: 'webhooks',
     batchSize: 10,
-    access: ['table:write', 'key:webhookSecrets:decrypt'],
+    access: ['table:GetItem', 'table:UpdateItem', 'key:webhookSecrets:decrypt'],
   },
   sendSms: {
     queue: 'sms',
     batchSize: 10,
-    access: ['table:write', 'sms:send'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', 'sms:send'],
   },
   recordSmsEvents: {
     queue: 'smsEvents',
     batchSize: 10,
-    access: writesTable,
+    access: ['table:UpdateItem'],
   },
   /** Ends unpaid payment requests at their expiry: the webhook, the soundbox's QR taken off. */
   expirePaymentRequests: {
     queue: 'paymentExpiry',
     batchSize: 10,
-    access: ['table:write', 'queue:send:webhooks', 'queue:send:paymentExpiry', 'device:push'],
+    access: [
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'queue:send:webhooks',
+      'queue:send:paymentExpiry',
+      'device:push',
+    ],
   },
 } satisfies Record<string, Worker>);
 

@@ -1,5 +1,5 @@
 import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
-import { paysOut, writesAndNotifies } from '#shared/catalogue/access.ts';
+import { paysOut, sendsWebhooks, writesTable } from '#shared/catalogue/access.ts';
 import { type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
 
 /** A function run on a timer (an EventBridge rule on AWS, a timer on the local host). */
@@ -13,7 +13,7 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
   /** Sends the outbox events that did not reach the webhook queue right after their change. */
   sweepOutbox: {
     expression: 'rate(1 minute)',
-    access: writesAndNotifies,
+    access: [...writesTable, ...sendsWebhooks],
   },
   /**
    * Asks the provider about payouts and refunds whose callback never came, and settles those it has
@@ -22,7 +22,16 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
    */
   sweepPendingTransfers: {
     expression: 'rate(1 minute)',
-    access: [...writesAndNotifies, 'secret:providers', 'queue:send:sandboxCallbacks'],
+    access: [
+      'table:GetItem',
+      'table:Query',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...sendsWebhooks,
+      'secret:providers',
+      'queue:send:sandboxCallbacks',
+    ],
   },
   /**
    * Asks the live providers about collections whose callback never came, with backoff, to a bound.
@@ -30,12 +39,22 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
    */
   sweepPendingCollections: {
     expression: 'rate(1 minute)',
-    access: [...writesAndNotifies, 'secret:providers', 'schedule:escrowExpiry', 'device:push'],
+    access: [
+      'table:GetItem',
+      'table:Query',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:ConditionCheckItem',
+      ...sendsWebhooks,
+      'secret:providers',
+      'schedule:escrowExpiry',
+      'device:push',
+    ],
   },
   /** Sends again the device pushes (QR, announcement) that failed when first sent. */
   sweepDevicePushes: {
     expression: 'rate(1 minute)',
-    access: ['table:write', 'device:push'],
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem', 'table:DeleteItem', 'device:push'],
   },
   /**
    * Held escrows past their time whose one-time schedule was lost (its creation failed, or it was
@@ -43,7 +62,14 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
    */
   sweepEscrows: {
     expression: 'rate(5 minutes)',
-    access: paysOut,
+    access: [
+      'table:GetItem',
+      'table:Query',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...paysOut,
+    ],
   },
 } satisfies Record<string, Schedule>);
 
@@ -60,7 +86,9 @@ export type ScheduleTarget = FunctionDeclaration;
 /** Each in `functions/workers/`. */
 export const scheduleTargets = /* @__PURE__ */ locatedIn('workers', {
   /** Ends one escrow's hold at its `holdUntil`: `{"escrowId": ...}` in, onExpiry applied once. */
-  expireEscrow: { access: paysOut },
+  expireEscrow: {
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysOut],
+  },
 } satisfies Record<string, ScheduleTarget>);
 
 export type ScheduleTargetName = keyof typeof scheduleTargets;

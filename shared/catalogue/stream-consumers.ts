@@ -35,7 +35,13 @@ export const streamConsumers = /* @__PURE__ */ locatedIn('workers', {
         dynamodb: { NewImage: { entity: { S: ['message', 'payment_request'] }, status: { S: ['pending'] } } },
       },
     ],
-    access: ['table:write', 'queue:send:webhooks', 'queue:send:sms', 'queue:send:paymentExpiry'],
+    access: [
+      'table:GetItem',
+      'table:PutItem',
+      'queue:send:webhooks',
+      'queue:send:sms',
+      'queue:send:paymentExpiry',
+    ],
   },
 } satisfies Record<string, StreamConsumer>);
 

@@ -3,26 +3,40 @@
  * exact shapes and the words spoken, shared by the service, the local broker and the simulator.
  */
 
-/** A device's MQTT topics. Its id is its IoT thing name, and the IoT policy is written on these. */
-export function soundboxTopics(deviceId: string) {
+/**
+ * A device's MQTT topics, under its stage's prefix: IoT Core's topics are account-wide, and two
+ * stages of one account must neither reach each other's devices nor fire each other's rules. Its
+ * id is its IoT thing name, and the IoT policy is written on these. The one place a topic is built:
+ * the functions, the device policy, the IoT rules, the local broker and the simulators all agree.
+ */
+export function soundboxTopics(stage: string, deviceId: string) {
+  const prefix = soundboxTopicPrefix(stage);
   return {
     /** The QR to show: QoS 1 and retained, so a device that reconnects shows the current one. */
-    display: `soundbox/${deviceId}/display`,
+    display: `${prefix}${deviceId}/display`,
     /** A payment's outcome, to be spoken: QoS 1, not retained (said once, when it happens). */
-    announce: `soundbox/${deviceId}/announce`,
+    announce: `${prefix}${deviceId}/announce`,
     /** The device's own heartbeats: the only topic it may publish to. */
-    status: `soundbox/${deviceId}/status`,
+    status: `${prefix}${deviceId}/status`,
   };
 }
 
 export type SoundboxTopic = keyof ReturnType<typeof soundboxTopics>;
 
-/** Every device topic starts so; the functions that push may publish under it and nowhere else. */
-export const soundboxTopicPrefix = 'soundbox/';
+/** Every device topic of a stage starts so; its functions may publish under it and nowhere else. */
+export const soundboxTopicPrefix = (stage: string) => `${stage}/soundbox/`;
 
-/** `soundbox/<deviceId>/<topic>` → its parts, or undefined for any other topic. */
-export function parseSoundboxTopic(topic: string): { deviceId: string; topic: SoundboxTopic } | undefined {
-  const match = /^soundbox\/([^/+#]+)\/(display|announce|status)$/.exec(topic);
+/** The topic level (1-based, as IoT SQL's `topic(n)` counts) that holds the device id. */
+export const soundboxDeviceIdLevel = 3;
+
+/** `<stage>/soundbox/<deviceId>/<topic>` → its parts, or undefined for any other topic or stage. */
+export function parseSoundboxTopic(
+  stage: string,
+  topic: string,
+): { deviceId: string; topic: SoundboxTopic } | undefined {
+  const prefix = soundboxTopicPrefix(stage);
+  if (!topic.startsWith(prefix)) return undefined;
+  const match = /^([^/+#]+)\/(display|announce|status)$/.exec(topic.slice(prefix.length));
   if (!match?.[1] || !match[2]) return undefined;
   return { deviceId: match[1], topic: match[2] as SoundboxTopic };
 }
@@ -34,7 +48,7 @@ export function parseSoundboxTopic(topic: string): { deviceId: string; topic: So
  */
 export const displayLifetimeMs = 15 * 60_000;
 
-/** `soundbox/<id>/display`: the QR of a pending soundbox payment request. */
+/** `<stage>/soundbox/<id>/display`: the QR of a pending soundbox payment request. */
 export interface DisplayMessage {
   type: 'payment_request';
   paymentRequestId: string;

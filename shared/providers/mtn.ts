@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { secretValue } from '#shared/aws/secrets.ts';
+import { providerCredentials } from '#shared/aws/secrets.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
-import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import type {
   CallbackVerifier,
   CollectionOutcome,
@@ -399,7 +398,7 @@ export function mtnApiFromEnvironment(): MtnApi {
   environmentApi ??= mtnApi({
     baseUrl: process.env.MTN_API_URL ?? 'https://proxy.momoapi.mtn.com',
     targetEnvironment: process.env.MTN_TARGET_ENVIRONMENT ?? 'mtnivorycoast',
-    credentials: async () => JSON.parse(await secretValue(adapterSecretVariable.mtn)) as MtnCredentials,
+    credentials: () => providerCredentials<MtnCredentials>('mtn'),
     policy: defaultCallPolicy,
   });
   return environmentApi;

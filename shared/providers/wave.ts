@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { secretValue } from '#shared/aws/secrets.ts';
+import { providerCredentials } from '#shared/aws/secrets.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
-import { adapterSecretVariable } from '#shared/providers/adapters.ts';
 import type {
   CallbackVerifier,
   CollectionOutcome,
@@ -360,7 +359,7 @@ interface WaveSecret {
  * container.
  */
 export function waveConfigFromEnvironment(): WaveConfig {
-  const secret = async () => JSON.parse(await secretValue(adapterSecretVariable.wave)) as WaveSecret;
+  const secret = () => providerCredentials<WaveSecret>('wave');
   return {
     baseUrl: process.env.WAVE_API_URL ?? 'https://api.wave.com',
     apiKey: async () => (await secret()).apiKey,

@@ -68,9 +68,9 @@ describe('the QR on the device', () => {
     expect(provisioning).toMatchObject({
       mqtt: { url: config.endpoints.mqtt, clientId: provisioning.deviceId, username: provisioning.deviceId },
       topics: {
-        display: `soundbox/${provisioning.deviceId}/display`,
-        announce: `soundbox/${provisioning.deviceId}/announce`,
-        status: `soundbox/${provisioning.deviceId}/status`,
+        display: `local/soundbox/${provisioning.deviceId}/display`,
+        announce: `local/soundbox/${provisioning.deviceId}/announce`,
+        status: `local/soundbox/${provisioning.deviceId}/status`,
       },
     });
     const device = await online(provisioning);
@@ -169,7 +169,9 @@ describe("the broker's rules", () => {
     devices.push(device);
     // The SUBACK refuses each foreign filter (0x80) and grants the device's own.
     const refused = await device.client
-      .subscribeAsync([other.topics.display, 'soundbox/+/display', '#', mine.topics.display], { qos: 1 })
+      .subscribeAsync([other.topics.display, 'local/soundbox/+/display', '#', mine.topics.display], {
+        qos: 1,
+      })
       .then(
         () => undefined,
         (error: ErrorWithSubackPacket) => error,

@@ -71,23 +71,23 @@ describe('soundbox devices in the stack', () => {
       StringEquals: { 'iot:Connection.Thing.ThingTypeName': 'SoundBoxQrTerminal-dev' },
     });
     expect(byAction['iot:Subscribe'].Resource).toMatch(
-      new RegExp(`:topicfilter/soundbox/${escapeRegExp(thing)}/\\*$`),
+      new RegExp(`:topicfilter/dev/soundbox/${escapeRegExp(thing)}/\\*$`),
     );
     expect(byAction['iot:Receive'].Resource).toMatch(
-      new RegExp(`:topic/soundbox/${escapeRegExp(thing)}/\\*$`),
+      new RegExp(`:topic/dev/soundbox/${escapeRegExp(thing)}/\\*$`),
     );
     expect(byAction['iot:Publish'].Resource).toMatch(
-      new RegExp(`:topic/soundbox/${escapeRegExp(thing)}/status$`),
+      new RegExp(`:topic/dev/soundbox/${escapeRegExp(thing)}/status$`),
     );
   });
 
   it('have rules that hand heartbeats and lifecycle events to the presence function, allowed to invoke it', () => {
     const rules = resourcesOf(dev, 'AWS::IoT::TopicRule');
     expect(rules.map(([, rule]) => rule.Properties.TopicRulePayload.Sql)).toEqual([
-      ...deviceRules.recordDevicePresence.sql,
+      ...deviceRules.recordDevicePresence.sql('dev'),
     ]);
     expect(rules.map(([, rule]) => rule.Properties.TopicRulePayload.Sql).join(' ')).toMatch(
-      /FROM 'soundbox\/\+\/status'.*FROM '\$aws\/events\/presence\/\+\/\+'/,
+      /topic\(3\) AS deviceId.*FROM 'dev\/soundbox\/\+\/status'.*FROM '\$aws\/events\/presence\/\+\/\+'/,
     );
     const [presenceId] = resourcesOf(dev, 'AWS::Lambda::Function').find(
       ([, fn]) => fn.Properties.FunctionName === `${stackName('dev')}-recordDevicePresence`,
@@ -106,7 +106,7 @@ describe('soundbox devices in the stack', () => {
     }
   });
 
-  it('may be published to only by the functions that push to them, and only under soundbox/', () => {
+  it("may be published to only by the functions that push to them, and only under the stage's dev/soundbox/", () => {
     const publishing = new Set(
       [...endpointEntries, ...workerEntries, ...scheduleEntries]
         .filter(([, entry]) => entry.access.includes('device:push'))
@@ -142,7 +142,7 @@ describe('soundbox devices in the stack', () => {
         if (!actions.some((action) => action === 'iot:Publish' || action === 'iot:*' || action === '*'))
           continue;
         expect(actions).toEqual(['iot:Publish']);
-        expect(arnText(statement.Resource)).toMatch(/:topic\/soundbox\/\*$/);
+        expect(arnText(statement.Resource)).toMatch(/:topic\/dev\/soundbox\/\*$/);
         for (const role of policy.Properties.Roles as Json[])
           publishers.add(functionByRole.get(role.Ref) ?? role.Ref);
       }

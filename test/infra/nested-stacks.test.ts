@@ -121,9 +121,10 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
     ]) {
       parent.resourceCountIs(type, 0);
     }
-    // API Gateway's account-wide logging role and the role EventBridge Scheduler invokes the escrow
-    // expiry with (a stage's, not a function's) are the parent's only roles.
-    parent.resourceCountIs('AWS::IAM::Role', 2);
+    // API Gateway's account-wide logging role, the role EventBridge Scheduler invokes the escrow
+    // expiry with and the operators' role (a stage's, not a function's) are the parent's only
+    // roles, with, on production, the role AWS Backup backs the table up with.
+    parent.resourceCountIs('AWS::IAM::Role', stage === 'prod' ? 4 : 3);
     for (const [, logGroup] of resourcesOf(parent, 'AWS::Logs::LogGroup')) {
       expect(JSON.stringify(logGroup.Properties.LogGroupName ?? '')).not.toContain('/aws/lambda/');
     }
@@ -178,7 +179,7 @@ describe('a function asked for in a grouping stack', () => {
       entry,
       invokedBy: 'api',
       functionName: `groups-${id}`,
-      access: ['table:read'],
+      access: ['table:GetItem'],
       resources: { table: Table.fromTableName(scope, `${id}Table`, 'a-table'), queues: new Map() },
       timeout: Duration.seconds(3),
       sandbox: true,

@@ -141,6 +141,7 @@ describe('live provider credentials per stage', () => {
     const wave = secrets[providerSecretName('prod', 'wave')] as string;
     const mtn = secrets[providerSecretName('prod', 'mtn')] as string;
     let readers = 0;
+    let payoutCallbackReaders = 0;
     let others = 0;
     for (const [name, entry] of functionEntries) {
       const access = secretAccessOf(prod, 'prod', name);
@@ -152,6 +153,15 @@ describe('live provider credentials per stage', () => {
         );
         expect(access.variables[`${adapterSecretVariable.wave}_ARN`], name).toEqual({ Ref: wave });
         expect(access.variables[`${adapterSecretVariable.mtn}_ARN`], name).toEqual({ Ref: mtn });
+      } else if (entry.access.includes('secret:providers:payoutCallbacks')) {
+        // Only MTN MoMo calls back about payouts: Wave's key is not the payout callback's.
+        payoutCallbackReaders++;
+        expect(
+          [...access.readable].filter((id) => id === wave || id === mtn),
+          name,
+        ).toEqual([mtn]);
+        expect(access.variables[`${adapterSecretVariable.mtn}_ARN`], name).toEqual({ Ref: mtn });
+        expect(access.variables, name).not.toHaveProperty(`${adapterSecretVariable.wave}_ARN`);
       } else {
         others++;
         expect(access.readable.has(wave) || access.readable.has(mtn), name).toBe(false);
@@ -160,6 +170,7 @@ describe('live provider credentials per stage', () => {
       expect(JSON.parse(access.variables.PROVIDER_ROUTES), name).toEqual({ wave: 'wave', mtn: 'mtn' });
     }
     expect(readers).toBeGreaterThan(3);
+    expect(payoutCallbackReaders).toBe(2);
     expect(others).toBeGreaterThan(3);
   });
 

@@ -22,6 +22,7 @@ import { rulesWithFindings } from '#infra/nag.ts';
 import {
   alarmTopicName,
   deadLetterQueueName,
+  operatorRoleName,
   sandboxProviderSecretName,
   serviceName,
   stackName,
@@ -144,13 +145,11 @@ function tableActionsOf(template: Template, fn: Json): Set<string> {
   );
 }
 
-const writeActions = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
-const readActions = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+/** The DynamoDB actions an access list declares (`table:GetItem` → `dynamodb:GetItem`). */
+const declaredTableActions = (access: readonly AwsAccess[]) =>
+  new Set(
+    access.filter((granted) => granted.startsWith('table:')).map((granted) => `dynamodb:${granted.slice(6)}`),
+  );
 
 /** The queues a function may send to, by the logical ids of their resources. */
 function queuesSentToBy(template: Template, fn: Json): Set<string> {
@@ -328,12 +327,10 @@ describe('the functions', () => {
           expect(statement.Action).toBe('dynamodb:Query');
         }
       }
-      const canWrite = route.access.includes('table:write');
-      const canRead = canWrite || route.access.includes('table:read');
-      for (const action of readActions) expect(actions.has(action), `${routeName} ${action}`).toBe(canRead);
-      for (const action of writeActions) expect(actions.has(action), `${routeName} ${action}`).toBe(canWrite);
+      const declared = declaredTableActions(route.access);
+      expect([...actions].sort(), routeName).toEqual([...declared].sort());
       expect(fn.Properties.Environment.Variables.TABLE_NAME !== undefined, `${routeName} TABLE_NAME`).toBe(
-        canRead,
+        declared.size > 0,
       );
     }
   });
@@ -346,23 +343,36 @@ describe('the functions', () => {
     }
   });
 
-  // The route table has only readers today, so the write grant is checked on stand-alone functions.
-  it('given table:write may put, update and delete items; given table:read may not', () => {
+  it('given table actions one by one, get those and no other: no delete or batch write unless declared', () => {
     const stack = new Stack(appFor({}), 'Grants');
     const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
     const withAccess = (id: string, access: AwsAccess[]) =>
       standAloneFunction(stack, id, access, { table, queues: new Map() });
-    const writer = withAccess('Writer', ['table:write']);
-    const reader = withAccess('Reader', ['table:read']);
+    const updater = withAccess('Updater', ['table:GetItem', 'table:UpdateItem']);
+    const deleter = withAccess('Deleter', ['table:DeleteItem', 'table:ConditionCheckItem']);
+    const reader = withAccess('Reader', ['table:GetItem', 'table:Query']);
     const template = stageTemplateOf(stack);
     const fnOf = (fn: ServiceFunction) => resourceOf(template, 'AWS::Lambda::Function', logicalIdOf(fn));
 
-    const writerActions = tableActionsOf(template, fnOf(writer));
-    for (const action of [...readActions, ...writeActions])
-      expect(writerActions.has(action), action).toBe(true);
-    const readerActions = tableActionsOf(template, fnOf(reader));
-    for (const action of readActions) expect(readerActions.has(action), action).toBe(true);
-    for (const action of writeActions) expect(readerActions.has(action), action).toBe(false);
+    expect([...tableActionsOf(template, fnOf(updater))].sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect([...tableActionsOf(template, fnOf(deleter))].sort()).toEqual([
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:DeleteItem',
+    ]);
+    expect([...tableActionsOf(template, fnOf(reader))].sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+    ]);
+    // Only a function that queries is given the indexes.
+    const indexGrants = (fn: ServiceFunction) =>
+      statementsOf(template, fnOf(fn)).filter((statement) =>
+        JSON.stringify(statement.Resource).includes('/index/'),
+      );
+    expect(indexGrants(updater)).toEqual([]);
+    expect(indexGrants(reader)).toHaveLength(1);
   });
 });
 
@@ -533,10 +543,11 @@ describe('the REST API', () => {
     expect(requestLimits.bodyBytes).toBeLessThanOrEqual(16 * 1024);
   });
 
-  it('outputs the API URL, the table name and the alarm topic', () => {
+  it("outputs the API URL, the table name, the alarm topic and the operators' role", () => {
     expect(Object.keys(dev.template.toJSON().Outputs).sort()).toEqual([
       'AlarmTopicArn',
       'ApiUrl',
+      'OperatorRoleArn',
       'TableName',
     ]);
   });
@@ -871,7 +882,7 @@ describe('the queue:send access', () => {
       ]),
     };
     const sender = standAloneFunction(stack, 'Sender', ['queue:send:sandboxCallbacks'], resources);
-    const bystander = standAloneFunction(stack, 'Bystander', ['table:read'], resources);
+    const bystander = standAloneFunction(stack, 'Bystander', ['table:GetItem'], resources);
     const template = stageTemplateOf(stack);
     const callbacksId = stack.getLogicalId(callbacks.node.defaultChild as CfnQueue);
 
@@ -966,7 +977,7 @@ describe('the webhook secrets key', () => {
     ['dev', dev],
     ['prod', prod],
   ])(
-    'on %s may be used by the subscription creator (Encrypt) and the webhook sender (Decrypt) alone',
+    'on %s may be used by the subscription creator (Encrypt), the webhook sender (Decrypt) and the operator role (Encrypt, for set-webhook) alone',
     (stage, { template }) => {
       const [keyId, key] = keyOf(template);
       expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -978,13 +989,15 @@ describe('the webhook secrets key', () => {
             const fn = resourcesOf(template, 'AWS::Lambda::Function').find(
               ([, candidate]) => candidate.Properties.Role['Fn::GetAtt'][0] === role.Ref,
             );
-            users.set(fn?.[1].Properties.FunctionName ?? role.Ref, asArray(statement.Action));
+            const roleName = resourceOf(template, 'AWS::IAM::Role', role.Ref)?.Properties.RoleName;
+            users.set(fn?.[1].Properties.FunctionName ?? roleName ?? role.Ref, asArray(statement.Action));
           }
         }
       }
       expect(Object.fromEntries(users)).toEqual({
         [`${stackName(stage)}-createWebhookSubscription`]: ['kms:Encrypt'],
         [`${stackName(stage)}-sendWebhooks`]: ['kms:Decrypt'],
+        [operatorRoleName(stage)]: ['kms:Encrypt'],
       });
       for (const name of ['createWebhookSubscription', 'sendWebhooks']) {
         const [, fn] = functionOf(template, stage, name);
@@ -1851,7 +1864,11 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
 
 describe('the stage kind, not its name, decides production', () => {
   const mislabelled = build('production', registryWith('production', { ...registry.dev }));
-  const liveDev = build('dev', registryWith('dev', { ...registry.dev, kind: 'production' }));
+  // In an account of its own: a production stage may share its account with no other stage.
+  const liveDev = build(
+    'dev',
+    registryWith('dev', { ...registry.dev, kind: 'production', account: '333333333333' }),
+  );
   const sandboxRoutes = endpointEntries.filter(([, route]) => route.sandboxOnly === true);
 
   it('a sandbox named "production" is a destroyable sandbox, with its test routes', () => {

@@ -70,7 +70,7 @@ async function soundboxRequest(amountCents = 150_000): Promise<PaymentRequest> {
   );
 }
 
-const topic = (name: string) => `soundbox/${m.device.id}/${name}`;
+const topic = (name: string) => `local/soundbox/${m.device.id}/${name}`;
 
 describe('a failed push', () => {
   it('is recorded, and the sweep shows the QR once the data plane answers again', async () => {

@@ -66,3 +66,27 @@ describe('metrics as CloudWatch embedded metric format on stdout', () => {
     expect(documents[0]).toMatchObject({ WebhookAttempts: 1 });
   });
 });
+
+describe('the stage dimension', () => {
+  it("is on every metric, plain or dimensioned, so stages sharing an account never count into each other's alarms", async () => {
+    vi.stubEnv('STAGE', 'staging');
+    vi.resetModules();
+    try {
+      const staged = await import('#shared/metrics.ts');
+      const [single] = await emitted(() => staged.count('PaymentsCompleted', { outcome: 'success' }));
+      const plain = await emitted(() => {
+        staged.count('LedgerRetries');
+        staged.publishMetrics();
+      });
+      for (const document of [single, plain[0]]) {
+        expect(document).toMatchObject({ stage: 'staging', service: 'partner-payments' });
+        const aws = document?._aws as { CloudWatchMetrics: Array<{ Dimensions: string[][] }> } | undefined;
+        const dimensionSets = aws?.CloudWatchMetrics[0]?.Dimensions;
+        expect(dimensionSets?.[0]).toContain('stage');
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+});

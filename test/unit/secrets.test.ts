@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { secretValue } from '#shared/aws/secrets.ts';
+import { providerCredentials, SecretNotFilled, secretValue } from '#shared/aws/secrets.ts';
 
 // A local HTTP server stands in for the Parameters and Secrets extension, answering as its
 // documented API does: GET /secretsmanager/get?secretId=…, the session token in a header, the
@@ -85,6 +85,26 @@ describe('secretValue through the secrets extension', () => {
     await expect(notJson).rejects.not.toThrow(/wave_sn_not_json/);
   });
 
+  it('says a secret created empty and never filled is to be filled, naming the command, rather than answering no key', async () => {
+    // What the extension passes on from GetSecretValue for a secret with no version yet.
+    answers = [
+      {
+        status: 400,
+        body: JSON.stringify({
+          __type: 'ResourceNotFoundException',
+          message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+        }),
+      },
+      found('   '),
+    ];
+    for (let read = 0; read < 2; read++) {
+      const failure = secretValue('WAVE_PROVIDER_SECRET');
+      await expect(failure).rejects.toThrow(SecretNotFilled);
+      await expect(failure).rejects.toThrow(`secret ${arn} holds no value yet`);
+      await expect(failure).rejects.toThrow('npm run admin -- put-provider-secret');
+    }
+  });
+
   it('asks again after a failed read, and answers what the extension has then', async () => {
     answers = [{ status: 500, body: '' }, found('after-the-failure')];
     await expect(secretValue('WAVE_PROVIDER_SECRET')).rejects.toThrow(arn);
@@ -125,5 +145,30 @@ describe('secretValue without the extension', () => {
     await expect(secretValue('WAVE_PROVIDER_SECRET')).rejects.toThrow(
       'neither WAVE_PROVIDER_SECRET nor WAVE_PROVIDER_SECRET_ARN is set',
     );
+  });
+});
+
+describe("a provider's credentials", () => {
+  it('are answered parsed when every field the adapter reads is there', async () => {
+    process.env.WAVE_PROVIDER_SECRET = '{"apiKey":"wave_sn_1","webhookSecret":"wh_1"}';
+    await expect(providerCredentials('wave')).resolves.toEqual({
+      apiKey: 'wave_sn_1',
+      webhookSecret: 'wh_1',
+    });
+  });
+
+  it('refuse a secret filled by hand with a field missing or empty, naming the field, never a value', async () => {
+    process.env.WAVE_PROVIDER_SECRET = '{"apiKey":"","webhookSecret":"wave_wh_leaked"}';
+    const failure = providerCredentials('wave');
+    await expect(failure).rejects.toThrow(/wave credentials unusable \(apiKey must be a non-empty string\)/);
+    await expect(failure).rejects.not.toThrow(/wave_wh_leaked/);
+    process.env.MTN_PROVIDER_SECRET = '{"collection":{"subscriptionKey":"s","apiUser":"u","apiKey":"k"}}';
+    try {
+      await expect(providerCredentials('mtn')).rejects.toThrow(
+        /disbursement.subscriptionKey must be a non-empty string/,
+      );
+    } finally {
+      delete process.env.MTN_PROVIDER_SECRET;
+    }
   });
 });

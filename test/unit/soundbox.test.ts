@@ -97,15 +97,21 @@ describe('what a soundbox says', () => {
 
 describe('device topics and presence', () => {
   it('name the three topics of a device and parse them back, nothing else', () => {
-    expect(soundboxTopics('Till-1')).toEqual({
-      display: 'soundbox/Till-1/display',
-      announce: 'soundbox/Till-1/announce',
-      status: 'soundbox/Till-1/status',
+    expect(soundboxTopics('prod', 'Till-1')).toEqual({
+      display: 'prod/soundbox/Till-1/display',
+      announce: 'prod/soundbox/Till-1/announce',
+      status: 'prod/soundbox/Till-1/status',
     });
-    expect(parseSoundboxTopic('soundbox/Till-1/status')).toEqual({ deviceId: 'Till-1', topic: 'status' });
-    expect(parseSoundboxTopic('soundbox/+/status')).toBeUndefined();
-    expect(parseSoundboxTopic('soundbox/Till-1/status/extra')).toBeUndefined();
-    expect(parseSoundboxTopic('other/Till-1/status')).toBeUndefined();
+    expect(parseSoundboxTopic('prod', 'prod/soundbox/Till-1/status')).toEqual({
+      deviceId: 'Till-1',
+      topic: 'status',
+    });
+    expect(parseSoundboxTopic('prod', 'prod/soundbox/+/status')).toBeUndefined();
+    expect(parseSoundboxTopic('prod', 'prod/soundbox/Till-1/status/extra')).toBeUndefined();
+    expect(parseSoundboxTopic('prod', 'other/Till-1/status')).toBeUndefined();
+    // Another stage's device, in the same account: not this stage's topic.
+    expect(parseSoundboxTopic('prod', 'dev/soundbox/Till-1/status')).toBeUndefined();
+    expect(parseSoundboxTopic('staging', 'dev/soundbox/Till-1/status')).toBeUndefined();
   });
 
   it('is online while connected, or with a heartbeat under 90 s old', () => {
@@ -178,7 +184,7 @@ describe('create-device on a deployed stage', () => {
       mqtt: { url: 'mqtts://abc-ats.iot.eu-west-1.amazonaws.com:8883', clientId: 'Till-1' },
       certificatePem: 'PEM',
       privateKey: 'KEY',
-      topics: soundboxTopics('Till-1'),
+      topics: soundboxTopics('dev', 'Till-1'),
     });
   });
 });
