@@ -20,6 +20,7 @@ import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
 import { count } from '#shared/metrics.ts';
+import { recordSignInStep } from '#shared/operations/audit-log.ts';
 import { startSession } from '#shared/operations/dashboard-sessions.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { createOwnedBusiness } from '#shared/operations/service-providers.ts';
@@ -119,6 +120,7 @@ export async function submitSignInCode(
   attemptId: string | undefined,
   rawCode: string,
   now = new Date(),
+  sourceIp = '',
 ): Promise<CodeOutcome> {
   if (!attemptId) return { outcome: 'ended' };
   const code = rawCode.replace(/\s/g, '');
@@ -131,6 +133,7 @@ export async function submitSignInCode(
   );
   if (!right) {
     count('SignInCodesWrong');
+    await recordSignInStep({ phone: attempt.phone }, 'sign_in_code_failed', sourceIp, now);
     const triesLeft = maxCodeTries - attempt.tries;
     return triesLeft > 0 ? { outcome: 'wrong', triesLeft } : { outcome: 'ended' };
   }
@@ -143,7 +146,9 @@ export async function submitSignInCode(
   }
   if (!user) return { outcome: 'sign_up' };
   count('DashboardSignIns');
-  return { outcome: 'signed_in', sessionId: (await startSession(user.id, now)).id };
+  const session = await startSession(user.id, now);
+  await recordSignInStep({ userId: user.id, phone: user.phone }, 'sign_in', sourceIp, now);
+  return { outcome: 'signed_in', sessionId: session.id };
 }
 
 /** The verified phone waiting for the sign-up form, or undefined when there is none (or no longer). */
