@@ -20,7 +20,10 @@ import { storeEndpoints } from '#shared/api/stores.ts';
 import { transactionEndpoints } from '#shared/api/transactions.ts';
 import { transferEndpoints } from '#shared/api/transfers.ts';
 import { webhookDeliveryEndpoints } from '#shared/api/webhook-deliveries.ts';
-import { webhookSubscriptionEndpoints } from '#shared/api/webhook-subscriptions.ts';
+import {
+  ownWebhookSubscriptionEndpoints,
+  webhookSubscriptionEndpoints,
+} from '#shared/api/webhook-subscriptions.ts';
 
 /**
  * Every endpoint of the service, one capability at a time: what the stack deploys, the local host
@@ -39,6 +42,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...hostedPageEndpoints,
   ...dashboardEndpoints,
   ...webhookSubscriptionEndpoints,
+  ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,
   ...contactEndpoints,
   ...transferEndpoints,
