@@ -443,6 +443,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business’s API keys, and the form that makes one */
+        get: operations["apiKeysPage"];
+        put?: never;
+        /** Make an API key: its id and secret, shown once */
+        post: operations["createApiKeyPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api-keys/{keyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ask before revoking a key */
+        get: operations["confirmRevokeApiKeyPage"];
+        put?: never;
+        /** Revoke a key: the API answers 401 for it from the next request on */
+        post: operations["revokeApiKeyPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business’s webhook subscription and its delivery log */
+        get: operations["webhooksPage"];
+        put?: never;
+        /** Create the subscription (its secret shown once) or change it */
+        post: operations["saveWebhookPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/webhooks/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete the subscription */
+        post: operations["deleteWebhookPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/webhooks/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown once */
+        post: operations["rotateWebhookSecretPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed test event through the webhook sender */
+        post: operations["sendTestWebhookPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/webhooks/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again, the same bytes */
+        post: operations["resendWebhookDeliveryPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: who did what, when and from where */
+        get: operations["auditLogPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner_api/service_providers/business_webhook_subscriptions": {
         parameters: {
             query?: never;
@@ -5957,6 +6096,807 @@ export interface operations {
                 };
             };
             /** @description A post whose Origin is not the service’s own, or without the session’s token: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    apiKeysPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys; the form for roles that manage keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    createApiKeyPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    name: string;
+                    /** @enum {string} */
+                    kind: "merchant" | "platform" | "store_platform";
+                    /** @description For a key scoped to one store. */
+                    storeId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key’s id and secret, shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form again, with its errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store is not one of the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Ten keys are live already: the form again, saying so. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    confirmRevokeApiKeyPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a key of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    revokeApiKeyPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the keys. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a key of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    webhooksPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription’s form, its actions and the log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    saveWebhookPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    /** @description The subscription changed; none to create one. */
+                    subscriptionId?: string;
+                    url: string;
+                    name: string;
+                    /** @enum {string} */
+                    bodyFormat: "flat" | "envelope";
+                    /** @description One checkbox an event, e.g. `event.TRANSACTION_COMPLETED=on`. */
+                    "event.<NAME>"?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the subscription’s secret, shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Changed: to the webhooks page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form again, with its errors (the URL policy, no event). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The subscription changed is no longer the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The business has a subscription already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    subscriptionId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the webhooks page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not the business’s subscription. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecretPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    subscriptionId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new secret, shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not the business’s subscription. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    sendTestWebhookPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the webhooks page, the test in the log. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No subscription. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookDeliveryPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the webhooks page, the re-send in the log. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a delivery of the business, or no subscription. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    auditLogPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+                action?: string;
+                member?: string;
+                /** @description A day, `YYYY-MM-DD`. */
+                from?: string;
+                /** @description A day, `YYYY-MM-DD`, included. */
+                to?: string;
+                /** @description Where the next page starts. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the log, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,7 @@
 import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 import { escrowEndpoints } from '#shared/api/escrows.ts';
@@ -41,6 +42,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...providerCallbackEndpoints,
   ...hostedPageEndpoints,
   ...dashboardEndpoints,
+  ...dashboardDeveloperEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

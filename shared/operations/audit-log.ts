@@ -2,8 +2,8 @@ import {
   type AuditAction,
   type AuditActor,
   type AuditEntry,
-  type AuditQuery,
   auditEntryWrite,
+  isAuditAction,
   listAuditEntries,
   newAuditEntry,
   putAuditEntry,
@@ -83,5 +83,35 @@ export async function recordSignInStep(
   );
 }
 
-export const auditLogOf = (member: ActingMember, query: AuditQuery) =>
-  listAuditEntries(member.businessId, query);
+export const auditPageSize = 50;
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface AuditFilters {
+  action?: AuditAction | undefined;
+  memberId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  after?: string | undefined;
+}
+
+/** The page's filters from its query: what is not shaped like a filter is left out, not refused. */
+export function auditFiltersOf(query: Record<string, string>): AuditFilters {
+  const day = (value: string | undefined) => (value && dayPattern.test(value) ? value : undefined);
+  return {
+    action: query.action && isAuditAction(query.action) ? query.action : undefined,
+    memberId: query.member && /^[0-9a-f-]{36}$/.test(query.member) ? query.member : undefined,
+    from: day(query.from),
+    to: day(query.to),
+    after: query.after && /^[0-9T:.Z-]{20,30}#[0-9a-f-]{36}$/.test(query.after) ? query.after : undefined,
+  };
+}
+
+/** One page of the business's log, with its members for the filter and for naming who acted. */
+export async function auditPageOf(member: ActingMember, filters: AuditFilters) {
+  const [{ entries, next }, members] = await Promise.all([
+    listAuditEntries(member.businessId, { ...filters, limit: auditPageSize }),
+    listMembers(member.businessId),
+  ]);
+  return { entries, next, members };
+}

@@ -1,6 +1,7 @@
 import {
   type ApiKey,
   createApiKey,
+  getApiKey,
   listBusinessApiKeys,
   revokeBusinessKeyWrite,
 } from '#shared/data/api-key.ts';
@@ -9,7 +10,8 @@ import { listMembers } from '#shared/data/member.ts';
 import { listStores } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import type { ApiKeyKind } from '#shared/domain/caller.ts';
-import { ApiKeyLimitReached } from '#shared/errors/api-keys.ts';
+import { uuidPattern } from '#shared/domain/ids.ts';
+import { ApiKeyLimitReached, ApiKeyNotFound } from '#shared/errors/api-keys.ts';
 import { auditWriteFor } from '#shared/operations/audit-log.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 
@@ -63,6 +65,17 @@ export interface NewKeyForm {
 
 export const maxKeyNameChars = 64;
 
+export const isKeyKindChoice = (value: string): value is KeyKindChoice =>
+  value === 'merchant' || value === 'platform' || value === 'store_platform';
+
+/** The form's fields that are missing or wrong: a name, and a store of the business for a scoped key. */
+export function invalidKeyFields(form: NewKeyForm, storeIds: readonly string[]): ('name' | 'storeId')[] {
+  const invalid: ('name' | 'storeId')[] = [];
+  if (form.name.trim() === '' || form.name.length > maxKeyNameChars) invalid.push('name');
+  if (form.kind === 'store_platform' && !storeIds.includes(form.storeId ?? '')) invalid.push('storeId');
+  return invalid;
+}
+
 /**
  * Makes a key and returns it with its secret, shown once. Ten live keys refuse an eleventh (409
  * `api_key_limit_reached`); a store that is not the business's is 404 `store_not_found`, checked in
@@ -89,8 +102,9 @@ export async function createKeyFor(member: ActingMember, form: NewKeyForm, sourc
 
 /** Revokes one of the business's keys: from the next request on, the API answers 401 for it. */
 export async function revokeKeyOf(member: ActingMember, keyId: string, sourceIp: string): Promise<void> {
+  if (!uuidPattern.test(keyId)) throw new ApiKeyNotFound();
   await transactWrite([
-    revokeBusinessKeyWrite(member.businessId, keyId, new Date().toISOString()),
+    revokeBusinessKeyWrite(member.businessId, keyId.toLowerCase(), new Date().toISOString()),
     auditWriteFor(member, { action: 'api_key_revoked', subjectId: keyId, sourceIp }),
   ]);
 }
@@ -98,4 +112,21 @@ export async function revokeKeyOf(member: ActingMember, keyId: string, sourceIp:
 /** Whether the business's keys are let in yet: the dashboard says so beside the keys. */
 export async function apiAccessOf(member: ActingMember): Promise<boolean> {
   return (await getBusiness(member.businessId))?.apiAccessEnabled === true;
+}
+
+/** What the keys page shows: the keys, whether the API lets them in, the stores a key may be scoped to. */
+export async function keysOverview(member: ActingMember) {
+  const [{ keys, active }, apiAccess, stores] = await Promise.all([
+    apiKeysOf(member),
+    apiAccessOf(member),
+    listStores(member.businessId),
+  ]);
+  return { keys, active, apiAccess, stores, maxActive: maxActiveKeys };
+}
+
+/** A live key of the business by id, for the confirmation before revoking it: 404 otherwise. */
+export async function liveKeyOf(member: ActingMember, keyId: string): Promise<ApiKey> {
+  const apiKey = uuidPattern.test(keyId) ? await getApiKey(keyId.toLowerCase()) : undefined;
+  if (!apiKey || apiKey.businessId !== member.businessId || apiKey.revokedAt) throw new ApiKeyNotFound();
+  return apiKey;
 }

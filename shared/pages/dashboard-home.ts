@@ -1,6 +1,6 @@
 import type { OwnedBusiness } from '#shared/data/user.ts';
 import type { Language } from '#shared/domain/languages.ts';
-import { html } from '#shared/pages/html.ts';
+import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 
 const text = {
@@ -8,14 +8,14 @@ const text = {
     title: 'Tableau de bord',
     businesses: 'Vos entreprises',
     none: 'Vous ne possédez encore aucune entreprise.',
-    next: 'Les soldes, les paiements, les clés d’API et les webhooks arrivent ici prochainement.',
+    next: 'Les soldes et les paiements arrivent ici prochainement.',
     signOut: 'Se déconnecter',
   },
   en: {
     title: 'Dashboard',
     businesses: 'Your businesses',
     none: 'You do not own a business yet.',
-    next: 'Balances, payments, API keys and webhooks are coming here soon.',
+    next: 'Balances and payments are coming here soon.',
     signOut: 'Sign out',
   },
 } satisfies Record<Language, unknown>;
@@ -27,6 +27,8 @@ export function dashboardHomePage(context: {
   signOutUrl: string;
   csrfToken: string;
   businesses: readonly OwnedBusiness[];
+  /** The links to the other sections. */
+  nav?: SafeHtml | undefined;
 }): string {
   const t = text[context.language];
   return layout({
@@ -34,6 +36,7 @@ export function dashboardHomePage(context: {
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
+${context.nav}
 <h1>${t.title}</h1>
 <h2>${t.businesses}</h2>
 ${
