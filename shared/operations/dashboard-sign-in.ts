@@ -194,6 +194,7 @@ export async function signUp(
   attemptId: string | undefined,
   form: SignUpForm,
   now = new Date(),
+  sourceIp = '',
 ): Promise<SignUpOutcome> {
   const pending = await pendingSignUp(attemptId, now);
   if (!attemptId || !pending) return { outcome: 'ended' };
@@ -208,7 +209,9 @@ export async function signUp(
       alsoWrite: [useAttempt],
     });
     count('DashboardSignUps');
-    return { outcome: 'signed_up', sessionId: (await startSession(user.id, now)).id };
+    const session = await startSession(user.id, now);
+    await recordSignInStep({ userId: user.id, phone: user.phone }, 'sign_in', sourceIp, now);
+    return { outcome: 'signed_up', sessionId: session.id };
   } catch (error) {
     if (error instanceof UserAlreadyExists) {
       const user = await findUserByPhone(pending.phone);
@@ -219,7 +222,9 @@ export async function signUp(
         if (used instanceof Conflict) return { outcome: 'ended' };
         throw used;
       }
-      return { outcome: 'signed_up', sessionId: (await startSession(user.id, now)).id };
+      const session = await startSession(user.id, now);
+      await recordSignInStep({ userId: user.id, phone: user.phone }, 'sign_in', sourceIp, now);
+      return { outcome: 'signed_up', sessionId: session.id };
     }
     if (error instanceof Conflict) return { outcome: 'ended' };
     throw error;
