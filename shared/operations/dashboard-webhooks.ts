@@ -10,6 +10,7 @@ import {
   createOwnSubscription,
   deleteOwnSubscription,
   ownSubscriptions,
+  requireAllowedWebhookUrl,
   rotateOwnSecret,
   sendTestEvent,
 } from '#shared/operations/own-webhook-subscription.ts';
@@ -61,6 +62,14 @@ export async function saveWebhookForm(
 ): Promise<SaveOutcome> {
   const errors: { field: 'url' | 'events'; message?: string | undefined }[] = [];
   if (form.url === '') errors.push({ field: 'url' });
+  else {
+    try {
+      requireAllowedWebhookUrl(form.url);
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      errors.push({ field: 'url', message: error.errors[0]?.message });
+    }
+  }
   if (form.events.length === 0) errors.push({ field: 'events' });
   if (errors.length > 0) return { outcome: 'invalid', errors };
   const name = form.name === '' ? member.businessName : form.name.slice(0, 255);
