@@ -93,7 +93,7 @@ const text = {
     lastAnswer: 'Last answer',
     noAnswer: 'none',
     resend: 'Send again',
-    resendNamed: (event: string, at: string) => `Send ${event} of ${at} again`,
+    resendNamed: (event: string, at: string) => `Send again: ${event} of ${at}`,
     secretTitle: 'Signing secret',
     createdTitle: 'Subscription created',
     rotatedTitle: 'New secret',

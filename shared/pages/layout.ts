@@ -85,7 +85,7 @@ legend{font-weight:600;margin:0 0 8px;padding:0}
 @keyframes spin{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){.spinner{animation-duration:4s}}
 .muted{color:#6b7280;font-size:14px}
-.footer{width:100%;max-width:440px;display:flex;justify-content:space-between;align-items:center;gap:12px;padding:12px 4px;font-size:14px;color:#6b7280}
+.footer{width:100%;max-width:440px;display:flex;justify-content:space-between;align-items:center;gap:12px;padding:12px 4px;font-size:14px;color:#4b5563}
 .footer a{display:inline-block;min-height:48px;padding:12px 8px;line-height:24px;font-weight:600}
 .sandbox-banner{width:100%;max-width:440px;margin:0 0 12px;padding:10px 12px;border-radius:12px;background:repeating-linear-gradient(135deg,#fde047 0 12px,#facc15 12px 24px);color:#422006;font-weight:800;text-align:center;letter-spacing:.03em;text-transform:uppercase}
 .provider-header{display:flex;align-items:center;gap:12px;padding:16px 20px;font-size:18px;font-weight:700}
