@@ -6212,7 +6212,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The form again, with its errors. */
+            /** @description The form again, with its errors; or a body that is not a form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6381,21 +6381,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            /** @description A body that is not a form, or a field longer than the form takes. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "text/html": string;
                 };
             };
             /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
@@ -6527,7 +6519,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The form again, with its errors (the URL policy, no event). */
+            /** @description The form again, with its errors (the URL policy, no event); or a body that is not a form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6610,6 +6602,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not a form, or a field longer than the form takes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
             403: {
                 headers: {
@@ -6669,6 +6670,15 @@ export interface operations {
         responses: {
             /** @description The new secret, shown only here. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A body that is not a form, or a field longer than the form takes. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6740,6 +6750,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not a form, or a field longer than the form takes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
             403: {
                 headers: {
@@ -6806,21 +6825,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            /** @description A body that is not a form, or a field longer than the form takes. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "text/html": string;
                 };
             };
             /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */

@@ -18,6 +18,7 @@ const csrf = string().register(globalRegistry, { description: 'The session’s f
 const forbidden =
   'A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes.';
 const signedOut = 'No session: to the sign-in page.';
+const notAForm = 'A body that is not a form, or a field longer than the form takes.';
 const tag = 'Dashboard';
 const keyParams = object({ keyId: string() });
 const deliveryParams = object({ deliveryId: string() });
@@ -53,7 +54,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     answers: {
       200: 'The new key’s id and secret, shown only here.',
       303: signedOut,
-      400: 'The form again, with its errors.',
+      400: 'The form again, with its errors; or a body that is not a form.',
       403: forbidden,
       404: 'The store is not one of the business’s.',
       409: 'Ten keys are live already: the form again, saying so.',
@@ -82,7 +83,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     params: keyParams,
     query,
     form: object({ csrf }),
-    answers: { 303: 'To the keys.', 403: forbidden, 404: 'Not a key of the business.' },
+    answers: { 303: 'To the keys.', 400: notAForm, 403: forbidden, 404: 'Not a key of the business.' },
   },
   webhooksPage: {
     method: 'GET',
@@ -119,7 +120,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     answers: {
       200: 'Created: the subscription’s secret, shown only here.',
       303: 'Changed: to the webhooks page.',
-      400: 'The form again, with its errors (the URL policy, no event).',
+      400: 'The form again, with its errors (the URL policy, no event); or a body that is not a form.',
       403: forbidden,
       404: 'The subscription changed is no longer the business’s.',
       409: 'The business has a subscription already.',
@@ -135,7 +136,12 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     summary: 'Delete the subscription',
     query,
     form: object({ csrf, subscriptionId: string() }),
-    answers: { 303: 'To the webhooks page.', 403: forbidden, 404: 'Not the business’s subscription.' },
+    answers: {
+      303: 'To the webhooks page.',
+      400: notAForm,
+      403: forbidden,
+      404: 'Not the business’s subscription.',
+    },
   },
   rotateWebhookSecretPage: {
     method: 'POST',
@@ -149,6 +155,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     form: object({ csrf, subscriptionId: string() }),
     answers: {
       200: 'The new secret, shown only here.',
+      400: notAForm,
       403: forbidden,
       404: 'Not the business’s subscription.',
     },
@@ -163,7 +170,12 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     summary: 'Send a signed test event through the webhook sender',
     query,
     form: object({ csrf }),
-    answers: { 303: 'To the webhooks page, the test in the log.', 403: forbidden, 404: 'No subscription.' },
+    answers: {
+      303: 'To the webhooks page, the test in the log.',
+      400: notAForm,
+      403: forbidden,
+      404: 'No subscription.',
+    },
   },
   resendWebhookDeliveryPage: {
     method: 'POST',
@@ -178,6 +190,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     form: object({ csrf }),
     answers: {
       303: 'To the webhooks page, the re-send in the log.',
+      400: notAForm,
       403: forbidden,
       404: 'Not a delivery of the business, or no subscription.',
     },
