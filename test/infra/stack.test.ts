@@ -966,7 +966,7 @@ describe('the webhook secrets key', () => {
     ['dev', dev],
     ['prod', prod],
   ])(
-    'on %s may be used by the subscription creator (Encrypt) and the webhook sender (Decrypt) alone',
+    'on %s may be used by the subscription creators (Encrypt) and the webhook sender (Decrypt) alone',
     (stage, { template }) => {
       const [keyId, key] = keyOf(template);
       expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -982,11 +982,19 @@ describe('the webhook secrets key', () => {
           }
         }
       }
+      // The functions that make a secret: the provider's and the business's own creates, and the
+      // dashboard's save and rotation.
+      const creators = [
+        'createWebhookSubscription',
+        'createOwnWebhookSubscription',
+        'saveWebhookPage',
+        'rotateWebhookSecretPage',
+      ];
       expect(Object.fromEntries(users)).toEqual({
-        [`${stackName(stage)}-createWebhookSubscription`]: ['kms:Encrypt'],
+        ...Object.fromEntries(creators.map((name) => [`${stackName(stage)}-${name}`, ['kms:Encrypt']])),
         [`${stackName(stage)}-sendWebhooks`]: ['kms:Decrypt'],
       });
-      for (const name of ['createWebhookSubscription', 'sendWebhooks']) {
+      for (const name of [...creators, 'sendWebhooks']) {
         const [, fn] = functionOf(template, stage, name);
         expect(fn.Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ID).toEqual({
           'Fn::GetAtt': [keyId, 'Arn'],
