@@ -115,7 +115,7 @@ export async function listAuditEntries(
   businessId: string,
   query: AuditQuery,
 ): Promise<{ entries: AuditEntry[]; next?: string | undefined }> {
-  const upper = query.after ? `${auditPrefix}${query.after}` : `${auditPrefix}${query.to ?? '9999'}\uffff`;
+  const upper = `${auditPrefix}${query.to ?? '9999'}\uffff`;
   const lower = `${auditPrefix}${query.from ?? ''}`;
   const filters: string[] = [];
   const values: Record<string, unknown> = { ':pk': `BIZ#${businessId}`, ':lower': lower, ':upper': upper };
@@ -128,7 +128,10 @@ export async function listAuditEntries(
     values[':member'] = query.memberId;
   }
   const entries: AuditEntry[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  // The next page starts right after the previous page's last entry: its key, exclusive.
+  let startKey: Record<string, unknown> | undefined = query.after
+    ? { pk: `BIZ#${businessId}`, sk: `${auditPrefix}${query.after}` }
+    : undefined;
   let read = 0;
   do {
     const page = await documentClient.send(
@@ -149,12 +152,12 @@ export async function listAuditEntries(
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey && entries.length <= query.limit && read < scanLimit);
-  // The upper bound excludes the `after` entry itself: BETWEEN is inclusive, so drop it if read.
-  const fresh = query.after ? entries.filter((entry) => `${entry.at}#${entry.id}` !== query.after) : entries;
-  const page = fresh.slice(0, query.limit);
+  const page = entries.slice(0, query.limit);
   const last = page.at(-1);
-  const more = fresh.length > query.limit || (startKey !== undefined && read >= scanLimit);
-  return { entries: page, next: more && last ? `${last.at}#${last.id}` : undefined };
+  if (entries.length > query.limit && last) return { entries: page, next: `${last.at}#${last.id}` };
+  // Stopped by the bound on reads, short of a page: the next page goes on from where reading stopped.
+  const stoppedAt = startKey ? String(startKey.sk).slice(auditPrefix.length) : undefined;
+  return { entries: page, next: stoppedAt };
 }
 
 function toAuditEntry(item: Record<string, unknown>): AuditEntry {
