@@ -151,9 +151,9 @@ ${urlError && html`<p class="field-error" id="url-error">${messageOf('url', urlE
 <label class="field" for="webhook-name">${t.name}</label>
 <p class="hint" id="name-hint">${t.nameHint}</p>
 <input class="input" id="webhook-name" name="name" maxlength="255" value="${state.name}" aria-describedby="name-hint">
-<fieldset id="events"${error('events') ? html` aria-invalid="true"` : ''}>
+<fieldset id="events"${error('events') ? html` aria-describedby="events-error"` : ''}>
 <legend class="field">${t.events}</legend>
-${error('events') && html`<p class="field-error">${t.eventsRequired}</p>`}
+${error('events') && html`<p class="field-error" id="events-error">${t.eventsRequired}</p>`}
 <div class="providers">${webhookEventNames.map(
     (name) =>
       html`<label class="provider"><input type="checkbox" name="event.${name}"${state.events.includes(name) ? html` checked` : ''}><span class="provider-name">${name}</span></label>`,
