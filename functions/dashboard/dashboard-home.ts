@@ -2,6 +2,7 @@ import { dashboardPageOptions, withSession } from '#shared/http/dashboard-sessio
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { actingMember, businessesOf } from '#shared/operations/dashboard-access.ts';
 import { businessOverview } from '#shared/operations/dashboard-overview.ts';
+import { dashboardNav } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardHomePage } from '#shared/pages/dashboard-home.ts';
 
 export const handler = pageHandler(
@@ -10,7 +11,14 @@ export const handler = pageHandler(
     const member = await actingMember(session);
     const [overview, memberships] = await Promise.all([businessOverview(member), businessesOf(session)]);
     return htmlPage(
-      dashboardHomePage({ ...request, csrfToken: session.csrfToken, member, overview, memberships }),
+      dashboardHomePage({
+        ...request,
+        csrfToken: session.csrfToken,
+        member,
+        overview,
+        memberships,
+        nav: dashboardNav(request, 'home'),
+      }),
     );
   }),
   dashboardPageOptions,

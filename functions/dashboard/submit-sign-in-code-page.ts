@@ -12,7 +12,12 @@ import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 export const handler = pageHandler(
   'submitSignInCodePage',
   withoutSession(async (request) => {
-    const answer = await submitSignInCode(attemptIdOf(request), request.form.code ?? '');
+    const answer = await submitSignInCode(
+      attemptIdOf(request),
+      request.form.code ?? '',
+      new Date(),
+      request.sourceIp,
+    );
     if (answer.outcome === 'signed_in') {
       return redirectTo(dashboardUrl(request), sessionCookie(answer.sessionId, request.baseUrl));
     }

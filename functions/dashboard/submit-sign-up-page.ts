@@ -20,7 +20,7 @@ export const handler = pageHandler(
       storeName: request.form.storeName ?? '',
     };
     const attemptId = attemptIdOf(request);
-    const answer = await signUp(attemptId, form);
+    const answer = await signUp(attemptId, form, new Date(), request.sourceIp);
     if (answer.outcome === 'signed_up') {
       return redirectTo(dashboardUrl(request), sessionCookie(answer.sessionId, request.baseUrl));
     }

@@ -1,6 +1,7 @@
 import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
@@ -22,7 +23,10 @@ import { storeEndpoints } from '#shared/api/stores.ts';
 import { transactionEndpoints } from '#shared/api/transactions.ts';
 import { transferEndpoints } from '#shared/api/transfers.ts';
 import { webhookDeliveryEndpoints } from '#shared/api/webhook-deliveries.ts';
-import { webhookSubscriptionEndpoints } from '#shared/api/webhook-subscriptions.ts';
+import {
+  ownWebhookSubscriptionEndpoints,
+  webhookSubscriptionEndpoints,
+} from '#shared/api/webhook-subscriptions.ts';
 
 /**
  * Every endpoint of the service, one capability at a time: what the stack deploys, the local host
@@ -42,7 +46,9 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardEndpoints,
   ...dashboardTeamEndpoints,
   ...dashboardVerificationEndpoints,
+  ...dashboardDeveloperEndpoints,
   ...webhookSubscriptionEndpoints,
+  ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,
   ...contactEndpoints,
   ...transferEndpoints,

@@ -14,7 +14,11 @@ import {
 } from 'zod/mini';
 import { instant } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import type { NewWebhookSubscription, WebhookSubscription } from '#shared/data/webhook-subscription.ts';
+import {
+  type NewWebhookSubscription,
+  type WebhookSubscription,
+  webhookBodyFormats,
+} from '#shared/data/webhook-subscription.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
 import { refusedWebhookUrl, webhookUrlPolicy } from '#shared/domain/webhook-url.ts';
 
@@ -68,6 +72,10 @@ export const webhookSubscriptionSchema = object({
   name: string(),
   businessId: uuid(),
   events: array(string()),
+  bodyFormat: optional(enumOf(webhookBodyFormats)).register(globalRegistry, {
+    description:
+      'How deliveries lay out their body: `flat` (the default) or the `{"event", "data"}` envelope.',
+  }),
   createdAt: instant,
   updatedAt: instant,
 }).register(globalRegistry, {
@@ -100,6 +108,7 @@ export const webhookSubscriptionResponse = (
   name: subscription.name,
   businessId: subscription.businessId,
   events: subscription.events,
+  bodyFormat: subscription.bodyFormat ?? 'flat',
   createdAt: subscription.createdAt,
   updatedAt: subscription.updatedAt,
 });
@@ -150,5 +159,73 @@ export const webhookSubscriptionEndpoints = /* @__PURE__ */ endpointsIn('service
     }),
     responseDescription: 'Deleted.',
     errors: ['business_not_found', 'webhook_subscription_not_found'],
+  },
+});
+
+const webhookBodyFormat = enumOf(webhookBodyFormats).register(globalRegistry, {
+  id: 'WebhookBodyFormat',
+  description:
+    '`flat`: the event’s fields at the top of the body (the default). `envelope`: `{"event": <name>, "data": <the flat body>}`. The signature is over the bytes sent either way.',
+});
+
+export const createOwnWebhookSubscriptionBody = object({
+  url: webhookUrl.clone().register(globalRegistry, { description: '`https://` to a public host.' }),
+  name: optional(string().check(minLength(1), maxLength(255))).register(globalRegistry, {
+    description: 'The business’s name by default.',
+  }),
+  events: optional(array(webhookEventName).check(minLength(1), maxLength(webhookEventNames.length))).register(
+    globalRegistry,
+    { description: '`["TRANSACTION_COMPLETED"]` by default.' },
+  ),
+  bodyFormat: optional(webhookBodyFormat),
+}).register(globalRegistry, {
+  examples: [
+    {
+      url: 'https://boutique-awa.ci/webhooks/paiements',
+      name: 'Boutique Awa',
+      events: ['TRANSACTION_COMPLETED', 'REFUND_COMPLETED'],
+      bodyFormat: 'flat',
+    },
+  ],
+});
+
+/** The business's own subscription, with its merchant key (or a platform key for the whole business). */
+export const ownWebhookSubscriptionEndpoints = /* @__PURE__ */ endpointsIn('webhook-subscriptions', {
+  listOwnWebhookSubscriptions: {
+    method: 'GET',
+    path: '/partner_api/webhook_subscriptions',
+    caller: 'api_key',
+    access: ['table:GetItem', 'table:UpdateItem'],
+    tag: 'Webhooks',
+    summary: 'List the business’s webhook subscription',
+    response: array(webhookSubscriptionSchema),
+    responseDescription: 'A bare array, empty or of one.',
+    errors: ['forbidden_action'],
+  },
+  createOwnWebhookSubscription: {
+    method: 'POST',
+    path: '/partner_api/webhook_subscriptions',
+    caller: 'api_key',
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'key:webhookSecrets:encrypt'],
+    tag: 'Webhooks',
+    summary: 'Subscribe the business to webhooks',
+    body: createOwnWebhookSubscriptionBody,
+    response: createdWebhookSubscriptionSchema,
+    responseDescription: 'The subscription, with its secret (shown only here).',
+    errors: ['webhook_subscription_exists', 'forbidden_action'],
+  },
+  deleteOwnWebhookSubscription: {
+    method: 'DELETE',
+    path: '/partner_api/webhook_subscriptions/{subscriptionId}',
+    caller: 'api_key',
+    access: ['table:DeleteItem', 'table:GetItem', 'table:UpdateItem'],
+    tag: 'Webhooks',
+    summary: 'Delete the business’s webhook subscription',
+    params: webhookSubscriptionPathParams,
+    response: object({
+      message: string().register(globalRegistry, { examples: ['Webhook subscription deleted'] }),
+    }),
+    responseDescription: 'Deleted.',
+    errors: ['webhook_subscription_not_found', 'forbidden_action'],
   },
 });

@@ -23,6 +23,7 @@ export type FunctionFolder =
   | 'transactions'
   | 'transfers'
   | 'webhook-deliveries'
+  | 'webhook-subscriptions'
   | 'workers';
 
 /** What locating adds to a declaration: its name and its entry file, relative to the project root. */

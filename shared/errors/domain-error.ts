@@ -1,3 +1,4 @@
+import type { ApiKeyErrorId } from '#shared/errors/api-keys.ts';
 import type { AuthErrorId } from '#shared/errors/auth.ts';
 import type { BusinessErrorId } from '#shared/errors/businesses.ts';
 import type { ContactErrorId } from '#shared/errors/contacts.ts';
@@ -20,6 +21,7 @@ import type { WebhookErrorId } from '#shared/errors/webhooks.ts';
 export type ErrorId =
   | RequestErrorId
   | AuthErrorId
+  | ApiKeyErrorId
   | BusinessErrorId
   | PaymentRequestErrorId
   | PaymentLinkErrorId

@@ -10,6 +10,7 @@ import {
   redirectTo,
 } from '#shared/http/page-handler.ts';
 import { resumeSession } from '#shared/operations/dashboard-sessions.ts';
+import { dashboardContentSecurityPolicy } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 /**
@@ -23,7 +24,9 @@ import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
  * `same-origin`, not the hosted pages' `no-referrer`: under `no-referrer` a browser posts a form
  * with `Origin: null`, and the dashboard refuses any post whose Origin is not its own.
  */
-export const dashboardPageOptions: PageOptions = { headers: { 'referrer-policy': 'same-origin' } };
+export const dashboardPageOptions: PageOptions = {
+  headers: { 'referrer-policy': 'same-origin', 'content-security-policy': dashboardContentSecurityPolicy },
+};
 
 const isHttps = (baseUrl: string) => new URL(baseUrl).protocol === 'https:';
 

@@ -6,6 +6,9 @@ export const statusByErrorId: Record<ErrorId, number> = {
   unauthorized: 401,
   business_not_enabled_for_api_access: 403,
   forbidden_action: 403,
+  api_key_not_found: 404,
+  // Ten keys live already: one must be revoked first, a conflict with the business's state.
+  api_key_limit_reached: 409,
   not_found: 404,
   store_not_found: 404,
   device_not_found: 404,

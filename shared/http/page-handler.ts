@@ -51,6 +51,8 @@ export interface PageRequest {
  */
 export interface PageOptions {
   headers?: Readonly<Record<string, string>>;
+  /** A form whose fields may be longer than `maxFormFieldChars` (a webhook's URL). */
+  maxFormFieldChars?: number;
 }
 
 export type PageResult =
@@ -122,7 +124,7 @@ export function pageHandler(
     .use(errorPages(endpoint, options))
     .use(normalizeHeaders())
     .use(pageLanguage())
-    .use(formBody())
+    .use(formBody(options.maxFormFieldChars))
     .handler(async (event, context) => {
       const query = (event.queryStringParameters ?? {}) as Record<string, string>;
       const result = await render({
@@ -171,7 +173,7 @@ export function pageLanguage(): MiddlewareObj<PageEvent, APIGatewayProxyResult> 
 export const maxFormFieldChars = 64;
 
 /** An HTML form's body; a body of any other type is not something these pages ever send. */
-export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
+export function formBody(maxChars = maxFormFieldChars): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
       const text = rawBody(request.event);
@@ -182,7 +184,7 @@ export function formBody(): MiddlewareObj<PageEvent, APIGatewayProxyResult> {
       }
       const form: Record<string, string> = {};
       for (const [name, value] of new URLSearchParams(text)) {
-        if (value.length > maxFormFieldChars) throw new BadRequest(`The form field ${name} is too long`);
+        if (value.length > maxChars) throw new BadRequest(`The form field ${name} is too long`);
         if (!Object.hasOwn(form, name)) form[name] = value;
       }
       request.event.form = form;

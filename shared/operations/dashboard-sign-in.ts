@@ -21,6 +21,7 @@ import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
 import { count } from '#shared/metrics.ts';
+import { recordSignInStep } from '#shared/operations/audit-log.ts';
 import { startSession } from '#shared/operations/dashboard-sessions.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 import { createOwnedBusiness } from '#shared/operations/service-providers.ts';
@@ -121,6 +122,7 @@ export async function submitSignInCode(
   attemptId: string | undefined,
   rawCode: string,
   now = new Date(),
+  sourceIp = '',
 ): Promise<CodeOutcome> {
   if (!attemptId) return { outcome: 'ended' };
   const code = rawCode.replace(/\s/g, '');
@@ -133,6 +135,7 @@ export async function submitSignInCode(
   );
   if (!right) {
     count('SignInCodesWrong');
+    await recordSignInStep({ phone: attempt.phone }, 'sign_in_code_failed', sourceIp, now);
     const triesLeft = maxCodeTries - attempt.tries;
     return triesLeft > 0 ? { outcome: 'wrong', triesLeft } : { outcome: 'ended' };
   }
@@ -151,7 +154,9 @@ export async function submitSignInCode(
   if (!user) return invited ? { outcome: 'ended' } : { outcome: 'sign_up' };
   count('DashboardSignIns');
   // The session acts for the business just joined, so the invitee lands in it.
-  return { outcome: 'signed_in', sessionId: (await startSession(user.id, now, joined.at(-1))).id };
+  const session = await startSession(user.id, now, joined.at(-1));
+  await recordSignInStep({ userId: user.id, phone: user.phone }, 'sign_in', sourceIp, now);
+  return { outcome: 'signed_in', sessionId: session.id };
 }
 
 /** The verified phone waiting for the sign-up form, or undefined when there is none (or no longer). */
@@ -197,6 +202,7 @@ export async function signUp(
   attemptId: string | undefined,
   form: SignUpForm,
   now = new Date(),
+  sourceIp = '',
 ): Promise<SignUpOutcome> {
   const pending = await pendingSignUp(attemptId, now);
   if (!attemptId || !pending) return { outcome: 'ended' };
@@ -211,7 +217,9 @@ export async function signUp(
       alsoWrite: [useAttempt],
     });
     count('DashboardSignUps');
-    return { outcome: 'signed_up', sessionId: (await startSession(user.id, now)).id };
+    const session = await startSession(user.id, now);
+    await recordSignInStep({ userId: user.id, phone: user.phone }, 'sign_in', sourceIp, now);
+    return { outcome: 'signed_up', sessionId: session.id };
   } catch (error) {
     if (error instanceof UserAlreadyExists) {
       const user = await findUserByPhone(pending.phone);
@@ -222,7 +230,9 @@ export async function signUp(
         if (used instanceof Conflict) return { outcome: 'ended' };
         throw used;
       }
-      return { outcome: 'signed_up', sessionId: (await startSession(user.id, now)).id };
+      const session = await startSession(user.id, now);
+      await recordSignInStep({ userId: user.id, phone: user.phone }, 'sign_in', sourceIp, now);
+      return { outcome: 'signed_up', sessionId: session.id };
     }
     if (error instanceof Conflict) return { outcome: 'ended' };
     throw error;

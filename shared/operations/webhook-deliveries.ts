@@ -12,11 +12,14 @@ import type { Caller } from '#shared/domain/caller.ts';
 import { WebhookDeliveryNotFound, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
 import { queueDelivery } from '#shared/operations/webhook-dispatch.ts';
 
+/** Whose log it is: a key of the business (maybe scoped to a store), or a dashboard member. */
+type DeliveryReader = Pick<Caller, 'businessId' | 'storeId'>;
+
 /**
  * The delivery log of the caller's business, newest first. A key scoped to a store sees the
  * deliveries of that store's events only, as it sees that store's transactions only.
  */
-export async function webhookDeliveriesOf(caller: Caller, query: ListWebhookDeliveriesQuery) {
+export async function webhookDeliveriesOf(caller: DeliveryReader, query: ListWebhookDeliveriesQuery) {
   const { total, items } = await listDeliveries(caller.businessId, { ...query, storeId: caller.storeId });
   return { total, perPage: query.limit, currentPage: query.page, data: items.map(webhookDeliveryResponse) };
 }
@@ -25,7 +28,7 @@ export async function webhookDeliveriesOf(caller: Caller, query: ListWebhookDeli
  * Sends a delivery's event again, the same bytes, to the business's subscription as it is now: a
  * new delivery with a fresh attempt log, pointing back at the one it repeats.
  */
-export async function resendWebhookDelivery(caller: Caller, id: string): Promise<WebhookDelivery> {
+export async function resendWebhookDelivery(caller: DeliveryReader, id: string): Promise<WebhookDelivery> {
   const original = await getDelivery(caller.businessId, id);
   if (!original || (caller.storeId !== undefined && original.storeId !== caller.storeId))
     throw new WebhookDeliveryNotFound();

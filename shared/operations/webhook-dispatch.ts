@@ -13,6 +13,7 @@ import {
   type WebhookDelivery,
 } from '#shared/data/webhook-delivery.ts';
 import {
+  deliveryBodyOf,
   getSubscription,
   subscribedTo,
   type WebhookSubscription,
@@ -61,7 +62,7 @@ export async function dispatchOutboxEvent(
     eventId: event.id,
     eventName: event.name,
     url: subscription.url,
-    body: JSON.stringify(event.body),
+    body: deliveryBodyOf(subscription, event.name, event.body),
     status: 'pending',
     attempts: [],
     createdAt: now,

@@ -6,7 +6,7 @@ import type { BusinessOverview } from '#shared/operations/dashboard-overview.ts'
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { formatAmount } from '#shared/pages/format.ts';
-import { html } from '#shared/pages/html.ts';
+import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 
 const text = {
@@ -59,6 +59,8 @@ export function dashboardHomePage(
     member: ActingMember;
     overview: BusinessOverview;
     memberships: readonly Membership[];
+    /** The links to the other sections. */
+    nav?: SafeHtml | undefined;
   },
 ): string {
   const t = text[context.language];
@@ -70,6 +72,7 @@ export function dashboardHomePage(
     title: `${t.title} · ${member.businessName}`,
     pageUrl: `${context.baseUrl}/dashboard`,
     content: html`<div class="content">
+${context.nav}
 <p class="eyebrow">${t.title}</p>
 <h1 data-testid="business-name" data-business-id="${member.businessId}">${member.businessName}</h1>
 <dl class="facts" data-testid="overview">

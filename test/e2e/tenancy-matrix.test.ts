@@ -44,6 +44,8 @@ interface GuardedRoute {
   businessWide?: string;
   /** An id of `a` the owner's answer must show (default: `a`'s second store, for a list). */
   shows?: (world: World) => string;
+  /** The interface answers this 404 with `{"message"}` alone (`webhook_subscription_not_found`). */
+  messageOnly?: true;
 }
 
 type MatrixEntry =
@@ -61,6 +63,10 @@ const dashboardReason =
 
 const sessionReason =
   'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
+const dashboardObjectReason =
+  'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
+const ownSubscriptionReason =
+  'the subscription is the whole business’s: a key scoped to one store is refused with 403 (test/e2e/own-webhook-subscriptions.test.ts)';
 
 /** The owner's refund in the matrix: one reference, so only its own request can claim it. */
 const refundReference = `retour-matrice-${crypto.randomUUID()}`;
@@ -160,6 +166,24 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
       path: `/partner_api/service_providers/business_webhook_subscriptions/${w.a.subscriptionId}?merchantBusinessId=${w.a.businessId}`,
     }),
     hidden: { status: 404, id: 'business_not_found' },
+  },
+  listOwnWebhookSubscriptions: {
+    request: () => ({ path: '/partner_api/webhook_subscriptions' }),
+    hidden: 'listed-without',
+    businessWide: ownSubscriptionReason,
+    shows: (w) => w.a.subscriptionId,
+  },
+  createOwnWebhookSubscription: {
+    ownBusiness: 'names no object: it makes the subscription of the caller’s own business, at most one',
+  },
+  deleteOwnWebhookSubscription: {
+    request: (w) => ({ path: `/partner_api/webhook_subscriptions/${w.a.subscriptionId}` }),
+    hidden: { status: 404, id: 'webhook_subscription_not_found' },
+    messageOnly: true,
+    businessWide: ownSubscriptionReason,
+    // The provider's delete of the same subscription runs first among the deletions (it is declared
+    // first), so the owner may find it gone; test/e2e/own-webhook-subscriptions.test.ts deletes one.
+    control: [200, 404],
   },
   linkPage: { public: pageReason },
   submitLinkPage: { public: pageReason },
@@ -326,6 +350,17 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   startDashboardVerification: { public: sessionReason },
   dashboardVerificationPage: { public: sessionReason },
   submitDashboardVerificationPage: { public: sessionReason },
+  apiKeysPage: { public: dashboardReason },
+  createApiKeyPage: { public: dashboardReason },
+  confirmRevokeApiKeyPage: { public: dashboardObjectReason },
+  revokeApiKeyPage: { public: dashboardObjectReason },
+  webhooksPage: { public: dashboardReason },
+  saveWebhookPage: { public: dashboardObjectReason },
+  deleteWebhookPage: { public: dashboardObjectReason },
+  rotateWebhookSecretPage: { public: dashboardObjectReason },
+  sendTestWebhookPage: { public: dashboardReason },
+  resendWebhookDeliveryPage: { public: dashboardObjectReason },
+  auditLogPage: { public: dashboardReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },
@@ -488,7 +523,11 @@ describe('the tenancy matrix', () => {
           expect(answer.status).toBe(200);
         } else {
           expect(answer.status, JSON.stringify(answer.body)).toBe(probe.expect.status);
-          expect(answer.body).toEqual({ id: probe.expect.id, message: expect.any(String), extras: null });
+          expect(answer.body).toEqual(
+            entry.messageOnly && probe.expect.status === 404
+              ? { message: expect.any(String) }
+              : { id: probe.expect.id, message: expect.any(String), extras: null },
+          );
         }
         const text = JSON.stringify(answer.body as Body);
         for (const id of probe.unseen(world)) expect(text, `the answer shows ${id}`).not.toContain(id);

@@ -70,6 +70,8 @@ describe('business webhook subscriptions, for a service provider', () => {
       name: 'Shop hooks',
       businessId: merchant.businessId,
       events: ['TRANSACTION_COMPLETED', 'ESCROW_HELD'],
+      // Added beside the interface's fields: the layout of the deliveries' bodies.
+      bodyFormat: 'flat',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),

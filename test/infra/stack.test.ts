@@ -977,7 +977,7 @@ describe('the webhook secrets key', () => {
     ['dev', dev],
     ['prod', prod],
   ])(
-    'on %s may be used by the subscription creator (Encrypt), the webhook sender (Decrypt) and the operator role (Encrypt, for set-webhook) alone',
+    'on %s may be used by the subscription creators (Encrypt), the webhook sender (Decrypt) and the operator role (Encrypt, for set-webhook) alone',
     (stage, { template }) => {
       const [keyId, key] = keyOf(template);
       expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -994,12 +994,20 @@ describe('the webhook secrets key', () => {
           }
         }
       }
+      // The functions that make a secret: the provider's and the business's own creates, and the
+      // dashboard's save and rotation.
+      const creators = [
+        'createWebhookSubscription',
+        'createOwnWebhookSubscription',
+        'saveWebhookPage',
+        'rotateWebhookSecretPage',
+      ];
       expect(Object.fromEntries(users)).toEqual({
-        [`${stackName(stage)}-createWebhookSubscription`]: ['kms:Encrypt'],
+        ...Object.fromEntries(creators.map((name) => [`${stackName(stage)}-${name}`, ['kms:Encrypt']])),
         [`${stackName(stage)}-sendWebhooks`]: ['kms:Decrypt'],
         [operatorRoleName(stage)]: ['kms:Encrypt'],
       });
-      for (const name of ['createWebhookSubscription', 'sendWebhooks']) {
+      for (const name of [...creators, 'sendWebhooks']) {
         const [, fn] = functionOf(template, stage, name);
         expect(fn.Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ID).toEqual({
           'Fn::GetAtt': [keyId, 'Arn'],

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { escapeHtml } from '#shared/pages/html.ts';
 
 /**
@@ -119,4 +120,30 @@ export class DashboardBrowser {
     if (!token) throw new Error(`no token on ${path}: ${page.status}`);
     return token;
   }
+}
+
+/** A new phone of Côte d'Ivoire, random enough that runs do not meet. */
+export const newDashboardPhone = () => `+22507${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+
+/** A new owner through the whole sign-up, signed in: their browser, phone and business's id. */
+export async function signUpOwner(
+  baseUrl: string,
+  form: Record<string, string> = {
+    firstName: 'Aïcha',
+    lastName: 'Traoré',
+    businessName: 'Maquis Aïcha',
+    activityId: 'commerce.boutique',
+    storeName: 'Yopougon',
+  },
+) {
+  const browser = new DashboardBrowser(baseUrl);
+  const phone = newDashboardPhone();
+  const code = await browser.signInWith(phone);
+  if (code.location !== `${baseUrl}/dashboard/sign-up`) throw new Error(`not to the sign-up: ${code.status}`);
+  const created = await browser.post('/dashboard/sign-up', form);
+  if (created.status !== 303)
+    throw new Error(`sign-up refused: ${created.status} ${created.text.slice(0, 300)}`);
+  const home = await browser.get('/dashboard');
+  const businessId = /data-business-id="([^"]+)"/.exec(home.text)?.[1] ?? '';
+  return { browser, phone, businessId };
 }

@@ -16,13 +16,15 @@ export const testHostEnv = {
   /** Payment requests that expire in seconds, and a grace of seconds for a collection under way. */
   PAYMENT_REQUEST_MIN_LIFETIME_SECONDS: '2',
   PAYMENT_COLLECTION_GRACE_SECONDS: '2',
-  // Revoked keys stop working within this time: tests wait for it instead of a minute.
+  // A business's API access, switched on or off, takes effect within this time: tests wait for it
+  // instead of a minute. (A revoked key is refused at once: its record is read on every request.)
   AUTH_CACHE_TTL_SECONDS: '2',
+  // Every test signs in to the dashboard from 127.0.0.1: the per-address limit of a stage (30 an
+  // hour) would refuse the run's later sign-ins. The per-phone limit still holds.
+  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: '1000',
   // Free ports: several hosts (and a developer's own broker) may run on one machine.
   MQTT_PORT: '0',
   OUTBOX_SWEEP_AFTER_SECONDS: '5',
-  // Every dashboard test signs in from 127.0.0.1: the per-address limit is the integration tests' to check.
-  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: '1000',
 };
 
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */

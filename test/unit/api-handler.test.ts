@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -19,7 +19,7 @@ const secret = 'ppsk_unit-secret';
 const businessId = 'b0b0b0b0-0000-4000-8000-000000000001';
 
 function givenKey(
-  key: { kind?: string; storeId?: string } = {},
+  key: { kind?: string; storeId?: string; lastUsedAt?: string } = {},
   business: { apiAccessEnabled?: boolean; isServiceProvider?: boolean } = {},
 ) {
   documentClient.on(GetCommand).resolves({});
@@ -32,6 +32,7 @@ function givenKey(
       memberId: 'm1',
       name: 'k',
       secretHash: hashApiKeySecret(secret),
+      lastUsedAt: key.lastUsedAt,
     },
   });
   documentClient.on(GetCommand, { Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' } }).resolves({
@@ -209,12 +210,34 @@ describe('the handler wrapper', () => {
     logged.mockRestore();
   });
 
-  it('reads a key and its business once per container, then serves from the cache', async () => {
-    givenKey();
+  it('reads the key on every request, strongly consistent, and its business once per container', async () => {
+    givenKey({ lastUsedAt: new Date().toISOString() });
     await call(echo);
     await call(echo);
     await call(echo);
-    expect(documentClient.commandCalls(GetCommand)).toHaveLength(2);
+    const reads = documentClient.commandCalls(GetCommand).map((read) => read.args[0].input);
+    expect(reads.filter((read) => read.Key?.pk === `APIKEY#${keyId}`)).toHaveLength(3);
+    expect(
+      reads.filter((read) => read.Key?.pk === `APIKEY#${keyId}`).every((read) => read.ConsistentRead),
+    ).toBe(true);
+    expect(reads.filter((read) => read.Key?.pk === `BIZ#${businessId}`)).toHaveLength(1);
+  });
+
+  it('records a key’s last use only when the last one recorded is an hour old', async () => {
+    givenKey({ lastUsedAt: new Date(Date.now() - 10 * 60_000).toISOString() });
+    documentClient.on(UpdateCommand).resolves({});
+    await call(echo);
+    expect(documentClient.commandCalls(UpdateCommand)).toHaveLength(0);
+    documentClient.reset();
+    clearAuthenticationCache();
+    givenKey({ lastUsedAt: new Date(Date.now() - 61 * 60_000).toISOString() });
+    documentClient.on(UpdateCommand).resolves({});
+    expect((await call(echo)).status).toBe(200);
+    const [update] = documentClient.commandCalls(UpdateCommand);
+    expect(update?.args[0].input).toMatchObject({
+      Key: { pk: `APIKEY#${keyId}` },
+      UpdateExpression: 'SET lastUsedAt = :now',
+    });
   });
 
   it('still checks the secret of a cached key', async () => {

@@ -1,0 +1,61 @@
+import { roleAllows } from '#shared/domain/dashboard-roles.ts';
+import { ApiKeyLimitReached } from '#shared/errors/api-keys.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import {
+  createKeyFor,
+  invalidKeyFields,
+  isKeyKindChoice,
+  keysOverview,
+  type NewKeyForm,
+} from '#shared/operations/dashboard-api-keys.ts';
+import { apiKeysPage, createdKeyPage, type KeyFormState } from '#shared/pages/dashboard-api-keys.ts';
+
+export const handler = pageHandler(
+  'createApiKeyPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'manageKeys');
+    const kind = request.form.kind ?? '';
+    const form: NewKeyForm = {
+      name: (request.form.name ?? '').trim(),
+      kind: isKeyKindChoice(kind) ? kind : 'merchant',
+      storeId: request.form.storeId || undefined,
+    };
+    const overview = await keysOverview(member);
+    const again = (state: KeyFormState, status: number) =>
+      htmlPage(
+        apiKeysPage(
+          {
+            ...request,
+            ...overview,
+            pageUrl: `${request.baseUrl}/dashboard/api-keys`,
+            csrfToken: session.csrfToken,
+            canManage: roleAllows(member.role, 'manageKeys'),
+          },
+          state,
+        ),
+        status,
+      );
+    const state = { name: form.name, kind: form.kind, storeId: form.storeId ?? '' };
+    const errors = invalidKeyFields(
+      form,
+      overview.stores.map((store) => store.id),
+    );
+    if (errors.length > 0) return again({ ...state, errors }, 400);
+    try {
+      const { apiKey, secret } = await createKeyFor(member, form, request.sourceIp);
+      return htmlPage(
+        createdKeyPage(
+          { ...request, pageUrl: `${request.baseUrl}/dashboard/api-keys`, apiAccess: overview.apiAccess },
+          { id: apiKey.id, name: apiKey.name, secret },
+        ),
+      );
+    } catch (error) {
+      if (error instanceof ApiKeyLimitReached)
+        return again({ ...state, errors: [], limitReached: true }, 409);
+      throw error;
+    }
+  }),
+  dashboardPageOptions,
+);

@@ -1,0 +1,15 @@
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { revokeKeyOf } from '#shared/operations/dashboard-api-keys.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+export const handler = pageHandler(
+  'revokeApiKeyPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'manageKeys');
+    await revokeKeyOf(member, request.params.keyId ?? '', request.sourceIp);
+    return redirectTo(dashboardUrl(request, '/api-keys'));
+  }),
+  dashboardPageOptions,
+);

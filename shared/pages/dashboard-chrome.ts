@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { Language } from '#shared/domain/languages.ts';
+import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
+import { contentSecurityPolicy } from '#shared/pages/layout.ts';
+
+/**
+ * What the signed-in dashboard pages share beyond the hosted pages' layout: the links between
+ * them, the form token, a time as people read it, and a value shown once (a key's secret) in a
+ * read-only field with a copy button.
+ *
+ * The copy button is the dashboard's one script, allowed by its hash alone: without it (or with
+ * scripts off) the button stays hidden and the field is still there to select and copy by hand.
+ */
+const copyScript = `document.querySelectorAll('button[data-copy]').forEach(function(button){
+var field=document.getElementById(button.getAttribute('data-copy'));
+if(!field||!navigator.clipboard)return;
+button.hidden=false;
+button.addEventListener('click',function(){field.select();navigator.clipboard.writeText(field.value).then(function(){button.textContent=button.getAttribute('data-copied');});});
+});`;
+
+const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** The hosted pages' policy, plus the copy button's script by its hash. */
+export const dashboardContentSecurityPolicy = `${contentSecurityPolicy}; script-src ${hashOf(copyScript)}`;
+
+const text = {
+  fr: {
+    home: 'Accueil',
+    apiKeys: 'Clés d’API',
+    webhooks: 'Webhooks',
+    audit: 'Journal d’activité',
+    navigation: 'Tableau de bord',
+    copy: 'Copier',
+    copied: 'Copié',
+    shownOnce: 'Copiez-la maintenant : elle ne sera plus jamais affichée.',
+  },
+  en: {
+    home: 'Home',
+    apiKeys: 'API keys',
+    webhooks: 'Webhooks',
+    audit: 'Activity log',
+    navigation: 'Dashboard',
+    copy: 'Copy',
+    copied: 'Copied',
+    shownOnce: 'Copy it now: it will never be shown again.',
+  },
+} satisfies Record<Language, unknown>;
+
+export type DashboardSection = 'home' | 'apiKeys' | 'webhooks' | 'audit';
+
+const sections: readonly { section: DashboardSection; path: string }[] = [
+  { section: 'home', path: '' },
+  { section: 'apiKeys', path: '/api-keys' },
+  { section: 'webhooks', path: '/webhooks' },
+  { section: 'audit', path: '/audit' },
+];
+
+/** The links between the dashboard's sections, the current one marked for assistive technology. */
+export function dashboardNav(context: DashboardPageContext, current: DashboardSection): SafeHtml {
+  const t = text[context.language];
+  return html`<nav aria-label="${t.navigation}" class="muted">${sections.map(
+    ({ section, path }, index) =>
+      html`${index > 0 ? ' · ' : ''}<a href="${dashboardUrl(context, path)}"${
+        section === current ? trustedHtml(' aria-current="page"') : ''
+      }>${t[section]}</a>`,
+  )}</nav>`;
+}
+
+export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
+
+/** `2026-11-25 14:08 UTC`: the region's time is UTC, and every reader sees the same text. */
+export const readableTime = (at: string | undefined) =>
+  at ? `${at.slice(0, 10)} ${at.slice(11, 16)} UTC` : '';
+
+/** A value shown once, in a read-only field a person can select, with a copy button for browsers with scripts. */
+export function shownOnceField(
+  language: Language,
+  field: { id: string; label: string; value: string },
+): SafeHtml {
+  const t = text[language];
+  return html`<label class="field" for="${field.id}">${field.label}</label>
+<input class="input" id="${field.id}" name="${field.id}" value="${field.value}" readonly spellcheck="false" autocomplete="off">
+<button class="button button-secondary" type="button" data-copy="${field.id}" data-copied="${t.copied}" hidden>${t.copy} (${field.label})</button>`;
+}
+
+export const shownOnceNotice = (language: Language) =>
+  html`<p class="notice" role="status">${text[language].shownOnce}</p>`;
+
+/** The copy buttons' script: put once at the end of a page that shows a value once. */
+export const copyButtonScript = () => html`<script>${trustedHtml(copyScript)}</script>`;
