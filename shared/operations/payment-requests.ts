@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatePaymentRequestBody } from '#shared/api/payment-requests.ts';
 import { getBusiness } from '#shared/data/business.ts';
-import { collectedThisMonth } from '#shared/data/collection-ceiling.ts';
+import { collectedLately, collectedThisMonth, expectCollection } from '#shared/data/collection-ceiling.ts';
 import {
   createPaymentRequest,
   failAtOnce,
@@ -51,7 +51,7 @@ export async function createPaymentRequestFor(
     throw new ValidationFailed([{ field: 'expiresAt', rule: 'between', message: expiry.refused }]);
   }
   // The store and the ceiling are read at once; the store's refusal still comes first.
-  const room = roomUnderCeiling(caller.businessId, caller.verificationLevel);
+  const room = roomUnderCeiling(caller.businessId, caller.verificationLevel, body.amountCents);
   room.catch(() => undefined);
   const store = await storeForCollection(caller, body.storeId, body.currency);
   const { type, data } = body.paymentDetails;
@@ -114,17 +114,26 @@ export type NewPaymentRequest = Pick<
 
 /**
  * What the business may still collect this month (null: no ceiling), its level and its month's
- * count read at once. Advisory at creation: the completion counts atomically against the ceiling.
+ * count read at once. Advisory at creation: the completion counts atomically. A count this
+ * container read within the minute (plus the requests it has let through since) decides only
+ * while `amount` leaves a tenth of the ceiling free; nearer, the count is read again.
  */
-async function roomUnderCeiling(businessId: string, knownLevel: number | undefined): Promise<Cents | null> {
+async function roomUnderCeiling(
+  businessId: string,
+  knownLevel: number | undefined,
+  amount: Cents,
+): Promise<Cents | null> {
   if (knownLevel !== undefined && collectionCeiling(knownLevel) === null) return null;
-  const [level, collected] = await Promise.all([
+  const [level, lately] = await Promise.all([
     knownLevel ?? getBusiness(businessId).then((business) => business?.verificationLevel),
-    collectedThisMonth(businessId),
+    collectedLately(businessId),
   ]);
   if (level === undefined) throw new BusinessNotFound();
   const ceiling = collectionCeiling(level);
-  return ceiling === null ? null : ceiling - collected;
+  if (ceiling === null) return null;
+  const near = lately.collected + amount > ceiling * 0.9;
+  const collected = near && !lately.fresh ? await collectedThisMonth(businessId) : lately.collected;
+  return ceiling - collected;
 }
 
 /**
@@ -138,8 +147,10 @@ export async function openPaymentRequest(
 ): Promise<PaymentRequest> {
   // The caller's key already carries the level (cached up to a minute): this check at creation is
   // advisory, the completion re-reads it and counts atomically, so no read is spent here for it.
-  const room = await (input.room ?? roomUnderCeiling(input.businessId, input.verificationLevel));
+  const room = await (input.room ??
+    roomUnderCeiling(input.businessId, input.verificationLevel, input.amountCents));
   if (room !== null && input.amountCents > room) throw new CollectionCeilingExceeded();
+  if (room !== null) expectCollection(input.businessId, input.amountCents);
   const {
     store,
     id = randomUUID(),

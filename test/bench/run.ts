@@ -3,6 +3,7 @@ import path from 'node:path';
 import { stopBenchDynamoDb } from '#test/bench/bench-dynamodb.ts';
 import { capacity, capacityBill } from '#test/bench/capacity.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
+import { creationRate } from '#test/bench/creation-rate.ts';
 import { hotStore } from '#test/bench/hot-store.ts';
 import { load } from '#test/bench/load.ts';
 import { localHost } from '#test/bench/local-host.ts';
@@ -17,6 +18,7 @@ export const benches: Bench[] = [
   coldStart,
   capacity,
   capacityBill,
+  creationRate,
   hotStore,
   transactionList,
   localHost,
