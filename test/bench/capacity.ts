@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
-import { type CapacityTotals, measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
+import { type CapacityTotals, measureUnits, roundTrips, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import { billOf } from '#test/bench/bill.ts';
 import type { Bench } from '#test/bench/report.ts';
 import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -413,6 +413,11 @@ export interface PaidPaymentStep {
   sqsRequests: number;
   /** Not part of a paid payment: a status poll, billed per poll. */
   extra?: boolean;
+  /** Where the write units go: each item written (ids generalised) and its units, in one run. */
+  writes?: { item: string; units: number }[];
+  /** The DynamoDB requests in the order sent, and how many round trips they took (median). */
+  requestNames?: string[];
+  roundTrips?: number;
 }
 
 export interface PaidPayment {
@@ -625,6 +630,9 @@ async function measurePaidPayments(
       requests: median(runs.map((r) => r.units.requests)),
       largestItemBytes: Math.max(...runs.map((r) => r.units.largestItemBytes)),
       medianMs: median(runs.map((r) => r.ms)),
+      writes: runs.at(-1)?.units.writes ?? [],
+      requestNames: runs.at(-1)?.units.calls.map((call) => call.command) ?? [],
+      roundTrips: median(runs.map((r) => roundTrips(r.units.calls))),
       ...(shape[name] ?? { lambda: '?', apiRequests: 0, sqsRequests: 0 }),
     }),
   );
@@ -649,10 +657,15 @@ export const capacity: Bench = async () => {
   };
 };
 
+/** The paid payment `capacity` measured (measured now if it has not run). */
+export async function measuredPaidPayment(): Promise<PaidPayment> {
+  if (!paidPayment) await measureCapacity();
+  return paidPayment as PaidPayment;
+}
+
 /** The bill of a paid payment at AWS list prices, from the figures `capacity` measured. */
 export const capacityBill: Bench = async () => {
-  if (!paidPayment) await measureCapacity();
-  const bill = billOf(paidPayment as PaidPayment);
+  const bill = billOf(await measuredPaidPayment());
   return {
     name: 'capacity-bill',
     title: `Cost of a paid payment on AWS at list price (${bill.region}), per million payments, by service`,

@@ -125,7 +125,7 @@ async function measureCreationRate(): Promise<CreationRate> {
   };
 }
 
-export const creationRate: Bench = async () => {
+export const capacityCreationRate: Bench = async () => {
   const result = await measureCreationRate();
   return {
     name: 'capacity-creation-rate',
@@ -133,7 +133,11 @@ export const creationRate: Bench = async () => {
     columns: ['measure', 'per round', 'median'],
     rows: [
       ['raw conditional puts', result.rawPutsPerSecond.join(', '), result.medianRawPutsPerSecond],
-      ['POST /payment_requests (the operation)', result.createsPerSecond.join(', '), result.medianCreatesPerSecond],
+      [
+        'POST /payment_requests (the operation)',
+        result.createsPerSecond.join(', '),
+        result.medianCreatesPerSecond,
+      ],
       ['creates per raw put', result.ratios.join(', '), result.ratio],
       ['DynamoDB requests per create', '', result.requestsPerCreate],
     ],
