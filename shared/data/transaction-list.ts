@@ -174,8 +174,9 @@ async function readDay(
       ...(byStore ? { FilterExpression: 'storeId = :store' } : {}),
       ScanIndexForward: false,
       ExclusiveStartKey: startKey,
-      // A filtered page may keep few of what it reads: read more than the store still needs.
-      ...(wanted === undefined ? {} : { Limit: byStore ? Math.max(wanted, 100) : wanted }),
+      // A filtered page may keep few of what it reads: after a first page of what the store still
+      // needs (all of it when the store is its business's only one), read more at a time.
+      ...(wanted === undefined ? {} : { Limit: byStore && startKey ? Math.max(wanted, 100) : wanted }),
     };
     const page = await documentClient.send(new QueryCommand(input));
     for (const item of page.Items ?? []) items.push(toRecord(item));
