@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { deviceKey } from '#shared/data/device.ts';
+import {
+  claimReference,
+  claimUsableMs,
+  paymentReferenceKey,
+  referenceClaimItem,
+} from '#shared/data/payment-reference.ts';
 import { queryShardsBefore } from '#shared/data/query.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import type { Money } from '#shared/domain/money.ts';
@@ -44,8 +50,9 @@ import { PaymentRequestExistsWithReference } from '#shared/errors/payment-reques
  * far under):
  * - get by id, for the business or by id alone (integrations poll it): GetItem, eventually
  *   consistent, 0.5 RCU.
- * - create: TransactWriteItems of 2 puts (claim, request): 4 WCU; a soundbox request also checks
- *   its device: 6 WCU.
+ * - create: the reference's claim then the request, two conditional puts (1 WCU each, 2 WCU,
+ *   shared/data/payment-reference.ts); with a device to check (soundbox), a link's claim or an
+ *   escrow, one transaction of them all (claim and request 4 WCU, the device check 2 more).
  * - record the provider's start: UpdateItem, 1 WCU (the checkout URL and QR are handed on at once,
  *   never stored: the completed request stays under 1 KB with `expiresAt`).
  * - complete: part of the completion transaction (shared/operations/complete-payment.ts), 2 WCU.
@@ -138,16 +145,16 @@ export interface PaymentRequest {
 }
 
 export const paymentRequestKey = (id: string) => ({ pk: `PAYREQ#${id}`, sk: 'PAYREQ' });
-const referenceKey = (businessId: string, reference: string) => ({
-  pk: `BIZ#${businessId}`,
-  sk: `PAYREF#${reference}`,
-});
-
-/** `alongside`: writes that must hold together with the creation (a payment link's claim). */
+/**
+ * `alongside`: writes that must hold together with the creation (a payment link's claim, an
+ * escrow). With none and no device to check, the reference claim and the request are two puts
+ * (shared/data/payment-reference.ts says why that is as safe as the transaction).
+ */
 export async function createPaymentRequest(
   request: PaymentRequest,
   alongside: GuardedWrite[] = [],
 ): Promise<void> {
+  if (request.deviceId === undefined && alongside.length === 0) return createAlone(request);
   const table = tableName();
   const writes: GuardedWrite[] = [];
   if (request.deviceId !== undefined) {
@@ -168,11 +175,7 @@ export async function createPaymentRequest(
       write: {
         Put: {
           TableName: table,
-          Item: {
-            ...referenceKey(request.businessId, request.reference),
-            entity: 'payment_reference',
-            paymentRequestId: request.id,
-          },
+          Item: referenceClaimItem(request.businessId, request.reference, request.id),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -193,6 +196,30 @@ export async function createPaymentRequest(
     },
   );
   await transactWrite([...writes, ...alongside]);
+}
+
+async function createAlone(request: PaymentRequest): Promise<void> {
+  const claimedAt = await claimReference(
+    request.businessId,
+    request.reference,
+    request.id,
+    async (id) => (await findPaymentRequest(id, true)) !== undefined,
+  );
+  // Past this, the claim may be taken over as abandoned: the request must not be put after it.
+  if (Date.now() - claimedAt.getTime() > claimUsableMs)
+    throw new Error(`the reference claim of payment request ${request.id} came too late to use`);
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...paymentRequestKey(request.id), entity: 'payment_request', ...request },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    // Its id is new: an item there is this very put, retried after its answer was lost.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 export async function getPaymentRequest(
@@ -350,7 +377,11 @@ export async function failAtOnce(request: PaymentRequest, errorReason: string): 
         },
       },
     },
-    { write: { Delete: { TableName: table, Key: referenceKey(request.businessId, request.reference) } } },
+    {
+      write: {
+        Delete: { TableName: table, Key: paymentReferenceKey(request.businessId, request.reference) },
+      },
+    },
   ]);
 }
 

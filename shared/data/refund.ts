@@ -42,7 +42,7 @@ import { RefundExistsWithReference } from '#shared/errors/refunds.ts';
  * the capacity bench measures both):
  * - create: one transaction of the claim (2 WCU), the refund (2 + 1 index), the store's count (2),
  *   the pending marker (2), the payment's pointer (2), the refundable amount (2) and the wallet's
- *   reservation (2), with the transaction-list line (6): 21 WCU.
+ *   reservation (2), with the transaction-list line (4): 19 WCU.
  * - record the provider's reference: UpdateItem, 1 WCU (+1 index).
  * - settle: the refund (2 + 1), the marker's deletion (2), the payment request's `refundedCents` or
  *   the refundable amount given back (2), the wallet (2), the journal entry (2), the line's status

@@ -23,7 +23,9 @@ import { Conflict } from '#shared/errors/request.ts';
  * - list a business's stores: Query pk, begins_with(sk, "STORE#"), eventually consistent;
  *   0.5 RCU per 4 KB of stores (a store item is ~200 bytes: ~20 stores per half unit).
  * - get one store of a business: GetItem, 0.5 RCU. A store of another business is not under the
- *   caller's partition and so is not found.
+ *   caller's partition and so is not found. `knownStore` keeps what it read for a minute in the
+ *   container (a store is never changed or deleted once made): a warm function creating payments
+ *   for a store reads it once a minute.
  * - the business of a store id: GetItem on the pointer, 0.5 RCU.
  * - create with its wallets: TransactWriteItems, a condition check on the business and 4 puts,
  *   10 WCU.
@@ -61,6 +63,25 @@ export async function getStore(businessId: string, storeId: string): Promise<Sto
     new GetCommand({ TableName: tableName(), Key: storeKey(businessId, storeId) }),
   );
   return Item ? toStore(Item) : undefined;
+}
+
+const knownStoreTtlMs = 60_000;
+const knownStoreLimit = 1_000;
+const knownStores = new Map<string, { store: Store; until: number }>();
+
+/** `getStore`, remembered for a minute in this container; a store not found is asked again next time. */
+export async function knownStore(businessId: string, storeId: string): Promise<Store | undefined> {
+  const key = `${businessId}/${storeId}`;
+  const known = knownStores.get(key);
+  if (known && known.until > Date.now()) return known.store;
+  const store = await getStore(businessId, storeId);
+  knownStores.delete(key);
+  if (store) {
+    // The oldest first: a map keeps insertion order.
+    if (knownStores.size >= knownStoreLimit) knownStores.delete(knownStores.keys().next().value as string);
+    knownStores.set(key, { store, until: Date.now() + knownStoreTtlMs });
+  }
+  return store;
 }
 
 export interface NewStore {

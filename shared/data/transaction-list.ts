@@ -6,21 +6,28 @@ import { type TransactionRecord, transactionDay } from '#shared/data/transaction
  * The transaction list: newest first, `page`/`limit`, `total`, over at most 91 days, at a cost
  * that does not grow with the merchant's history (DESIGN §4).
  *
- * - `total` is the sum of the day counters of the range: one query over at most 91 items for a
- *   store, 91 per store for a business (shared/data/transaction-record.ts).
+ * - `total` is the sum of the day counters of the range: one query over at most 91 items per
+ *   store, the business's stores queried at once (shared/data/transaction-record.ts).
  * - Page N starts at offset (N − 1) × limit from the newest item. The counters say which day, and
  *   within it which hour, that offset falls in; the records are then read from that hour down,
  *   skipping only the earlier items of that one hour.
  * - Everything is as of an instant `asOf`: items created later are neither counted nor listed,
  *   so pages read one after the other neither repeat nor miss an item while payments arrive.
  *
- * Cost (eventually consistent): counters ~0.5 RCU per 8 days of range and store; records ~0.5 RCU per
- * 4 KB read (a page of 100 is ~10 RCU), plus the skipped items of the starting hour.
+ * - Records sit in their business's day partition only (no store index, which cost a write unit on
+ *   every record): a store's list reads the business's records of the hours its page covers and
+ *   keeps the store's, so it reads what the whole business recorded in those hours.
+ *
+ * Cost (eventually consistent): counters ~0.5 RCU per 8 days of range and store (at least 0.5 per
+ * store); records ~0.5 RCU per 4 KB read (a page of 100 is ~10 RCU), plus the skipped items of the
+ * starting hour, and for a store's list the other stores' records of the hours read.
  */
 export interface TransactionListQuery {
-  /** A business id, or a store id with `byStore`. */
-  owner: string;
-  byStore: boolean;
+  businessId: string;
+  /** One store's list; absent, the business's. */
+  storeId?: string | undefined;
+  /** The business's stores, whose day counters add up to the business's (for the business's list). */
+  storeIds?: readonly string[] | undefined;
   startDate: string;
   endDate: string;
   page: number;
@@ -102,84 +109,80 @@ export async function listTransactions(query: TransactionListQuery): Promise<Tra
 }
 
 /**
- * A store's day counters, or a business's: the sum, day by day and hour by hour, of its stores'
- * (read from the index, where each store's counter of a day sits under the business).
+ * A store's day counters, or a business's: the sum, day by day and hour by hour, of its stores',
+ * each store's queried at once.
  */
 async function dayCounts(
   query: TransactionListQuery,
   startDate: string,
   endDate: string,
 ): Promise<DayCount[]> {
+  const stores = query.storeId !== undefined ? [query.storeId] : (query.storeIds ?? []);
   const days = new Map<string, DayCount>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand(
-        query.byStore
-          ? {
-              TableName: tableName(),
-              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :start AND :end',
-              ExpressionAttributeValues: {
-                ':pk': `TXCOUNT#${query.owner}`,
-                ':start': startDate,
-                ':end': endDate,
-              },
-              ExclusiveStartKey: startKey,
-            }
-          : {
-              TableName: tableName(),
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :start AND :end',
-              ExpressionAttributeValues: {
-                ':pk': `TXCOUNT#${query.owner}`,
-                ':start': startDate,
-                ':end': `${endDate}#~`,
-              },
-              ExclusiveStartKey: startKey,
-            },
-      ),
-    );
-    for (const item of page.Items ?? []) {
-      const day = item.sk as string;
-      const counted = days.get(day) ?? { day, count: 0, hours: hours.map(() => 0) };
-      counted.count += Number(item.count ?? 0);
-      counted.hours = counted.hours.map((sum, index) => sum + Number(item[`h${hours[index]}`] ?? 0));
-      days.set(day, counted);
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const counters = await Promise.all(stores.map((storeId) => storeCounters(storeId, startDate, endDate)));
+  for (const item of counters.flat()) {
+    const day = item.sk as string;
+    const counted = days.get(day) ?? { day, count: 0, hours: hours.map(() => 0) };
+    counted.count += Number(item.count ?? 0);
+    counted.hours = counted.hours.map((sum, index) => sum + Number(item[`h${hours[index]}`] ?? 0));
+    days.set(day, counted);
+  }
   return [...days.values()];
 }
 
-/** A day's records, newest first: those after a bound, or up to `take` at or before one. */
+async function storeCounters(storeId: string, startDate: string, endDate: string) {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :start AND :end',
+        ExpressionAttributeValues: { ':pk': `TXCOUNT#${storeId}`, ':start': startDate, ':end': endDate },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * A day's records, newest first: those after a bound, or up to `take` at or before one. A store's
+ * are read from its business's partition, the other stores' left out by a filter.
+ */
 async function readDay(
   query: TransactionListQuery,
   day: string,
   range: { after: string } | { atOrBefore: string; take: number },
 ): Promise<TransactionRecord[]> {
-  const [pkName, skName, index] = query.byStore ? ['gsi1pk', 'gsi1sk', 'gsi1'] : ['pk', 'sk', undefined];
   const after = 'after' in range;
+  const byStore = query.storeId !== undefined;
   const items: TransactionRecord[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
+    const wanted = after ? undefined : range.take - items.length;
     const input: QueryCommandInput = {
       TableName: tableName(),
-      IndexName: index,
-      KeyConditionExpression: after ? '#pk = :pk AND #sk > :bound' : '#pk = :pk AND #sk <= :bound',
-      ExpressionAttributeNames: { '#pk': pkName, '#sk': skName },
+      KeyConditionExpression: after ? 'pk = :pk AND sk > :bound' : 'pk = :pk AND sk <= :bound',
       ExpressionAttributeValues: {
-        ':pk': `TXDAY#${query.owner}#${day}`,
+        ':pk': `TXDAY#${query.businessId}#${day}`,
         ':bound': after ? range.after : range.atOrBefore,
+        ...(byStore ? { ':store': query.storeId } : {}),
       },
+      ...(byStore ? { FilterExpression: 'storeId = :store' } : {}),
       ScanIndexForward: false,
       ExclusiveStartKey: startKey,
-      ...(after ? {} : { Limit: range.take - items.length }),
+      // A filtered page may keep few of what it reads: after a first page of what the store still
+      // needs (all of it when the store is its business's only one), read more at a time.
+      ...(wanted === undefined ? {} : { Limit: byStore && startKey ? Math.max(wanted, 100) : wanted }),
     };
     const page = await documentClient.send(new QueryCommand(input));
     for (const item of page.Items ?? []) items.push(toRecord(item));
     startKey = page.LastEvaluatedKey;
   } while (startKey && (after || items.length < (range as { take: number }).take));
-  return items;
+  return after ? items : items.slice(0, range.take);
 }
 
 function toRecord(item: Record<string, unknown>): TransactionRecord {

@@ -8,20 +8,23 @@ import type { Money } from '#shared/domain/money.ts';
  *
  * Keys, bucketed by day (UTC) so a listing seeks to its first day instead of reading history:
  * - pk = TXDAY#<businessId>#<YYYY-MM-DD>, sk = <createdAt>#<id>: a business's transactions of a day.
- * - gsi1pk = TXDAY#<storeId>#<YYYY-MM-DD>, gsi1sk = <createdAt>#<id>: a store's.
+ *   A store's list reads them too, keeping its store's (shared/data/transaction-list.ts): no index.
  * - pk = TXCOUNT#<storeId>, sk = <YYYY-MM-DD>: the store's day counter, with a count per hour
  *   beside the day's (`h00`..`h23`), added to in the same transaction as the record. A list's
- *   `total` is one query over at most 91 counters, and a page seeks through days and then hours to
- *   the hour where it starts, reading only that hour's earlier items.
- * - gsi1pk = TXCOUNT#<businessId>, gsi1sk = <YYYY-MM-DD>#<storeId>, on the same counter: the
- *   business's counters are the sum of its stores', read from the index. One counter item instead
- *   of a business's and a store's saves 1 WCU a line (2 for the item, 1 for the index, where two
- *   items took 4) and takes the business's busiest item off the list's path; a business's list
- *   then reads a counter per store and day (about 0.5 RCU per 20 of them) instead of per day.
+ *   `total` is one query over at most 91 counters per store (a business's list queries its stores'
+ *   at once and adds them up), and a page seeks through days and then hours to the hour where it
+ *   starts, reading only that hour's earlier items.
  *
- * Cost of recording one: 2 writes in a transaction (record + counter), 2 WCU each, plus 1 for
- * each's index: 6 WCU. A payment's record also carries its journal entry (shared/data/ledger.ts,
- * `within`), which saves the entry an item of its own; with it, the record stays under 1 KB.
+ * Neither item is in an index: each index key cost 1 WCU on every line written (a store index on
+ * the record, a business index on the counter). A store's list now reads its business's records of
+ * the hours its page covers, and a business's list queries a counter range per store (at least
+ * 0.5 RCU each): reads on listings, which are far fewer than the lines written. Items written
+ * before this change still carry `gsi1pk`/`gsi1sk`; nothing reads them, and they cost nothing
+ * until rewritten.
+ *
+ * Cost of recording one: 2 writes in a transaction (record + counter), 2 WCU each: 4 WCU. A
+ * payment's record also carries its journal entry (shared/data/ledger.ts, `within`), which saves
+ * the entry an item of its own; with it, the record stays under 1 KB.
  */
 export interface TransactionRecord {
   id: string;
@@ -58,15 +61,9 @@ export function transactionRecordWrites(record: TransactionRecord): GuardedWrite
       Update: {
         TableName: table,
         Key: { pk: `TXCOUNT#${record.storeId}`, sk: day },
-        UpdateExpression:
-          'ADD #count :one, #hour :one SET entity = :entity, gsi1pk = :owner, gsi1sk = :position',
+        UpdateExpression: 'ADD #count :one, #hour :one SET entity = :entity',
         ExpressionAttributeNames: { '#count': 'count', '#hour': hourAttribute(record.createdAt) },
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':entity': 'transaction_counter',
-          ':owner': `TXCOUNT#${record.businessId}`,
-          ':position': `${day}#${record.storeId}`,
-        },
+        ExpressionAttributeValues: { ':one': 1, ':entity': 'transaction_counter' },
       },
     },
   };
@@ -78,8 +75,6 @@ export function transactionRecordWrites(record: TransactionRecord): GuardedWrite
           Item: {
             pk: `TXDAY#${record.businessId}#${day}`,
             sk: sortKey,
-            gsi1pk: `TXDAY#${record.storeId}#${day}`,
-            gsi1sk: sortKey,
             entity: 'transaction',
             ...record,
           },
@@ -119,7 +114,7 @@ export function transactionRecordsWrites(records: readonly TransactionRecord[]):
 
 /**
  * A pending line's final status (a transfer's or a refund's, when its provider answers), in the transaction that
- * settles it: 2 WCU there, plus 1 for the store index.
+ * settles it: 2 WCU there.
  */
 export function transactionStatusWrite(
   record: Pick<TransactionRecord, 'id' | 'businessId' | 'createdAt'>,

@@ -37,10 +37,10 @@ export interface PaymentOutcome {
  * schedule ending a held escrow's hold is the completion's to make (only it may pay), so the
  * functions that end requests unpaid carry no scheduler client.
  *
- * What a paid one writes (5 items), 12 WCU by the capacity bench: the request (2), the ceiling
+ * What a paid one writes (5 items), 10 WCU by the capacity bench: the request (2), the ceiling
  * month (2), the store's wallet, carrying the store's shares of the fee and clearing accounts (2),
- * the list record carrying the journal entry (2 + 1 for the store index), the store's day counter
- * (2 + 1 for the business index). A failed one: the request, the record and the counter, 8 WCU.
+ * the list record carrying the journal entry (2), the store's day counter (2), none of them in an
+ * index. A failed one: the request, the record and the counter, 6 WCU.
  */
 export async function recordOutcome(
   request: PaymentRequest,

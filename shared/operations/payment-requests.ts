@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatePaymentRequestBody } from '#shared/api/payment-requests.ts';
 import { getBusiness } from '#shared/data/business.ts';
-import { collectedThisMonth } from '#shared/data/collection-ceiling.ts';
+import { collectedLately, collectedThisMonth, expectCollection } from '#shared/data/collection-ceiling.ts';
 import {
   createPaymentRequest,
   failAtOnce,
@@ -15,6 +15,7 @@ import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { firstCollectionPollAfterMs } from '#shared/domain/collection-polling.ts';
 import type { EscrowTerms } from '#shared/domain/escrows.ts';
+import type { Cents } from '#shared/domain/money.ts';
 import { defaultLifetimeMs, expiresAtOf, minLifetimeSeconds } from '#shared/domain/payment-lifetime.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
@@ -49,6 +50,9 @@ export async function createPaymentRequestFor(
   if (expiry && 'refused' in expiry) {
     throw new ValidationFailed([{ field: 'expiresAt', rule: 'between', message: expiry.refused }]);
   }
+  // The store and the ceiling are read at once; the store's refusal still comes first.
+  const room = roomUnderCeiling(caller.businessId, caller.verificationLevel, body.amountCents);
+  room.catch(() => undefined);
   const store = await storeForCollection(caller, body.storeId, body.currency);
   const { type, data } = body.paymentDetails;
   const request = await openPaymentRequest(
@@ -68,6 +72,7 @@ export async function createPaymentRequestFor(
       payerPhone: data.payerPhone,
       escrowTerms: body.escrow ? checkedTerms(body.escrow) : undefined,
       expiresAt: expiry?.expiresAt,
+      room,
     },
     baseUrl,
   );
@@ -103,7 +108,33 @@ export type NewPaymentRequest = Pick<
   escrowTerms?: EscrowTerms | undefined;
   /** Until when it may be paid (already checked); 30 minutes from now by default. */
   expiresAt?: string | undefined;
+  /** `roomUnderCeiling`, when the caller started reading it already. */
+  room?: Promise<Cents | null> | undefined;
 };
+
+/**
+ * What the business may still collect this month (null: no ceiling), its level and its month's
+ * count read at once. Advisory at creation: the completion counts atomically. A count this
+ * container read within the minute (plus the requests it has let through since) decides only
+ * while `amount` leaves a tenth of the ceiling free; nearer, the count is read again.
+ */
+async function roomUnderCeiling(
+  businessId: string,
+  knownLevel: number | undefined,
+  amount: Cents,
+): Promise<Cents | null> {
+  if (knownLevel !== undefined && collectionCeiling(knownLevel) === null) return null;
+  const [level, lately] = await Promise.all([
+    knownLevel ?? getBusiness(businessId).then((business) => business?.verificationLevel),
+    collectedLately(businessId),
+  ]);
+  if (level === undefined) throw new BusinessNotFound();
+  const ceiling = collectionCeiling(level);
+  if (ceiling === null) return null;
+  const near = lately.collected + amount > ceiling * 0.9;
+  const collected = near && !lately.fresh ? await collectedThisMonth(businessId) : lately.collected;
+  return ceiling - collected;
+}
 
 /**
  * Checks the business's collection ceiling, then records a pending request (with `alongside`,
@@ -116,14 +147,19 @@ export async function openPaymentRequest(
 ): Promise<PaymentRequest> {
   // The caller's key already carries the level (cached up to a minute): this check at creation is
   // advisory, the completion re-reads it and counts atomically, so no read is spent here for it.
-  const verificationLevel =
-    input.verificationLevel ?? (await getBusiness(input.businessId))?.verificationLevel;
-  if (verificationLevel === undefined) throw new BusinessNotFound();
-  const ceiling = collectionCeiling(verificationLevel);
-  if (ceiling !== null && (await collectedThisMonth(input.businessId)) + input.amountCents > ceiling) {
-    throw new CollectionCeilingExceeded();
-  }
-  const { store, id = randomUUID(), verificationLevel: _level, escrowTerms, expiresAt, ...fields } = input;
+  const room = await (input.room ??
+    roomUnderCeiling(input.businessId, input.verificationLevel, input.amountCents));
+  if (room !== null && input.amountCents > room) throw new CollectionCeilingExceeded();
+  if (room !== null) expectCollection(input.businessId, input.amountCents);
+  const {
+    store,
+    id = randomUUID(),
+    verificationLevel: _level,
+    room: _room,
+    escrowTerms,
+    expiresAt,
+    ...fields
+  } = input;
   const createdAt = new Date();
   const now = createdAt.toISOString();
   const escrow = escrowTerms

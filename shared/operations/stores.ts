@@ -1,5 +1,5 @@
 import { listDevices } from '#shared/data/device.ts';
-import { getStore, listStores, type Store } from '#shared/data/store.ts';
+import { knownStore, listStores, type Store } from '#shared/data/store.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import type { Money } from '#shared/domain/money.ts';
@@ -42,7 +42,7 @@ export async function storeForCollection(
   currency: string | undefined,
 ): Promise<Store> {
   if (!callerSeesStore(caller, storeId)) throw new StoreNotFound();
-  const store = await getStore(caller.businessId, storeId);
+  const store = await knownStore(caller.businessId, storeId);
   if (!store) throw new StoreNotFound();
   if (currency !== undefined && currency !== store.currency) {
     throw new ValidationFailed([

@@ -4,7 +4,7 @@ import {
   transactionResponse,
 } from '#shared/api/transactions.ts';
 import { listingInstant } from '#shared/data/list-snapshot.ts';
-import { getStore } from '#shared/data/store.ts';
+import { getStore, listStores } from '#shared/data/store.ts';
 import { listTransactions } from '#shared/data/transaction-list.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
@@ -23,10 +23,15 @@ export async function transactionsOf(
       throw new StoreNotFound();
   }
   const { page, asOf: _given, ...rest } = query;
-  const asOf = query.asOf ?? (await listingInstant(caller.keyId, { ...rest, storeId }, page));
+  // The business's list adds up its stores' day counters.
+  const [asOf, stores] = await Promise.all([
+    query.asOf ?? listingInstant(caller.keyId, { ...rest, storeId }, page),
+    storeId === undefined ? listStores(caller.businessId) : [],
+  ]);
   const { total, items } = await listTransactions({
-    owner: storeId ?? caller.businessId,
-    byStore: storeId !== undefined,
+    businessId: caller.businessId,
+    storeId,
+    storeIds: stores.map((store) => store.id),
     startDate: query.startDate,
     endDate: query.endDate,
     page,

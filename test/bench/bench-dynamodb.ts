@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '#infra/local/create-table.ts';
 import { type RunningDynamoDb, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
@@ -39,6 +40,32 @@ export interface CapacityTotals {
   largestItemBytes: number;
   /** `pk|sk` of every item written. */
   writtenKeys: string[];
+  /** Each item written, its key with ids and dates generalised, and the write units it cost. */
+  writes: { item: string; units: number }[];
+  /** Each request, in the order sent, with when it was sent and answered (ms, this process's clock). */
+  calls: { command: string; sentAt: number; answeredAt: number }[];
+}
+
+/** A key with its ids, dates and times replaced, so that the same item reads the same each time. */
+export const itemLabel = (pk: string | undefined, sk: string | undefined) =>
+  `${pk}|${sk}`
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, '<time>')
+    .replace(/\d{4}-\d{2}-\d{2}/g, '<day>')
+    .replace(/\d{4}-\d{2}(?=\b|$)/g, '<month>');
+
+/**
+ * Round trips: requests sent while another was awaited count as one (they overlap); a request
+ * sent after the others were answered starts the next.
+ */
+export function roundTrips(calls: CapacityTotals['calls']): number {
+  let trips = 0;
+  let answeredBy = Number.NEGATIVE_INFINITY;
+  for (const call of [...calls].sort((a, b) => a.sentAt - b.sentAt)) {
+    if (call.sentAt >= answeredBy) trips++;
+    answeredBy = Math.max(answeredBy, call.answeredAt);
+  }
+  return trips;
 }
 
 /**
@@ -131,6 +158,8 @@ const zero = (): CapacityTotals => ({
   requests: 0,
   largestItemBytes: 0,
   writtenKeys: [],
+  writes: [],
+  calls: [],
 });
 let totals = zero();
 let tracking = false;
@@ -149,10 +178,19 @@ export async function measureUnits<T>(run: () => Promise<T>): Promise<{ result: 
         const command = context.commandName ?? '';
         const written = writtenItems(command, input);
         const before = await Promise.all(written.map((w) => readRaw(w.key)));
+        // The inspector's reads are not the product's: the round trip is timed around `next` alone.
+        const sentAt = performance.now();
         const result = await next(args);
+        totals.calls.push({
+          command: command.replace(/Command$/, ''),
+          sentAt,
+          answeredAt: performance.now(),
+        });
         const after = await Promise.all(written.map((w) => readRaw(w.key)));
         for (const [i, w] of written.entries()) {
-          totals.awsWrite += writeUnits(before[i], after[i], w.transactional);
+          const units = writeUnits(before[i], after[i], w.transactional);
+          totals.awsWrite += units;
+          totals.writes.push({ item: itemLabel(w.key.pk?.S, w.key.sk?.S), units });
           totals.largestItemBytes = Math.max(
             totals.largestItemBytes,
             itemBytes(before[i]),
@@ -177,5 +215,5 @@ export async function measureUnits<T>(run: () => Promise<T>): Promise<{ result: 
   }
   totals = zero();
   const result = await run();
-  return { result, units: { ...totals } };
+  return { result, units: { ...totals, writes: [...totals.writes], calls: [...totals.calls] } };
 }

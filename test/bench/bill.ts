@@ -1,4 +1,4 @@
-import type { PaidPayment } from '#test/bench/capacity.ts';
+import type { PaidPayment } from '#test/bench/paid-payment.ts';
 
 /**
  * AWS list prices, us-east-1, on-demand, past any free tier (the published price pages of API

@@ -2,7 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stopBenchDynamoDb } from '#test/bench/bench-dynamodb.ts';
 import { capacity, capacityBill } from '#test/bench/capacity.ts';
+import { capacityWhere } from '#test/bench/capacity-where.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
+import { capacityCreationRate } from '#test/bench/creation-rate.ts';
 import { hotStore } from '#test/bench/hot-store.ts';
 import { load } from '#test/bench/load.ts';
 import { localHost } from '#test/bench/local-host.ts';
@@ -17,6 +19,8 @@ export const benches: Bench[] = [
   coldStart,
   capacity,
   capacityBill,
+  capacityWhere,
+  capacityCreationRate,
   hotStore,
   transactionList,
   localHost,

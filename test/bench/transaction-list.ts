@@ -49,8 +49,6 @@ async function measureListCost(): Promise<ListCostRow[]> {
       return {
         pk: `TXDAY#${businessId}#${day}`,
         sk: sortKey,
-        gsi1pk: `TXDAY#${storeId}#${day}`,
-        gsi1sk: sortKey,
         entity: 'transaction',
         id,
         businessId,
@@ -96,13 +94,9 @@ async function measureListCost(): Promise<ListCostRow[]> {
         new UpdateCommand({
           TableName: tableName(),
           Key: { pk: `TXCOUNT#${storeId}`, sk: day },
-          UpdateExpression: `SET ${sets.join(', ')}, gsi1pk = :owner, gsi1sk = :position`,
+          UpdateExpression: `SET ${sets.join(', ')}`,
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: {
-            ...values,
-            ':owner': `TXCOUNT#${businessId}`,
-            ':position': `${day}#${storeId}`,
-          },
+          ExpressionAttributeValues: values,
         }),
       );
     }
@@ -112,8 +106,8 @@ async function measureListCost(): Promise<ListCostRow[]> {
       [`last page (${lastPage})`, lastPage],
     ] as const) {
       const query = {
-        owner: storeId,
-        byStore: true,
+        businessId,
+        storeId,
         startDate: new Date(start).toISOString().slice(0, 10),
         endDate: new Date(end).toISOString().slice(0, 10),
         page,

@@ -67,8 +67,8 @@ describe('the transaction list', () => {
     );
     await seed(records);
     const query = {
-      owner: businessId,
-      byStore: false,
+      businessId,
+      storeIds: [storeId],
       startDate: '2026-06-01',
       endDate: '2026-06-30',
       limit: 100,
@@ -92,8 +92,8 @@ describe('the transaction list', () => {
     const asOf = new Date(now + 10).toISOString();
     const today = asOf.slice(0, 10);
     const query = {
-      owner: businessId,
-      byStore: false,
+      businessId,
+      storeIds: ['store'],
       startDate: '2026-01-01',
       endDate: today,
       limit: 12,
@@ -117,8 +117,8 @@ describe('the transaction list', () => {
     const records = Array.from({ length: 10 }, () => record(businessId, 'store', at));
     await seed(records);
     const query = {
-      owner: businessId,
-      byStore: false,
+      businessId,
+      storeIds: ['store'],
       startDate: '2026-06-15',
       endDate: '2026-06-15',
       limit: 3,
@@ -135,7 +135,7 @@ describe('the transaction list', () => {
     );
   });
 
-  it('lists one store by the store index, and only the date range asked', async () => {
+  it("lists one store from its business's records, and only the date range asked", async () => {
     const businessId = randomUUID();
     const [storeA, storeB] = [randomUUID(), randomUUID()];
     const records = [
@@ -146,8 +146,8 @@ describe('the transaction list', () => {
     ];
     await seed(records);
     const page = await listTransactions({
-      owner: storeA,
-      byStore: true,
+      businessId,
+      storeId: storeA,
       startDate: '2026-06-01',
       endDate: '2026-06-15',
       page: 1,
@@ -158,7 +158,7 @@ describe('the transaction list', () => {
     expect(page.items.map((i) => i.id)).toEqual([records[2]?.id, records[0]?.id]);
   });
 
-  it('answers exactly what sorting and slicing everything would, for any history and page (property)', async () => {
+  it('answers exactly what sorting and slicing everything would, for any history and page, for the business and each store (property)', async () => {
     const businessId = randomUUID();
     const start = Date.parse('2026-03-01T00:00:00.000Z');
     const offsets = fc.array(fc.integer({ min: 0, max: 20 * 24 * 60 }), { minLength: 0, maxLength: 120 });
@@ -185,10 +185,19 @@ describe('the transaction list', () => {
             limit,
             asOf: new Date(start + asOfMinute * 60_000).toISOString(),
           };
-          const got = await listTransactions({ owner: businessId, byStore: false, ...q });
+          const got = await listTransactions({ businessId, storeIds: stores, ...q });
           const want = expected(records, q);
           expect(got.total).toBe(want.total);
           expect(got.items.map((i) => i.id)).toEqual(want.ids);
+          // Each store's list, read from the business's records: the same answer as its records alone.
+          const storeId = stores[page % stores.length] as string;
+          const ofStore = await listTransactions({ businessId, storeId, ...q });
+          const wantOfStore = expected(
+            records.filter((r) => r.storeId === storeId),
+            q,
+          );
+          expect(ofStore.total).toBe(wantOfStore.total);
+          expect(ofStore.items.map((i) => i.id)).toEqual(wantOfStore.ids);
         },
       ),
       { numRuns: 60 },
