@@ -7,6 +7,7 @@ import type { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { concurrencyBudgetFor } from '#infra/concurrency-budget.ts';
 import { AlarmTopic } from '#infra/constructs/alarm-topic.ts';
 import { PaymentsApi } from '#infra/constructs/api.ts';
 import { StageData } from '#infra/constructs/data.ts';
@@ -27,7 +28,7 @@ import type { EndpointName } from '#shared/api/all-endpoints.ts';
 import type { DeviceRuleName } from '#shared/catalogue/device-rules.ts';
 import type { WorkerName } from '#shared/catalogue/queue-workers.ts';
 import type { QueueName } from '#shared/catalogue/queues.ts';
-import type { ScheduleName, ScheduleTargetName } from '#shared/catalogue/schedules.ts';
+import { type ScheduleName, type ScheduleTargetName, scheduleEntries } from '#shared/catalogue/schedules.ts';
 import type { StreamConsumerName } from '#shared/catalogue/stream-consumers.ts';
 import type { LiveAdapterName } from '#shared/providers/adapters.ts';
 
@@ -118,6 +119,7 @@ export class PaymentsStack extends Stack {
       stageEnvironment: { ...props.stage.environment, PROVIDER_ROUTES: JSON.stringify(providerRoutes) },
       api,
       queues,
+      concurrency: stageConcurrencyBudget(props.stage),
     });
     this.functions = functions.routes;
     this.workers = functions.workers;
@@ -145,5 +147,17 @@ export class PaymentsStack extends Stack {
       value: this.alarmTopic.topicArn,
       description: 'Subscribe to this topic to be told of every alarm of the stage',
     });
+  }
+}
+
+/** The stage's budget, refused with the stage named. */
+function stageConcurrencyBudget(stage: StageEntry) {
+  try {
+    return concurrencyBudgetFor(
+      stage.accountConcurrencyLimit,
+      scheduleEntries.map(([name]) => name),
+    );
+  } catch (error) {
+    throw new Error(`Stage "${stage.name}" in cdk.json: ${(error as Error).message}`);
   }
 }

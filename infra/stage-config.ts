@@ -22,6 +22,8 @@ export const registrySettingNames = [
   'waveApiUrl',
   'escrowMinHoldSeconds',
   'paymentRequestMinLifetimeSeconds',
+  'apiKeyRateLimitPerMinute',
+  'accountConcurrencyLimit',
 ] as const;
 
 /**
@@ -179,3 +181,23 @@ export function checkPaymentRequestMinLifetimeSeconds(text: string): string {
   }
   return String(seconds);
 }
+
+/**
+ * Requests a minute one API key id may make before the stage answers 429, when the registry does
+ * not say: a fifth of the stage's throttle (100 requests/s), so it takes five keys at their limit
+ * to reach it (infra/constructs/web-acl.ts).
+ */
+export const defaultApiKeyRateLimitPerMinute = 1200;
+
+/** WAF's rate-based rules count from 10 requests a window. */
+export function checkApiKeyRateLimitPerMinute(text: string): string {
+  const limit = Number(text);
+  if (!Number.isSafeInteger(limit) || limit < 10 || limit > 2_000_000_000) {
+    throw new Error('must be a whole number of requests a minute from 10 to 2000000000');
+  }
+  return String(limit);
+}
+
+/** The stage's per-key limit: its registry entry's, or the default. */
+export const apiKeyRateLimitPerMinuteOf = (stageEnvironment: Readonly<Record<string, string>>) =>
+  Number(stageEnvironment.API_KEY_RATE_LIMIT_PER_MINUTE ?? defaultApiKeyRateLimitPerMinute);

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkAccountConcurrencyLimit, defaultAccountConcurrencyLimit } from '#infra/concurrency-budget.ts';
 import { projectRoot } from '#infra/paths.ts';
 import {
+  checkApiKeyRateLimitPerMinute,
   checkCollectionCeilings,
   checkEscrowMinHoldSeconds,
   checkFeeSchedule,
@@ -33,6 +35,11 @@ export interface StageEntry {
   readonly allowedOrigins: readonly string[];
   /** The variables every function of the stage gets: fees, ceilings, public URL, when set. */
   readonly environment: Readonly<Record<string, string>>;
+  /**
+   * The concurrent executions the stage counts on: the account's Lambda quota, or the stage's
+   * share of it when stages share an account. Sizes the background functions' budget.
+   */
+  readonly accountConcurrencyLimit: number;
 }
 
 /** The context key of the registry in cdk.json. */
@@ -71,6 +78,11 @@ const settingVariables = {
     variable: 'PAYMENT_REQUEST_MIN_LIFETIME_SECONDS',
     check: checkPaymentRequestMinLifetimeSeconds,
   },
+  /** Requests a minute per API key id, past which the stage answers 429 (the WAF, the local host). */
+  apiKeyRateLimitPerMinute: {
+    variable: 'API_KEY_RATE_LIMIT_PER_MINUTE',
+    check: checkApiKeyRateLimitPerMinute,
+  },
 } as const;
 
 const knownFields = new Set([
@@ -80,6 +92,7 @@ const knownFields = new Set([
   'alarmEmail',
   'allowedOrigins',
   'providerRouting',
+  'accountConcurrencyLimit',
   ...Object.keys(settingVariables),
 ]);
 
@@ -128,7 +141,8 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
   for (const field of Object.keys(entry)) {
     if (!knownFields.has(field)) fail(`unknown field ${field} (known: ${[...knownFields].join(', ')})`);
   }
-  const { kind, account, region, alarmEmail, allowedOrigins, providerRouting } = entry;
+  const { kind, account, region, alarmEmail, allowedOrigins, providerRouting, accountConcurrencyLimit } =
+    entry;
   if (kind !== 'sandbox' && kind !== 'production') fail('kind must be "sandbox" or "production"');
   if (typeof account !== 'string' || !/^[0-9]{12}$/.test(account)) {
     fail('account must be a 12-digit AWS account id, as a string');
@@ -157,6 +171,14 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
   if (providerRouting !== undefined && !isEmptyObject(providerRouting)) {
     fail('providerRouting is reserved: the service routes every method to its one provider today');
   }
+  let concurrencyLimit = defaultAccountConcurrencyLimit;
+  if (accountConcurrencyLimit !== undefined) {
+    try {
+      concurrencyLimit = checkAccountConcurrencyLimit(accountConcurrencyLimit);
+    } catch (error) {
+      fail(`accountConcurrencyLimit: ${(error as Error).message}`);
+    }
+  }
   const environment: Record<string, string> = {};
   for (const [field, setting] of Object.entries(settingVariables)) {
     const given = entry[field];
@@ -176,6 +198,7 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
     alarmEmail: alarmEmail as string,
     allowedOrigins: origins as string[],
     environment,
+    accountConcurrencyLimit: concurrencyLimit,
   };
 }
 

@@ -11,9 +11,15 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import {
+  type CfnFunction,
+  EventSourceMapping,
+  FilterCriteria,
+  StartingPosition,
+} from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ConcurrencyBudget } from '#infra/concurrency-budget.ts';
 import type { PaymentsApi } from '#infra/constructs/api.ts';
 import type { StageQueues } from '#infra/constructs/messaging.ts';
 import type { Stage } from '#infra/constructs/stage.ts';
@@ -53,6 +59,8 @@ export interface ServiceFunctionsProps {
   readonly api: PaymentsApi;
   /** The queues workers read, and where stream consumers park the records they fail. */
   readonly queues: StageQueues;
+  /** Each background function's share of the concurrency the stage counts on. */
+  readonly concurrency: ConcurrencyBudget;
 }
 
 /** What a function takes from its declaration (an endpoint's, a worker's...). */
@@ -80,12 +88,14 @@ export class ServiceFunctions {
   readonly deviceRules: ReadonlyMap<DeviceRuleName, ServiceFunction>;
   /** What every function of the stage shares; each adds its entry, name, access and timeout. */
   private readonly defaults: FunctionDefaults;
+  private readonly concurrency: ConcurrencyBudget;
 
   constructor(
     private readonly stack: Stack,
     private readonly stage: Stage,
     props: ServiceFunctionsProps,
   ) {
+    this.concurrency = props.concurrency;
     this.defaults = {
       resources: props.resources,
       stageEnvironment: props.stageEnvironment,
@@ -148,6 +158,14 @@ export class ServiceFunctions {
         files: entry.files,
         timeout: timeoutOf(entry),
       });
+      const reserved = (this.concurrency.reservedConcurrency as Readonly<Record<string, number>>)[name];
+      if (reserved !== undefined) {
+        (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = reserved;
+      } else if (invokedBy !== 'api' && invokedBy !== 'queue') {
+        throw new Error(
+          `${name} is a background function without a budget: add it to infra/concurrency-budget.ts`,
+        );
+      }
       addErrorsAlarm(fn, functionName);
       wire(fn, entry, name);
       functions.set(name, fn);
@@ -166,6 +184,8 @@ export class ServiceFunctions {
     const eventSource = new SqsEventSource(queue, {
       batchSize: worker.batchSize,
       reportBatchItemFailures: true,
+      // A cap that reserves nothing (infra/concurrency-budget.ts): past it, messages wait in the queue.
+      maxConcurrency: this.concurrency.workerMaximumConcurrency[workerName],
     });
     fn.addEventSource(eventSource);
     for (const mapping of fn.node.children.filter((child) => child instanceof EventSourceMapping)) {
