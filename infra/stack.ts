@@ -15,6 +15,7 @@ import { SoundboxDevices } from '#infra/constructs/devices.ts';
 import { EscrowExpirySchedules } from '#infra/constructs/escrow-expiry.ts';
 import { StageQueues } from '#infra/constructs/messaging.ts';
 import { StageObservability } from '#infra/constructs/observability.ts';
+import { StagePaging } from '#infra/constructs/paging.ts';
 import { StageSecrets } from '#infra/constructs/secrets.ts';
 import { ServiceFunctions } from '#infra/constructs/service-functions.ts';
 import { SmsConfigurationSet } from '#infra/constructs/sms.ts';
@@ -22,7 +23,7 @@ import type { Stage } from '#infra/constructs/stage.ts';
 import { ApiWebAcl } from '#infra/constructs/web-acl.ts';
 import { groupFunctionsOf } from '#infra/function-groups.ts';
 import type { ServiceFunction } from '#infra/service-function.ts';
-import { liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
+import { apiKeyRateLimitPerMinuteOf, liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
 import type { StageEntry } from '#infra/stage-registry.ts';
 import type { EndpointName } from '#shared/api/all-endpoints.ts';
 import type { DeviceRuleName } from '#shared/catalogue/device-rules.ts';
@@ -128,10 +129,12 @@ export class PaymentsStack extends Stack {
     this.streamConsumers = functions.streamConsumers;
     this.deviceRuleFunctions = functions.deviceRules;
     new SoundboxDevices(this, stage, functions.deviceRules);
-    new ApiWebAcl(this, stage, this.api);
+    const webAcl = new ApiWebAcl(this, stage, this.api, apiKeyRateLimitPerMinuteOf(props.stage.environment));
 
-    new StageObservability(this, stage.name, {
+    const observability = new StageObservability(this, stage.name, {
       api: this.api,
+      webAclName: webAcl.webAclName,
+      accountConcurrencyLimit: props.stage.accountConcurrencyLimit,
       table: this.table,
       queues: this.queues,
       functions,
@@ -139,7 +142,7 @@ export class PaymentsStack extends Stack {
     const alarmTopic = new AlarmTopic(this, stage.name, props.stage.alarmEmail);
     this.alarmTopic = alarmTopic.topic;
     // Last, so that it finds every alarm made above.
-    alarmTopic.notifyOnEveryAlarm();
+    new StagePaging(this, stage.name, alarmTopic.topic, observability.dashboard);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

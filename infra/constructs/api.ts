@@ -19,6 +19,7 @@ import { GroupedLambdaIntegration } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { stackName } from '#infra/naming.ts';
 import type { ServiceFunction } from '#infra/service-function.ts';
+import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 
 /**
@@ -30,6 +31,19 @@ import type { Endpoint } from '#shared/api/endpoint.ts';
  * spec's format and retry. Raise it from the 429 count in the access logs, not before.
  */
 export const stageThrottling = { rateLimit: 100, burstLimit: 200 } as const;
+
+/**
+ * The providers' callbacks have a throttle of their own, set on their methods: partners at their
+ * limit must not get a provider's callback refused, nor a burst of callbacks (a provider catching
+ * up after an outage) the partners' calls. One callback per payment and per payout is far below
+ * it; a provider retries what it was refused.
+ */
+export const providerCallbackThrottling = { rateLimit: 50, burstLimit: 100 } as const;
+
+/** The methods of the providers' callbacks, as API Gateway's method settings name them. */
+const providerCallbackMethods = endpointEntries
+  .filter(([, route]) => route.path.startsWith('/provider_callbacks/'))
+  .map(([, route]) => `${route.path}/${route.method}`);
 
 /** The spec's error body. `message` is a VTL expression that yields a JSON string. */
 export const errorTemplate = (id: string, message: string) =>
@@ -141,6 +155,15 @@ export class PaymentsApi {
         metricsEnabled: true,
         throttlingRateLimit: stageThrottling.rateLimit,
         throttlingBurstLimit: stageThrottling.burstLimit,
+        methodOptions: Object.fromEntries(
+          providerCallbackMethods.map((method) => [
+            method,
+            {
+              throttlingRateLimit: providerCallbackThrottling.rateLimit,
+              throttlingBurstLimit: providerCallbackThrottling.burstLimit,
+            },
+          ]),
+        ),
       },
     });
     for (const response of gatewayResponses) {

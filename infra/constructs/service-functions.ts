@@ -4,11 +4,10 @@
  * by EventBridge Scheduler's one-time schedules), per stream consumer (fed by the table's stream)
  * and per device rule (invoked by the IoT rules of devices.ts). Sandbox-only entries are left out
  * of production. Each function is asked for in the stage's stack and lands in its group's nested
- * stack (infra/function-groups.ts), with what is built beside it with `Stack.of(fn)`: its Errors
- * alarm, its schedule's rule, its permissions.
+ * stack (infra/function-groups.ts), with what is built beside it with `Stack.of(fn)`: its alarms
+ * (function-alarms.ts), its schedule's rule, its permissions.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { type Duration, Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import {
@@ -21,6 +20,12 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ConcurrencyBudget } from '#infra/concurrency-budget.ts';
 import type { PaymentsApi } from '#infra/constructs/api.ts';
+import {
+  addFailedSweepAlarm,
+  addFailureRateAlarm,
+  addIteratorAgeAlarm,
+  minutesBetweenRuns,
+} from '#infra/constructs/function-alarms.ts';
 import type { StageQueues } from '#infra/constructs/messaging.ts';
 import type { Stage } from '#infra/constructs/stage.ts';
 import { acknowledge } from '#infra/nag.ts';
@@ -166,7 +171,16 @@ export class ServiceFunctions {
           `${name} is a background function without a budget: add it to infra/concurrency-budget.ts`,
         );
       }
-      addErrorsAlarm(fn, functionName);
+      if (invokedBy === 'schedule') {
+        addFailedSweepAlarm(
+          fn,
+          functionName,
+          minutesBetweenRuns((entry as unknown as ScheduleEntry).expression),
+        );
+      } else {
+        addFailureRateAlarm(fn, functionName);
+      }
+      if (invokedBy === 'stream') addIteratorAgeAlarm(fn, functionName);
       wire(fn, entry, name);
       functions.set(name, fn);
     }
@@ -243,24 +257,4 @@ export class ServiceFunctions {
       );
     }
   }
-}
-
-/**
- * Errors (a handler that threw past the wrapper, a timeout, a crash) of one function: any is worth
- * a look, and one alarm per function says which. Throttles have one alarm for the stage
- * (observability.ts): they come from the account's concurrency running out, not from one
- * function, and an alarm per function would spend ~50 resources. The alarm sits beside its
- * function, in the function's nested stack.
- */
-function addErrorsAlarm(fn: ServiceFunction, functionName: string): void {
-  new Alarm(Stack.of(fn), `${fn.node.id}ErrorsAlarm`, {
-    alarmName: `${functionName}-errors`,
-    alarmDescription: `${functionName} failed: an unhandled error, a timeout or a crash. Its log group has the request id and the stack trace.`,
-    metric: fn.metricErrors({ period: Duration.minutes(1), statistic: Stats.SUM }),
-    threshold: 0,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 1,
-    // A function that is not called sends no metric: that is quiet, not broken.
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
 }
