@@ -161,6 +161,10 @@ export class PaymentsApi {
             {
               throttlingRateLimit: providerCallbackThrottling.rateLimit,
               throttlingBurstLimit: providerCallbackThrottling.burstLimit,
+              // A method's settings replace the stage's: the same logging, never bodies.
+              loggingLevel: MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+              metricsEnabled: true,
             },
           ]),
         ),
