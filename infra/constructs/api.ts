@@ -13,12 +13,12 @@ import {
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Stage } from '#infra/constructs/stage.ts';
 import { GroupedLambdaIntegration } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { stackName } from '#infra/naming.ts';
-import type { ServiceFunction } from '#infra/service-function.ts';
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 
@@ -197,8 +197,8 @@ export class PaymentsApi {
     this.restApi.node.tryRemoveChild('Endpoint');
   }
 
-  /** The route's method, invoking `fn`. */
-  addRoute(route: Endpoint, fn: ServiceFunction): void {
+  /** The route's method, invoking `fn` (a function, or a money path's `live` alias). */
+  addRoute(route: Endpoint, fn: IFunction): void {
     const method = this.restApi.root.resourceForPath(route.path).addMethod(
       route.method,
       // The console's test-invoke is not used; each function may be invoked by its method only.

@@ -27,6 +27,7 @@ import {
   minutesBetweenRuns,
 } from '#infra/constructs/function-alarms.ts';
 import type { StageQueues } from '#infra/constructs/messaging.ts';
+import { MoneyPathRollout } from '#infra/constructs/rollout.ts';
 import type { Stage } from '#infra/constructs/stage.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { functionNameFor, pascalCase } from '#infra/naming.ts';
@@ -108,11 +109,12 @@ export class ServiceFunctions {
       logRetention: stage.production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
       logRemovalPolicy: stage.removalPolicy,
     };
+    const rollout = new MoneyPathRollout(stack, stage);
     this.routes = this.addFunctions(
       endpointEntries,
       'api',
       () => apiFunctionTimeout,
-      (fn, route) => props.api.addRoute(route, fn),
+      (fn, route, name) => props.api.addRoute(route, rollout.invokedFor(fn, name)),
     );
     this.workers = this.addFunctions(
       workerEntries,

@@ -399,7 +399,12 @@ describe('the REST API', () => {
         expect(props.AuthorizationType).toBe('NONE');
         expect(props.Integration.Type).toBe('AWS_PROXY');
         const uriParts: Json[] = props.Integration.Uri['Fn::Join'][1];
-        const functionId = uriParts.find((part) => part?.['Fn::GetAtt']?.[1] === 'Arn')['Fn::GetAtt'][0];
+        const invoked = uriParts.find(
+          (part) => part?.['Fn::GetAtt']?.[1] === 'Arn' || (part?.Ref && !part.Ref.startsWith('AWS::')),
+        );
+        // A money path's method invokes its function's `live` alias.
+        const alias = invoked.Ref ? resourceOf(template, 'AWS::Lambda::Alias', invoked.Ref) : undefined;
+        const functionId = alias ? alias.Properties.FunctionName.Ref : invoked['Fn::GetAtt'][0];
         return {
           route: `${props.HttpMethod} ${pathOf(template, props.ResourceId)}`,
           functionName: resourceOf(template, 'AWS::Lambda::Function', functionId).Properties.FunctionName,
@@ -1300,10 +1305,12 @@ describe('the alarms', () => {
       const functions = resourcesOf(template, 'AWS::Lambda::Function');
       expect(functions.length).toBeGreaterThan(0);
       for (const [functionId, fn] of functions) {
+        // The function's own: a money path's alias has its alarm too (the rollout test's).
         const found = alarmsOf(template).filter(([, alarm]) =>
           (alarm.Properties.Metrics ?? []).some(
             (metric: Json) =>
               metric.MetricStat?.Metric.MetricName === 'Errors' &&
+              metric.MetricStat.Metric.Dimensions.length === 1 &&
               metric.MetricStat.Metric.Dimensions[0].Value.Ref === functionId,
           ),
         );
