@@ -41,13 +41,13 @@ type Json = any;
 const resourcesOf = (template: Template, type: string): [string, Json][] =>
   Object.entries(template.findResources(type));
 
-/** Every function the stage has, with the entry of the route table that made it. */
 /** The aliases of a function (a money path's `live`), by logical id. */
 const aliasesOf = (template: Template, functionId: string): string[] =>
   resourcesOf(template, 'AWS::Lambda::Alias')
     .filter(([, alias]) => alias.Properties.FunctionName.Ref === functionId)
     .map(([id]) => id);
 
+/** Every function the stage has, with the entry of the route table that made it. */
 function functionsOf(stack: PaymentsStack) {
   const entries = [
     ...endpointEntries,
