@@ -67,6 +67,8 @@ export const gatewayResponses = [
     statusCode: '429',
     id: 'too_many_requests',
     message: '"Too many requests"',
+    // The stage's token bucket refills every second; the WAF's per-caller 429 says a minute.
+    headers: { 'Retry-After': "'1'" },
   },
   {
     type: ResponseType.REQUEST_TOO_LARGE,
@@ -174,6 +176,7 @@ export class PaymentsApi {
       this.restApi.addGatewayResponse(response.type.responseType, {
         type: response.type,
         ...('statusCode' in response ? { statusCode: response.statusCode } : {}),
+        ...('headers' in response ? { responseHeaders: response.headers } : {}),
         templates: { 'application/json': errorTemplate(response.id, response.message) },
       });
     }

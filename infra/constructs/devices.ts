@@ -110,7 +110,9 @@ function ruleErrorActionOf(stack: Stack, stage: Stage): CfnTopicRule.ActionPrope
     (stack.node.tryFindChild('DeviceRuleErrorsRole') as Role | undefined) ??
     new Role(stack, 'DeviceRuleErrorsRole', { assumedBy: new ServicePrincipal('iot.amazonaws.com') });
   if (!existing) {
+    // The three actions IoT's CloudWatch Logs action needs, on this group only.
     logGroup.grantWrite(role);
+    logGroup.grant(role, 'logs:DescribeLogStreams');
     const metric = { namespace: `${serviceName}/${stage.name}`, name: 'DeviceRuleErrors' };
     new MetricFilter(stack, 'DeviceRuleErrorsFilter', {
       logGroup,

@@ -343,6 +343,16 @@ describe("the providers' callbacks on prod", () => {
       ThrottlingRateLimit: stageThrottling.rateLimit,
     });
   });
+
+  it("answers the stage's own throttle 429 with Retry-After too", () => {
+    const [[, throttled]] = resourcesOf(prod.template, 'AWS::ApiGateway::GatewayResponse').filter(
+      ([, response]) => response.Properties.ResponseType === 'THROTTLED',
+    ) as [[string, Json]];
+    expect(throttled.Properties.StatusCode).toBe('429');
+    expect(throttled.Properties.ResponseParameters).toEqual({
+      'gatewayresponse.header.Retry-After': "'1'",
+    });
+  });
 });
 
 describe('the alarms of prod', () => {
