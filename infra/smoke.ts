@@ -4,6 +4,10 @@
  * stage's API: created, approved through the sandbox helper, polled to success, its webhook
  * delivered to the receiver given (or skipped), the books audited; then the business is retired.
  * `--stage local` runs it against the local host (DATA_DIR), as the tests do.
+ *
+ * `--read-only` (production always runs so) writes nothing and moves no money: with the stage's
+ * smoke key (SMOKE_KEY, provisioned once per stage: docs/operations/rollout.md) it reads through
+ * the API as an integrator would, and checks that an unsigned provider callback is refused.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -13,12 +17,15 @@ import { projectRoot } from './paths.ts';
 import { localStageName, readRegistryFile, StageRegistryError, stageEntry } from './stage-registry.ts';
 
 const usage = `Usage: npm run smoke -- --stage NAME [--api-url URL] [--webhook-url URL] [--timeout SECONDS]
+       SMOKE_KEY='{"keyId":"...","key":"..."}' npm run smoke -- --stage NAME --read-only [--api-url URL]
 
---stage NAME       a sandbox stage of the registry (context.stages in cdk.json), or local
+--stage NAME       a stage of the registry (context.stages in cdk.json), or local
 --api-url URL      the stage's API (the stack's ApiUrl output); default: its publicBaseUrl
 --webhook-url URL  a receiver that answers 2xx: the payment's webhook must be delivered there;
                    without it the webhook step is skipped
---timeout SECONDS  how long each wait may take (default 60)`;
+--timeout SECONDS  how long each wait may take (default 60)
+--read-only        read with the stage's smoke key (SMOKE_KEY) and write nothing: production's
+                   smoke test, chosen by itself on a production stage`;
 
 class UsageError extends Error {}
 
@@ -31,7 +38,7 @@ interface Target {
   env: NodeJS.ProcessEnv;
 }
 
-function target(values: { stage?: string; 'api-url'?: string }): Target {
+function target(values: { stage?: string; 'api-url'?: string }): Target & { production: boolean } {
   const stage = values.stage;
   if (!stage) throw new UsageError('--stage is required');
   if (stage === localStageName) {
@@ -43,6 +50,7 @@ function target(values: { stage?: string; 'api-url'?: string }): Target {
       stage,
       baseUrl: values['api-url'] ?? config.baseUrl,
       env: { ...process.env, DATA_DIR: dataDir },
+      production: false,
     };
   }
   let entry: ReturnType<typeof stageEntry>;
@@ -52,15 +60,12 @@ function target(values: { stage?: string; 'api-url'?: string }): Target {
     if (error instanceof StageRegistryError) throw new UsageError(error.message);
     throw error;
   }
-  // Production has no sandbox helper and no test money: a smoke payment there would be real.
-  if (entry.kind === 'production')
-    throw new UsageError(`${stage} is a production stage: smoke runs on sandbox stages`);
   const baseUrl = values['api-url'] ?? entry.environment.PUBLIC_BASE_URL;
   if (!baseUrl)
     throw new UsageError(
       `--api-url is required: ${stage} has no publicBaseUrl (use the stack's ApiUrl output)`,
     );
-  return { stage, baseUrl, env: process.env };
+  return { stage, baseUrl, env: process.env, production: entry.kind === 'production' };
 }
 
 async function admin<T = Record<string, unknown>>(to: Target, ...args: string[]): Promise<T> {
@@ -122,6 +127,68 @@ interface SmokeOptions {
   'api-url'?: string;
   'webhook-url'?: string;
   timeout?: string;
+  'read-only'?: boolean;
+}
+
+/** The stage's smoke key, from SMOKE_KEY: `{"keyId": ..., "key": ...}`, as its secret holds it. */
+function smokeKey(): { keyId: string; key: string } {
+  const text = process.env.SMOKE_KEY;
+  if (!text) {
+    throw new UsageError(
+      "--read-only needs the stage's smoke key in SMOKE_KEY (its secret <stack>/smoke-key: docs/operations/rollout.md)",
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError('SMOKE_KEY must be JSON: {"keyId": "...", "key": "..."}');
+  }
+  const { keyId, key } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof keyId !== 'string' || typeof key !== 'string') {
+    throw new UsageError('SMOKE_KEY must be JSON: {"keyId": "...", "key": "..."}');
+  }
+  return { keyId, key };
+}
+
+/**
+ * Production's smoke test: only reads, with the smoke business's key, and one callback the
+ * service must refuse. A failure here after a deploy is a reason to roll back.
+ */
+async function readOnlySmoke(to: Target, log: (line: string) => void): Promise<void> {
+  const { keyId, key } = smokeKey();
+  const call = api(to.baseUrl, { 'X-API-KEY-ID': keyId, 'X-API-KEY': key });
+  const stores = expectStatus(await call('GET', '/partner_api/stores'), 200, 'list the stores') as unknown;
+  if (!Array.isArray(stores)) throw new Error(`list the stores: not a list: ${JSON.stringify(stores)}`);
+  log(`stores: ${stores.length}`);
+  const storeId = (stores[0] as { id?: string } | undefined)?.id;
+  if (storeId) {
+    const balance = expectStatus(
+      await call('GET', `/partner_api/stores/${storeId}/balance`),
+      200,
+      "read a store's balance",
+    );
+    if (typeof balance.amount !== 'number')
+      throw new Error(`the balance has no amount: ${JSON.stringify(balance)}`);
+    log('balance read');
+  }
+  expectStatus(await call('GET', '/partner_api/transactions'), 200, 'list the transactions');
+  log('transactions listed');
+  // An id no business has: the key is checked, the table read, and the answer is the spec's 404.
+  const missing = expectStatus(
+    await call('GET', `/partner_api/payment_requests/${randomUUID()}`),
+    404,
+    'read a payment request that does not exist',
+  );
+  if (typeof missing.id !== 'string')
+    throw new Error(`the 404 is not the spec's error body: ${JSON.stringify(missing)}`);
+  log('an unknown payment request is not found');
+  const refused = await api(to.baseUrl, {})('POST', '/provider_callbacks/wave', {
+    id: `smoke-${randomUUID()}`,
+    type: 'checkout.session.completed',
+  });
+  expectStatus(refused, 401, 'an unsigned provider callback');
+  log('an unsigned provider callback is refused');
 }
 
 /** Runs the smoke test; each step is reported through `log`. Throws on the first failed step. */
@@ -130,7 +197,16 @@ async function smoke(options: SmokeOptions, log: (line: string) => void): Promis
   const timeoutMs = Number(options.timeout ?? 60) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new UsageError('--timeout must be a positive number');
-  log(`smoke on ${to.stage} at ${to.baseUrl}`);
+  // Production has no sandbox helper and no test money: a smoke payment there would be real.
+  const readOnly = options['read-only'] === true || to.production;
+  if (to.production && options['webhook-url']) {
+    throw new UsageError(`${to.stage} is a production stage: its smoke test is read-only, without a webhook`);
+  }
+  log(`smoke on ${to.stage} at ${to.baseUrl}${readOnly ? ' (read-only)' : ''}`);
+  if (readOnly) {
+    await readOnlySmoke(to, log);
+    return;
+  }
 
   const tag = randomUUID().slice(0, 8);
   const { businessId } = await admin<{ businessId: string }>(to, 'create-business', '--name', `Smoke ${tag}`);
@@ -236,6 +312,7 @@ const { values } = parseArgs({
     'api-url': { type: 'string' },
     'webhook-url': { type: 'string' },
     timeout: { type: 'string' },
+    'read-only': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });

@@ -7,6 +7,7 @@ import type { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { concurrencyBudgetFor } from '#infra/concurrency-budget.ts';
 import { AlarmTopic } from '#infra/constructs/alarm-topic.ts';
 import { PaymentsApi } from '#infra/constructs/api.ts';
 import { TableBackups } from '#infra/constructs/backups.ts';
@@ -16,6 +17,7 @@ import { EscrowExpirySchedules } from '#infra/constructs/escrow-expiry.ts';
 import { StageQueues } from '#infra/constructs/messaging.ts';
 import { StageObservability } from '#infra/constructs/observability.ts';
 import { OperatorRole } from '#infra/constructs/operator-role.ts';
+import { StagePaging } from '#infra/constructs/paging.ts';
 import { StageSecrets } from '#infra/constructs/secrets.ts';
 import { ServiceFunctions } from '#infra/constructs/service-functions.ts';
 import { SmsConfigurationSet } from '#infra/constructs/sms.ts';
@@ -23,13 +25,13 @@ import type { Stage } from '#infra/constructs/stage.ts';
 import { ApiWebAcl } from '#infra/constructs/web-acl.ts';
 import { groupFunctionsOf } from '#infra/function-groups.ts';
 import type { ServiceFunction } from '#infra/service-function.ts';
-import { liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
+import { apiKeyRateLimitPerMinute, liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
 import type { StageEntry } from '#infra/stage-registry.ts';
 import type { EndpointName } from '#shared/api/all-endpoints.ts';
 import type { DeviceRuleName } from '#shared/catalogue/device-rules.ts';
 import type { WorkerName } from '#shared/catalogue/queue-workers.ts';
 import type { QueueName } from '#shared/catalogue/queues.ts';
-import type { ScheduleName, ScheduleTargetName } from '#shared/catalogue/schedules.ts';
+import { type ScheduleName, type ScheduleTargetName, scheduleEntries } from '#shared/catalogue/schedules.ts';
 import type { StreamConsumerName } from '#shared/catalogue/stream-consumers.ts';
 import type { LiveAdapterName } from '#shared/providers/adapters.ts';
 
@@ -128,6 +130,7 @@ export class PaymentsStack extends Stack {
       },
       api,
       queues,
+      concurrency: stageConcurrencyBudget(props.stage),
     });
     this.functions = functions.routes;
     this.workers = functions.workers;
@@ -136,15 +139,17 @@ export class PaymentsStack extends Stack {
     this.streamConsumers = functions.streamConsumers;
     this.deviceRuleFunctions = functions.deviceRules;
     new SoundboxDevices(this, stage, functions.deviceRules);
-    new ApiWebAcl(this, stage, this.api);
+    const webAcl = new ApiWebAcl(this, stage, this.api, apiKeyRateLimitPerMinute(props.stage.environment));
     const operator = new OperatorRole(this, stage, {
       table: this.table,
       webhookSecretsKey: this.webhookSecretsKey,
       providerSecrets: this.providerSecrets.values(),
     });
 
-    new StageObservability(this, stage.name, {
+    const observability = new StageObservability(this, stage.name, {
       api: this.api,
+      webAclName: webAcl.webAclName,
+      accountConcurrencyLimit: props.stage.accountConcurrencyLimit,
       table: this.table,
       queues: this.queues,
       functions,
@@ -152,7 +157,7 @@ export class PaymentsStack extends Stack {
     const alarmTopic = new AlarmTopic(this, stage.name, props.stage.alarmEmail);
     this.alarmTopic = alarmTopic.topic;
     // Last, so that it finds every alarm made above.
-    alarmTopic.notifyOnEveryAlarm();
+    new StagePaging(this, stage.name, alarmTopic.topic, observability.dashboard);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -164,5 +169,17 @@ export class PaymentsStack extends Stack {
       value: this.alarmTopic.topicArn,
       description: 'Subscribe to this topic to be told of every alarm of the stage',
     });
+  }
+}
+
+/** The stage's budget, refused with the stage named. */
+function stageConcurrencyBudget(stage: StageEntry) {
+  try {
+    return concurrencyBudgetFor(
+      stage.accountConcurrencyLimit,
+      scheduleEntries.map(([name]) => name),
+    );
+  } catch (error) {
+    throw new Error(`Stage "${stage.name}" in cdk.json: ${(error as Error).message}`);
   }
 }

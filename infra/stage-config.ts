@@ -22,6 +22,8 @@ export const registrySettingNames = [
   'waveApiUrl',
   'escrowMinHoldSeconds',
   'paymentRequestMinLifetimeSeconds',
+  'apiKeyRateLimitPerMinute',
+  'accountConcurrencyLimit',
 ] as const;
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkAccountConcurrencyLimit, defaultAccountConcurrencyLimit } from '#infra/concurrency-budget.ts';
 import { projectRoot } from '#infra/paths.ts';
 import {
   checkApiKeyRateLimitPerMinute,
@@ -35,6 +36,11 @@ export interface StageEntry {
   readonly allowedOrigins: readonly string[];
   /** The variables every function of the stage gets: fees, ceilings, public URL, when set. */
   readonly environment: Readonly<Record<string, string>>;
+  /**
+   * The concurrent executions the stage counts on: the account's Lambda quota, or the stage's
+   * share of it when stages share an account. Sizes the background functions' budget.
+   */
+  readonly accountConcurrencyLimit: number;
 }
 
 /** The context key of the registry in cdk.json. */
@@ -87,6 +93,7 @@ const knownFields = new Set([
   'alarmEmail',
   'allowedOrigins',
   'providerRouting',
+  'accountConcurrencyLimit',
   ...Object.keys(settingVariables),
 ]);
 
@@ -135,7 +142,8 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
   for (const field of Object.keys(entry)) {
     if (!knownFields.has(field)) fail(`unknown field ${field} (known: ${[...knownFields].join(', ')})`);
   }
-  const { kind, account, region, alarmEmail, allowedOrigins, providerRouting } = entry;
+  const { kind, account, region, alarmEmail, allowedOrigins, providerRouting, accountConcurrencyLimit } =
+    entry;
   if (kind !== 'sandbox' && kind !== 'production') fail('kind must be "sandbox" or "production"');
   if (typeof account !== 'string' || !/^[0-9]{12}$/.test(account)) {
     fail('account must be a 12-digit AWS account id, as a string');
@@ -164,6 +172,14 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
   if (providerRouting !== undefined && !isEmptyObject(providerRouting)) {
     fail('providerRouting is reserved: the service routes every method to its one provider today');
   }
+  let concurrencyLimit = defaultAccountConcurrencyLimit;
+  if (accountConcurrencyLimit !== undefined) {
+    try {
+      concurrencyLimit = checkAccountConcurrencyLimit(accountConcurrencyLimit);
+    } catch (error) {
+      fail(`accountConcurrencyLimit: ${(error as Error).message}`);
+    }
+  }
   const sharing = stagesSharingProductionAccount(registry as Record<string, unknown>, stage, kind, account);
   if (sharing) fail(sharing);
   const environment: Record<string, string> = {};
@@ -185,6 +201,7 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
     alarmEmail: alarmEmail as string,
     allowedOrigins: origins as string[],
     environment,
+    accountConcurrencyLimit: concurrencyLimit,
   };
 }
 

@@ -1,12 +1,10 @@
 /**
- * The stage's alarm topic, which every alarm of the stage notifies, with the e-mail address of the
+ * The stage's alarm topic, which the stage's paging alarm notifies (paging.ts), with the e-mail address of the
  * stage's registry entry subscribed; operators may subscribe more (the stack's `AlarmTopicArn` output).
  * Encrypted with a key of its own, since CloudWatch cannot use the AWS-managed SNS key, and closed
  * to plain HTTP. Only alarms named for this stack may publish.
  */
 import { ArnFormat, RemovalPolicy, type Stack } from 'aws-cdk-lib';
-import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -43,11 +41,7 @@ export function snsTopicKeyUse(
 export class AlarmTopic {
   readonly topic: Topic;
 
-  constructor(
-    private readonly stack: Stack,
-    stage: string,
-    alarmEmail: string,
-  ) {
+  constructor(stack: Stack, stage: string, alarmEmail: string) {
     const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
     const key = new Key(stack, 'AlarmTopicKey', {
       description: `Encrypts the alarm notifications of ${stackName(stage)}`,
@@ -92,21 +86,6 @@ export class AlarmTopic {
         'Serverless-SNSRedrivePolicy',
         'A lost alarm e-mail loses no alarm: its state and history stay in CloudWatch, and OK/ALARM transitions are e-mailed again.',
       );
-    }
-  }
-
-  /**
-   * Every alarm of the stack, nested stacks' included, notifies the topic of its ALARM and OK
-   * transitions. Found rather than listed, so an alarm added later cannot be left silent by
-   * mistake: called once all of them have been made.
-   */
-  notifyOnEveryAlarm(): void {
-    const notify = new SnsAction(this.topic);
-    for (const construct of this.stack.node.findAll()) {
-      if (construct instanceof Alarm) {
-        construct.addAlarmAction(notify);
-        construct.addOkAction(notify);
-      }
     }
   }
 }

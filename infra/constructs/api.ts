@@ -13,12 +13,13 @@ import {
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Stage } from '#infra/constructs/stage.ts';
 import { GroupedLambdaIntegration } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { stackName } from '#infra/naming.ts';
-import type { ServiceFunction } from '#infra/service-function.ts';
+import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 
 /**
@@ -30,6 +31,19 @@ import type { Endpoint } from '#shared/api/endpoint.ts';
  * spec's format and retry. Raise it from the 429 count in the access logs, not before.
  */
 export const stageThrottling = { rateLimit: 100, burstLimit: 200 } as const;
+
+/**
+ * The providers' callbacks have a throttle of their own, set on their methods: partners at their
+ * limit must not get a provider's callback refused, nor a burst of callbacks (a provider catching
+ * up after an outage) the partners' calls. One callback per payment and per payout is far below
+ * it; a provider retries what it was refused.
+ */
+export const providerCallbackThrottling = { rateLimit: 50, burstLimit: 100 } as const;
+
+/** The methods of the providers' callbacks, as API Gateway's method settings name them. */
+const providerCallbackMethods = endpointEntries
+  .filter(([, route]) => route.path.startsWith('/provider_callbacks/'))
+  .map(([, route]) => `${route.path}/${route.method}`);
 
 /** The spec's error body. `message` is a VTL expression that yields a JSON string. */
 export const errorTemplate = (id: string, message: string) =>
@@ -53,6 +67,8 @@ export const gatewayResponses = [
     statusCode: '429',
     id: 'too_many_requests',
     message: '"Too many requests"',
+    // The stage's token bucket refills every second; the WAF's per-caller 429 says a minute.
+    headers: { 'Retry-After': "'1'" },
   },
   {
     type: ResponseType.REQUEST_TOO_LARGE,
@@ -141,12 +157,26 @@ export class PaymentsApi {
         metricsEnabled: true,
         throttlingRateLimit: stageThrottling.rateLimit,
         throttlingBurstLimit: stageThrottling.burstLimit,
+        methodOptions: Object.fromEntries(
+          providerCallbackMethods.map((method) => [
+            method,
+            {
+              throttlingRateLimit: providerCallbackThrottling.rateLimit,
+              throttlingBurstLimit: providerCallbackThrottling.burstLimit,
+              // A method's settings replace the stage's: the same logging, never bodies.
+              loggingLevel: MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+              metricsEnabled: true,
+            },
+          ]),
+        ),
       },
     });
     for (const response of gatewayResponses) {
       this.restApi.addGatewayResponse(response.type.responseType, {
         type: response.type,
         ...('statusCode' in response ? { statusCode: response.statusCode } : {}),
+        ...('headers' in response ? { responseHeaders: response.headers } : {}),
         templates: { 'application/json': errorTemplate(response.id, response.message) },
       });
     }
@@ -170,8 +200,8 @@ export class PaymentsApi {
     this.restApi.node.tryRemoveChild('Endpoint');
   }
 
-  /** The route's method, invoking `fn`. */
-  addRoute(route: Endpoint, fn: ServiceFunction): void {
+  /** The route's method, invoking `fn` (a function, or a money path's `live` alias). */
+  addRoute(route: Endpoint, fn: IFunction): void {
     const method = this.restApi.root.resourceForPath(route.path).addMethod(
       route.method,
       // The console's test-invoke is not used; each function may be invoked by its method only.

@@ -7,11 +7,13 @@
  * `<stage>/soundbox/<its name>/`, and publishes only its status. Topics and rules carry the stage
  * (shared/domain/soundbox.ts), since IoT Core's topics are shared by every stage of the account.
  */
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnPolicy as CfnIotPolicy, CfnThingType, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Stage } from '#infra/constructs/stage.ts';
-import { devicePolicyName, deviceThingTypeName, pascalCase, stackName } from '#infra/naming.ts';
+import { devicePolicyName, deviceThingTypeName, pascalCase, serviceName, stackName } from '#infra/naming.ts';
 import type { ServiceFunction } from '#infra/service-function.ts';
 import { type DeviceRuleName, deviceRuleEntries } from '#shared/catalogue/device-rules.ts';
 import { soundboxTopicPrefix, soundboxTopics } from '#shared/domain/soundbox.ts';
@@ -73,6 +75,7 @@ export class SoundboxDevices {
     for (const [name, rule] of deviceRuleEntries) {
       const fn = ruleFunctions.get(name);
       if (!fn) throw new Error(`Device rule ${name} has no function`);
+      const errorAction = ruleErrorActionOf(Stack.of(fn), stage);
       rule.sql(stage.name).forEach((sql, index) => {
         const topicRule = new CfnTopicRule(Stack.of(fn), `${pascalCase(name)}Rule${index + 1}`, {
           // Rule names allow letters, digits and underscores only.
@@ -82,6 +85,8 @@ export class SoundboxDevices {
             awsIotSqlVersion: '2016-03-23',
             ruleDisabled: false,
             actions: [{ lambda: { functionArn: fn.functionArn } }],
+            // A rule whose action fails (the function throttled, missing, refusing) says so here.
+            errorAction,
           },
         });
         fn.addPermission(`${pascalCase(name)}Rule${index + 1}Invoke`, {
@@ -92,4 +97,51 @@ export class SoundboxDevices {
       });
     }
   }
+}
+
+/**
+ * Where IoT rules of the stage report an action that failed, made once in the stack of the rules'
+ * functions: a log group (the failed message and the error), the role IoT writes to it with, and
+ * an alarm as soon as a failure is written.
+ */
+function ruleErrorActionOf(stack: Stack, stage: Stage): CfnTopicRule.ActionProperty {
+  const existing = stack.node.tryFindChild('DeviceRuleErrors') as LogGroup | undefined;
+  const logGroup =
+    existing ??
+    new LogGroup(stack, 'DeviceRuleErrors', {
+      logGroupName: `/aws/iot/${stackName(stage.name)}-rule-errors`,
+      retention: stage.production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
+      removalPolicy: stage.removalPolicy,
+    });
+  const role =
+    (stack.node.tryFindChild('DeviceRuleErrorsRole') as Role | undefined) ??
+    new Role(stack, 'DeviceRuleErrorsRole', { assumedBy: new ServicePrincipal('iot.amazonaws.com') });
+  if (!existing) {
+    // The three actions IoT's CloudWatch Logs action needs, on this group only.
+    logGroup.grantWrite(role);
+    logGroup.grant(role, 'logs:DescribeLogStreams');
+    const metric = { namespace: `${serviceName}/${stage.name}`, name: 'DeviceRuleErrors' };
+    new MetricFilter(stack, 'DeviceRuleErrorsFilter', {
+      logGroup,
+      filterPattern: FilterPattern.allEvents(),
+      metricNamespace: metric.namespace,
+      metricName: metric.name,
+      metricValue: '1',
+    });
+    new Alarm(stack, 'DeviceRuleErrorsAlarm', {
+      alarmName: `${stackName(stage.name)}-device-rule-errors`,
+      alarmDescription: `An IoT rule of the devices could not invoke its function: devices' presence goes stale. The log group ${logGroup.logGroupName} has the message and the error.`,
+      metric: new Metric({
+        namespace: metric.namespace,
+        metricName: metric.name,
+        period: Duration.minutes(5),
+        statistic: Stats.SUM,
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+  return { cloudwatchLogs: { logGroupName: logGroup.logGroupName, roleArn: role.roleArn } };
 }

@@ -1,11 +1,17 @@
 /**
  * The stage's queues, from the function catalogue: each with the dead-letter queue that takes its messages
  * after `maxReceiveCount` failed receives, and beside them the stream consumers' on-failure queues.
- * Every queue where a message waits for an operator alarms as soon as one lands there. All are
+ * Every queue where a message waits for an operator alarms as soon as messages land there. All are
  * encrypted and refuse plain HTTP. Sandbox-only queues are left out of production.
  */
 import { Duration, type Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Stats,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Stage } from '#infra/constructs/stage.ts';
 import { acknowledge } from '#infra/nag.ts';
@@ -108,14 +114,27 @@ export class StageQueues {
     return queue;
   }
 
-  /** An alarm as soon as a message waits in `queue`, which only an operator empties. */
+  /**
+   * An alarm as soon as messages arrive in `queue`, which only an operator empties: on the rise of
+   * its visible messages rather than on their number, so the alarm goes back to OK once arrivals
+   * stop, even while the first incident's messages wait for their redrive, and a second incident
+   * raises it (and pages) again. SQS counts no NumberOfMessagesSent for what a redrive moves, so the
+   * rise is read from the visible count; an empty queue may send no data point, hence the FILL.
+   */
   private alarmOnAnyMessage(id: string, alarmName: string, queue: Queue, alarmDescription: string): void {
     new Alarm(this.stack, id, {
       alarmName,
       alarmDescription,
-      metric: queue.metricApproximateNumberOfMessagesVisible({
+      metric: new MathExpression({
+        expression: 'DIFF(FILL(visible, 0))',
+        usingMetrics: {
+          visible: queue.metricApproximateNumberOfMessagesVisible({
+            period: Duration.minutes(1),
+            statistic: Stats.MAXIMUM,
+          }),
+        },
+        label: 'Messages arrived',
         period: Duration.minutes(1),
-        statistic: Stats.MAXIMUM,
       }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -24,6 +24,10 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { ServiceFunctions } from '#infra/constructs/service-functions.ts';
 import { pascalCase, serviceName, stackName } from '#infra/naming.ts';
 import type { QueueName } from '#shared/catalogue/queues.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
+
+/** Where shared/metrics.ts writes the service's own metrics. */
+const businessMetricsNamespace = 'PartnerPayments';
 
 /**
  * The API's 5xx alarm: the share of requests answered 5xx over one period, computed with metric
@@ -59,6 +63,41 @@ export const oldestMessageAlarmSeconds = 60 * 60;
  */
 export const signInCapAlarm = { period: Duration.minutes(5) } as const;
 
+/**
+ * The account's concurrent executions above this share of what the stage counts on, for five
+ * minutes: before the API's functions are throttled, not after.
+ */
+export const accountConcurrencyAlarm = { percent: 80, period: Duration.minutes(1), periods: 5 } as const;
+
+/**
+ * Requests the WAF blocked, as a share of all it saw over 15 minutes, from 100 blocked: a caller
+ * over its limit or a scan is routine; a fifth of the traffic refused is integrators (or a
+ * provider) locked out, or an attack worth knowing of.
+ */
+export const wafBlockedAlarm = { percent: 20, minimumBlocked: 100, period: Duration.minutes(15) } as const;
+
+/**
+ * Payments ending in error as a share of those completed over 15 minutes, from 10 completions:
+ * payers decline and run out of funds every day, but half of them failing is a provider down or
+ * a broken collection path.
+ */
+export const paymentFailureRateAlarm = {
+  percent: 50,
+  minimumCompleted: 10,
+  period: Duration.minutes(15),
+} as const;
+
+/**
+ * Webhook attempts without a 2xx answer as a share of attempts over 15 minutes, from 20 attempts:
+ * one merchant's receiver down is theirs to fix (its deliveries show it); most attempts failing is
+ * the sender (signing, egress) or the network.
+ */
+export const webhookFailureRateAlarm = {
+  percent: 50,
+  minimumAttempts: 20,
+  period: Duration.minutes(15),
+} as const;
+
 /** The table operations the service makes; CloudWatch alarms take at most 10 metrics. */
 const tableOperations = [
   Operation.GET_ITEM,
@@ -74,12 +113,19 @@ const tableOperations = [
 
 export interface StageObservabilityProps {
   readonly api: RestApi;
+  /** The web ACL's name, which its metrics are dimensioned by. */
+  readonly webAclName: string;
+  /** The concurrent executions the stage counts on (its registry's accountConcurrencyLimit). */
+  readonly accountConcurrencyLimit: number;
   readonly table: Table;
   readonly queues: ReadonlyMap<QueueName, Queue>;
   readonly functions: ServiceFunctions;
 }
 
 export class StageObservability {
+  /** The stage's dashboard; the alarms' status joins it once every alarm is made (paging.ts). */
+  readonly dashboard: Dashboard;
+
   constructor(
     private readonly stack: Stack,
     private readonly stage: string,
@@ -89,7 +135,86 @@ export class StageObservability {
     this.addServerErrorRateAlarm();
     this.addSignInCapAlarm();
     this.addOperationalAlarms();
-    this.addDashboard();
+    this.addWafBlockedAlarm();
+    this.addBusinessFailureAlarms();
+    this.dashboard = this.addDashboard();
+  }
+
+  private addWafBlockedAlarm(): void {
+    const { percent, minimumBlocked, period } = wafBlockedAlarm;
+    const wafMetric = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/WAFV2',
+        metricName,
+        dimensionsMap: { WebACL: this.props.webAclName, Region: this.stack.region, Rule: 'ALL' },
+        period,
+        statistic: Stats.SUM,
+      });
+    this.alarm('WafBlockedAlarm', 'waf-blocked', {
+      alarmDescription: `The WAF blocked over ${percent}% of the API's requests (at least ${minimumBlocked}) within ${period.toMinutes()} minutes. Its logs (aws-waf-logs-${stackName(this.stage)}) say which rule and which callers: integrators over their limit, a provider refused, or an attack.`,
+      metric: new MathExpression({
+        expression: `IF(blocked >= ${minimumBlocked}, 100 * blocked / (blocked + allowed), 0)`,
+        usingMetrics: { blocked: wafMetric('BlockedRequests'), allowed: wafMetric('AllowedRequests') },
+        label: 'Blocked by the WAF (% of requests)',
+        period,
+      }),
+      threshold: percent,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+
+  /**
+   * The service's own signals (shared/metrics.ts): payments completing in error, webhook attempts
+   * refused. Powertools writes each metric with all its dimensions at once, so each provider and
+   * outcome is a metric of its own, summed here.
+   */
+  private addBusinessFailureAlarms(): void {
+    const business = (metricName: string, period: Duration, dimensions: Record<string, string> = {}) =>
+      new Metric({
+        namespace: businessMetricsNamespace,
+        metricName,
+        dimensionsMap: { service: serviceName, ...dimensions },
+        period,
+        statistic: Stats.SUM,
+      });
+    const payments = paymentFailureRateAlarm;
+    const completed = (outcome: string) =>
+      Object.fromEntries(
+        providerCodes.map((provider) => [
+          `${outcome}${provider}`,
+          business('PaymentsCompleted', payments.period, { outcome, provider }),
+        ]),
+      );
+    const sumOf = (outcome: string) => providerCodes.map((provider) => `${outcome}${provider}`).join(' + ');
+    this.alarm('PaymentFailureRateAlarm', 'payment-failure-rate', {
+      alarmDescription: `Over ${payments.percent}% of the payments completed within ${payments.period.toMinutes()} minutes (at least ${payments.minimumCompleted}) ended in error: a provider down or the collection path broken. The dashboard splits them by provider.`,
+      metric: new MathExpression({
+        expression: `IF((${sumOf('success')}) + (${sumOf('error')}) >= ${payments.minimumCompleted}, 100 * (${sumOf('error')}) / ((${sumOf('success')}) + (${sumOf('error')})), 0)`,
+        usingMetrics: { ...completed('success'), ...completed('error') },
+        label: 'Payments ending in error (% of completed)',
+        period: payments.period,
+      }),
+      threshold: payments.percent,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    const webhooks = webhookFailureRateAlarm;
+    this.alarm('WebhookFailureRateAlarm', 'webhook-failure-rate', {
+      alarmDescription: `Over ${webhooks.percent}% of webhook attempts (at least ${webhooks.minimumAttempts}) got no 2xx answer within ${webhooks.period.toMinutes()} minutes: most receivers failing at once points at the sender or the network. The sender's logs have each attempt's status.`,
+      metric: new MathExpression({
+        expression: `IF(attempts >= ${webhooks.minimumAttempts}, 100 * failures / attempts, 0)`,
+        usingMetrics: {
+          attempts: business('WebhookAttempts', webhooks.period),
+          failures: business('WebhookAttemptFailures', webhooks.period),
+        },
+        label: 'Webhook attempts failed (% of attempts)',
+        period: webhooks.period,
+      }),
+      threshold: webhooks.percent,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
   }
 
   /** An alarm of the stage, named for its stack; a metric that is not sent is not a breach. */
@@ -139,7 +264,7 @@ export class StageObservability {
       alarmDescription:
         "The stage's hourly cap on dashboard sign-in codes refused codes: likely SMS pumping. Look at the numbers asked for (the platform's messages) and raise signInCodesPerHour in the stage's registry entry only if the demand is real.",
       metric: new Metric({
-        namespace: 'PartnerPayments',
+        namespace: businessMetricsNamespace,
         metricName: 'SignInCodesRefused',
         dimensionsMap: { service: serviceName, stage: this.stage, limit: 'stage' },
         period: signInCapAlarm.period,
@@ -198,20 +323,21 @@ export class StageObservability {
         evaluationPeriods: 1,
       });
     }
-    // Lambda's account-wide Throttles: no function has reserved concurrency, so a throttle means
-    // the account's concurrency ran out, whichever function it hit.
-    this.alarm('FunctionThrottlesAlarm', 'function-throttles', {
-      alarmDescription:
-        "Lambda throttled invocations: the account's concurrency ran out. API callers got an error; a queue's batch waits and is retried. The dashboard's function panels show which.",
+    // Throttles are counted per function, in its failure-rate alarm (function-alarms.ts); this one
+    // warns before they start, while the account still has room.
+    const { percent, period: concurrencyPeriod, periods: concurrencyPeriods } = accountConcurrencyAlarm;
+    const limit = this.props.accountConcurrencyLimit;
+    this.alarm('AccountConcurrencyAlarm', 'account-concurrency', {
+      alarmDescription: `The account ran over ${percent}% of the ${limit} concurrent executions the stage counts on (accountConcurrencyLimit) for ${concurrencyPeriods * concurrencyPeriod.toMinutes()} minutes: API calls are about to be throttled. The dashboard's concurrency panel shows which functions hold it; ask AWS for a higher quota, then raise accountConcurrencyLimit.`,
       metric: new Metric({
         namespace: 'AWS/Lambda',
-        metricName: 'Throttles',
-        period: Duration.minutes(1),
-        statistic: Stats.SUM,
+        metricName: 'ConcurrentExecutions',
+        period: concurrencyPeriod,
+        statistic: Stats.MAXIMUM,
       }),
-      threshold: 0,
+      threshold: Math.floor((limit * percent) / 100),
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
+      evaluationPeriods: concurrencyPeriods,
     });
     const period5 = Duration.minutes(5);
     this.alarm('TableThrottlesAlarm', 'table-throttles', {
@@ -245,7 +371,7 @@ export class StageObservability {
   }
 
   /** One dashboard per stage: traffic, errors and latency; functions; queues; the table. */
-  private addDashboard(): void {
+  private addDashboard(): Dashboard {
     const { api, queues, table, functions } = this.props;
     const apiStage = api.deploymentStage;
     const period = Duration.minutes(5);
@@ -253,6 +379,9 @@ export class StageObservability {
       ...functions.routes.values(),
       ...functions.workers.values(),
       ...functions.scheduled.values(),
+      ...functions.scheduleTargets.values(),
+      ...functions.streamConsumers.values(),
+      ...functions.deviceRules.values(),
     ];
     const dashboard = new Dashboard(this.stack, 'Dashboard', { dashboardName: stackName(this.stage) });
     dashboard.addWidgets(
@@ -300,5 +429,36 @@ export class StageObservability {
         width: 12,
       }),
     );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Function throttles',
+        left: allFunctions.map((fn) =>
+          fn.metricThrottles({ period, statistic: Stats.SUM, label: fn.node.id }),
+        ),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Concurrent executions',
+        left: [
+          new Metric({
+            namespace: 'AWS/Lambda',
+            metricName: 'ConcurrentExecutions',
+            period: Duration.minutes(1),
+            statistic: Stats.MAXIMUM,
+            label: 'account',
+          }),
+          ...allFunctions.map((fn) =>
+            fn.metric('ConcurrentExecutions', {
+              period: Duration.minutes(1),
+              statistic: Stats.MAXIMUM,
+              label: fn.node.id,
+            }),
+          ),
+        ],
+        leftAnnotations: [{ value: this.props.accountConcurrencyLimit, label: 'accountConcurrencyLimit' }],
+        width: 12,
+      }),
+    );
+    return dashboard;
   }
 }

@@ -4,18 +4,30 @@
  * by EventBridge Scheduler's one-time schedules), per stream consumer (fed by the table's stream)
  * and per device rule (invoked by the IoT rules of devices.ts). Sandbox-only entries are left out
  * of production. Each function is asked for in the stage's stack and lands in its group's nested
- * stack (infra/function-groups.ts), with what is built beside it with `Stack.of(fn)`: its Errors
- * alarm, its schedule's rule, its permissions.
+ * stack (infra/function-groups.ts), with what is built beside it with `Stack.of(fn)`: its alarms
+ * (function-alarms.ts), its schedule's rule, its permissions.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { type Duration, Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import {
+  type CfnFunction,
+  EventSourceMapping,
+  FilterCriteria,
+  StartingPosition,
+} from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ConcurrencyBudget } from '#infra/concurrency-budget.ts';
 import type { PaymentsApi } from '#infra/constructs/api.ts';
+import {
+  addFailedSweepAlarm,
+  addFailureRateAlarm,
+  addIteratorAgeAlarm,
+  minutesBetweenRuns,
+} from '#infra/constructs/function-alarms.ts';
 import type { StageQueues } from '#infra/constructs/messaging.ts';
+import { MoneyPathRollout } from '#infra/constructs/rollout.ts';
 import type { Stage } from '#infra/constructs/stage.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { functionNameFor, pascalCase } from '#infra/naming.ts';
@@ -53,6 +65,8 @@ export interface ServiceFunctionsProps {
   readonly api: PaymentsApi;
   /** The queues workers read, and where stream consumers park the records they fail. */
   readonly queues: StageQueues;
+  /** Each background function's share of the concurrency the stage counts on. */
+  readonly concurrency: ConcurrencyBudget;
 }
 
 /** What a function takes from its declaration (an endpoint's, a worker's...). */
@@ -80,12 +94,14 @@ export class ServiceFunctions {
   readonly deviceRules: ReadonlyMap<DeviceRuleName, ServiceFunction>;
   /** What every function of the stage shares; each adds its entry, name, access and timeout. */
   private readonly defaults: FunctionDefaults;
+  private readonly concurrency: ConcurrencyBudget;
 
   constructor(
     private readonly stack: Stack,
     private readonly stage: Stage,
     props: ServiceFunctionsProps,
   ) {
+    this.concurrency = props.concurrency;
     this.defaults = {
       resources: props.resources,
       stageEnvironment: props.stageEnvironment,
@@ -93,11 +109,12 @@ export class ServiceFunctions {
       logRetention: stage.production ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
       logRemovalPolicy: stage.removalPolicy,
     };
+    const rollout = new MoneyPathRollout(stack, stage);
     this.routes = this.addFunctions(
       endpointEntries,
       'api',
       () => apiFunctionTimeout,
-      (fn, route) => props.api.addRoute(route, fn),
+      (fn, route, name) => props.api.addRoute(route, rollout.invokedFor(fn, name)),
     );
     this.workers = this.addFunctions(
       workerEntries,
@@ -148,7 +165,24 @@ export class ServiceFunctions {
         files: entry.files,
         timeout: timeoutOf(entry),
       });
-      addErrorsAlarm(fn, functionName);
+      const reserved = (this.concurrency.reservedConcurrency as Readonly<Record<string, number>>)[name];
+      if (reserved !== undefined) {
+        (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = reserved;
+      } else if (invokedBy !== 'api' && invokedBy !== 'queue') {
+        throw new Error(
+          `${name} is a background function without a budget: add it to infra/concurrency-budget.ts`,
+        );
+      }
+      if (invokedBy === 'schedule') {
+        addFailedSweepAlarm(
+          fn,
+          functionName,
+          minutesBetweenRuns((entry as unknown as ScheduleEntry).expression),
+        );
+      } else {
+        addFailureRateAlarm(fn, functionName);
+      }
+      if (invokedBy === 'stream') addIteratorAgeAlarm(fn, functionName);
       wire(fn, entry, name);
       functions.set(name, fn);
     }
@@ -166,6 +200,8 @@ export class ServiceFunctions {
     const eventSource = new SqsEventSource(queue, {
       batchSize: worker.batchSize,
       reportBatchItemFailures: true,
+      // A cap that reserves nothing (infra/concurrency-budget.ts): past it, messages wait in the queue.
+      maxConcurrency: this.concurrency.workerMaximumConcurrency[workerName],
     });
     fn.addEventSource(eventSource);
     for (const mapping of fn.node.children.filter((child) => child instanceof EventSourceMapping)) {
@@ -223,24 +259,4 @@ export class ServiceFunctions {
       );
     }
   }
-}
-
-/**
- * Errors (a handler that threw past the wrapper, a timeout, a crash) of one function: any is worth
- * a look, and one alarm per function says which. Throttles have one alarm for the stage
- * (observability.ts): they come from the account's concurrency running out, not from one
- * function, and an alarm per function would spend ~50 resources. The alarm sits beside its
- * function, in the function's nested stack.
- */
-function addErrorsAlarm(fn: ServiceFunction, functionName: string): void {
-  new Alarm(Stack.of(fn), `${fn.node.id}ErrorsAlarm`, {
-    alarmName: `${functionName}-errors`,
-    alarmDescription: `${functionName} failed: an unhandled error, a timeout or a crash. Its log group has the request id and the stack trace.`,
-    metric: fn.metricErrors({ period: Duration.minutes(1), statistic: Stats.SUM }),
-    threshold: 0,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 1,
-    // A function that is not called sends no metric: that is quiet, not broken.
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
 }

@@ -19,16 +19,35 @@ import { requestLimits } from '#shared/http/request-limits.ts';
  * caller can exhaust it: an API key id, or an IP address, gets at most a fifth of the stage's
  * steady rate (20/s of 100/s). It takes five callers at their limit to reach the stage's own
  * throttle, where the per-IP limit was once so loose that two addresses did. The per-IP rule also
- * covers requests without a key id (public pages, scans of unknown routes).
+ * covers requests without a key id (public pages, scans of unknown routes), but not the
+ * providers' callbacks: a provider calls from a few addresses for every payment of the stage, and
+ * its callbacks have their own throttle (api.ts). The per-key limit is the stage's
+ * `apiKeyRateLimitPerMinute` (its default is this fifth).
  */
 const callersToExhaustStage = 5;
 const perCallerPerMinute = (stageThrottling.rateLimit * 60) / callersToExhaustStage;
 export const wafRateLimits = {
-  perApiKeyId: perCallerPerMinute,
   perIp: perCallerPerMinute,
   windowSeconds: 60,
   callersToExhaustStage,
 } as const;
+
+/**
+ * A caller over a rate limit is told to wait one window: WAF lifts the block once the requests of
+ * the last window fall under the limit, which a caller that stopped meets within it.
+ */
+export const rateLimitedRetryAfterSeconds = wafRateLimits.windowSeconds;
+
+/**
+ * Rules of the common rule set counted rather than blocking. Its 8 KB body limit would refuse
+ * bodies the service takes (it enforces 16 KiB itself, answered 413, by the BodyTooLarge rule
+ * evaluated before the group); and a request without a User-Agent is no attack on an API whose
+ * callers are servers, a provider's callback among them.
+ */
+export const commonRuleSetCountedRules = ['SizeRestrictions_BODY', 'NoUserAgent_HEADER'] as const;
+
+/** What the providers' callbacks share in their path, whatever the stage name before it. */
+export const providerCallbackPathPart = '/provider_callbacks/';
 
 /**
  * AWS managed rule groups evaluated after the rate rules: common exploits (OWASP-style), known bad
@@ -55,7 +74,7 @@ function rateRule(
   name: string,
   priority: number,
   limit: number,
-  key: Pick<CfnWebACL.RateBasedStatementProperty, 'aggregateKeyType' | 'customKeys'>,
+  key: Pick<CfnWebACL.RateBasedStatementProperty, 'aggregateKeyType' | 'customKeys' | 'scopeDownStatement'>,
 ): CfnWebACL.RuleProperty {
   return {
     name,
@@ -63,13 +82,33 @@ function rateRule(
     statement: {
       rateBasedStatement: { limit, evaluationWindowSec: wafRateLimits.windowSeconds, ...key },
     },
-    // 429 with the spec's body, not WAF's 403: clients back off and retry on 429.
+    // 429 with the spec's body and a Retry-After, not WAF's 403: clients back off and retry on 429.
     action: {
-      block: { customResponse: { responseCode: 429, customResponseBodyKey: rateLimitedBody } },
+      block: {
+        customResponse: {
+          responseCode: 429,
+          customResponseBodyKey: rateLimitedBody,
+          responseHeaders: [{ name: 'Retry-After', value: String(rateLimitedRetryAfterSeconds) }],
+        },
+      },
     },
     visibilityConfig: visibilityOf(name),
   };
 }
+
+/** Requests other than the providers' callbacks. */
+const notProviderCallback: CfnWebACL.StatementProperty = {
+  notStatement: {
+    statement: {
+      byteMatchStatement: {
+        fieldToMatch: { uriPath: {} },
+        positionalConstraint: 'CONTAINS',
+        searchString: providerCallbackPathPart,
+        textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+      },
+    },
+  },
+};
 
 // Bodies over the limit are refused whole: WAF inspects the first 16 KB of a body on API
 // Gateway, and MATCH treats what lies beyond as over the limit rather than letting it through.
@@ -99,9 +138,14 @@ function sizeRule(
 }
 
 export class ApiWebAcl {
-  constructor(stack: Stack, stage: Stage, api: RestApi) {
+  /** The web ACL's name, which its CloudWatch metrics are dimensioned by. */
+  readonly webAclName: string;
+
+  /** `apiKeyRateLimitPerMinute`: the stage's requests a minute per API key id. */
+  constructor(stack: Stack, stage: Stage, api: RestApi, apiKeyRateLimitPerMinute: number) {
+    this.webAclName = stackName(stage.name);
     const webAcl = new CfnWebACL(stack, 'WebAcl', {
-      name: stackName(stage.name),
+      name: this.webAclName,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       customResponseBodies: {
@@ -119,7 +163,7 @@ export class ApiWebAcl {
         },
       },
       rules: [
-        rateRule('RatePerApiKeyId', 0, wafRateLimits.perApiKeyId, {
+        rateRule('RatePerApiKeyId', 0, apiKeyRateLimitPerMinute, {
           aggregateKeyType: 'CUSTOM_KEYS',
           customKeys: [
             {
@@ -131,7 +175,10 @@ export class ApiWebAcl {
             },
           ],
         }),
-        rateRule('RatePerIp', 1, wafRateLimits.perIp, { aggregateKeyType: 'IP' }),
+        rateRule('RatePerIp', 1, wafRateLimits.perIp, {
+          aggregateKeyType: 'IP',
+          scopeDownStatement: notProviderCallback,
+        }),
         sizeRule('BodyTooLarge', 2, { body: { oversizeHandling: 'MATCH' } }, requestLimits.bodyBytes, {
           status: 413,
           bodyKey: tooLargeBody,
@@ -149,8 +196,21 @@ export class ApiWebAcl {
           (name, index): CfnWebACL.RuleProperty => ({
             name,
             priority: 10 + index,
-            statement: { managedRuleGroupStatement: { vendorName: 'AWS', name } },
-            // The group's own actions (block) apply.
+            statement: {
+              managedRuleGroupStatement: {
+                vendorName: 'AWS',
+                name,
+                ...(name === 'AWSManagedRulesCommonRuleSet'
+                  ? {
+                      ruleActionOverrides: commonRuleSetCountedRules.map((rule) => ({
+                        name: rule,
+                        actionToUse: { count: {} },
+                      })),
+                    }
+                  : {}),
+              },
+            },
+            // The group's own actions (block) apply, but for the rules overridden above.
             overrideAction: { none: {} },
             visibilityConfig: visibilityOf(name),
           }),

@@ -3,6 +3,7 @@ import { DomainError } from '#shared/errors/domain-error.ts';
 /** Errors of any request: malformed, invalid, at odds with the state it meets, or repeated. */
 export type RequestErrorId =
   | 'bad_request'
+  | 'request_too_large'
   | 'not_found'
   | 'validation_error'
   | 'conflict'
@@ -13,6 +14,13 @@ export type RequestErrorId =
 export class BadRequest extends DomainError {
   constructor(message: string) {
     super('bad_request', message);
+  }
+}
+
+/** A body over the service's limit (shared/http/request-limits.ts): refused unread. */
+export class RequestTooLarge extends DomainError {
+  constructor() {
+    super('request_too_large', 'The request body is too large');
   }
 }
 

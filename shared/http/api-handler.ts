@@ -4,10 +4,11 @@ import type { output, ZodMiniType as ZodType } from 'zod/mini';
 import type { CallerKind, JsonEndpoint } from '#shared/api/endpoint.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { DomainError } from '#shared/errors/domain-error.ts';
-import { BadRequest } from '#shared/errors/request.ts';
+import { BadRequest, RequestTooLarge } from '#shared/errors/request.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { publicBaseUrl } from '#shared/http/public-base-url.ts';
+import { requestLimits } from '#shared/http/request-limits.ts';
 import { parseInput } from '#shared/http/validation.ts';
 import { inRequest, logger } from '#shared/logger.ts';
 import { publishMetrics } from '#shared/metrics.ts';
@@ -123,12 +124,17 @@ export function normalizeHeaders(): MiddlewareObj<ApiEvent, APIGatewayProxyResul
   };
 }
 
-/** A body that is present must be JSON; an empty body is "no body" (`undefined`). */
+/**
+ * A body that is present must be JSON; an empty body is "no body" (`undefined`). One over the
+ * service's limit is refused unread, as the WAF and the local host refuse it before the handler:
+ * the 413 holds even where a request reaches the function another way.
+ */
 export function jsonBody(): MiddlewareObj<ApiEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
       const text = rawBody(request.event);
       if (text === '') return;
+      if (Buffer.byteLength(text) > requestLimits.bodyBytes) throw new RequestTooLarge();
       try {
         request.event.jsonBody = JSON.parse(text);
       } catch {

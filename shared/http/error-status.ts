@@ -3,6 +3,7 @@ import type { ErrorId } from '#shared/errors/domain-error.ts';
 /** The one place where a domain error id becomes an HTTP status (statuses of the field contract). */
 export const statusByErrorId: Record<ErrorId, number> = {
   bad_request: 400,
+  request_too_large: 413,
   unauthorized: 401,
   business_not_enabled_for_api_access: 403,
   forbidden_action: 403,

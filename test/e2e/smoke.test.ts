@@ -27,10 +27,12 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-const smoke = (...args: string[]) =>
+const smoke = (...args: string[]) => smokeWith({}, ...args);
+
+const smokeWith = (env: Record<string, string>, ...args: string[]) =>
   execFileAsync(process.execPath, ['--import', 'tsx', 'infra/smoke.ts', ...args], {
     cwd: projectRoot,
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: dataDir, ...env },
   });
 
 const adminJson = async (...args: string[]) => {
@@ -73,5 +75,50 @@ describe('npm run smoke -- --stage local', () => {
     );
     expect(unknown).toMatchObject({ code: 2 });
     expect((unknown as { stderr: string }).stderr).toContain('no-such-stage');
+  }, 120_000);
+
+  it("reads with the stage's smoke key and writes nothing when read-only, as on production", async () => {
+    const { businessId } = await adminJson('create-business', '--name', 'Smoke key');
+    const { storeId } = await adminJson('create-store', '--business', String(businessId), '--name', 'Smoke');
+    const smokeKey = await adminJson('create-key', '--business', String(businessId));
+    const before = await fetch(`${config.baseUrl}/partner_api/transactions`, {
+      headers: { 'X-API-KEY-ID': String(smokeKey.keyId), 'X-API-KEY': String(smokeKey.key) },
+    }).then((response) => response.json() as Promise<Record<string, unknown>>);
+
+    const { stdout } = await smokeWith(
+      { SMOKE_KEY: JSON.stringify({ keyId: smokeKey.keyId, key: smokeKey.key }) },
+      '--stage',
+      'local',
+      '--read-only',
+    );
+    expect(stdout).toContain(`smoke on local at ${config.baseUrl} (read-only)`);
+    expect(stdout).toContain('stores: 1');
+    expect(stdout).toContain('balance read');
+    expect(stdout).toContain('an unknown payment request is not found');
+    expect(stdout).toContain('an unsigned provider callback is refused');
+    expect(stdout).not.toContain('created');
+    expect(stdout).toMatch(/smoke: passed\n$/);
+    // The smoke business is left as it was: same store, no transaction, API access still on.
+    const after = await fetch(`${config.baseUrl}/partner_api/transactions`, {
+      headers: { 'X-API-KEY-ID': String(smokeKey.keyId), 'X-API-KEY': String(smokeKey.key) },
+    }).then((response) => response.json() as Promise<Record<string, unknown>>);
+    expect({ total: after.total, data: after.data }).toEqual({ total: before.total, data: before.data });
+    expect(before.total).toBe(0);
+    expect(storeId).toBeDefined();
+
+    const withoutKey = await smoke('--stage', 'local', '--read-only').catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(withoutKey).toMatchObject({ code: 2 });
+    expect((withoutKey as { stderr: string }).stderr).toContain('SMOKE_KEY');
+
+    const wrongKey = await smokeWith(
+      { SMOKE_KEY: JSON.stringify({ keyId: smokeKey.keyId, key: 'not-the-key' }) },
+      '--stage',
+      'local',
+      '--read-only',
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(wrongKey).toMatchObject({ code: 1 });
+    expect((wrongKey as { stderr: string }).stderr).toContain('list the stores: expected 200, got 401');
   }, 120_000);
 });

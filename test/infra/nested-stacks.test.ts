@@ -41,6 +41,12 @@ type Json = any;
 const resourcesOf = (template: Template, type: string): [string, Json][] =>
   Object.entries(template.findResources(type));
 
+/** The aliases of a function (a money path's `live`), by logical id. */
+const aliasesOf = (template: Template, functionId: string): string[] =>
+  resourcesOf(template, 'AWS::Lambda::Alias')
+    .filter(([, alias]) => alias.Properties.FunctionName.Ref === functionId)
+    .map(([id]) => id);
+
 /** Every function the stage has, with the entry of the route table that made it. */
 function functionsOf(stack: PaymentsStack) {
   const entries = [
@@ -104,10 +110,14 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
       // checks: no resource policy names the function.
       if (scheduleTargetEntries.some(([target]) => target === name)) continue;
       // The API's, a schedule's or an IoT rule's permission to invoke it, or its queue's or stream's mapping.
+      // A money path is invoked through its `live` alias, beside it.
+      const invokedIds = [functionId, ...aliasesOf(template, functionId)];
       const invokers = [
         ...resourcesOf(template, 'AWS::Lambda::Permission'),
         ...resourcesOf(template, 'AWS::Lambda::EventSourceMapping'),
-      ].filter(([, invoker]) => JSON.stringify(invoker.Properties.FunctionName).includes(`"${functionId}"`));
+      ].filter(([, invoker]) =>
+        invokedIds.some((id) => JSON.stringify(invoker.Properties.FunctionName).includes(`"${id}"`)),
+      );
       expect(invokers.length, name).toBeGreaterThan(0);
     }
   });
@@ -122,9 +132,10 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
       parent.resourceCountIs(type, 0);
     }
     // API Gateway's account-wide logging role, the role EventBridge Scheduler invokes the escrow
-    // expiry with and the operators' role (a stage's, not a function's) are the parent's only
-    // roles, with, on production, the role AWS Backup backs the table up with.
-    parent.resourceCountIs('AWS::IAM::Role', stage === 'prod' ? 4 : 3);
+    // expiry with, the one CodeDeploy shifts the money paths' aliases with and the operators' role
+    // (a stage's, not a function's) are the parent's only roles, with, on production, the role AWS
+    // Backup backs the table up with.
+    parent.resourceCountIs('AWS::IAM::Role', stage === 'prod' ? 5 : 4);
     for (const [, logGroup] of resourcesOf(parent, 'AWS::Logs::LogGroup')) {
       expect(JSON.stringify(logGroup.Properties.LogGroupName ?? '')).not.toContain('/aws/lambda/');
     }
@@ -154,8 +165,9 @@ describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
         ([routeName]) => routeName === name,
       )?.[1] as (typeof endpointEntries)[number][1];
       const functionId = Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnFunction);
+      const invokedIds = [functionId, ...aliasesOf(merged, functionId)];
       const granted = permissions.filter(([, permission]) =>
-        JSON.stringify(permission.Properties.FunctionName).includes(`"${functionId}"`),
+        invokedIds.some((id) => JSON.stringify(permission.Properties.FunctionName).includes(`"${id}"`)),
       );
       expect(granted, name).toHaveLength(1);
       const [[, permission]] = granted as [[string, Json]];

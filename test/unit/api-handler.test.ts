@@ -185,6 +185,20 @@ describe('the handler wrapper', () => {
     });
   });
 
+  it('answers 413 for a body over 16 KiB, unread, and takes one at the limit', async () => {
+    const over = `{"pad":"${'x'.repeat(16 * 1024)}"}`;
+    expect(await call(echo, event({ headers: {}, body: over }))).toEqual({
+      status: 413,
+      body: { id: 'request_too_large', message: 'The request body is too large', extras: null },
+    });
+    // Counted in bytes, as the WAF counts: 6,000 three-byte characters are over, though 6,000 long.
+    const wide = `{"pad":"${'€'.repeat(6000)}"}`;
+    expect((await call(echo, event({ headers: {}, body: wide }))).status).toBe(413);
+    const atLimit = `{"pad":"${'x'.repeat(16 * 1024 - 10)}"}`;
+    expect(Buffer.byteLength(atLimit)).toBe(16 * 1024);
+    expect((await call(echo, event({ headers: {}, body: atLimit }))).status).not.toBe(413);
+  });
+
   it('maps domain errors to their status', async () => {
     givenKey();
     const failing = apiHandler(endpoint('api_key', {}), async () => {
