@@ -28,7 +28,7 @@ export const activityEndpoints = /* @__PURE__ */ endpointsIn('service-providers'
     method: 'GET',
     path: '/partner_api/service_providers/activities',
     caller: 'service_provider',
-    access: ['table:GetItem'],
+    access: ['table:GetItem', 'table:UpdateItem'],
     tag: 'Service providers',
     summary: 'List the business activities',
     response: array(activityCategorySchema),

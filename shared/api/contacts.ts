@@ -165,7 +165,7 @@ export const contactEndpoints = /* @__PURE__ */ endpointsIn('contacts', {
     method: 'GET',
     path: '/partner_api/contacts',
     caller: 'api_key',
-    access: readsTable,
+    access: [...readsTable, 'table:UpdateItem'],
     tag: 'Contacts',
     summary: 'List the contacts',
     response: array(contactSchema),

@@ -56,7 +56,7 @@ export const deviceEndpoints = /* @__PURE__ */ endpointsIn('devices', {
     method: 'GET',
     path: '/partner_api/devices',
     caller: 'api_key',
-    access: readsTable,
+    access: [...readsTable, 'table:UpdateItem'],
     tag: 'Devices',
     summary: 'List the soundbox terminals',
     response: array(deviceSchema),

@@ -157,7 +157,7 @@ export const escrowEndpoints = /* @__PURE__ */ endpointsIn('escrows', {
     method: 'GET',
     path: '/partner_api/escrows',
     caller: 'platform_key',
-    access: readsTable,
+    access: [...readsTable, 'table:UpdateItem'],
     tag: 'Escrows',
     summary: 'List escrows',
     query: listEscrowsQuery,

@@ -308,7 +308,7 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     method: 'GET',
     path: '/partner_api/payment_requests/{id}',
     caller: 'api_key',
-    access: ['table:GetItem'],
+    access: ['table:GetItem', 'table:UpdateItem'],
     tag: 'Payment requests',
     summary: 'Get a payment request',
     params: paymentRequestPathParams,

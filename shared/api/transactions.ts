@@ -171,7 +171,7 @@ export const transactionEndpoints = /* @__PURE__ */ endpointsIn('transactions', 
     path: '/partner_api/transactions',
     caller: 'api_key',
     // Writes only the listing's snapshot instant (shared/data/list-snapshot.ts).
-    access: ['table:GetItem', 'table:Query', 'table:PutItem'],
+    access: ['table:GetItem', 'table:Query', 'table:PutItem', 'table:UpdateItem'],
     tag: 'Transactions',
     summary: 'List the transactions',
     query: listTransactionsQuery,

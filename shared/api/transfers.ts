@@ -263,7 +263,7 @@ export const transferEndpoints = /* @__PURE__ */ endpointsIn('transfers', {
     method: 'GET',
     path: '/partner_api/transfers/{id}',
     caller: 'api_key',
-    access: ['table:GetItem'],
+    access: ['table:GetItem', 'table:UpdateItem'],
     tag: 'Transfers',
     summary: 'Get a transfer',
     params: transferPathParams,

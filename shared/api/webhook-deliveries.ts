@@ -109,7 +109,7 @@ export const webhookDeliveryEndpoints = /* @__PURE__ */ endpointsIn('webhook-del
     method: 'GET',
     path: '/partner_api/webhook_deliveries',
     caller: 'api_key',
-    access: readsTable,
+    access: [...readsTable, 'table:UpdateItem'],
     tag: 'Webhooks',
     summary: 'List the webhook deliveries',
     query: listWebhookDeliveriesQuery,
