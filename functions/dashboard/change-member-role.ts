@@ -9,7 +9,12 @@ export const handler = pageHandler(
   'changeMemberRole',
   withSession(async (request, session) => {
     try {
-      await changeMemberRole(session, request.params.memberId ?? '', request.form.role ?? '');
+      await changeMemberRole(
+        session,
+        request.params.memberId ?? '',
+        request.form.role ?? '',
+        request.sourceIp,
+      );
     } catch (error) {
       if (!(error instanceof LastOwner)) throw error;
       const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) };

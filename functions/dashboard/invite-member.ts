@@ -14,7 +14,11 @@ export const handler = pageHandler(
       role: request.form.role ?? '',
     };
     const signInUrl = dashboardUrl({ ...request, languagePinned: true }, '/sign-in');
-    const answer = await inviteMember(session, form, { signInUrl, language: request.language });
+    const answer = await inviteMember(session, form, {
+      signInUrl,
+      language: request.language,
+      sourceIp: request.sourceIp,
+    });
     if (answer.outcome === 'invited') return redirectTo(dashboardUrl(request, '/team'));
     const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) };
     if (answer.outcome === 'invalid') return htmlPage(teamPage(page, { form, invalid: answer.fields }), 400);

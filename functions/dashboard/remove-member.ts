@@ -9,7 +9,7 @@ export const handler = pageHandler(
   'removeMember',
   withSession(async (request, session) => {
     try {
-      await removeMember(session, request.params.memberId ?? '');
+      await removeMember(session, request.params.memberId ?? '', request.sourceIp);
     } catch (error) {
       if (!(error instanceof LastOwner)) throw error;
       const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) };

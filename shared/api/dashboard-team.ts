@@ -86,6 +86,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
       'table:ConditionCheckItem',
       'table:DeleteItem',
       'table:GetItem',
+      'table:PutItem',
       'table:Query',
       'table:UpdateItem',
     ],

@@ -23,10 +23,11 @@ import { findUserByPhone, newUser, type User, userWrites } from '#shared/data/us
 import { isMemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { Language } from '#shared/domain/languages.ts';
-import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
+import { maskPhone, normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { LastOwner, MemberNotFound } from '#shared/errors/dashboard.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
+import { auditWriteFor } from '#shared/operations/audit-log.ts';
 import { type ActingMember, requireAction } from '#shared/operations/dashboard-access.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 
@@ -83,7 +84,7 @@ const invitationText: Record<Language, (business: string, signInUrl: string) => 
 export async function inviteMember(
   session: DashboardSession,
   form: InvitationForm,
-  context: { signInUrl: string; language: Language },
+  context: { signInUrl: string; language: Language; sourceIp?: string | undefined },
   now = new Date(),
 ): Promise<InvitationOutcome> {
   const acting = await requireAction(session, 'manageTeam');
@@ -114,7 +115,16 @@ export async function inviteMember(
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + invitationLifetimeMs).toISOString(),
   };
-  await transactWrite(invitationWrites(invitation));
+  const audit = auditWriteFor(
+    acting,
+    {
+      action: 'member_invited',
+      detail: `${maskPhone(phone)} (${form.role})`,
+      sourceIp: context.sourceIp ?? '',
+    },
+    now,
+  );
+  await transactWrite([...invitationWrites(invitation), audit]);
   count('DashboardInvitationsSent');
   await sendPlatformSms({
     to: phone,
@@ -140,24 +150,45 @@ async function anotherOwner(member: Member): Promise<Member> {
   return other;
 }
 
-export async function changeMemberRole(session: DashboardSession, memberId: string, role: string) {
+export async function changeMemberRole(
+  session: DashboardSession,
+  memberId: string,
+  role: string,
+  sourceIp = '',
+) {
   const acting = await requireAction(session, 'manageTeam');
   if (!isMemberRole(role)) throw new MemberNotFound();
   const member = await memberOfActingBusiness(acting, memberId);
   if (member.role === role) return member;
   if (member.role === 'owner' || role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
   const guard = member.role === 'owner' ? [stillOwnerCheck(await anotherOwner(member))] : [];
-  await transactWrite([...roleChangeWrites(member, member.role, role, acting.businessName), ...guard]);
+  const audit = auditWriteFor(acting, {
+    action: 'member_role_changed',
+    subjectId: member.id,
+    detail: `${member.name}: ${member.role} → ${role}`,
+    sourceIp,
+  });
+  await transactWrite([...roleChangeWrites(member, member.role, role, acting.businessName), ...guard, audit]);
   count('DashboardRoleChanges');
   return { ...member, role };
 }
 
-export async function removeMember(session: DashboardSession, memberId: string): Promise<void> {
+export async function removeMember(
+  session: DashboardSession,
+  memberId: string,
+  sourceIp = '',
+): Promise<void> {
   const acting = await requireAction(session, 'manageTeam');
   const member = await memberOfActingBusiness(acting, memberId);
   if (member.role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
   const guard = member.role === 'owner' ? [stillOwnerCheck(await anotherOwner(member))] : [];
-  await transactWrite([...memberRemovalWrites(member, member.role), ...guard]);
+  const audit = auditWriteFor(acting, {
+    action: 'member_removed',
+    subjectId: member.id,
+    detail: `${member.name} (${member.role})`,
+    sourceIp,
+  });
+  await transactWrite([...memberRemovalWrites(member, member.role), ...guard, audit]);
   count('DashboardMembersRemoved');
 }
 

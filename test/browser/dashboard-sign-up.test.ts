@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { seriousAxeViolations } from '#test/support/accessibility.ts';
 import { openPhone, type PhoneBrowser } from '#test/support/browser.ts';
 import { nextCodeOf, signInCodesOf } from '#test/support/dashboard.ts';
 
@@ -23,9 +24,16 @@ afterAll(async () => {
   await Promise.all(phones.map((opened) => opened.close()));
 });
 
-/** Nothing wider than the screen: no sideways scrolling on a 360 px phone. */
-const fitsTheScreen = async (page: Page) =>
-  expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(360);
+/**
+ * Nothing wider than the screen (no sideways scrolling on a 360 px phone), and nothing axe-core
+ * rates serious or critical in the page as it stands (the step's errors included).
+ */
+const fitsTheScreen = async (page: Page, width = 360) => {
+  await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(
+    width,
+  );
+  expect(await seriousAxeViolations(page)).toEqual([]);
+};
 
 describe('signing up on the dashboard from a phone', () => {
   it('goes from the phone to a signed-in home page with the new business, then signs out', async () => {
@@ -74,6 +82,7 @@ describe('signing up on the dashboard from a phone', () => {
         .getByRole('link', { name: /votre prénom/i })
         .getAttribute('href'),
     ).resolves.toBe('#firstName');
+    await fitsTheScreen(page);
 
     await page.getByLabel('Votre prénom').fill('Mariam');
     await page.getByLabel('Votre nom').fill('Ouattara');
@@ -113,5 +122,21 @@ describe('signing up on the dashboard from a phone', () => {
     await expect((await fetch(`${baseUrl}/__local/sms`)).text()).resolves.toContain(
       'Partner Payments: your code is',
     );
+  });
+
+  it('passes axe on a desktop screen too, in English, phone and code steps', async () => {
+    const opened = await openPhone({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    phones.push(opened);
+    const { page } = opened;
+    await page.goto(`${baseUrl}/dashboard/sign-in?lang=en`);
+    await fitsTheScreen(page, 1280);
+    // Sent empty: the error summary is checked too.
+    await page.getByRole('button', { name: 'Get a code' }).click();
+    await fitsTheScreen(page, 1280);
+    const phone = `+22507${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+    await page.getByLabel('Phone number').fill(phone);
+    await page.getByRole('button', { name: 'Get a code' }).click();
+    await page.waitForURL(`${baseUrl}/dashboard/sign-in/code?lang=en`);
+    await fitsTheScreen(page, 1280);
   });
 });

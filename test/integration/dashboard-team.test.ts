@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { listAuditEntries } from '#shared/data/audit-entry.ts';
 import { getSession } from '#shared/data/dashboard-session.ts';
 import { invitationsOfPhone } from '#shared/data/invitation.ts';
 import { listMembers } from '#shared/data/member.ts';
@@ -98,7 +99,7 @@ describe('memberships', () => {
       context,
     );
     await acceptInvitations(secondPhone, undefined);
-    await changeMemberRole(first.session, first.business.ownerMemberId, 'admin');
+    await changeMemberRole(first.session, first.business.ownerMemberId, 'admin', '203.0.113.7');
     expect(await listMemberships(first.user.id)).toEqual([
       {
         businessId: first.business.id,
@@ -107,6 +108,16 @@ describe('memberships', () => {
         role: 'admin',
       },
     ]);
+    // Both member changes are in the audit log, written in the change's own transaction.
+    const { entries } = await listAuditEntries(first.business.id, { limit: 10 });
+    expect(entries.map((entry) => entry.action).sort()).toEqual(['member_invited', 'member_role_changed']);
+    const roleChange = entries.find((entry) => entry.action === 'member_role_changed');
+    expect(roleChange).toMatchObject({
+      subjectId: first.business.ownerMemberId,
+      sourceIp: '203.0.113.7',
+      detail: expect.stringContaining('owner → admin'),
+      actor: { memberId: first.business.ownerMemberId },
+    });
   });
 
   it('two owners demoting each other at the same moment leave one owner, never none', async () => {
