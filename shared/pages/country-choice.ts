@@ -53,7 +53,8 @@ const texts = {
     showProviders: 'Changer',
     phoneHint: (example: string) => `Par exemple ${example}`,
     phoneInvalid: (countryIn: string, example: string) =>
-      `Saisissez un numéro mobile ${countryIn} (par exemple ${example}), ou un numéro d’un autre pays de la zone avec son indicatif (+221…).`,
+      // Short: it is shown twice (summary and field) and Pay must stay in a phone's first screen.
+      `Saisissez un numéro mobile ${countryIn}, par exemple ${example}.`,
     unserved: (provider: string, countryIn: string) =>
       `${provider} ne prend pas les paiements ${countryIn}. Choisissez un autre moyen de paiement.`,
     noProvider: (countryIn: string) =>
@@ -64,7 +65,7 @@ const texts = {
     showProviders: 'Change',
     phoneHint: (example: string) => `For example ${example}`,
     phoneInvalid: (countryIn: string, example: string) =>
-      `Enter a mobile number ${countryIn} (for example ${example}), or a number of another country of the zone with its code (+221…).`,
+      `Enter a mobile number ${countryIn}, for example ${example}.`,
     unserved: (provider: string, countryIn: string) =>
       `${provider} does not take payments ${countryIn}. Choose another payment method.`,
     noProvider: (countryIn: string) =>

@@ -28,11 +28,11 @@ a{color:#0f766e}
 .panel p{margin:0 0 10px}
 .panel .field-error,.panel .hint{margin:0 0 4px}
 .panel legend.field{margin:10px 0 2px}
-.country{display:flex;align-items:center;gap:8px;padding:8px 12px 0}
-.country-label{flex:none;width:4.4em;font-size:14px;font-weight:600;line-height:1.25}
-.country .input{flex:1 1 auto;width:auto;min-width:0;min-height:48px;padding:8px 6px;font-size:16px}
-.country .button{width:auto;flex:none;min-height:48px;margin:0;padding:8px 12px;font-size:16px}
-.country+.content{padding-top:8px}
+.country{display:flex;align-items:center;gap:8px;padding:4px 12px 0}
+.country-label{flex:0 1 auto;max-width:7em;font-size:14px;font-weight:600;line-height:1.25}
+.country .input{flex:1 1 auto;width:auto;min-width:0;min-height:44px;padding:6px;font-size:16px}
+.country .button{width:auto;flex:none;min-height:44px;margin:0;padding:6px 12px;font-size:16px}
+.country+.content{padding-top:4px}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 legend{font-weight:600;margin:0 0 4px;padding:0}
 .providers{display:grid;gap:8px}
@@ -58,7 +58,7 @@ legend{font-weight:600;margin:0 0 4px;padding:0}
 .input{display:block;width:100%;min-height:50px;padding:10px 14px;font:inherit;font-size:18px;color:inherit;border:2px solid #6b7280;border-radius:12px;background:#fff}
 .input:focus{outline:3px solid #0f766e;outline-offset:0;border-color:#0b0c0c}
 .input[aria-invalid=true]{border-color:#b91c1c}
-.alert{margin:0 0 10px;padding:8px 12px;border:1px solid #fecaca;border-radius:12px;background:#fef2f2;color:#991b1b}
+.alert{margin:0 0 8px;padding:6px 10px;font-size:15px;line-height:1.4;border:1px solid #fecaca;border-radius:12px;background:#fef2f2;color:#991b1b}
 .notice{margin:0 0 10px;padding:8px 12px;border:1px solid #fde68a;border-radius:12px;background:#fffbeb;color:#92400e}
 .alert p,.notice p{margin:0}
 .notice .button{margin-top:8px}
