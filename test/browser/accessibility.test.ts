@@ -146,8 +146,11 @@ describe('every hosted page, in every state, to axe-core', () => {
         throw new Error(`not reached with Tab: ${order.join(' → ')}`);
       };
       await page.goto(body.redirectUrl);
-      // The chosen operator, the way to another, the phone: in reading order.
+      // The number's country and its button, the chosen operator, the way to another, the
+      // phone: in reading order.
       expect(await tabUntil((name) => name === 'payerPhone')).toEqual([
+        'payerCountry',
+        'Changer',
         'wave',
         "Changer d'opérateur",
         'payerPhone',

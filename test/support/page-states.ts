@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { LocalConfig } from '#infra/local/local-config.ts';
 import { apiClient, type Body, demoApi } from '#test/support/api-client.ts';
+import { DashboardBrowser } from '#test/support/dashboard.ts';
 import { newOwner, newPhone, smsCodeFor } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
 
@@ -183,12 +184,13 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
   await postForm(declinedConsent.url, { code: declinedConsent.code, decision: 'decline' });
 
   const verification = async (idNumber?: string) => {
+    const ownerPhone = newPhone();
     const onboarded = await call(
       'POST',
       '/partner_api/service_providers/business_onboarding',
       providerHeaders,
       {
-        owner: { phone: newPhone(), firstName: 'Fatou', lastName: 'Diallo' },
+        owner: { phone: ownerPhone, firstName: 'Fatou', lastName: 'Diallo' },
         business: { name: `Couture Fatou ${randomUUID().slice(0, 6)}`, activityId: 'services.tailor' },
       },
     );
@@ -204,8 +206,14 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
     if (started.status !== 200)
       throw new Error(`verification: ${started.status} ${JSON.stringify(started.body)}`);
     const url = (started.body as Body).url as string;
-    if (idNumber)
-      await postForm(url, {
+    // The identity check is on the dashboard: the owner signs in, and the page's browser borrows
+    // that session (the cookie), as the owner's own phone would hold it.
+    const owner = new DashboardBrowser(baseUrl);
+    await owner.signInWith(ownerPhone);
+    const path = new URL(url).pathname;
+    if (idNumber) {
+      const completed = await owner.post(path, {
+        csrf: await owner.csrfOf(path),
         firstName: 'Fatou',
         lastName: 'Diallo',
         idNumber,
@@ -213,7 +221,9 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
         'dateOfBirth-month': '4',
         'dateOfBirth-year': '1990',
       });
-    return url;
+      if (completed.status !== 200) throw new Error(`identity check: ${completed.status}`);
+    }
+    return { url, session: owner.cookies.get('session') ?? '' };
   };
   const [kycForm, kycApproved, kycRejected] = await Promise.all([
     verification(),
@@ -260,6 +270,10 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
 
   const goto = (url: string) => async (page: Page) => {
     await page.goto(url);
+  };
+  const asOwner = (check: { url: string; session: string }) => async (page: Page) => {
+    await page.context().addCookies([{ name: 'session', value: check.session, url: baseUrl }]);
+    await page.goto(check.url);
   };
   return [
     { name: 'payment-form', visit: goto(form.redirectUrl) },
@@ -329,19 +343,19 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
     },
     { name: 'consent-approved', visit: goto(approvedConsent.url) },
     { name: 'consent-declined', visit: goto(declinedConsent.url) },
-    { name: 'kyc-form', visit: goto(kycForm) },
+    { name: 'kyc-form', visit: asOwner(kycForm) },
     {
       name: 'kyc-error',
       visit: async (page) => {
-        await page.goto(kycForm);
+        await asOwner(kycForm)(page);
         await page.locator('#dateOfBirth-day').fill('31');
         await page.locator('#dateOfBirth-month').fill('02');
         await Promise.all([page.waitForLoadState(), page.locator('form button[type=submit]').click()]);
         await page.waitForLoadState();
       },
     },
-    { name: 'kyc-approved', visit: goto(kycApproved) },
-    { name: 'kyc-rejected', visit: goto(kycRejected) },
+    { name: 'kyc-approved', visit: asOwner(kycApproved) },
+    { name: 'kyc-rejected', visit: asOwner(kycRejected) },
     { name: 'sandbox-checkout', visit: goto(checkoutUrl) },
     {
       name: 'sandbox-checkout-error',
