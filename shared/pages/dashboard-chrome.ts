@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Language } from '#shared/domain/languages.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
-import { contentSecurityPolicy } from '#shared/pages/layout.ts';
+import { contentSecurityPolicyAllowing } from '#shared/pages/layout.ts';
 
 /**
  * What the signed-in dashboard pages share beyond the hosted pages' layout: the links between
@@ -19,10 +18,8 @@ button.hidden=false;
 button.addEventListener('click',function(){field.select();navigator.clipboard.writeText(field.value).then(function(){button.textContent=button.getAttribute('data-copied');});});
 });`;
 
-const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
 /** The hosted pages' policy, plus the copy button's script by its hash. */
-export const dashboardContentSecurityPolicy = `${contentSecurityPolicy}; script-src ${hashOf(copyScript)}`;
+export const dashboardContentSecurityPolicy = contentSecurityPolicyAllowing([copyScript]);
 
 const text = {
   fr: {

@@ -178,15 +178,19 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
  * purpose: a form posted here is answered with a redirect to the provider's or the merchant's
  * address, and Chromium applies `form-action` to every hop of that redirect.
  */
-export const contentSecurityPolicy = [
-  "default-src 'none'",
-  `style-src 'sha256-${sha256(stylesheet)}'`,
-  `script-src 'sha256-${sha256(waitingScript)}'`,
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const contentSecurityPolicyAllowing = (otherScripts: readonly string[] = []) =>
+  [
+    "default-src 'none'",
+    `style-src 'sha256-${sha256(stylesheet)}'`,
+    // One directive with every hash: a browser obeys the first `script-src` and ignores a second.
+    `script-src ${[waitingScript, ...otherScripts].map((script) => `'sha256-${sha256(script)}'`).join(' ')}`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+export const contentSecurityPolicy = contentSecurityPolicyAllowing();
 
 /** `url` with the page language pinned, for the language switch and the forms that follow it. */
 export function withLanguage(url: string, language: Language): string {

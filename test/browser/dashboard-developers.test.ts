@@ -75,8 +75,7 @@ describe('keys, webhooks and the audit log on the dashboard', () => {
     await page.getByLabel('Nom de votre premier point de vente').fill('Cocody');
     await page.getByRole('button', { name: 'Créer mon entreprise' }).click();
     await page.waitForURL(`${baseUrl}/dashboard`);
-    owner.businessId =
-      (await page.getByTestId('businesses').locator('li').getAttribute('data-business-id')) ?? '';
+    owner.businessId = (await page.getByTestId('business-name').getAttribute('data-business-id')) ?? '';
 
     // The key: made on the page, its id and secret shown once, copied with the button.
     await page.getByRole('link', { name: 'Clés d’API' }).click();
