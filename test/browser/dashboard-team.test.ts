@@ -79,7 +79,10 @@ describe('the team on the dashboard', () => {
     await owner.getByLabel('Prénoms').fill('Mariam');
     await owner.getByLabel('Nom', { exact: true }).fill('Ouattara');
     await owner.getByLabel('Numéro de la pièce d’identité').fill('CI004512387');
-    await owner.getByLabel('Date de naissance').fill('1990-04-12');
+    // The date in three fields (day, month, year), as the GOV.UK date input asks it.
+    await owner.getByLabel('Jour').fill('12');
+    await owner.getByLabel('Mois').fill('4');
+    await owner.getByLabel('Année').fill('1990');
     await owner.getByRole('button', { name: 'Envoyer' }).click();
     await expect(owner.locator('[data-status]').getAttribute('data-status')).resolves.toBe('approved');
     await owner.goto(`${baseUrl}/dashboard`);

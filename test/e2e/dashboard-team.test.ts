@@ -222,7 +222,15 @@ describe('one business’s session and another business’s objects', () => {
       [
         new URL(bVerification).pathname,
         'POST',
-        { csrf, firstName: 'A', lastName: 'B', idNumber: 'CI1', dateOfBirth: '1990-01-01' },
+        {
+          csrf,
+          firstName: 'A',
+          lastName: 'B',
+          idNumber: 'CI1',
+          'dateOfBirth-day': '1',
+          'dateOfBirth-month': '1',
+          'dateOfBirth-year': '1990',
+        },
       ],
       ['/dashboard/businesses', 'POST', { csrf, businessId: b.businessId }],
       [`/dashboard/team/members/${randomUUID()}/remove`, 'POST', { csrf }],
@@ -248,7 +256,14 @@ describe('posts that are not the person’s own doing', () => {
     const verification = new URL(
       (await owner.browser.post('/dashboard/verification', { csrf })).location ?? '',
     ).pathname;
-    const identity = { firstName: 'A', lastName: 'B', idNumber: 'CI004512387', dateOfBirth: '1990-01-01' };
+    const identity = {
+      firstName: 'A',
+      lastName: 'B',
+      idNumber: 'CI004512387',
+      'dateOfBirth-day': '1',
+      'dateOfBirth-month': '1',
+      'dateOfBirth-year': '1990',
+    };
     const invitee = newPhone();
     const forms: [string, Record<string, string>][] = [
       [verification, identity],
@@ -359,7 +374,9 @@ describe('verification and API access', () => {
       firstName: 'Aïcha',
       lastName: '',
       idNumber: '',
-      dateOfBirth: '',
+      'dateOfBirth-day': '',
+      'dateOfBirth-month': '',
+      'dateOfBirth-year': '',
     });
     expect(missing.status).toBe(400);
     const done = await owner.browser.post(path, {
@@ -367,7 +384,9 @@ describe('verification and API access', () => {
       firstName: 'Aïcha',
       lastName: 'Traoré',
       idNumber: 'CI004512387',
-      dateOfBirth: '1990-04-12',
+      'dateOfBirth-day': '12',
+      'dateOfBirth-month': '4',
+      'dateOfBirth-year': '1990',
     });
     expect(done.status).toBe(200);
     expect(done.text).toContain('data-status="approved"');
