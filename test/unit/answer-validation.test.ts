@@ -5,6 +5,7 @@ const store = {
   id: '4280b1d6-1f3c-4d53-9a7e-2f1c0c6a9b10',
   name: 'Boutique Awa Plateau',
   currency: 'XOF',
+  country: 'CI',
   createdAt: '2026-11-02T09:15:00.000Z',
 };
 

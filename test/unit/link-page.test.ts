@@ -432,7 +432,7 @@ describe('POST /pl/{id}', () => {
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('Choisissez un moyen de paiement.');
     expect(response.body).toContain(
-      'Saisissez un numéro mobile en Côte d’Ivoire (par exemple 07 07 12 34 56)',
+      'Saisissez un numéro mobile en Côte d’Ivoire, par exemple 07 07 12 34 56.',
     );
     expect(response.body).toContain('value="0700"');
     expect(response.headers?.['set-cookie']).toBeUndefined();

@@ -144,7 +144,7 @@ describe('submitting the payment page', () => {
     const response = await call(submitPaymentPage, post('paymentMethod=orange&payerPhone=0700'));
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain(
-      'Saisissez un numéro mobile en Côte d’Ivoire (par exemple 07 07 12 34 56)',
+      'Saisissez un numéro mobile en Côte d’Ivoire, par exemple 07 07 12 34 56.',
     );
     expect(response.body).toContain('value="0700"');
     expect(response.body).toMatch(/value="orange" checked/);
