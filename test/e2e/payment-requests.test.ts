@@ -428,7 +428,8 @@ describe('direct payments: the sandbox phone numbers choose the outcome', () => 
     await waitForStatus(created.body.id, (s) => s !== 'pending');
     // Give the second delivery time to arrive, then check it changed nothing.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(await balance()).toBe(before + 9_850);
+    // 100 F less its 1.5% fee, 1.50 F rounded half up to a whole franc (2 F).
+    expect(await balance()).toBe(before + 9_800);
     const audit = await admin<{ ok: boolean }>(dataDir, 'audit');
     expect(audit.ok).toBe(true);
   });

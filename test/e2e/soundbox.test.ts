@@ -88,6 +88,8 @@ describe('the QR on the device', () => {
       amount: 150_000,
       currency: 'XOF',
       reference: body.reference,
+      // The operator the QR is for, so the device can say which app scans it.
+      paymentMethod: 'wave',
       qr: expect.stringMatching(/^http:\/\/localhost:\d+\/sandbox\/provider\/checkout\//),
       expiresAt: expect.any(String),
     });
