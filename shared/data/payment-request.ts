@@ -491,6 +491,30 @@ export function notCurrentCollectionCheck(
   };
 }
 
+/**
+ * The request ended `error` with this very collection as its own (the provider collected, the
+ * service refused the money: the month's ceiling, a single-use link paid first): the payer is
+ * refunded it as an orphan, so the check is that the end, not a new collection, is what stands.
+ */
+export function refusedCollectionCheck(
+  request: PaymentRequest,
+  providerReference: string,
+  onOther: () => DomainError,
+): GuardedWrite {
+  return {
+    write: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: paymentRequestKey(request.id),
+        ConditionExpression: 'providerReference = :ref AND #status = :error',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':ref': providerReference, ':error': 'error' },
+      },
+    },
+    onConditionFailed: onOther,
+  };
+}
+
 export function toPaymentRequest(item: Record<string, unknown>): PaymentRequest {
   const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
   const request = rest as unknown as PaymentRequest;

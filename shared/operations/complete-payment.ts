@@ -69,7 +69,7 @@ export async function completePayment(callback: VerifiedCallback): Promise<Compl
       const request = (await expireIfOver(found))?.request ?? found;
       if (request.providerReference !== callback.providerReference)
         return await otherCollection(request, callback);
-      if (request.status !== 'pending') return { result: 'already_completed', events: [] };
+      if (request.status !== 'pending') return await endedRequest(request, callback);
       return await completeCurrent(request, callback);
     } catch (error) {
       if (!(error instanceof PaymentAlreadyCompleted || error instanceof CollectionBecameCurrent))
@@ -96,6 +96,26 @@ async function otherCollection(request: PaymentRequest, callback: VerifiedCallba
   return { result: 'orphan_collection', events };
 }
 
+/** The reasons a request ends `error` though its provider collected: the service refused the money. */
+const refusedMoney = ['collection_ceiling_exceeded', 'E_PAYMENT_LINK_IS_INVALID'];
+
+/**
+ * A report of the request's own collection after it ended. Nothing to do, unless the service
+ * refused the money it brought: then the payer's refund is recorded if an earlier report stopped
+ * before recording it (recorded once, whatever the number of reports).
+ */
+async function endedRequest(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
+  if (
+    request.status !== 'error' ||
+    callback.outcome !== 'success' ||
+    !refusedMoney.includes(request.errorReason ?? '')
+  ) {
+    return { result: 'already_completed', events: [] };
+  }
+  const { recorded, events } = await recordOrphanCollection(request, callback, 'refused');
+  return { result: recorded ? 'orphan_collection' : 'already_completed', events };
+}
+
 async function completeCurrent(request: PaymentRequest, callback: VerifiedCallback): Promise<Completion> {
   if (callback.outcome !== 'success' && payerMayRetry(request)) return failedAttempt(request, callback);
   let events: OutboxEvent[];
@@ -106,15 +126,18 @@ async function completeCurrent(request: PaymentRequest, callback: VerifiedCallba
       status = 'success';
     } catch (error) {
       // The provider collected, but the business may not receive more this month, or the
-      // single-use link was paid by someone else first: the request fails and the provider
-      // reverses the collection.
-      if (error instanceof CollectionCeilingExceeded) {
-        events = await completeWith(request, callback, 'error', 'collection_ceiling_exceeded');
-      } else if (error instanceof PaymentLinkIsInvalid) {
-        events = await completeWith(request, callback, 'error', 'E_PAYMENT_LINK_IS_INVALID');
-      } else {
-        throw error;
-      }
+      // single-use link was paid by someone else first: the request fails, and the money is the
+      // payer's, paid back as an orphan collection (a report of it again records nothing twice).
+      const reason =
+        error instanceof CollectionCeilingExceeded
+          ? 'collection_ceiling_exceeded'
+          : error instanceof PaymentLinkIsInvalid
+            ? 'E_PAYMENT_LINK_IS_INVALID'
+            : undefined;
+      if (!reason) throw error;
+      events = await completeWith(request, callback, 'error', reason);
+      const ended = { ...request, status: 'error' as const, errorReason: reason };
+      events = [...events, ...(await recordOrphanCollection(ended, callback, 'refused')).events];
     }
   } else {
     events = await completeWith(request, callback, 'error', callback.outcome);

@@ -10,7 +10,11 @@ import {
   recordRefundPayoutStarted,
 } from '#shared/data/orphan-collection.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
-import { notCurrentCollectionCheck, type PaymentRequest } from '#shared/data/payment-request.ts';
+import {
+  notCurrentCollectionCheck,
+  type PaymentRequest,
+  refusedCollectionCheck,
+} from '#shared/data/payment-request.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
 import { orphanCollectionPostings, orphanRefundPostings } from '#shared/domain/ledger.ts';
@@ -57,6 +61,8 @@ const baseUrlOf = (request: PaymentRequest) => request.redirectUrl.replace(/\/pa
 export async function recordOrphanCollection(
   request: PaymentRequest,
   callback: VerifiedCallback,
+  /** `superseded`: another collection is the request's; `refused`: this one is, and ended it `error`. */
+  collection: 'superseded' | 'refused' = 'superseded',
 ): Promise<{ recorded: boolean; events: OutboxEvent[] }> {
   const now = new Date();
   const orphan: OrphanCollection = {
@@ -79,7 +85,9 @@ export async function recordOrphanCollection(
   const event = refundEvent(orphan, now);
   const writes: GuardedWrite[] = [
     orphanCreationWrite(orphan, () => new OrphanCollectionAlreadyRecorded()),
-    notCurrentCollectionCheck(request, orphan.providerReference, () => new CollectionBecameCurrent()),
+    collection === 'refused'
+      ? refusedCollectionCheck(request, orphan.providerReference, () => new CollectionBecameCurrent())
+      : notCurrentCollectionCheck(request, orphan.providerReference, () => new CollectionBecameCurrent()),
     ...ledgerWrites({
       id: `orphan:${orphan.id}`,
       kind: 'refund',

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '#shared/audit/ledger-audit.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { getOrphanCollection, orphanIdOf } from '#shared/data/orphan-collection.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { defaultFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { completePayment } from '#shared/operations/complete-payment.ts';
@@ -250,9 +251,22 @@ describe('completing a payment', () => {
       await Promise.all(requests.map((r) => completePayment(callback(r, 'success'))));
       const final = await Promise.all(requests.map((r) => getPaymentRequest(m.business.id, r.id)));
       expect(final.filter((r) => r?.status === 'success')).toHaveLength(2);
-      expect(final.filter((r) => r?.errorReason === 'collection_ceiling_exceeded')).toHaveLength(1);
+      const refused = final.filter((r) => r?.errorReason === 'collection_ceiling_exceeded');
+      expect(refused).toHaveLength(1);
       const { net } = splitFee(10_000, defaultFeeSchedule.wave);
       expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(2 * net);
+      // The provider did collect the refused one: that money is the payer's, paid back once,
+      // however many times the provider reports it.
+      const refusedRequest = refused[0] as PaymentRequest;
+      const orphanId = orphanIdOf('wave', refusedRequest.providerReference as string);
+      expect(await getOrphanCollection(orphanId)).toMatchObject({
+        paymentRequestId: refusedRequest.id,
+        amountCents: 10_000,
+        payerPhone: '+2250700000001',
+      });
+      expect((await completePayment(callback(refusedRequest, 'success'))).result).toBe('already_completed');
+      expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(2 * net);
+      expect((await auditLedger()).breaks).toEqual([]);
     } finally {
       delete process.env.COLLECTION_CEILINGS;
     }
