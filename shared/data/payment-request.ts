@@ -469,49 +469,35 @@ export function endWrite(
 }
 
 /**
- * For the transaction that records an orphan collection: holds while `providerReference` is not the
- * request's current collection. A request's last collection is the one that completed it, so the
- * same collection can never both complete the request and be refunded.
+ * For the transaction that records an orphan collection, what must hold of the request:
+ * - `superseded`: `providerReference` is not its current collection. A request's last collection
+ *   is the one that completed it, so the same collection can never both complete it and be refunded.
+ * - `refused`: it is, and the request ended `error` with it (the provider collected, the service
+ *   refused the money: the month's ceiling, a single-use link paid first), so the end, not a new
+ *   collection, is what stands.
  */
-export function notCurrentCollectionCheck(
+export function orphanCollectionCheck(
   request: PaymentRequest,
   providerReference: string,
-  onCurrent: () => DomainError,
+  collection: 'superseded' | 'refused',
+  onFailed: () => DomainError,
 ): GuardedWrite {
+  const refused = collection === 'refused';
   return {
     write: {
       ConditionCheck: {
         TableName: tableName(),
         Key: paymentRequestKey(request.id),
-        ConditionExpression: 'attribute_not_exists(providerReference) OR providerReference <> :ref',
-        ExpressionAttributeValues: { ':ref': providerReference },
+        ConditionExpression: refused
+          ? 'providerReference = :ref AND #status = :error'
+          : 'attribute_not_exists(providerReference) OR providerReference <> :ref',
+        ...(refused ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ExpressionAttributeValues: refused
+          ? { ':ref': providerReference, ':error': 'error' }
+          : { ':ref': providerReference },
       },
     },
-    onConditionFailed: onCurrent,
-  };
-}
-
-/**
- * The request ended `error` with this very collection as its own (the provider collected, the
- * service refused the money: the month's ceiling, a single-use link paid first): the payer is
- * refunded it as an orphan, so the check is that the end, not a new collection, is what stands.
- */
-export function refusedCollectionCheck(
-  request: PaymentRequest,
-  providerReference: string,
-  onOther: () => DomainError,
-): GuardedWrite {
-  return {
-    write: {
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: paymentRequestKey(request.id),
-        ConditionExpression: 'providerReference = :ref AND #status = :error',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':ref': providerReference, ':error': 'error' },
-      },
-    },
-    onConditionFailed: onOther,
+    onConditionFailed: onFailed,
   };
 }
 

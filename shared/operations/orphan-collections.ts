@@ -10,11 +10,7 @@ import {
   recordRefundPayoutStarted,
 } from '#shared/data/orphan-collection.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
-import {
-  notCurrentCollectionCheck,
-  type PaymentRequest,
-  refusedCollectionCheck,
-} from '#shared/data/payment-request.ts';
+import { orphanCollectionCheck, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
 import { orphanCollectionPostings, orphanRefundPostings } from '#shared/domain/ledger.ts';
@@ -85,9 +81,7 @@ export async function recordOrphanCollection(
   const event = refundEvent(orphan, now);
   const writes: GuardedWrite[] = [
     orphanCreationWrite(orphan, () => new OrphanCollectionAlreadyRecorded()),
-    collection === 'refused'
-      ? refusedCollectionCheck(request, orphan.providerReference, () => new CollectionBecameCurrent())
-      : notCurrentCollectionCheck(request, orphan.providerReference, () => new CollectionBecameCurrent()),
+    orphanCollectionCheck(request, orphan.providerReference, collection, () => new CollectionBecameCurrent()),
     ...ledgerWrites({
       id: `orphan:${orphan.id}`,
       kind: 'refund',

@@ -4,6 +4,7 @@ import { type MemberRole, memberRoles, roleAllows } from '#shared/domain/dashboa
 import type { Language } from '#shared/domain/languages.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import type { InvitationField, InvitationForm } from '#shared/operations/team.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
 import { dashboardHeader, postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
@@ -174,7 +175,7 @@ ${
     ? html`<h2>${t.invite}</h2>
 <p>${t.inviteIntro}</p>
 <form method="post" action="${dashboardUrl(context, '/team/invitations')}" novalidate>
-<input type="hidden" name="csrf" value="${context.csrfToken}">
+${csrfField(context.csrfToken)}
 ${nameField('firstName', 'off')}
 ${nameField('lastName', 'off')}
 ${field({

@@ -1,5 +1,6 @@
 import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 
 /** The words every signed-in dashboard page shares: role names, the way back home. */
@@ -27,7 +28,7 @@ export function dashboardHeader(
 /** A hidden CSRF field and a submit button: a post form of the session. */
 export function postForm(action: string, csrfToken: string, content: SafeHtml): SafeHtml {
   return html`<form method="post" action="${action}">
-<input type="hidden" name="csrf" value="${csrfToken}">
+${csrfField(csrfToken)}
 ${content}
 </form>`;
 }

@@ -4,6 +4,7 @@ import {
   type VerificationPageView,
   verificationPageUrl,
 } from '#shared/operations/compliance-verifications.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
@@ -182,7 +183,7 @@ ${summary.length > 0 && html`<div class="error-summary" role="alert" id="form-er
 <p>${t.why}</p>
 <p class="muted">${t.sandbox}</p>
 <form method="post" action="${ownUrl(pageUrl, context)}" novalidate>
-${filled.csrfToken && html`<input type="hidden" name="csrf" value="${filled.csrfToken}">`}
+${filled.csrfToken && csrfField(filled.csrfToken)}
 <p>${t.intro}</p>
 ${input('firstName', 'given-name')}
 ${input('lastName', 'family-name')}
