@@ -24,6 +24,14 @@ export const dashboardContentSecurityPolicy = contentSecurityPolicyAllowing([cop
 const text = {
   fr: {
     home: 'Accueil',
+    transactions: 'Transactions',
+    paymentLinks: 'Liens de paiement',
+    paymentRequests: 'Demander un paiement',
+    transfers: 'Envoyer de l’argent',
+    escrows: 'Séquestres',
+    soundboxes: 'Soundbox',
+    sms: 'SMS',
+    team: 'Équipe',
     apiKeys: 'Clés d’API',
     webhooks: 'Webhooks',
     audit: 'Journal d’activité',
@@ -34,6 +42,14 @@ const text = {
   },
   en: {
     home: 'Home',
+    transactions: 'Transactions',
+    paymentLinks: 'Payment links',
+    paymentRequests: 'Ask for a payment',
+    transfers: 'Send money',
+    escrows: 'Escrows',
+    soundboxes: 'Soundboxes',
+    sms: 'SMS',
+    team: 'Team',
     apiKeys: 'API keys',
     webhooks: 'Webhooks',
     audit: 'Activity log',
@@ -44,10 +60,31 @@ const text = {
   },
 } satisfies Record<Language, unknown>;
 
-export type DashboardSection = 'home' | 'apiKeys' | 'webhooks' | 'audit';
+export type DashboardSection =
+  | 'home'
+  | 'transactions'
+  | 'paymentLinks'
+  | 'paymentRequests'
+  | 'transfers'
+  | 'escrows'
+  | 'soundboxes'
+  | 'sms'
+  | 'team'
+  | 'apiKeys'
+  | 'webhooks'
+  | 'audit';
 
+/** The money first (what a shop owner comes for), then the business's people and its developers' tools. */
 const sections: readonly { section: DashboardSection; path: string }[] = [
   { section: 'home', path: '' },
+  { section: 'transactions', path: '/transactions' },
+  { section: 'paymentLinks', path: '/payment-links' },
+  { section: 'paymentRequests', path: '/payment-requests' },
+  { section: 'transfers', path: '/transfers' },
+  { section: 'escrows', path: '/escrows' },
+  { section: 'soundboxes', path: '/soundboxes' },
+  { section: 'sms', path: '/sms' },
+  { section: 'team', path: '/team' },
   { section: 'apiKeys', path: '/api-keys' },
   { section: 'webhooks', path: '/webhooks' },
   { section: 'audit', path: '/audit' },
