@@ -2,6 +2,7 @@ import { getBusiness } from '#shared/data/business.ts';
 import { type DashboardSession, setSessionBusiness } from '#shared/data/dashboard-session.ts';
 import { getMember } from '#shared/data/member.ts';
 import { listMemberships, type Membership } from '#shared/data/membership.ts';
+import type { Caller } from '#shared/domain/caller.ts';
 import { type DashboardAction, type MemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { BusinessNotChosen } from '#shared/errors/dashboard.ts';
@@ -17,6 +18,8 @@ export interface ActingMember {
   memberId: string;
   userId: string;
   role: MemberRole;
+  isServiceProvider: boolean;
+  verificationLevel: number;
 }
 
 /**
@@ -39,8 +42,25 @@ export async function actingMember(session: DashboardSession): Promise<ActingMem
     memberId,
     userId: session.userId,
     role: member.role,
+    isServiceProvider: business.isServiceProvider,
+    verificationLevel: business.verificationLevel,
   };
 }
+
+/**
+ * The acting member as the API's operations know a caller: a platform key of the whole business
+ * (every store, escrows included), so a page and an API call go through one operation and one
+ * set of rules. Its `keyId` names the member, where an API key's names the key: what an operation
+ * keeps per key (a listing's snapshot) is then kept per member.
+ */
+export const callerForMember = (member: ActingMember): Caller => ({
+  businessId: member.businessId,
+  keyId: `member:${member.memberId}`,
+  keyKind: 'platform',
+  memberId: member.memberId,
+  isServiceProvider: member.isServiceProvider,
+  verificationLevel: member.verificationLevel,
+});
 
 /** The acting member, if its role allows `action`; 403 `forbidden_action` before anything is read or written. */
 export async function requireAction(

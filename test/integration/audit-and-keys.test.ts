@@ -25,6 +25,8 @@ async function business() {
     memberId: owner.id,
     userId: crypto.randomUUID(),
     role: 'owner',
+    isServiceProvider: false,
+    verificationLevel: 1,
   };
   return { business, owner, member };
 }
