@@ -36,6 +36,9 @@ export const auditActions = [
   'member_removed',
   'refund_made',
   'transfer_made',
+  'payment_link_created',
+  'payment_link_switched_off',
+  'payment_link_switched_on',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -30,6 +30,9 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Membre retiré',
     refund_made: 'Remboursement',
     transfer_made: 'Transfert',
+    payment_link_created: 'Lien de paiement créé',
+    payment_link_switched_off: 'Lien de paiement désactivé',
+    payment_link_switched_on: 'Lien de paiement réactivé',
   },
   en: {
     sign_in: 'Signed in',
@@ -47,6 +50,9 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Member removed',
     refund_made: 'Refund',
     transfer_made: 'Transfer',
+    payment_link_created: 'Payment link created',
+    payment_link_switched_off: 'Payment link switched off',
+    payment_link_switched_on: 'Payment link switched on',
   },
 };
 
