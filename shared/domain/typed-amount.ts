@@ -5,9 +5,7 @@
  * Answers cents (100 to the franc), or undefined for what is not such an amount.
  */
 export function typedFrancsToCents(typed: string): number | undefined {
-  const digits = typed
-    .replace(/\s*(f\s*cfa|fcfa|f|xof)\s*$/i, '')
-    .replace(/[\s\u00a0\u202f]/g, '');
+  const digits = typed.replace(/\s*(f\s*cfa|fcfa|f|xof)\s*$/i, '').replace(/[\s\u00a0\u202f]/g, '');
   if (!/^\d{1,13}$/.test(digits)) return undefined;
   const cents = Number(digits) * 100;
   return Number.isSafeInteger(cents) ? cents : undefined;

@@ -55,7 +55,8 @@ export function checkLinkForm(
   stores: readonly Pick<Store, 'id'>[],
 ): { errors: LinkFormError[]; amountCents?: number } {
   const errors: LinkFormError[] = [];
-  if (!stores.some((store) => store.id === form.storeId)) errors.push({ field: 'storeId', problem: 'missing' });
+  if (!stores.some((store) => store.id === form.storeId))
+    errors.push({ field: 'storeId', problem: 'missing' });
   const title = form.title.trim();
   if (title === '') errors.push({ field: 'title', problem: 'missing' });
   else if (title.length < titleChars.min) errors.push({ field: 'title', problem: 'short' });
