@@ -63,6 +63,8 @@ const dashboardReason =
 
 const sessionReason =
   'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
+const dashboardLinkReason =
+  'a dashboard page: the session is the capability; another business’s payment link by id is 404, and its switch changes nothing (test/e2e/dashboard-payment-links.test.ts)';
 const dashboardObjectReason =
   'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
 const ownSubscriptionReason =
@@ -361,6 +363,13 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   sendTestWebhookPage: { public: dashboardReason },
   resendWebhookDeliveryPage: { public: dashboardObjectReason },
   auditLogPage: { public: dashboardReason },
+  paymentLinksPage: { public: dashboardReason },
+  newPaymentLinkPage: { public: dashboardReason },
+  createPaymentLinkPage: { public: dashboardReason },
+  paymentLinkPage: { public: dashboardLinkReason },
+  paymentLinkQrCode: { public: dashboardLinkReason },
+  paymentLinkCardPage: { public: dashboardLinkReason },
+  switchPaymentLinkPage: { public: dashboardLinkReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },
