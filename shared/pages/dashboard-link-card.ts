@@ -16,7 +16,7 @@ import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
 const cardStyle = `
 *{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#111;background:#eef1f5}
-main{width:105mm;min-height:148mm;margin:16px auto;padding:8mm;background:#fff;text-align:center;display:flex;flex-direction:column;align-items:center;justify-content:space-between}
+main{width:105mm;max-width:100%;min-height:148mm;margin:16px auto;padding:8mm;background:#fff;text-align:center;display:flex;flex-direction:column;align-items:center;justify-content:space-between}
 h1{margin:0;font-size:20pt;line-height:1.2}
 .store{margin:0;font-size:13pt;font-weight:700;overflow-wrap:anywhere}
 .purpose{margin:0;font-size:11pt;overflow-wrap:anywhere}
@@ -25,7 +25,7 @@ h1{margin:0;font-size:20pt;line-height:1.2}
 .how{max-width:105mm;margin:8px auto;font-size:14px;text-align:center}
 .how a{color:#0f766e}
 @page{size:A6;margin:0}
-@media print{body{background:#fff}.how{display:none}main{margin:0;width:105mm;height:148mm}}
+@media print{body{background:#fff}.how{display:none}main{margin:0;width:105mm;max-width:none;height:148mm}}
 `.trim();
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');

@@ -36,6 +36,10 @@ async function open(viewport: { width: number; height: number }, locale: string)
 
 async function checkPage(page: Page, width: number) {
   expect(await seriousAxeViolations(page)).toEqual([]);
+  const wide = await page.evaluate<string[]>(
+    `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${width}).map((e) => e.outerHTML.slice(0, 120))`,
+  );
+  expect(wide).toEqual([]);
   expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
 }
 
