@@ -3,6 +3,7 @@ import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
@@ -47,6 +48,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardTeamEndpoints,
   ...dashboardVerificationEndpoints,
   ...dashboardDeveloperEndpoints,
+  ...dashboardTransferEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

@@ -36,6 +36,10 @@ export const auditActions = [
   'member_removed',
   'refund_made',
   'transfer_made',
+  'contact_added',
+  'contact_removed',
+  'step_up_threshold_changed',
+  'step_up_code_failed',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -30,6 +30,10 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Membre retiré',
     refund_made: 'Remboursement',
     transfer_made: 'Transfert',
+    contact_added: 'Contact ajouté',
+    contact_removed: 'Contact supprimé',
+    step_up_threshold_changed: 'Seuil du code de confirmation modifié',
+    step_up_code_failed: 'Code de confirmation erroné',
   },
   en: {
     sign_in: 'Signed in',
@@ -47,6 +51,10 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Member removed',
     refund_made: 'Refund',
     transfer_made: 'Transfer',
+    contact_added: 'Contact added',
+    contact_removed: 'Contact removed',
+    step_up_threshold_changed: 'Confirmation code threshold changed',
+    step_up_code_failed: 'Wrong confirmation code',
   },
 };
 
