@@ -85,6 +85,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
       400: 'The form again, with its errors (an unserved number, the balance too low).',
       403: forbidden,
       404: notOurs,
+      429: 'Above the threshold, and three step-up codes were sent in the last 15 minutes: the check step, saying so.',
     },
   },
   confirmTransferPage: {
@@ -117,7 +118,9 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
       400: 'The confirm step again: a wrong, used or expired code.',
       403: forbidden,
       404: notOurs,
+      409: 'The same confirm form is being sent at this very moment.',
       422: 'The balance no longer covers it, or the form was used for another transfer: nothing sent.',
+      429: 'The threshold came down since the check step and no more codes may be sent now.',
     },
   },
   setStepUpThresholdPage: {
