@@ -31,9 +31,11 @@ const text = {
     statuses: { pending: 'en cours', success: 'réussi', error: 'échoué' } as Record<string, string>,
     statusLabel: 'Statut',
     to: 'Bénéficiaire',
+    toChosen: 'À\u00a0:',
+    colon: '\u00a0: ',
     amount: 'Montant',
     fee: 'Frais',
-    total: 'Débité du point de vente',
+    total: 'Total débité',
     date: 'Date',
     store: 'Point de vente',
     thresholdTitle: 'Code de confirmation',
@@ -59,7 +61,7 @@ const text = {
     chooseOperator: 'Choisissez un opérateur',
     number: 'Numéro de téléphone',
     numberHint: 'Le numéro du compte mobile money, par exemple 07 00 00 00 01',
-    amountHint: 'En francs CFA, par exemple 1 500',
+    amountInFrancs: 'Montant en F CFA',
     description: 'Motif (facultatif)',
     continue: 'Continuer',
     errorSummary: 'Il y a un problème',
@@ -84,13 +86,12 @@ const text = {
       `${provider} ne prend pas de paiements en ${country}, le pays de ce numéro : choisissez un autre opérateur.`,
     insufficient: (available: string, total: string) =>
       `Le solde disponible du point de vente (${available}) ne couvre pas ${total}, frais compris.`,
-    checkTitle: 'Vérifiez avant d’envoyer',
+    checkTitle: 'Vérifiez l’envoi',
+    fromStore: (store: string) => `Depuis ${store}`,
     change: 'Modifier',
     sendButton: (amount: string) => `Envoyer ${amount}`,
-    stepUp: (phone: string) =>
-      `Ce montant dépasse le seuil de l’entreprise : nous avons envoyé un code par SMS au ${phone}. Il expire dans 5 minutes.`,
-    code: 'Code reçu par SMS',
-    codeHint: '6 chiffres',
+    code: (phone: string) => `Code envoyé par SMS au ${phone}`,
+    codeHint: 'Au-delà du seuil de l’entreprise : 6 chiffres, valables 5 minutes',
     codeWrong: (left: number) => `Ce code n’est pas le bon. Il vous reste ${left} essai(s).`,
     codeMalformed: 'Saisissez les 6 chiffres du code reçu par SMS.',
     codeEnded: 'Ce code n’est plus valable (expiré, déjà utilisé ou trop d’essais). Demandez-en un nouveau.',
@@ -115,9 +116,11 @@ const text = {
     statuses: { pending: 'pending', success: 'successful', error: 'failed' } as Record<string, string>,
     statusLabel: 'Status',
     to: 'Beneficiary',
+    toChosen: 'To:',
+    colon: ': ',
     amount: 'Amount',
     fee: 'Fee',
-    total: 'Debited from the point of sale',
+    total: 'Total debited',
     date: 'Date',
     store: 'Point of sale',
     thresholdTitle: 'Confirmation code',
@@ -143,7 +146,7 @@ const text = {
     chooseOperator: 'Choose an operator',
     number: 'Phone number',
     numberHint: 'The mobile-money account’s number, for example 07 00 00 00 01',
-    amountHint: 'In francs CFA, for example 1 500',
+    amountInFrancs: 'Amount in F CFA',
     description: 'Reason (optional)',
     continue: 'Continue',
     errorSummary: 'There is a problem',
@@ -168,13 +171,12 @@ const text = {
       `${provider} does not take payments in ${country}, this number’s country: choose another operator.`,
     insufficient: (available: string, total: string) =>
       `The point of sale’s available balance (${available}) does not cover ${total}, fee included.`,
-    checkTitle: 'Check before sending',
+    checkTitle: 'Check the transfer',
+    fromStore: (store: string) => `From ${store}`,
     change: 'Change',
     sendButton: (amount: string) => `Send ${amount}`,
-    stepUp: (phone: string) =>
-      `This amount is above the business’s threshold: we sent a code by SMS to ${phone}. It expires in 5 minutes.`,
-    code: 'Code received by SMS',
-    codeHint: '6 digits',
+    code: (phone: string) => `Code sent by SMS to ${phone}`,
+    codeHint: 'Above the business’s threshold: 6 digits, valid 5 minutes',
     codeWrong: (left: number) => `That code is not the right one. You have ${left} tries left.`,
     codeMalformed: 'Enter the 6 digits of the code received by SMS.',
     codeEnded:
@@ -385,15 +387,7 @@ ${context.stores.map(
 </select>`;
   };
   const contactError = errorOf('contactId');
-  return page(
-    context,
-    t.formTitle,
-    html`<h1>${t.formTitle}</h1>
-${errorSummary(t.errorSummary, errors)}
-<form method="post" action="${dashboardUrl(context, '/transfers/new')}" novalidate>
-${csrfField(context.csrfToken)}
-${field({ name: 'amount', label: t.amount, hint: t.amountHint, value: state.amount, error: errorOf('amount'), attributes: html` inputmode="numeric" autocomplete="off"` })}
-<fieldset id="to">
+  const beneficiaryChoice = html`<fieldset id="to">
 <legend class="field">${t.whom}</legend>
 ${errorOf('to') && html`<p class="field-error">${errorOf('to')}</p>`}
 ${choice(
@@ -413,8 +407,34 @@ ${context.contacts.map(
 )}
 ${choice('new', t.toNew, beneficiaryFields(context.language, state, errorOf))}
 ${context.stores.length > 1 && choice('store', t.toStore, storeSelect('destinationStoreId', t.chooseStore, state.destinationStoreId, false))}
-</fieldset>
-${storeSelect('storeId', t.from, state.storeId, true)}
+</fieldset>`;
+  // Sending to a contact chosen beforehand (its "send money" link): the contact named, not asked
+  // again, so the amount and the button fit a phone's first screen.
+  const onlyStore = context.stores.length === 1 ? context.stores[0] : undefined;
+  const chosen =
+    state.to === 'contact' && !contactError
+      ? context.contacts.find((contact) => contact.id === state.contactId)
+      : undefined;
+  return page(
+    context,
+    t.formTitle,
+    html`<h1>${t.formTitle}</h1>
+${errorSummary(t.errorSummary, errors)}
+<form method="post" action="${dashboardUrl(context, '/transfers/new')}" novalidate>
+${csrfField(context.csrfToken)}
+${
+  chosen &&
+  html`<input type="hidden" name="to" value="contact"><input type="hidden" name="contactId" value="${chosen.id}">
+<p data-testid="chosen-contact">${t.toChosen} <strong>${chosen.name}</strong>${'number' in chosen.identifier ? html` <span class="nowrap">${formatPhone(chosen.identifier.number)}</span>` : ''} · <a href="${dashboardUrl(context, '/transfers/new')}">${t.change}</a></p>`
+}
+${field({ name: 'amount', label: t.amountInFrancs, value: state.amount, error: errorOf('amount'), attributes: html` inputmode="numeric" autocomplete="off"` })}
+${!chosen && beneficiaryChoice}
+${
+  onlyStore
+    ? html`<input type="hidden" name="storeId" value="${onlyStore.store.id}">
+<p>${t.from}${t.colon}<strong>${onlyStore.store.name}</strong> (${t.available(formatAmount(onlyStore.availableCents, onlyStore.store.currency))})</p>`
+    : storeSelect('storeId', t.from, state.storeId, true)
+}
 ${field({ name: 'description', label: t.description, value: state.description, error: errorOf('description'), attributes: html` maxlength="255" autocomplete="off"` })}
 <button class="button" type="submit">${t.continue}</button>
 </form>
@@ -472,12 +492,11 @@ export function checkTransferPage(
     html`<h1>${t.checkTitle}</h1>
 ${errorSummary(t.errorSummary, codeError ? [{ field: 'code', message: codeError }] : [])}
 ${refusal && html`<div class="alert" role="alert"><p>${refusal}</p></div>`}
+<p data-testid="beneficiary"><strong>${draft.beneficiaryName}</strong>${draft.method !== 'svc' ? html` · ${providerNames[draft.method as ProviderCode] ?? draft.method} · <span class="nowrap">${identifierText(draft.beneficiaryIdentifier)}</span>` : ''}<br><span class="muted">${t.fromStore(draft.store.name)}</span></p>
 <dl class="facts" data-testid="check">
-<dt>${t.to}</dt><dd>${draft.beneficiaryName}${draft.method !== 'svc' ? html` · ${providerNames[draft.method as ProviderCode] ?? draft.method}` : ''}<br>${identifierText(draft.beneficiaryIdentifier)}</dd>
 <dt>${t.amount}</dt><dd data-testid="amount">${money(draft.amountCents, currency)}</dd>
 <dt>${t.fee}</dt><dd data-testid="fee">${money(draft.feeCents, currency)}</dd>
 <dt>${t.total}</dt><dd data-testid="total"><strong>${money(draft.totalCents, currency)}</strong></dd>
-<dt>${t.store}</dt><dd>${draft.store.name}</dd>
 ${draft.description && html`<dt>${t.description}</dt><dd>${draft.description}</dd>`}
 </dl>
 ${
@@ -489,8 +508,7 @@ ${hiddenFields(state)}
 ${
   stepUp.kind === 'code' &&
   html`<input type="hidden" name="attemptId" value="${stepUp.attemptId}">
-<p class="notice" role="status">${t.stepUp(maskPhone(stepUp.phone))}</p>
-${field({ name: 'code', label: t.code, hint: t.codeHint, error: codeError, attributes: html` inputmode="numeric" autocomplete="one-time-code" maxlength="6"` })}`
+${field({ name: 'code', label: t.code(maskPhone(stepUp.phone)), hint: t.codeHint, error: codeError, attributes: html` inputmode="numeric" autocomplete="one-time-code" maxlength="6"` })}`
 }
 <button class="button" type="submit">${t.sendButton(formatAmount(draft.totalCents, currency))}</button>
 </form>`

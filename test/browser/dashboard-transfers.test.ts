@@ -77,10 +77,10 @@ const words = {
     add: 'Ajouter le contact',
     send: 'Envoyer de l’argent',
     sendTo: (name: string) => `Envoyer de l’argent à ${name}`,
-    amount: 'Montant',
+    amount: 'Montant en F CFA',
     continue: 'Continuer',
-    check: 'Vérifiez avant d’envoyer',
-    code: 'Code reçu par SMS',
+    check: 'Vérifiez l’envoi',
+    code: 'Code envoyé par SMS',
     sendButton: (amount: string) => `Envoyer ${amount}`,
     sent: /Transfert enregistré : (en cours|réussi)/,
     status: /en cours|réussi/,
@@ -93,15 +93,21 @@ const words = {
     add: 'Add the contact',
     send: 'Send money',
     sendTo: (name: string) => `Send money to ${name}`,
-    amount: 'Amount',
+    amount: 'Amount in F CFA',
     continue: 'Continue',
-    check: 'Check before sending',
-    code: 'Code received by SMS',
+    check: 'Check the transfer',
+    code: 'Code sent by SMS',
     sendButton: (amount: string) => `Send ${amount}`,
     sent: /Transfer recorded: (pending|successful)/,
     status: /pending|successful/,
   },
 };
+
+/** The page's primary action lies within the first screen, without scrolling. */
+async function inFirstScreen(page: Page, name: string, height: number) {
+  const box = await page.getByRole('button', { name }).boundingBox();
+  expect(box && box.y + box.height, name).toBeLessThanOrEqual(height);
+}
 
 async function sendAboveThreshold(
   viewport: { width: number; height: number },
@@ -132,6 +138,7 @@ async function sendAboveThreshold(
   await page.getByRole('link', { name: t.sendTo('Fatou Diallo') }).click();
   await page.waitForURL(/\/dashboard\/transfers\/new/);
   await checkPage(page, width);
+  await inFirstScreen(page, t.continue, viewport.height);
   await page.getByLabel(t.amount).fill('150 000');
   const had = (await signInCodesOf(baseUrl, owner.phone)).length;
   await page.getByRole('button', { name: t.continue }).click();
@@ -141,6 +148,7 @@ async function sendAboveThreshold(
   await expect(page.getByTestId('fee').textContent()).resolves.toBe(formatAmount(150_000));
   await expect(page.getByTestId('total').textContent()).resolves.toBe(formatAmount(15_150_000));
 
+  await inFirstScreen(page, t.sendButton(formatAmount(15_150_000)), viewport.height);
   await page.getByLabel(t.code).fill(await nextCodeOf(baseUrl, owner.phone, had));
   await page.getByRole('button', { name: t.sendButton(formatAmount(15_150_000)) }).click();
   await page.waitForURL(/\/dashboard\/transfers\?(?:lang=\w+&)?sent=/);

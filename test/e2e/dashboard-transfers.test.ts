@@ -424,7 +424,7 @@ describe('sending money from the dashboard', () => {
     const other = await signUpOwner(baseUrl);
     const otherCsrf = await other.browser.csrfOf('/dashboard/transfers');
     const otherStoreId =
-      /<option value="([0-9a-f-]{36})"/.exec(
+      /name="storeId" value="([0-9a-f-]{36})"/.exec(
         (await other.browser.get('/dashboard/transfers/new')).text,
       )?.[1] ?? '';
     const foreignContact = await other.browser.post('/dashboard/transfers/new', {
@@ -469,7 +469,7 @@ describe('sending money from the dashboard', () => {
     const poor = await signUpOwner(baseUrl);
     const csrf = await poor.browser.csrfOf('/dashboard/transfers/new');
     const storeId =
-      /<option value="([0-9a-f-]{36})"/.exec(
+      /name="storeId" value="([0-9a-f-]{36})"/.exec(
         (await poor.browser.get('/dashboard/transfers/new')).text,
       )?.[1] ?? '';
     const form = {
