@@ -36,6 +36,9 @@ export type MetricName =
   /** A code refused by a limit (dimension `limit`: phone, address, stage); stage is the alarm's. */
   | 'SignInCodesRefused'
   | 'SignInCodesWrong'
+  /** A transfer's step-up code sent, or typed wrong (the dashboard's send money, above the threshold). */
+  | 'StepUpCodesSent'
+  | 'StepUpCodesWrong'
   | 'DashboardSignIns'
   | 'DashboardSignUps'
   | 'DashboardInvitationsSent'

@@ -4,6 +4,7 @@ import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
@@ -49,6 +50,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardVerificationEndpoints,
   ...dashboardDeveloperEndpoints,
   ...dashboardPaymentLinkEndpoints,
+  ...dashboardTransferEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

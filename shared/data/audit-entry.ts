@@ -39,6 +39,10 @@ export const auditActions = [
   'payment_link_created',
   'payment_link_switched_off',
   'payment_link_switched_on',
+  'contact_added',
+  'contact_removed',
+  'step_up_threshold_changed',
+  'step_up_code_failed',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

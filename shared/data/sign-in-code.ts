@@ -67,6 +67,11 @@ const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
 export interface CodeLimits {
   /** The phone's slot to take (0 to codesPerPhone - 1). */
   slot: number;
+  /**
+   * Whose slots: sign-in codes (`SIGNINLIMIT#PHONE#…`, the default) or a transfer's step-up codes
+   * (`STEPUPLIMIT#PHONE#…`), so confirming transfers never uses up the phone's sign-in codes.
+   */
+  slotsOf?: 'sign-in' | 'step-up';
   address: string;
   perAddressPerHour: number;
   perStagePerHour: number;
@@ -110,7 +115,10 @@ export function newSignInCodeWrites(code: SignInCode, limits: CodeLimits, now: D
       write: {
         Update: {
           TableName: table,
-          Key: { pk: `SIGNINLIMIT#PHONE#${code.phone}`, sk: `SLOT#${limits.slot}` },
+          Key: {
+            pk: `${limits.slotsOf === 'step-up' ? 'STEPUPLIMIT' : 'SIGNINLIMIT'}#PHONE#${code.phone}`,
+            sk: `SLOT#${limits.slot}`,
+          },
           UpdateExpression: 'SET #until = :until, #ttl = :ttl, entity = :entity',
           ConditionExpression: 'attribute_not_exists(#until) OR #until <= :now',
           ExpressionAttributeNames: { '#until': 'until', '#ttl': 'ttl' },

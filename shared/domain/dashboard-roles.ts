@@ -33,7 +33,9 @@ export type DashboardAction =
   | 'requestPayment'
   | 'sendMoney'
   | 'manageEscrows'
-  | 'sendSms';
+  | 'sendSms'
+  /** The amount above which a transfer asks for a fresh SMS code (step-up): the owner's alone. */
+  | 'setStepUpThreshold';
 
 const everything: readonly DashboardAction[] = [
   'read',
@@ -51,11 +53,14 @@ const everything: readonly DashboardAction[] = [
   'sendMoney',
   'manageEscrows',
   'sendSms',
+  'setStepUpThreshold',
 ];
 
 const allowed: Record<MemberRole, readonly DashboardAction[]> = {
   owner: everything,
-  admin: everything.filter((action) => action !== 'manageOwners' && action !== 'verify'),
+  admin: everything.filter(
+    (action) => action !== 'manageOwners' && action !== 'verify' && action !== 'setStepUpThreshold',
+  ),
   developer: ['read', 'manageKeys', 'manageWebhooks'],
   finance: ['read', 'export', 'refund', 'cancelPayment'],
   viewer: ['read'],

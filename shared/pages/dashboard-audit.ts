@@ -33,6 +33,10 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     payment_link_created: 'Lien de paiement créé',
     payment_link_switched_off: 'Lien de paiement désactivé',
     payment_link_switched_on: 'Lien de paiement réactivé',
+    contact_added: 'Contact ajouté',
+    contact_removed: 'Contact supprimé',
+    step_up_threshold_changed: 'Seuil du code de confirmation modifié',
+    step_up_code_failed: 'Code de confirmation erroné',
   },
   en: {
     sign_in: 'Signed in',
@@ -53,6 +57,10 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     payment_link_created: 'Payment link created',
     payment_link_switched_off: 'Payment link switched off',
     payment_link_switched_on: 'Payment link switched on',
+    contact_added: 'Contact added',
+    contact_removed: 'Contact removed',
+    step_up_threshold_changed: 'Confirmation code threshold changed',
+    step_up_code_failed: 'Wrong confirmation code',
   },
 };
 

@@ -67,6 +67,8 @@ const dashboardLinkReason =
   'a dashboard page: the session is the capability; another business’s payment link by id is 404, and its switch changes nothing (test/e2e/dashboard-payment-links.test.ts)';
 const dashboardObjectReason =
   'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
+const sendMoneyReason =
+  'a dashboard page: the session is the capability; another business’s store or contact named in the form or the address is 404 and nothing is written (test/e2e/dashboard-transfers.test.ts, “another business’s store or contact”)';
 const ownSubscriptionReason =
   'the subscription is the whole business’s: a key scoped to one store is refused with 403 (test/e2e/own-webhook-subscriptions.test.ts)';
 
@@ -370,6 +372,14 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   paymentLinkQrCode: { public: dashboardLinkReason },
   paymentLinkCardPage: { public: dashboardLinkReason },
   switchPaymentLinkPage: { public: dashboardLinkReason },
+  transfersPage: { public: dashboardReason },
+  newTransferPage: { public: dashboardReason },
+  checkTransferPage: { public: sendMoneyReason },
+  confirmTransferPage: { public: sendMoneyReason },
+  setStepUpThresholdPage: { public: dashboardReason },
+  contactsPage: { public: dashboardReason },
+  addContactPage: { public: dashboardReason },
+  removeContactPage: { public: sendMoneyReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },

@@ -18,6 +18,10 @@ describe('dashboard roles', () => {
     expect(memberRoles.filter((role) => roleAllows(role, 'sendMoney'))).toEqual(['owner', 'admin']);
   });
 
+  it('keeps the step-up threshold of transfers to the owner', () => {
+    expect(memberRoles.filter((role) => roleAllows(role, 'setStepUpThreshold'))).toEqual(['owner']);
+  });
+
   it('keeps changing owners to owners', () => {
     expect(memberRoles.filter((role) => roleAllows(role, 'manageOwners'))).toEqual(['owner']);
   });

@@ -1,0 +1,86 @@
+import { InsufficientBalance } from '#shared/errors/ledger.ts';
+import { BadRequest, IdempotencyKeyReused } from '#shared/errors/request.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import {
+  checkTransferForm,
+  confirmTransfer,
+  memberPhone,
+  sendMoneyOverview,
+  startStepUp,
+  transferFormOf,
+} from '#shared/operations/dashboard-transfers.ts';
+import {
+  checkTransferPage,
+  type StepUpState,
+  transferFormPage,
+  transferRefusedPage,
+} from '#shared/pages/dashboard-transfers.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+export const handler = pageHandler(
+  'confirmTransferPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'sendMoney');
+    const form = transferFormOf(request.form);
+    const idempotencyKey = request.form.idempotencyKey ?? '';
+    if (!/^[0-9a-f-]{36}$/.test(idempotencyKey)) throw new BadRequest('The confirm form has no key');
+    // The details are checked again as posted (a hidden field can be changed); the balance is the
+    // operation's to guard, so a replay of a form already sent still gets its first answer.
+    const checked = await checkTransferForm(member, form, { checkBalance: false });
+    const context = {
+      ...request,
+      csrfToken: session.csrfToken,
+      pageUrl: `${request.baseUrl}/dashboard/transfers/new`,
+    };
+    if ('problems' in checked) {
+      const { stores, contacts } = await sendMoneyOverview(member);
+      return htmlPage(transferFormPage({ ...context, stores, contacts }, form, checked.problems), 400);
+    }
+    const { draft } = checked;
+    const attemptId = request.form.attemptId ?? '';
+    const again = (stepUp: StepUpState, status: number) =>
+      htmlPage(checkTransferPage(context, form, draft, { idempotencyKey, stepUp }), status);
+    if (draft.needsStepUp && !attemptId) {
+      // The threshold came down since the check step: the code is asked for now.
+      const started = await startStepUp(member, draft, idempotencyKey, request);
+      return again(
+        started.outcome === 'sent'
+          ? { kind: 'code', attemptId: started.attemptId, phone: started.phone }
+          : { kind: started.outcome },
+        started.outcome === 'limited' ? 429 : 200,
+      );
+    }
+    try {
+      const result = await confirmTransfer(member, draft, {
+        idempotencyKey,
+        attemptId,
+        code: request.form.code ?? '',
+        sourceIp: request.sourceIp,
+        baseUrl: request.baseUrl,
+        context: request.context,
+      });
+      if (result.outcome === 'sent') {
+        return redirectTo(
+          `${dashboardUrl(request, '/transfers')}${request.languagePinned ? '&' : '?'}sent=${result.transferId}`,
+        );
+      }
+      if (result.outcome === 'code_ended') return again({ kind: 'ended' }, 400);
+      const phone = (await memberPhone(member)) ?? '';
+      return again(
+        result.outcome === 'code_wrong'
+          ? { kind: 'code', attemptId, phone, error: 'wrong', triesLeft: result.triesLeft }
+          : { kind: 'code', attemptId, phone, error: 'malformed' },
+        400,
+      );
+    } catch (error) {
+      if (error instanceof InsufficientBalance)
+        return htmlPage(transferRefusedPage(request, { kind: 'insufficient' }), 422);
+      if (error instanceof IdempotencyKeyReused)
+        return htmlPage(transferRefusedPage(request, { kind: 'reused' }), 422);
+      throw error;
+    }
+  }),
+  dashboardPageOptions,
+);

@@ -1,0 +1,32 @@
+import { roleAllows } from '#shared/domain/dashboard-roles.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { recentTransfers, sentTransfer, stepUpThresholdOf } from '#shared/operations/dashboard-transfers.ts';
+import { transfersPage } from '#shared/pages/dashboard-transfers.ts';
+
+export const handler = pageHandler(
+  'transfersPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'read');
+    const [transfers, thresholdCents, sent] = await Promise.all([
+      recentTransfers(member),
+      stepUpThresholdOf(member.businessId),
+      sentTransfer(member, request.query.sent),
+    ]);
+    return htmlPage(
+      transfersPage({
+        ...request,
+        pageUrl: `${request.baseUrl}/dashboard/transfers`,
+        csrfToken: session.csrfToken,
+        transfers,
+        thresholdCents,
+        canSend: roleAllows(member.role, 'sendMoney'),
+        canSetThreshold: roleAllows(member.role, 'setStepUpThreshold'),
+        sentStatus: sent?.status,
+        thresholdSaved: request.query.threshold === 'saved',
+      }),
+    );
+  }),
+  dashboardPageOptions,
+);
