@@ -36,6 +36,7 @@ export const auditActions = [
   'member_removed',
   'refund_made',
   'transfer_made',
+  'transactions_exported',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

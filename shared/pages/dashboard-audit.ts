@@ -30,6 +30,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Membre retiré',
     refund_made: 'Remboursement',
     transfer_made: 'Transfert',
+    transactions_exported: 'Transactions exportées (CSV)',
   },
   en: {
     sign_in: 'Signed in',
@@ -47,6 +48,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Member removed',
     refund_made: 'Refund',
     transfer_made: 'Transfer',
+    transactions_exported: 'Transactions exported (CSV)',
   },
 };
 
