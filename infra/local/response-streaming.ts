@@ -46,6 +46,9 @@ const localRuntime: ResponseStreamingRuntime = {
 
 /** Installs the shim once, before any streaming handler is imported (they look for it then). */
 export function installResponseStreaming(): void {
-  const global = globalThis as { awslambda?: ResponseStreamingRuntime };
-  global.awslambda ??= localRuntime;
+  // Other libraries may have made the global already (the invoke store): add to it.
+  const global = globalThis as { awslambda?: Partial<ResponseStreamingRuntime> };
+  global.awslambda ??= {};
+  global.awslambda.streamifyResponse ??= localRuntime.streamifyResponse;
+  global.awslambda.HttpResponseStream ??= localRuntime.HttpResponseStream;
 }
