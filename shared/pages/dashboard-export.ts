@@ -16,7 +16,7 @@ import { layout } from '#shared/pages/layout.ts';
  */
 const text = {
   fr: {
-    title: 'Exporter les transactions (CSV)',
+    title: 'Exporter (CSV)',
     intro:
       'Un fichier CSV (UTF-8, lisible par Excel et LibreOffice) des transactions d’une période de 90 jours au plus, les plus récentes en premier, montants en francs et en centimes.',
     limit: (max: string) => `Au plus ${max} lignes : pour davantage, choisissez une période plus courte.`,
@@ -42,7 +42,7 @@ const text = {
     },
   },
   en: {
-    title: 'Export the transactions (CSV)',
+    title: 'Export (CSV)',
     intro:
       'A CSV file (UTF-8, opens in Excel and LibreOffice) of the transactions of a period of at most 90 days, newest first, amounts in francs and in cents.',
     limit: (max: string) => `At most ${max} rows: for more, choose a shorter period.`,
@@ -101,10 +101,11 @@ export function exportPage(context: ExportPageContext): string {
   const fieldError = (field: 'from' | 'to') => context.errors.find((error) => error.field === field);
   const dateField = (field: 'from' | 'to') => {
     const error = fieldError(field);
+    // The day's format is said once, under the button (a date input shows its own picker), so
+    // the button stays on a phone's first screen.
     return html`<label class="field" for="${field}">${t[field]}</label>
-<p class="hint" id="${field}-hint">${t.dayHint}</p>
 ${error && html`<p class="field-error" id="${field}-error">${message(error.problem)}</p>`}
-<input class="input" id="${field}" name="${field}" type="date" value="${filters[field]}" aria-describedby="${field}-hint${error ? ` ${field}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>`;
+<input class="input" id="${field}" name="${field}" type="date" value="${filters[field]}" aria-describedby="day-hint${error ? ` ${field}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>`;
   };
   const hidden = { type: filters.type, status: filters.status, operator: filters.operator, q: filters.q };
   const applied = Object.entries(hidden).filter(([, value]) => value !== undefined);
@@ -130,6 +131,7 @@ ${context.stores.map((store) => html`<option value="${store.id}"${filters.store 
 ${applied.length > 0 && html`<p class="muted">${t.filters}: ${applied.map(([name, value]) => `${name} = ${value}`).join(', ')}</p>`}
 <button class="button" id="download" type="submit">${t.download}</button>
 </form>
+<p class="muted" id="day-hint">${t.dayHint}.</p>
 <p class="muted">${t.intro} ${t.limit(grouped(context.language, context.maxRows))}</p>
 <p><a href="${dashboardUrl(context, '/transactions')}">${t.back}</a></p>
 </div>`,

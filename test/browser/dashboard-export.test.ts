@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useLocalAws } from '#infra/local/local-config.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { seriousAxeViolations } from '#test/support/accessibility.ts';
-import { openPhone, type PhoneBrowser } from '#test/support/browser.ts';
+import { openPhone, type PhoneBrowser, screenshotDir } from '#test/support/browser.ts';
 import { type ListedTransaction, listedForComparison, parseCsv, rowAsListed } from '#test/support/csv.ts';
 import { signUpOwner } from '#test/support/dashboard.ts';
 
@@ -22,8 +23,9 @@ const dayMs = 24 * 60 * 60 * 1000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 const opened: PhoneBrowser[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   useLocalAws(config.endpoints, config.tableName);
+  await mkdir(screenshotDir, { recursive: true });
 });
 afterAll(async () => {
   await Promise.all(opened.map((browser) => browser.close()));
@@ -122,6 +124,7 @@ describe.each([
     const { page, key } = await ownerWithHistory(viewport, locale);
     await page.goto(`${baseUrl}/dashboard/transactions/export`);
     await checkPage(page, viewport);
+    await page.screenshot({ path: join(screenshotDir, `dashboard-export-${locale}.png`) });
     const button = page.getByRole('button', { name: words.download });
     const box = await button.boundingBox();
     expect((box?.y ?? viewport.height) + (box?.height ?? 0)).toBeLessThanOrEqual(viewport.height);
