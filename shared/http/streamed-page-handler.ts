@@ -49,8 +49,16 @@ export type StreamingHandler = (
   context: Context,
 ) => Promise<void>;
 
-/** Lambda's runtime global; absent outside it unless the local host installed its shim. */
-export const streamingRuntime = () => (globalThis as { awslambda?: ResponseStreamingRuntime }).awslambda;
+/**
+ * Lambda's runtime global, when it streams; absent outside Lambda unless the local host installed
+ * its shim. Other libraries may make an `awslambda` of their own (an invoke store) without it.
+ */
+export const streamingRuntime = (): ResponseStreamingRuntime | undefined => {
+  const global = (globalThis as { awslambda?: Partial<ResponseStreamingRuntime> }).awslambda;
+  return typeof global?.streamifyResponse === 'function' && global.HttpResponseStream
+    ? (global as ResponseStreamingRuntime)
+    : undefined;
+};
 
 type Answer = APIGatewayProxyResult & { file?: StreamedFile };
 
