@@ -165,6 +165,9 @@ describe('the CSV export of the transactions', () => {
     expect(response.headers.get('content-disposition')).toBe(
       `attachment; filename="transactions-${from}-${to}.csv"`,
     );
+    // Streamed: sent in chunks as it is made, its length unknown when the headers left.
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(response.headers.get('transfer-encoding')).toBe('chunked');
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const { header, rows } = parseCsv(text.slice(1));
     expect(header.slice(0, 5)).toEqual(['id', 'createdAt', 'createdAtLocal', 'type', 'status']);
