@@ -1,5 +1,10 @@
-import { CfnResource, NestedStack, Stack, Token } from 'aws-cdk-lib';
-import { AwsIntegration, type IntegrationConfig, type Method } from 'aws-cdk-lib/aws-apigateway';
+import { CfnResource, type Duration, NestedStack, Stack, Token } from 'aws-cdk-lib';
+import {
+  AwsIntegration,
+  type IntegrationConfig,
+  type Method,
+  ResponseTransferMode,
+} from 'aws-cdk-lib/aws-apigateway';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct, IConstruct } from 'constructs';
@@ -104,14 +109,25 @@ function checkResourceMargin(stack: Stack): void {
  * the methods, which depend on the function: a reference would make the stacks depend on each other.
  */
 export class GroupedLambdaIntegration extends AwsIntegration {
+  /**
+   * `streamedFor`: a streamed answer (Lambda response streaming, as `LambdaIntegration` makes it
+   * with `responseTransferMode: STREAM`): the streaming invocation path, and an integration
+   * timeout past the 29 s of a buffered one (up to 15 minutes when streaming).
+   */
   constructor(
     private readonly handler: IFunction,
     private readonly stageName: string,
+    streamedFor?: Duration,
   ) {
     super({
       proxy: true,
       service: 'lambda',
-      path: `2015-03-31/functions/${handler.functionArn}/invocations`,
+      path: streamedFor
+        ? `2021-11-15/functions/${handler.functionArn}/response-streaming-invocations`
+        : `2015-03-31/functions/${handler.functionArn}/invocations`,
+      ...(streamedFor
+        ? { options: { responseTransferMode: ResponseTransferMode.STREAM, timeout: streamedFor } }
+        : {}),
     });
   }
 

@@ -133,6 +133,16 @@ export interface ServiceFunctionProps {
 export const apiFunctionTimeout = Duration.seconds(10);
 
 /**
+ * A streamed page's function (the CSV export) runs as long as its endpoint declares, and its
+ * integration waits one minute more, so the function's own timeout ends it first, logged: both
+ * within the 15 minutes API Gateway allows a streamed answer.
+ */
+export const streamedFunctionTimeout = (route: { streams?: { timeoutMinutes: number } }) =>
+  route.streams ? Duration.minutes(route.streams.timeoutMinutes) : undefined;
+export const streamedIntegrationTimeout = (route: { streams?: { timeoutMinutes: number } }) =>
+  route.streams ? Duration.minutes(Math.min(15, route.streams.timeoutMinutes + 1)) : undefined;
+
+/**
  * Lambda's guidance for SQS event sources: a visibility timeout of at least six times the
  * function's timeout, so a batch whose invocation was throttled and retried is not received again
  * by another poller while it is still being handled.

@@ -19,6 +19,7 @@ import type { Stage } from '#infra/constructs/stage.ts';
 import { GroupedLambdaIntegration } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { stackName } from '#infra/naming.ts';
+import { streamedIntegrationTimeout } from '#infra/service-function.ts';
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 
@@ -209,7 +210,11 @@ export class PaymentsApi {
     const method = this.restApi.root.resourceForPath(route.path).addMethod(
       route.method,
       // The console's test-invoke is not used; each function may be invoked by its method only.
-      new GroupedLambdaIntegration(fn, this.stage.name),
+      new GroupedLambdaIntegration(
+        fn,
+        this.stage.name,
+        'page' in route ? streamedIntegrationTimeout(route) : undefined,
+      ),
     );
     const reason = authorizationReason(route);
     acknowledge(method, 'AwsSolutions-APIG4', reason);

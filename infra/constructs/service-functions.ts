@@ -38,6 +38,7 @@ import {
   type ServiceFunctionProps,
   type ServiceResources,
   scheduledFunctionTimeout,
+  streamedFunctionTimeout,
   workerFunctionTimeout,
 } from '#infra/service-function.ts';
 import { type EndpointName, endpointEntries } from '#shared/api/all-endpoints.ts';
@@ -113,7 +114,7 @@ export class ServiceFunctions {
     this.routes = this.addFunctions(
       endpointEntries,
       'api',
-      () => apiFunctionTimeout,
+      (route) => ('page' in route ? streamedFunctionTimeout(route) : undefined) ?? apiFunctionTimeout,
       (fn, route, name) => props.api.addRoute(route, rollout.invokedFor(fn, name)),
     );
     this.workers = this.addFunctions(

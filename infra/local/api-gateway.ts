@@ -8,8 +8,10 @@ import type { Endpoint } from '#shared/api/endpoint.ts';
 import { TooManyRequests } from '#shared/errors/request.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
+import type { StreamingHandler } from '#shared/http/streamed-page-handler.ts';
 import { lambdaContext } from './lambda-context.ts';
 import type { PerKeyRateLimit } from './rate-limit.ts';
+import { installResponseStreaming, LocalResponseStream } from './response-streaming.ts';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -39,6 +41,7 @@ export function createApiGateway(
   options: { stage?: string; rateLimit?: PerKeyRateLimit } = {},
 ) {
   const { stage = 'local', rateLimit } = options;
+  installResponseStreaming();
   const compiled = endpointEntries.map(([name, route]) => compile(name, route)).sort(literalSegmentsFirst);
   const handlers = new Map<string, Promise<Handler>>();
 
@@ -99,6 +102,18 @@ export function createApiGateway(
 
       const event = toProxyEvent({ request, url: target, method, body, requestId, stage, match });
       const handler = await loadHandler(match.route.route);
+      const streamed = 'page' in match.route.route ? match.route.route.streams : undefined;
+      if (streamed) {
+        // Response streaming: the handler writes to the socket as it goes (infra/local/response-streaming.ts).
+        const stream = new LocalResponseStream(response);
+        await (handler as unknown as StreamingHandler)(
+          event,
+          stream,
+          lambdaContext(match.route.name, streamed.timeoutMinutes * 60_000, requestId),
+        );
+        if (!response.writableEnded && !response.destroyed) response.end();
+        return;
+      }
       const result = await handler(event, lambdaContext(match.route.name, 29_000, requestId));
       // A binary answer (a QR code's PNG) comes base64, as API Gateway takes it, and leaves as bytes.
       const bytes = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;

@@ -2,6 +2,7 @@ import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardExportEndpoints } from '#shared/api/dashboard-export.ts';
 import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
@@ -51,6 +52,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardDeveloperEndpoints,
   ...dashboardPaymentLinkEndpoints,
   ...dashboardTransferEndpoints,
+  ...dashboardExportEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

@@ -78,6 +78,12 @@ export interface PageEndpointDeclaration extends Reached {
   readonly form?: ZodType;
   /** Each status the page may answer, with what it means. A 303 is a redirect. */
   readonly answers: Readonly<Record<number, string>>;
+  /**
+   * The answer is streamed as it is made (a CSV export), not built whole: API Gateway's integration
+   * is in STREAM mode with a longer timeout, the handler is `streamedPageHandler`, the local host
+   * pipes its writes to the socket as they come, and the reference names the streamed type.
+   */
+  readonly streams?: { readonly contentType: string; readonly timeoutMinutes: number };
 }
 
 /** A document served as is (the reference itself, the reference page and its files). */

@@ -43,6 +43,7 @@ export const auditActions = [
   'contact_removed',
   'step_up_threshold_changed',
   'step_up_code_failed',
+  'transactions_exported',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -41,7 +41,7 @@ export interface TransactionListPage {
   items: TransactionRecord[];
 }
 
-interface DayCount {
+export interface DayCount {
   day: string;
   count: number;
   hours: number[];
@@ -112,8 +112,8 @@ export async function listTransactions(query: TransactionListQuery): Promise<Tra
  * A store's day counters, or a business's: the sum, day by day and hour by hour, of its stores',
  * each store's queried at once.
  */
-async function dayCounts(
-  query: TransactionListQuery,
+export async function dayCounts(
+  query: Pick<TransactionListQuery, 'storeId' | 'storeIds'>,
   startDate: string,
   endDate: string,
 ): Promise<DayCount[]> {
@@ -185,7 +185,7 @@ async function readDay(
   return after ? items : items.slice(0, range.take);
 }
 
-function toRecord(item: Record<string, unknown>): TransactionRecord {
+export function toRecord(item: Record<string, unknown>): TransactionRecord {
   const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...record } = item;
   return record as unknown as TransactionRecord;
 }

@@ -95,7 +95,10 @@ export function requireCsrfToken(session: DashboardSession, form: Record<string,
   }
 }
 
-export type SessionPageRender = (request: PageRequest, session: DashboardSession) => Promise<PageResult>;
+export type SessionPageRender<R = PageResult> = (
+  request: PageRequest,
+  session: DashboardSession,
+) => Promise<R>;
 
 /**
  * A page of a signed-in person. Without a live session: to the sign-in page (the stale cookie
@@ -103,8 +106,8 @@ export type SessionPageRender = (request: PageRequest, session: DashboardSession
  * post (403) changes nothing. A page that needs a business (`actingMember`) and finds none chosen
  * sends the person to the businesses page.
  */
-export function withSession(render: SessionPageRender) {
-  return async (request: PageRequest): Promise<PageResult> => {
+export function withSession<R = PageResult>(render: SessionPageRender<R>) {
+  return async (request: PageRequest): Promise<R | PageResult> => {
     requireOwnOrigin(request);
     const presented = cookieValue(request.headers.cookie, sessionCookieName(request.baseUrl));
     const session = await resumeSession(presented);

@@ -153,20 +153,7 @@ export function pageHandler(
     .use(pageLanguage())
     .use(formBody(options.maxFormFieldChars))
     .handler(async (event, context) => {
-      const query = (event.queryStringParameters ?? {}) as Record<string, string>;
-      const result = await render({
-        method: event.httpMethod,
-        params: (event.pathParameters ?? {}) as Record<string, string>,
-        query,
-        form: event.form ?? {},
-        language: event.language ?? 'fr',
-        languagePinned: query.lang?.trim().toLowerCase() === event.language,
-        headers: event.normalizedHeaders ?? {},
-        baseUrl: publicBaseUrl(event),
-        requestId: requestIdOf(event, context),
-        sourceIp: event.requestContext?.identity?.sourceIp ?? '',
-        context,
-      });
+      const result = await render(pageRequestOf(event, context));
       if ('download' in result) return downloadResponse(result.download, options.headers);
       return 'redirect' in result
         ? redirectResponse(result.redirect, result.setCookie, options.headers)
@@ -176,7 +163,25 @@ export function pageHandler(
   return Object.assign(inRequestOf(handler), { endpointName: endpoint });
 }
 
-const requestIdOf = (event: PageEvent, context: Context | undefined) =>
+/** The page's request, once the page wrapper's middlewares have run on its event. */
+export function pageRequestOf(event: PageEvent, context: Context): PageRequest {
+  const query = (event.queryStringParameters ?? {}) as Record<string, string>;
+  return {
+    method: event.httpMethod,
+    params: (event.pathParameters ?? {}) as Record<string, string>,
+    query,
+    form: event.form ?? {},
+    language: event.language ?? 'fr',
+    languagePinned: query.lang?.trim().toLowerCase() === event.language,
+    headers: event.normalizedHeaders ?? {},
+    baseUrl: publicBaseUrl(event),
+    requestId: requestIdOf(event, context),
+    sourceIp: event.requestContext?.identity?.sourceIp ?? '',
+    context,
+  };
+}
+
+export const requestIdOf = (event: PageEvent, context: Context | undefined) =>
   event.requestContext?.requestId ?? context?.awsRequestId ?? '';
 
 function languageOf(event: PageEvent): Language {

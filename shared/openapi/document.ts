@@ -153,6 +153,7 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
     summary: endpoint.summary,
     ...(description ? { description } : {}),
     ...(endpoint.sandboxOnly ? { 'x-sandbox-only': true } : {}),
+    ...('page' in endpoint && endpoint.streams ? { 'x-response-streaming': true } : {}),
     requestParams: {
       ...(params ? { path: params as never } : {}),
       ...(query ? { query: query as never } : {}),
@@ -163,6 +164,7 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
     const contentType = 'page' in endpoint ? 'text/html' : endpoint.contentType;
     const form = 'page' in endpoint ? endpoint.form : undefined;
     const responses: Responses = {};
+    const streamed = 'page' in endpoint ? endpoint.streams : undefined;
     for (const [status, description] of Object.entries(endpoint.answers)) {
       responses[status] =
         status === '303'
@@ -171,6 +173,10 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
               description,
               content: {
                 [contentType]: { schema: { type: contentType === 'application/json' ? 'object' : 'string' } },
+                // A streamed page's 200 is also its streamed file (the export's CSV), sent as it is made.
+                ...(streamed && status === '200'
+                  ? { [streamed.contentType]: { schema: { type: 'string', format: 'binary' } } }
+                  : {}),
               },
             };
     }

@@ -37,6 +37,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     contact_removed: 'Contact supprimé',
     step_up_threshold_changed: 'Seuil du code de confirmation modifié',
     step_up_code_failed: 'Code de confirmation erroné',
+    transactions_exported: 'Transactions exportées (CSV)',
   },
   en: {
     sign_in: 'Signed in',
@@ -61,6 +62,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     contact_removed: 'Contact removed',
     step_up_threshold_changed: 'Confirmation code threshold changed',
     step_up_code_failed: 'Wrong confirmation code',
+    transactions_exported: 'Transactions exported (CSV)',
   },
 };
 

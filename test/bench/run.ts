@@ -11,6 +11,7 @@ import { localHost } from '#test/bench/local-host.ts';
 import { type Bench, formatTable } from '#test/bench/report.ts';
 import { simulation } from '#test/bench/simulation.ts';
 import { soundbox } from '#test/bench/soundbox.ts';
+import { transactionExport } from '#test/bench/transaction-export.ts';
 import { transactionList } from '#test/bench/transaction-list.ts';
 import { webhooks } from '#test/bench/webhooks.ts';
 
@@ -23,6 +24,7 @@ export const benches: Bench[] = [
   capacityCreationRate,
   hotStore,
   transactionList,
+  transactionExport,
   localHost,
   webhooks,
   soundbox,

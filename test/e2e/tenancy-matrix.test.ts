@@ -380,6 +380,10 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   contactsPage: { public: dashboardReason },
   addContactPage: { public: dashboardReason },
   removeContactPage: { public: sendMoneyReason },
+  exportTransactionsPage: {
+    public:
+      'a dashboard page: the session is the capability; another business’s store in `store` is 404, on the form and on the file, and no row of it is sent (test/e2e/dashboard-export.test.ts, “another business’s store (404)”)',
+  },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },

@@ -299,7 +299,8 @@ describe('the functions', () => {
   });
 
   it("of routes time out before API Gateway's 29 s", () => {
-    for (const [routeName] of endpointEntries) {
+    // A streamed page's function has its own, longer, limit: see "streamed routes" below.
+    for (const [routeName] of endpointEntries.filter(([, route]) => !('page' in route && route.streams))) {
       const [, fn] = functionOf(dev.template, 'dev', routeName);
       expect(fn.Properties.Timeout, routeName).toBe(apiFunctionTimeout.toSeconds());
       expect(fn.Properties.Timeout).toBeLessThan(29);
@@ -393,6 +394,46 @@ describe('the functions', () => {
       );
     expect(indexGrants(updater)).toEqual([]);
     expect(indexGrants(reader)).toHaveLength(1);
+  });
+});
+
+describe('streamed routes', () => {
+  const streamed = endpointEntries.filter(([, route]) => 'page' in route && route.streams);
+
+  it('include the CSV export', () => {
+    expect(streamed.map(([name]) => name)).toContain('exportTransactionsPage');
+  });
+
+  it.each(streamed)(
+    '%s is integrated in STREAM mode, and its function times out before its integration, within 15 minutes',
+    (name, route) => {
+      const [functionId, fn] = functionOf(dev.template, 'dev', name);
+      const method = resourcesOf(dev.template, 'AWS::ApiGateway::Method').find(
+        ([, candidate]) =>
+          candidate.Properties.HttpMethod === route.method &&
+          pathOf(dev.template, candidate.Properties.ResourceId) === route.path,
+      )?.[1];
+      expect(method, name).toBeDefined();
+      const integration = method.Properties.Integration;
+      expect(integration.Type).toBe('AWS_PROXY');
+      expect(integration.ResponseTransferMode).toBe('STREAM');
+      const uri = JSON.stringify(integration.Uri);
+      expect(uri).toContain('2021-11-15/functions/');
+      expect(uri).toContain('/response-streaming-invocations');
+      expect(uri).toContain(functionId);
+      const integrationSeconds = integration.TimeoutInMillis / 1000;
+      expect(fn.Properties.Timeout).toBeGreaterThan(29);
+      expect(fn.Properties.Timeout).toBeLessThan(integrationSeconds);
+      expect(integrationSeconds).toBeLessThanOrEqual(15 * 60);
+    },
+  );
+
+  it('and only they: every other route is buffered, its integration the 29 s default', () => {
+    const methods = resourcesOf(dev.template, 'AWS::ApiGateway::Method');
+    const streams = methods.filter(
+      ([, method]) => method.Properties.Integration?.ResponseTransferMode === 'STREAM',
+    );
+    expect(streams).toHaveLength(streamed.length);
   });
 });
 

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { useLocalAws } from '#infra/local/local-config.ts';
+import type { TransactionRecord } from '#shared/data/transaction-record.ts';
+import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
+import { type ListedTransaction, listedForComparison, parseCsv, rowAsListed } from '#test/support/csv.ts';
+import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+
+/**
+ * The dashboard's CSV export over the local host, streamed as on AWS: the file of a window holds
+ * the very rows the API lists for it (ids, amounts, statuses, order), as UTF-8 with a BOM, quoted
+ * as RFC 4180 says; finance may export, a viewer may not; a window over 90 days or over 100,000
+ * rows is refused before any byte of a file; another business's store is not found.
+ */
+const { config } = inject('localHost');
+const baseUrl = config.baseUrl;
+const dayMs = 24 * 60 * 60 * 1000;
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+let data: {
+  listStores: typeof import('#shared/data/store.ts')['listStores'];
+  writeTransactionHistory: typeof import('#test/support/transaction-history.ts')['writeTransactionHistory'];
+  documentClient: typeof import('#shared/aws/dynamodb.ts')['documentClient'];
+  tableName: string;
+  commands: typeof import('@aws-sdk/lib-dynamodb');
+};
+beforeAll(async () => {
+  useLocalAws(config.endpoints, config.tableName);
+  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
+  data = {
+    listStores: (await import('#shared/data/store.ts')).listStores,
+    writeTransactionHistory: (await import('#test/support/transaction-history.ts')).writeTransactionHistory,
+    documentClient,
+    tableName: tableName(),
+    commands: await import('@aws-sdk/lib-dynamodb'),
+  };
+});
+
+const tricky = 'Café « Chez Aïcha », 2e étage\n"Table 4", reçu n°7';
+
+/** A business's history: `count` lines over the days before today, and two before the window. */
+function historyOf(businessId: string, storeId: string, count: number): TransactionRecord[] {
+  const now = Date.now();
+  const kinds = ['payment', 'payment', 'refund', 'transfer', 'escrow'] as const;
+  const statuses = ['success', 'success', 'pending', 'error'] as const;
+  const line = (i: number, createdAt: string): TransactionRecord => ({
+    id: randomUUID(),
+    businessId,
+    storeId,
+    type: kinds[i % kinds.length] as TransactionRecord['type'],
+    status: statuses[i % statuses.length] as TransactionRecord['status'],
+    amount: { amount: i % 3 === 0 ? 150_025 : 150_000 + i * 100, currency: 'XOF' },
+    fees: { amount: 1_500, currency: 'XOF' },
+    currency: 'XOF',
+    paymentMethod: i % 2 === 0 ? 'wave' : 'orange_money',
+    counterpartLabel: i % 4 === 0 ? 'Élodie Koné' : 'Client Sandbox',
+    counterpartIdentifier: `+22507000000${String(i).padStart(2, '0')}`,
+    description: i === 1 ? tricky : i === 2 ? '=HYPERLINK("http://example.com")' : `Paiement commande-${i}`,
+    reference: `commande-${i}`,
+    createdAt,
+    transactionDetails: { id: randomUUID(), reference: `commande-${i}` },
+    ...(i % kinds.length === 2 ? { refundId: randomUUID(), paymentRequestId: randomUUID() } : {}),
+  });
+  return [
+    ...Array.from({ length: count }, (_, i) =>
+      line(i, new Date(now - dayMs - Math.floor((i * 9 * dayMs) / count)).toISOString()),
+    ),
+    line(count, new Date(now - 40 * dayMs).toISOString()),
+    line(count + 1, new Date(now - 41 * dayMs).toISOString()),
+  ];
+}
+
+async function grantApiAccess(businessId: string) {
+  await data.documentClient.send(
+    new data.commands.UpdateCommand({
+      TableName: data.tableName,
+      Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' },
+      UpdateExpression: 'SET apiAccessEnabled = :on, verificationLevel = :one',
+      ExpressionAttributeValues: { ':on': true, ':one': 1 },
+    }),
+  );
+}
+
+async function apiKeyOf(browser: DashboardBrowser) {
+  const csrf = await browser.csrfOf('/dashboard/api-keys');
+  const answer = await browser.post('/dashboard/api-keys', { csrf, name: 'Export', kind: 'merchant' });
+  return {
+    keyId: /id="key-id" name="key-id" value="([^"]+)"/.exec(answer.text)?.[1] ?? '',
+    secret: /id="key-secret" name="key-secret" value="([^"]+)"/.exec(answer.text)?.[1] ?? '',
+  };
+}
+
+/** Every page of the API's list of the window, as one list. */
+async function apiList(key: { keyId: string; secret: string }, query: string): Promise<ListedTransaction[]> {
+  const items: ListedTransaction[] = [];
+  let asOf = '';
+  for (let page = 1; ; page++) {
+    const response = await fetch(
+      `${baseUrl}/partner_api/transactions?${query}&limit=100&page=${page}${asOf ? `&asOf=${asOf}` : ''}`,
+      { headers: { 'X-API-KEY-ID': key.keyId, 'X-API-KEY': key.secret } },
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: ListedTransaction[]; total: number; asOf: string };
+    asOf = body.asOf;
+    items.push(...body.data);
+    if (items.length >= body.total || body.data.length === 0) return items;
+  }
+}
+
+/** The file as the browser gets it, bytes and all (a `text()` would take the BOM off). */
+async function download(browser: DashboardBrowser, query: string) {
+  const response = await fetch(`${baseUrl}/dashboard/transactions/export?download=1&${query}`, {
+    headers: { cookie: browser.cookieHeader },
+    redirect: 'manual',
+  });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return { response, bytes, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
+}
+
+/** A second person of the business with the given role, made in the table and signed in. */
+async function memberOf(owner: { businessId: string }, role: MemberRole) {
+  const { createUser } = await import('#shared/data/user.ts');
+  const { newMemberWrites } = await import('#shared/data/membership.ts');
+  const { transactWrite } = await import('#shared/data/transact.ts');
+  const { newDashboardPhone, DashboardBrowser: Browser } = await import('#test/support/dashboard.ts');
+  const phone = newDashboardPhone();
+  const user = await createUser({ phone, firstName: 'Koffi', lastName: 'Yao' });
+  await transactWrite(
+    newMemberWrites(
+      {
+        id: randomUUID(),
+        businessId: owner.businessId,
+        role,
+        name: 'Koffi Yao',
+        phone,
+        userId: user.id,
+        createdAt: new Date().toISOString(),
+      },
+      'Maquis Aïcha',
+    ),
+  );
+  const browser = new Browser(baseUrl);
+  await browser.signInWith(phone);
+  return browser;
+}
+
+describe('the CSV export of the transactions', () => {
+  it('streams the rows the API lists for the window, as RFC 4180 UTF-8 with a BOM, and records it', async () => {
+    const owner = await signUpOwner(baseUrl);
+    const [store] = await data.listStores(owner.businessId);
+    if (!store) throw new Error('no store');
+    await data.writeTransactionHistory(historyOf(owner.businessId, store.id, 230));
+    const key = await apiKeyOf(owner.browser);
+    await grantApiAccess(owner.businessId);
+    await new Promise((resolve) => setTimeout(resolve, 2100)); // the host caches a business 2 s
+
+    const from = dayOf(Date.now() - 30 * dayMs);
+    const to = dayOf(Date.now());
+    const listed = await apiList(key, `startDate=${from}&endDate=${to}`);
+    expect(listed).toHaveLength(230);
+
+    const { response, bytes, text } = await download(owner.browser, `from=${from}&to=${to}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="transactions-${from}-${to}.csv"`,
+    );
+    // Streamed: sent in chunks as it is made, its length unknown when the headers left.
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(response.headers.get('transfer-encoding')).toBe('chunked');
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const { header, rows } = parseCsv(text.slice(1));
+    expect(header.slice(0, 5)).toEqual(['id', 'createdAt', 'createdAtLocal', 'type', 'status']);
+    // Row for row, in the same order: the same ids, amounts, statuses and every other field.
+    expect(rows.map(rowAsListed)).toEqual(listed.map(listedForComparison));
+    // Francs as people write them, decimals only when not whole; the cents beside them.
+    const whole = rows.find((row) => row.amountCents === '150100');
+    expect(whole?.amount).toBe('1501');
+    const cents = rows.find((row) => row.amountCents === '150025');
+    expect(cents?.amount).toBe('1500.25');
+    // Accents, a comma, quotes and a line break survive; a formula is disarmed.
+    expect(rows.some((row) => row.description === tricky)).toBe(true);
+    expect(text).toContain('"Café « Chez Aïcha », 2e étage\n""Table 4"", reçu n°7"');
+    expect(rows.some((row) => row.description === `'=HYPERLINK("http://example.com")`)).toBe(true);
+    expect(rows.every((row) => row.storeName === 'Yopougon')).toBe(true);
+
+    // The list's filters apply to the file as to the list.
+    const refunds = parseCsv(
+      (await download(owner.browser, `from=${from}&to=${to}&type=refund&status=success`)).text.slice(1),
+    );
+    expect(refunds.rows.length).toBeGreaterThan(0);
+    expect(refunds.rows.every((row) => row.type === 'refund' && row.status === 'success')).toBe(true);
+    expect(refunds.rows.map((row) => row.id)).toEqual(
+      listed.filter((item) => item.type === 'refund' && item.status === 'success').map((item) => item.id),
+    );
+    const searched = parseCsv(
+      (await download(owner.browser, `from=${from}&to=${to}&q=commande-17`)).text.slice(1),
+    );
+    // Part of a reference, in the list's order.
+    expect(searched.rows.map((row) => row.reference)).toEqual(
+      listed.filter((item) => item.reference.includes('commande-17')).map((item) => item.reference),
+    );
+    expect(searched.rows).toHaveLength(11);
+    const byStore = parseCsv(
+      (await download(owner.browser, `from=${from}&to=${to}&store=${store.id}`)).text.slice(1),
+    );
+    expect(byStore.rows).toHaveLength(230);
+
+    // Every export is in the audit log, with its window and the rows sent.
+    const audit = await owner.browser.get('/dashboard/audit?action=transactions_exported');
+    expect(audit.text).toContain('Transactions exportées (CSV)');
+    expect(audit.text).toContain(`${from}..${to}: 230 rows`);
+  });
+
+  it('shows the form without download, and refuses a window over 90 days or a filter out of its list with a 400 page', async () => {
+    const owner = await signUpOwner(baseUrl);
+    const form = await owner.browser.get('/dashboard/transactions/export');
+    expect(form.status).toBe(200);
+    expect(form.headers.get('content-type')).toContain('text/html');
+    expect(form.text).toContain('name="download" value="1"');
+    expect(form.text).toContain(`value="${dayOf(Date.now())}"`);
+
+    const tooLong = await owner.browser.get(
+      '/dashboard/transactions/export?download=1&from=2026-01-01&to=2026-04-15',
+    );
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.headers.get('content-type')).toContain('text/html');
+    expect(tooLong.text).toContain('La période dépasse 90 jours');
+    expect(tooLong.text).toContain('href="#to"');
+    const badDay = await owner.browser.get('/dashboard/transactions/export?download=1&from=2026-02-30');
+    expect(badDay.status).toBe(400);
+    const badType = await owner.browser.get('/dashboard/transactions/export?download=1&type=gift&lang=en');
+    expect(badType.status).toBe(400);
+    expect(badType.text).toContain('There is no such kind of transaction.');
+  });
+
+  it('refuses a window of more than 100,000 rows before any byte of a file, counted from the day counters', async () => {
+    const owner = await signUpOwner(baseUrl);
+    const [store] = await data.listStores(owner.businessId);
+    const day = dayOf(Date.now() - dayMs);
+    await data.documentClient.send(
+      new data.commands.UpdateCommand({
+        TableName: data.tableName,
+        Key: { pk: `TXCOUNT#${store?.id}`, sk: day },
+        UpdateExpression: 'SET #count = :count',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':count': 100_001 },
+      }),
+    );
+    const refused = await owner.browser.get(
+      `/dashboard/transactions/export?download=1&from=${day}&to=${day}`,
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toContain('text/html');
+    expect(refused.text).toContain('Cette période compte 100 001 transactions');
+  });
+
+  it('lets finance export, refuses a viewer (403), a session-less request (to the sign-in) and another business’s store (404)', async () => {
+    const owner = await signUpOwner(baseUrl);
+    const other = await signUpOwner(baseUrl);
+    const [otherStore] = await data.listStores(other.businessId);
+    await data.writeTransactionHistory(historyOf(other.businessId, otherStore?.id ?? '', 3));
+
+    const finance = await memberOf(owner, 'finance');
+    const financeFile = await download(finance, '');
+    expect(financeFile.response.status).toBe(200);
+    expect(parseCsv(financeFile.text.slice(1)).rows).toHaveLength(0);
+
+    const viewer = await memberOf(owner, 'viewer');
+    expect((await download(viewer, '')).response.status).toBe(403);
+    expect((await viewer.get('/dashboard/transactions/export')).status).toBe(403);
+
+    const anonymous = await fetch(`${baseUrl}/dashboard/transactions/export?download=1`, {
+      redirect: 'manual',
+    });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toBe(`${baseUrl}/dashboard/sign-in`);
+
+    const foreign = await download(owner.browser, `store=${otherStore?.id}`);
+    expect(foreign.response.status).toBe(404);
+    expect(foreign.text).not.toContain('commande-');
+    expect((await owner.browser.get(`/dashboard/transactions/export?store=${otherStore?.id}`)).status).toBe(
+      404,
+    );
+  });
+});
