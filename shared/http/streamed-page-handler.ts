@@ -5,6 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { PageEndpointName } from '#shared/api/all-endpoints.ts';
 import { metricsPublished, normalizeHeaders } from '#shared/http/api-handler.ts';
 import {
+  downloadResponse,
   errorPages,
   formBody,
   htmlResponse,
@@ -83,6 +84,7 @@ export function streamedPageHandler(
         });
         return { ...response, file: result };
       }
+      if ('download' in result) return downloadResponse(result.download, options.headers);
       return 'redirect' in result
         ? redirectResponse(result.redirect, result.setCookie, options.headers)
         : htmlResponse(result.statusCode, result.html, options.headers);
