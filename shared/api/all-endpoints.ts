@@ -2,6 +2,8 @@ import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardPaymentRequestEndpoints } from '#shared/api/dashboard-payment-requests.ts';
+import { dashboardSmsEndpoints } from '#shared/api/dashboard-sms.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
@@ -47,6 +49,8 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardTeamEndpoints,
   ...dashboardVerificationEndpoints,
   ...dashboardDeveloperEndpoints,
+  ...dashboardPaymentRequestEndpoints,
+  ...dashboardSmsEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

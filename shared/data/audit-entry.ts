@@ -36,6 +36,8 @@ export const auditActions = [
   'member_removed',
   'refund_made',
   'transfer_made',
+  'payment_requested',
+  'sms_sent',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

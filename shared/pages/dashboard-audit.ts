@@ -30,6 +30,8 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Membre retiré',
     refund_made: 'Remboursement',
     transfer_made: 'Transfert',
+    payment_requested: 'Paiement demandé par SMS',
+    sms_sent: 'SMS envoyé',
   },
   en: {
     sign_in: 'Signed in',
@@ -47,6 +49,8 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Member removed',
     refund_made: 'Refund',
     transfer_made: 'Transfer',
+    payment_requested: 'Payment asked for by SMS',
+    sms_sent: 'SMS sent',
   },
 };
 
