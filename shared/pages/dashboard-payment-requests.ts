@@ -114,7 +114,8 @@ const text = {
       },
       note: { max: `What it is for must be at most ${maxNoteCharacters} characters.` },
     } as Record<AskField, Partial<Record<AskError['rule'], string>>>,
-    ceiling: 'This amount is more than the business may still collect this month at its verification level.',
+    ceiling:
+      'This amount is more than the business may still collect this month at its verification level: the identity check, from the home page, raises it.',
     checkTitle: 'Check the request',
     payer: 'Customer',
     smsText: 'SMS sent to the customer',

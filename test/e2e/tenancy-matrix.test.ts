@@ -65,6 +65,10 @@ const sessionReason =
   'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
 const dashboardObjectReason =
   'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
+const askedPaymentReason =
+  'a dashboard page: the session is the capability; another business’s payment request by id is 404 (test/e2e/dashboard-payment-requests.test.ts, “another business’s request”)';
+const smsPageReason =
+  'a dashboard page: the session is the capability, and it names no object: the balance and the messages are the acting business’s alone (test/e2e/dashboard-sms.test.ts)';
 const ownSubscriptionReason =
   'the subscription is the whole business’s: a key scoped to one store is refused with 403 (test/e2e/own-webhook-subscriptions.test.ts)';
 
@@ -361,6 +365,11 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   sendTestWebhookPage: { public: dashboardReason },
   resendWebhookDeliveryPage: { public: dashboardObjectReason },
   auditLogPage: { public: dashboardReason },
+  paymentRequestsPage: { public: dashboardReason },
+  askForPaymentPage: { public: askedPaymentReason },
+  paymentRequestPage: { public: askedPaymentReason },
+  smsPage: { public: smsPageReason },
+  sendSmsPage: { public: smsPageReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },
