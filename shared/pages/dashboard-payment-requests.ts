@@ -33,7 +33,7 @@ const text = {
     amount: 'Montant (F CFA)',
     amountHint: 'En francs, par exemple 1 500',
     payerPhone: 'Numéro du client',
-    payerPhoneHint: 'Le numéro qui recevra le SMS, par exemple 07 00 00 00 01',
+    payerPhoneHint: 'Il reçoit le SMS. Par exemple 07 00 00 00 01',
     note: 'Motif (facultatif)',
     noteHint: 'Ce que le client paie, affiché sur la page de paiement',
     check: 'Continuer',
@@ -94,7 +94,7 @@ const text = {
     amount: 'Amount (F CFA)',
     amountHint: 'In francs, for example 1 500',
     payerPhone: 'Customer’s number',
-    payerPhoneHint: 'The number that gets the SMS, for example 07 00 00 00 01',
+    payerPhoneHint: 'It gets the SMS. For example 07 00 00 00 01',
     note: 'What it is for (optional)',
     noteHint: 'What the customer pays for, shown on the payment page',
     check: 'Continue',
@@ -223,7 +223,7 @@ export function askPage(context: AskPageContext, state?: AskFormState): string {
     language: context.language,
     title: t.title,
     pageUrl: pageUrlOf(context),
-    content: html`<div class="content">
+    content: html`<div class="panel">
 ${dashboardNav(context, 'paymentRequests')}
 <h1>${t.title}</h1>
 <p class="muted">${t.intro} <span data-testid="sms-balance">${t.balance(context.smsBalance)}</span></p>
@@ -257,7 +257,7 @@ export function checkAskPage(
     language: context.language,
     title: t.checkTitle,
     pageUrl: pageUrlOf(context),
-    content: html`<div class="content">
+    content: html`<div class="panel">
 ${dashboardNav(context, 'paymentRequests')}
 <h1>${t.checkTitle}</h1>
 ${short && html`<div class="alert" role="alert" id="sms-balance-refused"><p>${t.emptyBalance(preview.segments, preview.smsBalance)}</p></div>`}
@@ -296,7 +296,7 @@ export function requestPage(context: DashboardPageContext, request: PaymentReque
     title: `${t.requestTitle} · ${t.statuses[status]}`,
     pageUrl: pageUrlOf(context, `/${request.id}`),
     waiting,
-    content: html`<div class="content">
+    content: html`<div class="panel">
 ${dashboardNav(context, 'paymentRequests')}
 <section class="status ${tone}"${waiting ? html` data-poll="${selfUrl}" data-attempt="${attempt}" data-attempts="${requestRefreshAttempts}"` : ''}>
 ${waiting ? html`<div class="spinner" aria-hidden="true"></div>` : html`<div class="status-icon" aria-hidden="true">${icon}</div>`}

@@ -160,7 +160,7 @@ export function smsPage(context: SmsPageContext, state?: SmsFormState): string {
     language: context.language,
     title: t.title,
     pageUrl: pageUrlOf(context),
-    content: html`<div class="content">
+    content: html`<div class="panel">
 ${dashboardNav(context, 'sms')}
 <h1>${t.title}</h1>
 <p><strong data-testid="sms-balance">${t.balance(context.account.smsBalance)}</strong></p>
@@ -187,7 +187,7 @@ export function checkSmsPage(
     language: context.language,
     title: t.checkTitle,
     pageUrl: pageUrlOf(context),
-    content: html`<div class="content">
+    content: html`<div class="panel">
 ${dashboardNav(context, 'sms')}
 <h1>${t.checkTitle}</h1>
 ${short && html`<div class="alert" role="alert" id="sms-balance-refused"><p>${t.emptyBalance(sms.segments, smsBalance)}</p></div>`}
