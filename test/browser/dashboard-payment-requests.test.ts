@@ -152,6 +152,8 @@ describe('asking for a payment by SMS on the dashboard', () => {
     await page.getByRole('link', { name: 'SMS', exact: true }).click();
     await page.waitForURL(`${baseUrl}/dashboard/sms`);
     await checkPage(page, 360);
+    const send = await page.getByRole('button', { name: 'Continuer' }).boundingBox();
+    expect((send?.y ?? 999) + (send?.height ?? 0)).toBeLessThanOrEqual(640);
     await expect(page.getByTestId('sent-sms').textContent()).resolves.toContain(link);
   });
 
