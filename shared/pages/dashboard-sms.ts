@@ -27,9 +27,8 @@ const text = {
     balance: (segments: number) => `Solde : ${segments} SMS`,
     balanceHint:
       'Un SMS de plus de 160 caractères (70 avec des accents comme ê ou ç, ou un emoji) en coûte plusieurs.',
-    sendTitle: 'Envoyer un SMS',
     to: 'Destinataire',
-    toHint: 'Un numéro mobile, par exemple 07 00 00 00 01 ou +221 77 123 45 67',
+    toHint: 'Par exemple 07 00 00 00 01 ou +221 77 123 45 67',
     body: 'Message',
     check: 'Continuer',
     errorSummary: 'Il y a un problème',
@@ -65,10 +64,9 @@ const text = {
   en: {
     title: 'SMS',
     balance: (segments: number) => `Balance: ${segments} SMS`,
-    balanceHint: 'A text over 160 characters (70 with accents such as ê or ç, or an emoji) costs several.',
-    sendTitle: 'Send an SMS',
+    balanceHint: '160 characters an SMS, 70 with ê, ç or an emoji.',
     to: 'Recipient',
-    toHint: 'A mobile number, for example 07 00 00 00 01 or +221 77 123 45 67',
+    toHint: 'For example 07 00 00 00 01 or +221 77 123 45 67',
     body: 'Message',
     check: 'Continue',
     errorSummary: 'There is a problem',
@@ -127,18 +125,17 @@ function sendForm(context: SmsPageContext, state: SmsFormState | undefined): Saf
     return error && t.errors[name][error.rule];
   };
   const bodyError = messageOf('body');
-  return html`<h2>${t.sendTitle}</h2>
-${errorSummary(
-  t.errorSummary,
-  errors.map((error) => ({ field: error.field, message: t.errors[error.field][error.rule] ?? '' })),
-)}
+  return html`${errorSummary(
+    t.errorSummary,
+    errors.map((error) => ({ field: error.field, message: t.errors[error.field][error.rule] ?? '' })),
+  )}
 <form method="post" action="${dashboardUrl(context, '/sms')}" novalidate>
 ${csrfField(context.csrfToken)}
 ${field({ name: 'to', label: t.to, value: form.to, hint: t.toHint, error: messageOf('to'), attributes: html` type="tel" autocomplete="off" maxlength="32"` })}
 <label class="field" for="body">${t.body}</label>
 <p class="hint" id="body-hint">${t.balanceHint}</p>
 ${bodyError && html`<p class="field-error" id="body-error">${bodyError}</p>`}
-<textarea class="input" id="body" name="body" rows="4" maxlength="${maxBodyCharacters}" aria-describedby="body-hint${bodyError ? ' body-error' : ''}"${bodyError ? html` aria-invalid="true"` : ''}>${form.body}</textarea>
+<textarea class="input" id="body" name="body" rows="3" maxlength="${maxBodyCharacters}" aria-describedby="body-hint${bodyError ? ' body-error' : ''}"${bodyError ? html` aria-invalid="true"` : ''}>${form.body}</textarea>
 <button class="button" type="submit">${t.check}</button>
 </form>`;
 }
