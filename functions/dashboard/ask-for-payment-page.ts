@@ -11,7 +11,12 @@ import {
   previewAsk,
   storesOf,
 } from '#shared/operations/dashboard-payment-requests.ts';
-import { type AskFormState, askPage, checkAskPage } from '#shared/pages/dashboard-payment-requests.ts';
+import {
+  type AskFormState,
+  askPage,
+  askSmsText,
+  checkAskPage,
+} from '#shared/pages/dashboard-payment-requests.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
@@ -34,22 +39,23 @@ export const handler = pageHandler(
         status,
       );
     const checked = checkAskForm(form, stores);
+    const smsText = askSmsText(request.language);
     if ('errors' in checked) return again({ form, errors: checked.errors }, 400);
     if (request.form.confirm === 'change') return again({ form, errors: [] }, 200);
     const context = { ...request, csrfToken: session.csrfToken };
     if (request.form.confirm !== 'yes') {
-      const preview = await previewAsk(member, checked.ask, request.language, request.baseUrl);
+      const preview = await previewAsk(member, checked.ask, smsText, request.baseUrl);
       const short = preview.smsBalance < preview.segments;
       return htmlPage(checkAskPage(context, checked.ask, form, preview), short ? 422 : 200);
     }
     try {
-      const { request: asked } = await askForPayment(member, checked.ask, request.language, request);
+      const { request: asked } = await askForPayment(member, checked.ask, smsText, request);
       return redirectTo(dashboardUrl(request, `/payment-requests/${asked.id}`));
     } catch (error) {
       if (error instanceof CollectionCeilingExceeded) return again({ form, errors: [], ceiling: true }, 422);
       if (!(error instanceof InsufficientSmsBalance)) throw error;
       // Refused on the balance: the check step again, saying so, with nothing made or charged.
-      const preview = await previewAsk(member, checked.ask, request.language, request.baseUrl);
+      const preview = await previewAsk(member, checked.ask, smsText, request.baseUrl);
       return htmlPage(checkAskPage(context, checked.ask, form, preview, true), 422);
     }
   }),

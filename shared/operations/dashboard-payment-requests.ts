@@ -6,7 +6,6 @@ import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { listStores, type Store } from '#shared/data/store.ts';
 import { defaultStoreCountry } from '#shared/domain/country-time-zones.ts';
 import { readFrancs } from '#shared/domain/franc-amounts.ts';
-import type { Language } from '#shared/domain/languages.ts';
 import { providersIn } from '#shared/domain/operator-countries.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import { maskPhone, readZoneNumber } from '#shared/domain/phone-numbers.ts';
@@ -20,8 +19,6 @@ import { type ActingMember, callerForMember } from '#shared/operations/dashboard
 import { cancelPaymentRequestFor } from '#shared/operations/end-payment.ts';
 import { messageAccountOf, sendMessageFor } from '#shared/operations/messages.ts';
 import { createPaymentRequestFor, paymentRequestOf } from '#shared/operations/payment-requests.ts';
-import { formatAmount } from '#shared/pages/format.ts';
-import { paymentPageUrl } from '#shared/pages/payment-page.ts';
 
 /**
  * "Ask for a payment" (issue 26, item 4): an amount, a note and the payer's number make a payment
@@ -97,24 +94,24 @@ export function checkAskForm(
   };
 }
 
-/** An amount as the SMS writes it: plain spaces, so a text in the GSM alphabet stays in it (cheaper). */
-const smsAmount = (amountCents: number, currency: string) =>
-  formatAmount(amountCents, currency).replace(/[\u00a0\u202f]/g, ' ');
+/**
+ * The SMS's text for the hosted page at `pageUrl`, in the member's words (the page builds it:
+ * `askSmsText` of shared/pages/dashboard-payment-requests.ts).
+ */
+export type AskSmsText = (ask: AskSummary, pageUrl: string) => string;
 
-/** The text the payer gets: who asks, how much, for what, and the hosted page. */
-export function askSmsText(
-  language: Language,
-  ask: { businessName: string; amountCents: number; currency: string; note?: string | undefined },
-  pageUrl: string,
-): string {
-  const amount = smsAmount(ask.amountCents, ask.currency);
-  return language === 'en'
-    ? `${ask.businessName} asks you for ${amount}${ask.note ? ` (${ask.note})` : ''}. Pay here: ${pageUrl}`
-    : `${ask.businessName} vous demande ${amount}${ask.note ? ` (${ask.note})` : ''}. Payez ici : ${pageUrl}`;
+export interface AskSummary {
+  businessName: string;
+  amountCents: number;
+  currency: string;
+  note?: string | undefined;
 }
 
-/** An id of the length every request id has: the text's length, and so its segments, are known before. */
-const placeholderId = '00000000-0000-0000-0000-000000000000';
+/**
+ * The hosted page's address as `openPaymentRequest` makes it (`redirectUrl`), for an id of the
+ * length every request id has: the text's length, and so its segments, are known before.
+ */
+const placeholderPageUrl = (baseUrl: string) => `${baseUrl}/payment/00000000-0000-0000-0000-000000000000`;
 
 export interface AskPreview {
   text: string;
@@ -126,15 +123,15 @@ export interface AskPreview {
 export async function previewAsk(
   member: ActingMember,
   ask: CheckedAsk,
-  language: Language,
+  smsText: AskSmsText,
   baseUrl: string,
 ): Promise<AskPreview> {
-  const text = askSmsText(language, askOf(member, ask), paymentPageUrl(baseUrl, placeholderId));
+  const text = smsText(askOf(member, ask), placeholderPageUrl(baseUrl));
   const account = await messageAccountOf(callerForMember(member));
   return { text, segments: countSegments(text).segments, smsBalance: account.smsBalance };
 }
 
-const askOf = (member: ActingMember, ask: CheckedAsk) => ({
+const askOf = (member: ActingMember, ask: CheckedAsk): AskSummary => ({
   businessName: member.businessName,
   amountCents: ask.amountCents,
   currency: ask.store.currency,
@@ -149,11 +146,11 @@ const askOf = (member: ActingMember, ask: CheckedAsk) => ({
 export async function askForPayment(
   member: ActingMember,
   ask: CheckedAsk,
-  language: Language,
+  smsText: AskSmsText,
   { baseUrl, sourceIp }: { baseUrl: string; sourceIp: string },
 ): Promise<{ request: PaymentRequest; message: Message }> {
   const caller = callerForMember(member);
-  const preview = await previewAsk(member, ask, language, baseUrl);
+  const preview = await previewAsk(member, ask, smsText, baseUrl);
   if (preview.smsBalance < preview.segments) throw new InsufficientSmsBalance(preview.segments);
   const request = await createPaymentRequestFor(
     caller,
@@ -178,7 +175,7 @@ export async function askForPayment(
     message = await sendMessageFor(caller, {
       channel: 'sms',
       to: ask.payerPhone,
-      body: askSmsText(language, askOf(member, ask), request.redirectUrl),
+      body: smsText(askOf(member, ask), request.redirectUrl),
       reference: `payment-request-${request.id}`,
     });
   } catch (error) {
@@ -204,7 +201,7 @@ export async function askForPayment(
     recordAudit(member, {
       action: 'payment_requested',
       subjectId: request.id,
-      detail: `${formatAmount(ask.amountCents, ask.store.currency)} · ${maskPhone(ask.payerPhone)}`,
+      detail: `${ask.amountCents / 100} ${ask.store.currency} · ${maskPhone(ask.payerPhone)}`,
       sourceIp,
     }),
   ]);

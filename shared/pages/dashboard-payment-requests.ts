@@ -8,6 +8,7 @@ import type {
   AskField,
   AskForm,
   AskPreview,
+  AskSmsText,
   CheckedAsk,
 } from '#shared/operations/dashboard-payment-requests.ts';
 import { askedStatusOf, maxNoteCharacters } from '#shared/operations/dashboard-payment-requests.ts';
@@ -164,6 +165,21 @@ export interface AskFormState {
   /** The business's collection ceiling refused the amount. */
   ceiling?: boolean;
 }
+
+/** An amount as the SMS writes it: plain spaces, so a text in the GSM alphabet stays in it (cheaper). */
+const smsAmount = (amountCents: number, currency: string) =>
+  formatAmount(amountCents, currency).replace(/[\u00a0\u202f]/g, ' ');
+
+/** The text the payer gets, in the page's language: who asks, how much, for what, and the hosted page. */
+export const askSmsText =
+  (language: Language): AskSmsText =>
+  (ask, pageUrl) => {
+    const amount = smsAmount(ask.amountCents, ask.currency);
+    const note = ask.note ? ` (${ask.note})` : '';
+    return language === 'en'
+      ? `${ask.businessName} asks you for ${amount}${note}. Pay here: ${pageUrl}`
+      : `${ask.businessName} vous demande ${amount}${note}. Payez ici : ${pageUrl}`;
+  };
 
 const pageUrlOf = (context: DashboardPageContext, path = '') =>
   `${context.baseUrl}/dashboard/payment-requests${path}`;
