@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { maxAmountCents } from '#shared/api/payment-requests.ts';
 import { latestAskedPayments, putAskedPayment } from '#shared/data/asked-payment.ts';
 import type { Message } from '#shared/data/message.ts';
@@ -34,6 +34,16 @@ import { createPaymentRequestFor, paymentRequestOf } from '#shared/operations/pa
 
 /** How long the payer has: a day, since the text may be read hours later (the API's default is 30 minutes). */
 export const askedPaymentLifetimeMs = 24 * 3600 * 1000;
+
+/**
+ * The request's reference, which the hosted page shows the payer as the merchant's order: short
+ * enough to read out (`7F3A-09C2`), random enough that a business's never meet in practice (a
+ * repeat would be refused, 409, as in the API).
+ */
+const askReference = () => {
+  const hex = randomBytes(4).toString('hex').toUpperCase();
+  return `${hex.slice(0, 4)}-${hex.slice(4)}`;
+};
 
 /** Up to the API's description length. */
 export const maxNoteCharacters = 255;
@@ -158,7 +168,7 @@ export async function askForPayment(
       storeId: ask.store.id,
       amountCents: ask.amountCents,
       currency: ask.store.currency,
-      reference: `ask-${randomUUID()}`,
+      reference: askReference(),
       description: ask.note,
       expiresAt: new Date(Date.now() + askedPaymentLifetimeMs).toISOString(),
       // No return URLs: the payer has no shop site to go back to, and the hosted page shows

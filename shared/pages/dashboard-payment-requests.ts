@@ -324,6 +324,7 @@ ${status === 'pending' && html`<a class="button button-secondary" href="${selfUr
 ${request.payerPhone && html`<dt>${t.payer}</dt><dd>${formatPhone(request.payerPhone)}</dd>`}
 ${request.description && html`<dt>${t.note}</dt><dd>${request.description}</dd>`}
 <dt>${t.store}</dt><dd>${request.storeName}</dd>
+<dt>${t.reference}</dt><dd>${request.reference}</dd>
 <dt>${t.askedAt}</dt><dd>${when(context.language, request.createdAt, store)}</dd>
 ${status === 'pending' && html`<dt>${t.expiresAt}</dt><dd>${when(context.language, request.expiresAt, store)}</dd>`}
 ${status === 'failed' && request.errorReason && html`<dt>${t.status}</dt><dd>${messages[context.language].reasons[request.errorReason] ?? request.errorReason}</dd>`}
