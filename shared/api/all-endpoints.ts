@@ -4,6 +4,8 @@ import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { dashboardExportEndpoints } from '#shared/api/dashboard-export.ts';
 import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
+import { dashboardPaymentRequestEndpoints } from '#shared/api/dashboard-payment-requests.ts';
+import { dashboardSmsEndpoints } from '#shared/api/dashboard-sms.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
@@ -53,6 +55,8 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardPaymentLinkEndpoints,
   ...dashboardTransferEndpoints,
   ...dashboardExportEndpoints,
+  ...dashboardPaymentRequestEndpoints,
+  ...dashboardSmsEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

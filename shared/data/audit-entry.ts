@@ -44,6 +44,8 @@ export const auditActions = [
   'step_up_threshold_changed',
   'step_up_code_failed',
   'transactions_exported',
+  'payment_requested',
+  'sms_sent',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

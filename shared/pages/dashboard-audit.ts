@@ -38,6 +38,8 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     step_up_threshold_changed: 'Seuil du code de confirmation modifié',
     step_up_code_failed: 'Code de confirmation erroné',
     transactions_exported: 'Transactions exportées (CSV)',
+    payment_requested: 'Paiement demandé par SMS',
+    sms_sent: 'SMS envoyé',
   },
   en: {
     sign_in: 'Signed in',
@@ -63,6 +65,8 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     step_up_threshold_changed: 'Confirmation code threshold changed',
     step_up_code_failed: 'Wrong confirmation code',
     transactions_exported: 'Transactions exported (CSV)',
+    payment_requested: 'Payment asked for by SMS',
+    sms_sent: 'SMS sent',
   },
 };
 

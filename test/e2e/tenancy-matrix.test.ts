@@ -69,6 +69,10 @@ const dashboardObjectReason =
   'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
 const sendMoneyReason =
   'a dashboard page: the session is the capability; another business’s store or contact named in the form or the address is 404 and nothing is written (test/e2e/dashboard-transfers.test.ts, “another business’s store or contact”)';
+const askedPaymentReason =
+  'a dashboard page: the session is the capability; another business’s payment request by id is 404 (test/e2e/dashboard-payment-requests.test.ts, “another business’s request”)';
+const smsPageReason =
+  'a dashboard page: the session is the capability, and it names no object: the balance and the messages are the acting business’s alone (test/e2e/dashboard-sms.test.ts)';
 const ownSubscriptionReason =
   'the subscription is the whole business’s: a key scoped to one store is refused with 403 (test/e2e/own-webhook-subscriptions.test.ts)';
 
@@ -384,6 +388,11 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
     public:
       'a dashboard page: the session is the capability; another business’s store in `store` is 404, on the form and on the file, and no row of it is sent (test/e2e/dashboard-export.test.ts, “another business’s store (404)”)',
   },
+  paymentRequestsPage: { public: dashboardReason },
+  askForPaymentPage: { public: askedPaymentReason },
+  paymentRequestPage: { public: askedPaymentReason },
+  smsPage: { public: smsPageReason },
+  sendSmsPage: { public: smsPageReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },

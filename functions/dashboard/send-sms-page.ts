@@ -1,0 +1,50 @@
+import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import {
+  checkSmsForm,
+  type SmsForm,
+  sendSmsFor,
+  smsBalanceOf,
+  smsCountryOf,
+  smsPageData,
+} from '#shared/operations/dashboard-sms.ts';
+import { checkSmsPage, type SmsFormState, smsPage } from '#shared/pages/dashboard-sms.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+export const handler = pageHandler(
+  'sendSmsPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'sendSms');
+    const form: SmsForm = { to: request.form.to ?? '', body: request.form.body ?? '' };
+    const again = async (state: SmsFormState, status: number) =>
+      htmlPage(
+        smsPage(
+          { ...request, ...(await smsPageData(member, 1)), csrfToken: session.csrfToken, canSend: true },
+          state,
+        ),
+        status,
+      );
+    const checked = checkSmsForm(form, await smsCountryOf(member));
+    if ('errors' in checked) return again({ form, errors: checked.errors }, 400);
+    if (request.form.confirm === 'change') return again({ form, errors: [] }, 200);
+    const context = { ...request, csrfToken: session.csrfToken };
+    if (request.form.confirm !== 'yes') {
+      const balance = await smsBalanceOf(member);
+      return htmlPage(
+        checkSmsPage(context, checked.sms, form, balance),
+        balance < checked.sms.segments ? 422 : 200,
+      );
+    }
+    try {
+      await sendSmsFor(member, checked.sms, request.sourceIp);
+      return redirectTo(dashboardUrl(request, '/sms'));
+    } catch (error) {
+      if (!(error instanceof InsufficientSmsBalance)) throw error;
+      // The balance's own condition refused it: nothing was written or charged.
+      return htmlPage(checkSmsPage(context, checked.sms, form, await smsBalanceOf(member), true), 422);
+    }
+  }),
+  { ...dashboardPageOptions, maxFormFieldChars: 4096 },
+);
