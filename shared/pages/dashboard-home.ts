@@ -1,13 +1,65 @@
 import type { Membership } from '#shared/data/membership.ts';
+import { moneyMovements } from '#shared/data/transaction-record.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
-import type { BusinessOverview } from '#shared/operations/dashboard-overview.ts';
+import type {
+  BusinessOverview,
+  HomeMoney,
+  MoneyTotals,
+  StoreMoney,
+} from '#shared/operations/dashboard-overview.ts';
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { formatAmount } from '#shared/pages/format.ts';
+import { dayBarChart } from '#shared/pages/day-chart.ts';
+import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
+
+const money = {
+  fr: {
+    available: 'Solde disponible',
+    held: 'En séquestre',
+    reserved: 'Réservé (envois en cours)',
+    today: 'Aujourd’hui',
+    lastDays: '30 derniers jours',
+    movements: { collected: 'Encaissé', refunded: 'Remboursé', paidOut: 'Envoyé' },
+    totalsOf: (name: string) => `Encaissé, remboursé et envoyé : ${name}`,
+    business: 'Toute l’entreprise',
+    chartTitle: (name: string) => `Encaissé par jour, 30 derniers jours : ${name}`,
+    utcDays: 'Jours comptés de minuit à minuit UTC.',
+    latest: 'Dernières transactions',
+    latestNone: 'Aucune transaction ces 30 derniers jours.',
+    allTransactions: 'Toutes les transactions',
+    date: 'Date',
+    transaction: 'Transaction',
+    amount: 'Montant',
+    types: { payment: 'Paiement', transfer: 'Envoi', escrow: 'Séquestre libéré', refund: 'Remboursement' },
+    statuses: { pending: 'En cours', success: 'Réussi', error: 'Échoué' },
+    details: 'Le compte',
+  },
+  en: {
+    available: 'Available balance',
+    held: 'Held in escrow',
+    reserved: 'Reserved (transfers under way)',
+    today: 'Today',
+    lastDays: 'Last 30 days',
+    movements: { collected: 'Collected', refunded: 'Refunded', paidOut: 'Paid out' },
+    totalsOf: (name: string) => `Collected, refunded and paid out: ${name}`,
+    business: 'The whole business',
+    chartTitle: (name: string) => `Collected per day, last 30 days: ${name}`,
+    utcDays: 'Days counted from midnight to midnight UTC.',
+    latest: 'Latest transactions',
+    latestNone: 'No transactions in the last 30 days.',
+    allTransactions: 'All transactions',
+    date: 'Date',
+    transaction: 'Transaction',
+    amount: 'Amount',
+    types: { payment: 'Payment', transfer: 'Transfer', escrow: 'Escrow released', refund: 'Refund' },
+    statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
+    details: 'The account',
+  },
+} satisfies Record<Language, unknown>;
 
 const text = {
   fr: {
@@ -27,6 +79,7 @@ const text = {
     signOut: 'Se déconnecter',
     signOutEverywhere: 'Se déconnecter partout',
     signOutEverywhereHint: 'Ferme toutes vos sessions, sur tous vos appareils.',
+    ...money.fr,
   },
   en: {
     title: 'Dashboard',
@@ -45,26 +98,79 @@ const text = {
     signOut: 'Sign out',
     signOutEverywhere: 'Sign out everywhere',
     signOutEverywhereHint: 'Ends all your sessions, on every device.',
+    ...money.en,
   },
 } satisfies Record<Language, unknown>;
 
+type Text = (typeof text)[Language];
+
+/** Collected, refunded and paid out, today and over 30 days: a small table read row by row. */
+function totalsTable(
+  t: Text,
+  caption: string,
+  testId: string,
+  totals: { today: MoneyTotals; lastDays: MoneyTotals; currency: string },
+): SafeHtml {
+  return html`<table class="tests" data-testid="${testId}"><caption class="muted">${caption}</caption>
+<thead><tr><td></td><th scope="col">${t.today}</th><th scope="col">${t.lastDays}</th></tr></thead>
+<tbody>${moneyMovements.map(
+    (movement) =>
+      html`<tr><th scope="row">${t.movements[movement]}</th><td data-testid="today-${movement}">${formatAmount(totals.today[movement].cents, totals.currency)}</td><td data-testid="last-days-${movement}">${formatAmount(totals.lastDays[movement].cents, totals.currency)}</td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+function storeSection(context: { language: Language }, money: StoreMoney, index: number): SafeHtml {
+  const t = text[context.language];
+  const { store, amounts } = money;
+  const currency = store.currency;
+  return html`<section aria-labelledby="store-${index}" data-testid="store-money" data-store-id="${store.id}">
+<h2 id="store-${index}">${store.name}</h2>
+<p class="eyebrow">${t.available}</p>
+<p class="amount" data-testid="available">${formatAmount(amounts.available, currency)}</p>
+<dl class="facts">
+<dt>${t.held}</dt><dd data-testid="held">${formatAmount(amounts.held, currency)}</dd>
+<dt>${t.reserved}</dt><dd data-testid="reserved">${formatAmount(amounts.reserved, currency)}</dd>
+</dl>
+${totalsTable(t, t.totalsOf(store.name), 'store-totals', { ...money, currency })}
+${dayBarChart({ language: context.language, id: `chart-${index}`, title: t.chartTitle(store.name), days: money.collectedByDay, currency })}
+</section>`;
+}
+
+function latestTable(context: DashboardPageContext, latest: HomeMoney['latest']): SafeHtml {
+  const t = text[context.language];
+  if (latest.length === 0) return html`<p data-testid="latest">${t.latestNone}</p>`;
+  return html`<table class="tests" data-testid="latest">
+<thead><tr><th scope="col">${t.date}</th><th scope="col">${t.transaction}</th><th scope="col">${t.amount}</th></tr></thead>
+<tbody>${latest.map((line) => {
+    const [day, time, zone] = dayAndTime(line.createdAt, line.timeZone, context.language);
+    const counterpart = line.counterpartLabel || line.counterpartIdentifier;
+    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${day}<br>${time} ${zone}</td><td><a href="${dashboardUrl(context, `/transactions/${encodeURIComponent(line.id)}`)}">${t.types[line.type]}</a> · ${t.statuses[line.status]}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
+  })}</tbody>
+</table>`;
+}
+
 /**
- * `/dashboard`: the business the session acts for, its verification level, API access and the
- * month's collection ceiling with what is used of it; the ways to the team, the other businesses,
- * the identity check (for whom may do it) and out.
+ * `/dashboard`: the money first (each store's available balance, what is held in escrow and
+ * reserved, today's and the last 30 days' collected, refunded and paid-out totals with a chart of
+ * the days, the business's totals when it has several stores, the 10 latest transactions), then
+ * the business the session acts for: the role, verification level, API access and the month's
+ * collection ceiling with what is used of it; the ways to the team, the other businesses, the
+ * identity check (for whom may do it) and out.
  */
 export function dashboardHomePage(
   context: DashboardPageContext & {
     csrfToken: string;
     member: ActingMember;
     overview: BusinessOverview;
+    money: HomeMoney;
     memberships: readonly Membership[];
     /** The links to the other sections. */
     nav?: SafeHtml | undefined;
   },
 ): string {
   const t = text[context.language];
-  const { member, overview } = context;
+  const { member, overview, money } = context;
   const canVerify =
     overview.identityCheckOffered && overview.verificationLevel === 0 && roleAllows(member.role, 'verify');
   return layout({
@@ -75,6 +181,18 @@ export function dashboardHomePage(
 ${context.nav}
 <p class="eyebrow">${t.title}</p>
 <h1 data-testid="business-name" data-business-id="${member.businessId}">${member.businessName}</h1>
+${money.stores.map((store, index) => storeSection(context, store, index))}
+${
+  money.stores.length > 1 &&
+  html`<section aria-labelledby="business-totals"><h2 id="business-totals">${t.business}</h2>${money.business.map((totals) => totalsTable(t, t.totalsOf(t.business), 'business-totals', totals))}</section>`
+}
+<p class="hint">${t.utcDays}</p>
+<section aria-labelledby="latest-title">
+<h2 id="latest-title">${t.latest}</h2>
+${latestTable(context, money.latest)}
+<p><a href="${dashboardUrl(context, '/transactions')}">${t.allTransactions}</a></p>
+</section>
+<h2>${t.details}</h2>
 <dl class="facts" data-testid="overview">
 <dt>${t.role}</dt><dd data-testid="role">${roleNames[context.language][member.role]}</dd>
 <dt>${t.level}</dt><dd data-testid="verification-level">${String(overview.verificationLevel)}</dd>
