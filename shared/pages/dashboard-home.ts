@@ -74,7 +74,6 @@ const text = {
     collected: 'Encaissé ce mois-ci',
     verify: 'Vérifier votre identité',
     verifyWhy: 'Vérifiez votre identité pour activer l’API et relever votre plafond d’encaissement.',
-    team: 'Équipe',
     businesses: 'Changer d’entreprise',
     signOut: 'Se déconnecter',
     signOutEverywhere: 'Se déconnecter partout',
@@ -93,7 +92,6 @@ const text = {
     collected: 'Collected this month',
     verify: 'Verify your identity',
     verifyWhy: 'Verify your identity to enable the API and raise your collection ceiling.',
-    team: 'Team',
     businesses: 'Switch business',
     signOut: 'Sign out',
     signOutEverywhere: 'Sign out everywhere',
@@ -155,8 +153,8 @@ function latestTable(context: DashboardPageContext, latest: HomeMoney['latest'])
  * reserved, today's and the last 30 days' collected, refunded and paid-out totals with a chart of
  * the days, the business's totals when it has several stores, the 10 latest transactions), then
  * the business the session acts for: the role, verification level, API access and the month's
- * collection ceiling with what is used of it; the ways to the team, the other businesses, the
- * identity check (for whom may do it) and out.
+ * collection ceiling with what is used of it; the ways to the other businesses, the identity
+ * check (for whom may do it) and out (the team is in the links above, with every section).
  */
 export function dashboardHomePage(
   context: DashboardPageContext & {
@@ -201,7 +199,6 @@ ${latestTable(context, money.latest)}
 <dt>${t.collected}</dt><dd data-testid="collected">${formatAmount(overview.collected)}</dd>
 </dl>
 ${canVerify && html`<p>${t.verifyWhy}</p>${postForm(dashboardUrl(context, '/verification'), context.csrfToken, html`<button class="button" type="submit">${t.verify}</button>`)}`}
-<a class="button button-secondary" href="${dashboardUrl(context, '/team')}">${t.team}</a>
 ${context.memberships.length > 1 && html`<a class="button button-secondary" href="${dashboardUrl(context, '/businesses')}">${t.businesses}</a>`}
 ${postForm(dashboardUrl(context, '/sign-out'), context.csrfToken, html`<button class="button button-decline" type="submit">${t.signOut}</button>`)}
 ${postForm(dashboardUrl(context, '/sign-out-everywhere'), context.csrfToken, html`<button class="button button-decline" type="submit" aria-describedby="sign-out-everywhere-hint">${t.signOutEverywhere}</button><p class="hint" id="sign-out-everywhere-hint">${t.signOutEverywhereHint}</p>`)}
