@@ -24,8 +24,8 @@ const money = {
     today: 'Aujourd’hui',
     lastDays: '30 derniers jours',
     movements: { collected: 'Encaissé', refunded: 'Remboursé', paidOut: 'Envoyé' },
-    totalsOf: (name: string) => `Encaissé, remboursé et envoyé : ${name}`,
     business: 'Toute l’entreprise',
+    perDay: 'Encaissé par jour',
     chartTitle: (name: string) => `Encaissé par jour, 30 derniers jours : ${name}`,
     utcDays: 'Jours comptés de minuit à minuit UTC.',
     latest: 'Dernières transactions',
@@ -45,8 +45,8 @@ const money = {
     today: 'Today',
     lastDays: 'Last 30 days',
     movements: { collected: 'Collected', refunded: 'Refunded', paidOut: 'Paid out' },
-    totalsOf: (name: string) => `Collected, refunded and paid out: ${name}`,
     business: 'The whole business',
+    perDay: 'Collected per day',
     chartTitle: (name: string) => `Collected per day, last 30 days: ${name}`,
     utcDays: 'Days counted from midnight to midnight UTC.',
     latest: 'Latest transactions',
@@ -102,20 +102,22 @@ const text = {
 
 type Text = (typeof text)[Language];
 
-/** Collected, refunded and paid out, today and over 30 days: a small table read row by row. */
-function totalsTable(
+/**
+ * Collected, refunded and paid out, today and over 30 days: two short lists of label and amount,
+ * which read on a phone without a table's columns.
+ */
+function totals(
   t: Text,
-  caption: string,
   testId: string,
-  totals: { today: MoneyTotals; lastDays: MoneyTotals; currency: string },
+  figures: { today: MoneyTotals; lastDays: MoneyTotals; currency: string },
 ): SafeHtml {
-  return html`<table class="tests" data-testid="${testId}"><caption class="muted">${caption}</caption>
-<thead><tr><td></td><th scope="col">${t.today}</th><th scope="col">${t.lastDays}</th></tr></thead>
-<tbody>${moneyMovements.map(
-    (movement) =>
-      html`<tr><th scope="row">${t.movements[movement]}</th><td data-testid="today-${movement}">${formatAmount(totals.today[movement].cents, totals.currency)}</td><td data-testid="last-days-${movement}">${formatAmount(totals.lastDays[movement].cents, totals.currency)}</td></tr>`,
-  )}</tbody>
-</table>`;
+  const period = (title: string, key: 'today' | 'last-days', money: MoneyTotals) =>
+    html`<h3>${title}</h3>
+<dl class="facts">${moneyMovements.map(
+      (movement) =>
+        html`<dt>${t.movements[movement]}</dt><dd data-testid="${key}-${movement}">${formatAmount(money[movement].cents, figures.currency)}</dd>`,
+    )}</dl>`;
+  return html`<div data-testid="${testId}">${period(t.today, 'today', figures.today)}${period(t.lastDays, 'last-days', figures.lastDays)}</div>`;
 }
 
 function storeSection(context: { language: Language }, money: StoreMoney, index: number): SafeHtml {
@@ -130,8 +132,9 @@ function storeSection(context: { language: Language }, money: StoreMoney, index:
 <dt>${t.held}</dt><dd data-testid="held">${formatAmount(amounts.held, currency)}</dd>
 <dt>${t.reserved}</dt><dd data-testid="reserved">${formatAmount(amounts.reserved, currency)}</dd>
 </dl>
-${totalsTable(t, t.totalsOf(store.name), 'store-totals', { ...money, currency })}
-${dayBarChart({ language: context.language, id: `chart-${index}`, title: t.chartTitle(store.name), days: money.collectedByDay, currency })}
+${totals(t, 'store-totals', { ...money, currency })}
+<h3>${t.perDay}</h3>
+${dayBarChart({ language: context.language, id: `chart-${index}`, title: t.chartTitle(store.name), valueLabel: t.movements.collected, days: money.collectedByDay, currency })}
 </section>`;
 }
 
@@ -182,7 +185,7 @@ ${context.nav}
 ${money.stores.map((store, index) => storeSection(context, store, index))}
 ${
   money.stores.length > 1 &&
-  html`<section aria-labelledby="business-totals"><h2 id="business-totals">${t.business}</h2>${money.business.map((totals) => totalsTable(t, t.totalsOf(t.business), 'business-totals', totals))}</section>`
+  html`<section aria-labelledby="business-totals"><h2 id="business-totals">${t.business}</h2>${money.business.map((figures) => totals(t, 'business-totals', figures))}</section>`
 }
 <p class="hint">${t.utcDays}</p>
 <section aria-labelledby="latest-title">

@@ -40,6 +40,8 @@ export function dayBarChart(input: {
   /** Unique on the page: the title's and description's ids derive from it. */
   id: string;
   title: string;
+  /** The column of the figures' table: what each day's amount is. */
+  valueLabel: string;
   days: readonly { day: string; cents: number }[];
   currency: string;
 }): SafeHtml {
@@ -77,7 +79,7 @@ ${bars}
 </svg>
 <details class="more-providers"><summary>${t.figures}</summary>
 <table class="tests"><caption class="muted">${input.title}</caption>
-<thead><tr><th scope="col">${t.day}</th><th scope="col">${input.title}</th></tr></thead>
+<thead><tr><th scope="col">${t.day}</th><th scope="col">${input.valueLabel}</th></tr></thead>
 <tbody>${[...days].reverse().map((day) => html`<tr><td>${shortDay(day.day)}</td><td>${formatAmount(day.cents, currency)}</td></tr>`)}</tbody>
 </table>
 </details>
