@@ -29,7 +29,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
-    summary: 'The dashboard’s home: each store’s money, the latest transactions, the business’s level and ceiling',
+    summary: 'The dashboard’s home: each store’s money and latest transactions, the business’s ceiling',
     query: dashboardQuery,
     answers: {
       200: 'Each store’s balances and day totals with a 30-day chart, the 10 latest transactions, the business’s level, API access and ceiling.',
