@@ -17,6 +17,7 @@ import { createPaymentRequestFor, startCollection } from '#shared/operations/pay
 import { createRefundFor } from '#shared/operations/refunds.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
+import { dayTotalsMismatches } from '#test/support/day-totals-check.ts';
 import { merchant, operatingWallet, paidPayment } from '#test/support/fixtures.ts';
 
 /**
@@ -199,6 +200,7 @@ describe('day totals kept as the money moves', () => {
       ['payment', 'success'],
     ]);
     expect(money.business).toEqual([{ currency: 'XOF', today: after.today, lastDays: after.today }]);
+    expect(await dayTotalsMismatches(m.business.id, m.store.id)).toEqual([]);
   });
 
   it('counts a transfer between two stores as paid out by one and collected by the other', async () => {
@@ -251,5 +253,6 @@ describe('day totals kept as the money moves', () => {
     expect(store.today.refunded).toEqual({ cents: 50_000, count: 1 });
     expect(store.today.paidOut).toEqual({ cents: 0, count: 0 });
     expect(store.amounts).toEqual({ available: 0, held: 0, reserved: 0 });
+    expect(await dayTotalsMismatches(m.business.id, m.store.id)).toEqual([]);
   });
 });
