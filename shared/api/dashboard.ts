@@ -29,10 +29,10 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
-    summary: 'The dashboard’s home: the business acted for, its verification level and collection ceiling',
+    summary: 'The dashboard’s home: each store’s money and latest transactions, the business’s ceiling',
     query: dashboardQuery,
     answers: {
-      200: 'The business, its level, API access, the month’s ceiling and what is used of it.',
+      200: 'Each store’s balances and day totals with a 30-day chart, the 10 latest transactions, the business’s level, API access and ceiling.',
       303: 'No session: to the sign-in page; no business chosen: to the businesses page.',
     },
   },

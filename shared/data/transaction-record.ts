@@ -10,7 +10,9 @@ import type { Money } from '#shared/domain/money.ts';
  * - pk = TXDAY#<businessId>#<YYYY-MM-DD>, sk = <createdAt>#<id>: a business's transactions of a day.
  *   A store's list reads them too, keeping its store's (shared/data/transaction-list.ts): no index.
  * - pk = TXCOUNT#<storeId>, sk = <YYYY-MM-DD>: the store's day counter, with a count per hour
- *   beside the day's (`h00`..`h23`), added to in the same transaction as the record. A list's
+ *   beside the day's (`h00`..`h23`), added to in the same transaction as the record, and the
+ *   money the day's lines moved once it moved (`collected`, `refunded`, `paidOut` in cents, each
+ *   with its `…Count`; see `moneyMovedBy`), which the dashboard's home reads. A list's
  *   `total` is one query over at most 91 counters per store (a business's list queries its stores'
  *   at once and adds them up), and a page seeks through days and then hours to the hour where it
  *   starts, reading only that hour's earlier items.
@@ -52,64 +54,135 @@ export const transactionDay = (createdAt: string) => createdAt.slice(0, 10);
 /** The day counter's attribute for the hour of `createdAt` (UTC): `h00` to `h23`. */
 export const hourAttribute = (createdAt: string) => `h${createdAt.slice(11, 13)}`;
 
-export function transactionRecordWrites(record: TransactionRecord): GuardedWrite[] {
-  const table = tableName();
-  const day = transactionDay(record.createdAt);
-  const sortKey = `${record.createdAt}#${record.id}`;
-  const counter: GuardedWrite = {
+/** What a line that succeeds adds to its store's day: money in, money given back, money sent out. */
+export type MoneyMovement = 'collected' | 'refunded' | 'paidOut';
+
+export const moneyMovements: readonly MoneyMovement[] = ['collected', 'refunded', 'paidOut'];
+
+/**
+ * The day total a line adds its amount to once it succeeds: a payment is collected (into an escrow
+ * too: held, but the store's); a refund, and the payout that pays an escrow back to its payer, are
+ * refunded; a transfer is paid out (to another store too: that store's line is a payment). An
+ * escrow's release moves money between the store's own wallets: no total.
+ */
+export function moneyMovedBy(
+  record: Pick<TransactionRecord, 'type' | 'escrowId'>,
+): MoneyMovement | undefined {
+  switch (record.type) {
+    case 'payment':
+      return 'collected';
+    case 'refund':
+      return 'refunded';
+    case 'transfer':
+      return record.escrowId ? 'refunded' : 'paidOut';
+    default:
+      return undefined;
+  }
+}
+
+/** What one write adds to a day counter. */
+interface CounterDelta {
+  storeId: string;
+  day: string;
+  /** The hour whose count grows (a new line), none when a line only settles. */
+  hour?: string;
+  lines: number;
+  money: Partial<Record<MoneyMovement, { cents: number; count: number }>>;
+}
+
+function counterWrite(delta: CounterDelta): GuardedWrite {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':entity': 'transaction_counter' };
+  const adds: string[] = [];
+  if (delta.hour !== undefined) {
+    names['#count'] = 'count';
+    names['#hour'] = delta.hour;
+    values[':one'] = delta.lines;
+    adds.push('#count :one', '#hour :one');
+  }
+  for (const movement of moneyMovements) {
+    const moved = delta.money[movement];
+    if (!moved) continue;
+    names[`#${movement}`] = movement;
+    names[`#${movement}Count`] = `${movement}Count`;
+    values[`:${movement}`] = moved.cents;
+    values[`:${movement}Count`] = moved.count;
+    adds.push(`#${movement} :${movement}`, `#${movement}Count :${movement}Count`);
+  }
+  return {
     write: {
       Update: {
-        TableName: table,
-        Key: { pk: `TXCOUNT#${record.storeId}`, sk: day },
-        UpdateExpression: 'ADD #count :one, #hour :one SET entity = :entity',
-        ExpressionAttributeNames: { '#count': 'count', '#hour': hourAttribute(record.createdAt) },
-        ExpressionAttributeValues: { ':one': 1, ':entity': 'transaction_counter' },
+        TableName: tableName(),
+        Key: { pk: `TXCOUNT#${delta.storeId}`, sk: delta.day },
+        UpdateExpression: `ADD ${adds.join(', ')} SET entity = :entity`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       },
     },
   };
-  return [
-    {
-      write: {
-        Put: {
-          TableName: table,
-          Item: {
-            pk: `TXDAY#${record.businessId}#${day}`,
-            sk: sortKey,
-            entity: 'transaction',
-            ...record,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+}
+
+/** The money a line adds to its day once it has succeeded: none while pending or after an error. */
+function moneyOf(record: TransactionRecord): CounterDelta['money'] {
+  const movement = record.status === 'success' ? moneyMovedBy(record) : undefined;
+  return movement ? { [movement]: { cents: record.amount.amount, count: 1 } } : {};
+}
+
+function recordPut(record: TransactionRecord): GuardedWrite {
+  const day = transactionDay(record.createdAt);
+  return {
+    write: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          pk: `TXDAY#${record.businessId}#${day}`,
+          sk: `${record.createdAt}#${record.id}`,
+          entity: 'transaction',
+          ...record,
         },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    counter,
-  ];
+  };
+}
+
+const newLineDelta = (record: TransactionRecord): CounterDelta => ({
+  storeId: record.storeId,
+  day: transactionDay(record.createdAt),
+  hour: hourAttribute(record.createdAt),
+  lines: 1,
+  money: moneyOf(record),
+});
+
+export function transactionRecordWrites(record: TransactionRecord): GuardedWrite[] {
+  return [recordPut(record), counterWrite(newLineDelta(record))];
 }
 
 /**
  * Several lines written in one transaction (a transfer between two stores: the sender's and the
- * receiver's), which may share a counter (two lines of one store): a transaction cannot touch one item twice, so counters
- * of the same owner, day and hour are added to once, by the number of lines.
+ * receiver's), which may share a counter (two lines of one store): a transaction cannot touch one
+ * item twice, so counters of the same owner, day and hour are added to once, by the number of
+ * lines and the sum of their money.
  */
 export function transactionRecordsWrites(records: readonly TransactionRecord[]): GuardedWrite[] {
-  const writes: GuardedWrite[] = [];
-  const counters = new Map<string, GuardedWrite>();
-  for (const write of records.flatMap((record) => transactionRecordWrites(record))) {
-    const update = write.write.Update;
-    if (!update) {
-      writes.push(write);
+  const deltas = new Map<string, CounterDelta>();
+  for (const record of records) {
+    const delta = newLineDelta(record);
+    const key = `${delta.storeId}|${delta.day}|${delta.hour}`;
+    const seen = deltas.get(key);
+    if (!seen) {
+      deltas.set(key, delta);
       continue;
     }
-    const key = `${update.Key?.pk}|${update.Key?.sk}|${update.ExpressionAttributeNames?.['#hour']}`;
-    const seen = counters.get(key)?.write.Update;
-    if (seen?.ExpressionAttributeValues) {
-      seen.ExpressionAttributeValues[':one'] = Number(seen.ExpressionAttributeValues[':one']) + 1;
-    } else {
-      counters.set(key, write);
-      writes.push(write);
+    seen.lines += delta.lines;
+    for (const movement of moneyMovements) {
+      const moved = delta.money[movement];
+      if (!moved) continue;
+      const sum = seen.money[movement] ?? { cents: 0, count: 0 };
+      seen.money[movement] = { cents: sum.cents + moved.cents, count: sum.count + moved.count };
     }
   }
-  return writes;
+  return [...records.map(recordPut), ...[...deltas.values()].map(counterWrite)];
 }
 
 /**
@@ -135,4 +208,33 @@ export function transactionStatusWrite(
       },
     },
   };
+}
+
+/**
+ * A pending line settled: its status, and on success its money added to the day counter of the
+ * day it is listed under (its creation's, so a day's totals are the sums of that day's successful
+ * lines in the list). Only inside the transaction whose `pending` condition makes the settlement
+ * happen once (a duplicate callback changes nothing, the money is not added twice): 2 WCU, and
+ * 2 more for the counter on success.
+ */
+export function transactionSettledWrites(
+  record: Pick<TransactionRecord, 'id' | 'businessId' | 'storeId' | 'createdAt' | 'type' | 'escrowId'> & {
+    amount: Pick<TransactionRecord['amount'], 'amount'>;
+  },
+  status: 'success' | 'error',
+): GuardedWrite[] {
+  const movement = status === 'success' ? moneyMovedBy(record) : undefined;
+  return [
+    transactionStatusWrite(record, status),
+    ...(movement
+      ? [
+          counterWrite({
+            storeId: record.storeId,
+            day: transactionDay(record.createdAt),
+            lines: 0,
+            money: { [movement]: { cents: record.amount.amount, count: 1 } },
+          }),
+        ]
+      : []),
+  ];
 }

@@ -21,6 +21,26 @@ export function storeBalance(wallets: readonly WalletBalance[]): Cents {
 }
 
 /**
+ * A store's money as its dashboard shows it, from its wallets: `available` is the API's balance
+ * (what is not in escrow, less what is reserved); `held` is what its escrow wallet holds, not the
+ * store's to spend until released; `reserved` is what waits on outgoing transfers and refunds
+ * (the escrow wallet's too, while an escrow is being paid back). The three add up to the wallets'
+ * totals.
+ */
+export function storeAmounts(wallets: readonly (WalletBalance & { kind: WalletKind })[]): {
+  available: Cents;
+  held: Cents;
+  reserved: Cents;
+} {
+  const escrow = wallets.filter((wallet) => wallet.kind === 'escrow');
+  return {
+    available: storeBalance(wallets.filter((wallet) => wallet.kind !== 'escrow')),
+    held: storeBalance(escrow),
+    reserved: wallets.reduce((sum, wallet) => sum + wallet.blocked, 0),
+  };
+}
+
+/**
  * Money set aside on a wallet for an outgoing transfer until its provider answers: `open` while it
  * counts in the wallet's `blocked`, then `posted` (the ledger entry took it out) or `released`
  * (back to available), each exactly once. The wallet's `blocked` is the sum of its open ones.

@@ -12,7 +12,7 @@ import {
 } from '#shared/data/refund.ts';
 import { getStore } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { type TransactionRecord, transactionStatusWrite } from '#shared/data/transaction-record.ts';
+import { type TransactionRecord, transactionSettledWrites } from '#shared/data/transaction-record.ts';
 import { releaseWrite } from '#shared/data/wallet.ts';
 import { executedAtFormat } from '#shared/domain/dates.ts';
 import { accounts, refundPostings } from '#shared/domain/ledger.ts';
@@ -105,7 +105,8 @@ export function refundCompletedEvent(
  * operating wallet against its reservation (the provider is owed, or owes less, the amount; the
  * service keeps the fee) and the payment's `refundedCents` grows; on error the reservation goes
  * back to the available balance and the amount to what remains refundable of the payment. In the
- * same transaction: the refund's status, its list line and the REFUND_COMPLETED outbox event. A
+ * same transaction: the refund's status, its list line (and on success its day's refunded total)
+ * and the REFUND_COMPLETED outbox event. A
  * second outcome (a duplicate or late callback, the sweep racing one) finds the refund no longer
  * pending and changes nothing.
  */
@@ -153,7 +154,7 @@ export async function settleRefund(
   } else {
     writes.push(releaseWrite(wallet, refund.reservation.amount, () => new InsufficientBalance()));
   }
-  writes.push(transactionStatusWrite({ ...refund, id: refund.transactionId }, status));
+  writes.push(...transactionSettledWrites(refundRecord(refund), status));
   const event = refundCompletedEvent(refund, { business: business.name, store: store.name }, status, now);
   writes.push(outboxWrite(event));
   if (options.releaseReference) writes.push(refundReferenceReleaseWrite(refund));

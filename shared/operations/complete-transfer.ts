@@ -3,7 +3,7 @@ import { escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
-import { transactionStatusWrite } from '#shared/data/transaction-record.ts';
+import { transactionSettledWrites } from '#shared/data/transaction-record.ts';
 import {
   findTransfer,
   pendingTransfers,
@@ -67,7 +67,8 @@ export function transferCompletedEvent(
  * Ends a pending payout, exactly once: on success the ledger entry takes amount + fee out of the
  * wallet against its reservation (provider payout clearing owed the amount, the service the fee);
  * on error the reservation goes back to the available balance. In the same transaction: the
- * transfer's status, its transaction-list line and the TRANSACTION_COMPLETED outbox event. A
+ * transfer's status, its transaction-list line (and on success its day's paid-out or refunded
+ * total) and the TRANSACTION_COMPLETED outbox event. A
  * second outcome (duplicate or late callback, a status query racing a callback) finds the transfer
  * no longer pending and changes nothing.
  */
@@ -125,7 +126,18 @@ export async function settleTransfer(
   } else {
     writes.push(releaseWrite(wallet, reservation.amount, () => new InsufficientBalance()));
   }
-  writes.push(transactionStatusWrite({ ...transfer, id: transfer.transactionId }, status));
+  writes.push(
+    ...transactionSettledWrites(
+      {
+        ...transfer,
+        id: transfer.transactionId,
+        type: 'transfer',
+        amount: { amount: transfer.amountCents },
+        ...(refunded ? { escrowId: refunded.id } : {}),
+      },
+      status,
+    ),
+  );
   const event = transferCompletedEvent(transfer, business.name, status, now);
   writes.push(outboxWrite(event));
   const events = [event];

@@ -3,7 +3,7 @@ import { knownStore, listStores, type Store } from '#shared/data/store.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import type { Money } from '#shared/domain/money.ts';
-import { storeBalance } from '#shared/domain/wallet.ts';
+import { storeAmounts } from '#shared/domain/wallet.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { ValidationFailed } from '#shared/errors/request.ts';
 
@@ -28,8 +28,7 @@ export async function balanceOf(caller: Caller, storeId: string): Promise<Money>
   const [first] = wallets;
   if (!first) throw new StoreNotFound();
   // Money held in escrow is not the store's to spend until released: the balance leaves it out.
-  const spendable = wallets.filter((wallet) => wallet.kind !== 'escrow');
-  return { amount: storeBalance(spendable), currency: first.currency };
+  return { amount: storeAmounts(wallets).available, currency: first.currency };
 }
 
 /**

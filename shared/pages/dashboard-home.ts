@@ -1,13 +1,65 @@
 import type { Membership } from '#shared/data/membership.ts';
+import { moneyMovements } from '#shared/data/transaction-record.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
-import type { BusinessOverview } from '#shared/operations/dashboard-overview.ts';
+import type {
+  BusinessOverview,
+  HomeMoney,
+  MoneyTotals,
+  StoreMoney,
+} from '#shared/operations/dashboard-overview.ts';
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { formatAmount } from '#shared/pages/format.ts';
+import { dayBarChart } from '#shared/pages/day-chart.ts';
+import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
+
+const money = {
+  fr: {
+    available: 'Solde disponible',
+    held: 'En séquestre',
+    reserved: 'Réservé (envois en cours)',
+    today: 'Aujourd’hui',
+    lastDays: '30 derniers jours',
+    movements: { collected: 'Encaissé', refunded: 'Remboursé', paidOut: 'Envoyé' },
+    business: 'Toute l’entreprise',
+    perDay: 'Encaissé par jour',
+    chartTitle: (name: string) => `Encaissé par jour, 30 derniers jours : ${name}`,
+    utcDays: 'Jours comptés de minuit à minuit UTC.',
+    latest: 'Dernières transactions',
+    latestNone: 'Aucune transaction ces 30 derniers jours.',
+    allTransactions: 'Voir tout l’historique',
+    date: 'Date',
+    transaction: 'Transaction',
+    amount: 'Montant',
+    types: { payment: 'Paiement', transfer: 'Envoi', escrow: 'Séquestre libéré', refund: 'Remboursement' },
+    statuses: { pending: 'En cours', success: 'Réussi', error: 'Échoué' },
+    details: 'Le compte',
+  },
+  en: {
+    available: 'Available balance',
+    held: 'Held in escrow',
+    reserved: 'Reserved (transfers under way)',
+    today: 'Today',
+    lastDays: 'Last 30 days',
+    movements: { collected: 'Collected', refunded: 'Refunded', paidOut: 'Paid out' },
+    business: 'The whole business',
+    perDay: 'Collected per day',
+    chartTitle: (name: string) => `Collected per day, last 30 days: ${name}`,
+    utcDays: 'Days counted from midnight to midnight UTC.',
+    latest: 'Latest transactions',
+    latestNone: 'No transactions in the last 30 days.',
+    allTransactions: 'See the whole history',
+    date: 'Date',
+    transaction: 'Transaction',
+    amount: 'Amount',
+    types: { payment: 'Payment', transfer: 'Transfer', escrow: 'Escrow released', refund: 'Refund' },
+    statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
+    details: 'The account',
+  },
+} satisfies Record<Language, unknown>;
 
 const text = {
   fr: {
@@ -22,11 +74,11 @@ const text = {
     collected: 'Encaissé ce mois-ci',
     verify: 'Vérifier votre identité',
     verifyWhy: 'Vérifiez votre identité pour activer l’API et relever votre plafond d’encaissement.',
-    team: 'Équipe',
     businesses: 'Changer d’entreprise',
     signOut: 'Se déconnecter',
     signOutEverywhere: 'Se déconnecter partout',
     signOutEverywhereHint: 'Ferme toutes vos sessions, sur tous vos appareils.',
+    ...money.fr,
   },
   en: {
     title: 'Dashboard',
@@ -40,31 +92,86 @@ const text = {
     collected: 'Collected this month',
     verify: 'Verify your identity',
     verifyWhy: 'Verify your identity to enable the API and raise your collection ceiling.',
-    team: 'Team',
     businesses: 'Switch business',
     signOut: 'Sign out',
     signOutEverywhere: 'Sign out everywhere',
     signOutEverywhereHint: 'Ends all your sessions, on every device.',
+    ...money.en,
   },
 } satisfies Record<Language, unknown>;
 
+type Text = (typeof text)[Language];
+
 /**
- * `/dashboard`: the business the session acts for, its verification level, API access and the
- * month's collection ceiling with what is used of it; the ways to the team, the other businesses,
- * the identity check (for whom may do it) and out.
+ * Collected, refunded and paid out, today and over 30 days: two short lists of label and amount,
+ * which read on a phone without a table's columns.
+ */
+function totals(
+  t: Text,
+  testId: string,
+  figures: { today: MoneyTotals; lastDays: MoneyTotals; currency: string },
+): SafeHtml {
+  const period = (title: string, key: 'today' | 'last-days', money: MoneyTotals) =>
+    html`<h3>${title}</h3>
+<dl class="facts">${moneyMovements.map(
+      (movement) =>
+        html`<dt>${t.movements[movement]}</dt><dd data-testid="${key}-${movement}">${formatAmount(money[movement].cents, figures.currency)}</dd>`,
+    )}</dl>`;
+  return html`<div data-testid="${testId}">${period(t.today, 'today', figures.today)}${period(t.lastDays, 'last-days', figures.lastDays)}</div>`;
+}
+
+function storeSection(context: { language: Language }, money: StoreMoney, index: number): SafeHtml {
+  const t = text[context.language];
+  const { store, amounts } = money;
+  const currency = store.currency;
+  return html`<section aria-labelledby="store-${index}" data-testid="store-money" data-store-id="${store.id}">
+<h2 id="store-${index}">${store.name}</h2>
+<p class="eyebrow">${t.available}</p>
+<p class="amount" data-testid="available">${formatAmount(amounts.available, currency)}</p>
+<dl class="facts">
+<dt>${t.held}</dt><dd data-testid="held">${formatAmount(amounts.held, currency)}</dd>
+<dt>${t.reserved}</dt><dd data-testid="reserved">${formatAmount(amounts.reserved, currency)}</dd>
+</dl>
+${totals(t, 'store-totals', { ...money, currency })}
+<h3>${t.perDay}</h3>
+${dayBarChart({ language: context.language, id: `chart-${index}`, title: t.chartTitle(store.name), valueLabel: t.movements.collected, days: money.collectedByDay, currency })}
+</section>`;
+}
+
+function latestTable(context: DashboardPageContext, latest: HomeMoney['latest']): SafeHtml {
+  const t = text[context.language];
+  if (latest.length === 0) return html`<p data-testid="latest">${t.latestNone}</p>`;
+  return html`<table class="tests" data-testid="latest">
+<thead><tr><th scope="col">${t.date}</th><th scope="col">${t.transaction}</th><th scope="col">${t.amount}</th></tr></thead>
+<tbody>${latest.map((line) => {
+    const [day, time, zone] = dayAndTime(line.createdAt, line.timeZone, context.language);
+    const counterpart = line.counterpartLabel || line.counterpartIdentifier;
+    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${day}<br>${time} ${zone}</td><td><a href="${dashboardUrl(context, `/transactions/${encodeURIComponent(line.id)}`)}">${t.types[line.type]}</a> · ${t.statuses[line.status]}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
+  })}</tbody>
+</table>`;
+}
+
+/**
+ * `/dashboard`: the money first (each store's available balance, what is held in escrow and
+ * reserved, today's and the last 30 days' collected, refunded and paid-out totals with a chart of
+ * the days, the business's totals when it has several stores, the 10 latest transactions), then
+ * the business the session acts for: the role, verification level, API access and the month's
+ * collection ceiling with what is used of it; the ways to the other businesses, the identity
+ * check (for whom may do it) and out (the team is in the links above, with every section).
  */
 export function dashboardHomePage(
   context: DashboardPageContext & {
     csrfToken: string;
     member: ActingMember;
     overview: BusinessOverview;
+    money: HomeMoney;
     memberships: readonly Membership[];
     /** The links to the other sections. */
     nav?: SafeHtml | undefined;
   },
 ): string {
   const t = text[context.language];
-  const { member, overview } = context;
+  const { member, overview, money } = context;
   const canVerify =
     overview.identityCheckOffered && overview.verificationLevel === 0 && roleAllows(member.role, 'verify');
   return layout({
@@ -75,6 +182,18 @@ export function dashboardHomePage(
 ${context.nav}
 <p class="eyebrow">${t.title}</p>
 <h1 data-testid="business-name" data-business-id="${member.businessId}">${member.businessName}</h1>
+${money.stores.map((store, index) => storeSection(context, store, index))}
+${
+  money.stores.length > 1 &&
+  html`<section aria-labelledby="business-totals"><h2 id="business-totals">${t.business}</h2>${money.business.map((figures) => totals(t, 'business-totals', figures))}</section>`
+}
+<p class="hint">${t.utcDays}</p>
+<section aria-labelledby="latest-title">
+<h2 id="latest-title">${t.latest}</h2>
+${latestTable(context, money.latest)}
+<p><a href="${dashboardUrl(context, '/transactions')}">${t.allTransactions}</a></p>
+</section>
+<h2>${t.details}</h2>
 <dl class="facts" data-testid="overview">
 <dt>${t.role}</dt><dd data-testid="role">${roleNames[context.language][member.role]}</dd>
 <dt>${t.level}</dt><dd data-testid="verification-level">${String(overview.verificationLevel)}</dd>
@@ -83,7 +202,6 @@ ${context.nav}
 <dt>${t.collected}</dt><dd data-testid="collected">${formatAmount(overview.collected)}</dd>
 </dl>
 ${canVerify && html`<p>${t.verifyWhy}</p>${postForm(dashboardUrl(context, '/verification'), context.csrfToken, html`<button class="button" type="submit">${t.verify}</button>`)}`}
-<a class="button button-secondary" href="${dashboardUrl(context, '/team')}">${t.team}</a>
 ${context.memberships.length > 1 && html`<a class="button button-secondary" href="${dashboardUrl(context, '/businesses')}">${t.businesses}</a>`}
 ${postForm(dashboardUrl(context, '/sign-out'), context.csrfToken, html`<button class="button button-decline" type="submit">${t.signOut}</button>`)}
 ${postForm(dashboardUrl(context, '/sign-out-everywhere'), context.csrfToken, html`<button class="button button-decline" type="submit" aria-describedby="sign-out-everywhere-hint">${t.signOutEverywhere}</button><p class="hint" id="sign-out-everywhere-hint">${t.signOutEverywhereHint}</p>`)}

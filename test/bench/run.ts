@@ -5,6 +5,7 @@ import { capacity, capacityBill } from '#test/bench/capacity.ts';
 import { capacityWhere } from '#test/bench/capacity-where.ts';
 import { benchDir, coldStart } from '#test/bench/cold-start.ts';
 import { capacityCreationRate } from '#test/bench/creation-rate.ts';
+import { dashboardHome } from '#test/bench/dashboard-home.ts';
 import { hotStore } from '#test/bench/hot-store.ts';
 import { load } from '#test/bench/load.ts';
 import { localHost } from '#test/bench/local-host.ts';
@@ -25,6 +26,7 @@ export const benches: Bench[] = [
   hotStore,
   transactionList,
   transactionExport,
+  dashboardHome,
   localHost,
   webhooks,
   soundbox,

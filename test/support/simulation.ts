@@ -52,6 +52,7 @@ import { maxAttempts as maxWebhookAttempts } from '#shared/operations/webhook-se
 import type { CollectionOutcome, PayoutOutcome } from '#shared/providers/port.ts';
 import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { type SandboxSmsBehaviour, sandboxSmsBehaviour } from '#shared/sms/sandbox.ts';
+import { dayTotalsMismatches } from '#test/support/day-totals-check.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
 import { type SimulatedQueues, startSimulatedQueues } from '#test/support/simulated-queues.ts';
 import {
@@ -1284,6 +1285,8 @@ async function run(
   }
   await checkSms();
   await checkWebhooks();
+  // The home page's day totals, kept as the money moved, agree with the lines however it moved.
+  report.mismatches.push(...(await dayTotalsMismatches(m.business.id, m.store.id)));
   report.webhookAttemptsRefused = receiver.state.refused;
   report.queueRedeliveries = queues.tally.redelivered;
   report.queueRetries = queues.tally.retried;
