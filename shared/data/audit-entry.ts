@@ -36,6 +36,7 @@ export const auditActions = [
   'member_removed',
   'refund_made',
   'transfer_made',
+  'payment_cancelled',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -30,6 +30,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Membre retiré',
     refund_made: 'Remboursement',
     transfer_made: 'Transfert',
+    payment_cancelled: 'Demande de paiement annulée',
   },
   en: {
     sign_in: 'Signed in',
@@ -47,6 +48,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Member removed',
     refund_made: 'Refund',
     transfer_made: 'Transfer',
+    payment_cancelled: 'Payment request cancelled',
   },
 };
 
