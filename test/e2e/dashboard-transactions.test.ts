@@ -190,7 +190,7 @@ describe('refunds from a transaction’s page', () => {
     await admin(dataDir, 'set-webhook', '--business', owner.businessId, '--url', receiver.url);
     const paymentId = await pay(owner, 300_000, 'orange');
     const page = await owner.browser.get(`/dashboard/transactions/${paymentId}`);
-    expect(page.text).toContain('id="amount"');
+    expect(page.text).toContain('name="amount"');
     const csrf = csrfOfPage(page.text);
     const refundPath = /action="([^"]+\/refund[^"]*)"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&') ?? '';
 
@@ -257,7 +257,7 @@ describe('refunds from a transaction’s page', () => {
 
     const viewerPage = await viewer.get(`/dashboard/transactions/${paymentId}`);
     expect(viewerPage.status).toBe(200);
-    expect(viewerPage.text).not.toContain('id="amount"');
+    expect(viewerPage.text).not.toContain('name="amount"');
     const viewerCsrf = await viewer.csrfOf();
     const base = `/dashboard/transactions/${paymentId}`;
     expect((await viewer.post(`${base}/refund`, { csrf: viewerCsrf, amount: '500' })).status).toBe(403);
@@ -287,7 +287,7 @@ describe('refunds from a transaction’s page', () => {
     expect((await refundsOf(owner, paymentId)).total).toBe(0);
 
     const financePage = await finance.get(base);
-    expect(financePage.text).toContain('id="amount"');
+    expect(financePage.text).toContain('name="amount"');
     const financeCsrf = csrfOfPage(financePage.text);
     const done = await finance.post(`${base}/refund/confirm`, {
       csrf: financeCsrf,
@@ -312,7 +312,7 @@ describe('cancelling a pending request', () => {
     expect(found.text).toContain('data-status="pending"');
     const page = await owner.browser.get(`/dashboard/transactions/${id}`);
     expect(page.text).toContain(`/dashboard/transactions/${id}/cancel`);
-    expect(page.text).not.toContain('id="amount"');
+    expect(page.text).not.toContain('name="amount"');
     const csrf = csrfOfPage(page.text);
 
     const cancelled = await owner.browser.post(`/dashboard/transactions/${id}/cancel`, { csrf });
