@@ -247,6 +247,27 @@ describe('refunds from a transaction’s page', () => {
 
     const audit = await owner.browser.get('/dashboard/audit?action=refund_made');
     expect(audit.text).toContain(refund.id);
+
+    // The payment's webhook delivery, in its timeline, sent again from there.
+    const deliveries = async () => {
+      const text = (await owner.browser.get(`/dashboard/transactions/${paymentId}`)).text;
+      return [...text.matchAll(/data-delivery-id="([^"]+)"/g)].map((match) => match[1] as string);
+    };
+    let shown = await deliveries();
+    for (let tries = 0; shown.length === 0 && tries < 40; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      shown = await deliveries();
+    }
+    expect(shown.length).toBeGreaterThan(0);
+    const resent = await owner.browser.post(
+      `/dashboard/transactions/${paymentId}/deliveries/${shown[0]}/resend`,
+      {
+        csrf,
+      },
+    );
+    expect(resent.status).toBe(303);
+    expect(resent.location).toBe(`${baseUrl}/dashboard/transactions/${paymentId}`);
+    expect((await deliveries()).length).toBe(shown.length + 1);
   });
 
   it('lets finance refund, refuses a viewer (403, nothing written) and forged posts', async () => {
