@@ -4,7 +4,7 @@ import { useLocalAws } from '#infra/local/local-config.ts';
 import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
 import { formatAmount, shortReference } from '#shared/pages/format.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
-import { type DashboardBrowser, newDashboardPhone, signUpOwner } from '#test/support/dashboard.ts';
+import { type DashboardShop, dashboardMemberOf, dashboardShop } from '#test/support/dashboard-shops.ts';
 import { admin } from '#test/support/local-host.ts';
 import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -23,69 +23,11 @@ const call = apiClient(baseUrl);
 /** Paid back by the sandbox, its callback a moment later. */
 const payer = '+2250700000017';
 
-let table: {
-  documentClient: typeof import('#shared/aws/dynamodb.ts')['documentClient'];
-  tableName: string;
-  commands: typeof import('@aws-sdk/lib-dynamodb');
-};
 let receiver: WebhookReceiver;
 
-interface Shop {
-  browser: DashboardBrowser;
-  businessId: string;
-  storeId: string;
-  headers: Record<string, string>;
-}
-
-/** A business signed up on the dashboard, with API access (its first verification level), a key and some balance. */
-async function shop(): Promise<Shop> {
-  const owner = await signUpOwner(baseUrl);
-  await table.documentClient.send(
-    new table.commands.UpdateCommand({
-      TableName: table.tableName,
-      Key: { pk: `BIZ#${owner.businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET apiAccessEnabled = :on, verificationLevel = :one',
-      ExpressionAttributeValues: { ':on': true, ':one': 1 },
-    }),
-  );
-  const { keyId, key } = await admin(dataDir, 'create-key', '--business', owner.businessId);
-  const headers = {
-    'X-API-KEY-ID': keyId as string,
-    'X-API-KEY': key as string,
-    'content-type': 'application/json',
-  };
-  const stores = await call('GET', '/partner_api/stores', headers);
-  const storeId = (stores.body.data ?? stores.body)[0].id as string;
-  await admin(dataDir, 'credit', '--store', storeId, '--amount', '1000000');
-  return { browser: owner.browser, businessId: owner.businessId, storeId, headers };
-}
-
-/** A second person of the business with the given role, made in the table and signed in. */
-async function memberOf(owner: Shop, role: MemberRole) {
-  const { createUser } = await import('#shared/data/user.ts');
-  const { newMemberWrites } = await import('#shared/data/membership.ts');
-  const { transactWrite } = await import('#shared/data/transact.ts');
-  const { DashboardBrowser: Browser } = await import('#test/support/dashboard.ts');
-  const phone = newDashboardPhone();
-  const user = await createUser({ phone, firstName: 'Koffi', lastName: 'Yao' });
-  await transactWrite(
-    newMemberWrites(
-      {
-        id: randomUUID(),
-        businessId: owner.businessId,
-        role,
-        name: 'Koffi Yao',
-        phone,
-        userId: user.id,
-        createdAt: new Date().toISOString(),
-      },
-      'Maquis Aïcha',
-    ),
-  );
-  const browser = new Browser(baseUrl);
-  expect((await browser.signInWith(phone)).location).toBe(`${baseUrl}/dashboard`);
-  return browser;
-}
+type Shop = DashboardShop;
+const shop = () => dashboardShop(config, dataDir);
+const memberOf = (owner: Shop, role: MemberRole) => dashboardMemberOf(baseUrl, owner.businessId, role);
 
 const pay = (of: Shop, amountCents: number, paymentMethod = 'orange') =>
   paidPayment(config, of.headers, { storeId: of.storeId, amountCents, paymentMethod, payerPhone: payer });
@@ -110,8 +52,6 @@ const csrfOfPage = (text: string) => /name="csrf" value="([^"]+)"/.exec(text)?.[
 
 beforeAll(async () => {
   useLocalAws(config.endpoints, config.tableName);
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  table = { documentClient, tableName: tableName(), commands: await import('@aws-sdk/lib-dynamodb') };
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
