@@ -206,20 +206,13 @@ function problemMessage(language: Language, problem: RefundProblem): { field: st
 
 function summary(context: TransactionPageContext): SafeHtml {
   const t = text[context.language];
-  const words = transactionWords[context.language];
   const { record, request, store } = context.detail;
   const type = record?.type ?? 'payment';
-  const status = record?.status ?? request?.status ?? 'pending';
-  const amount = record?.amount ?? {
-    amount: request?.amountCents ?? 0,
-    currency: request?.currency ?? 'XOF',
-  };
   const fees = record?.fees;
   const counterpart = record
     ? counterpartOf(record.counterpartLabel, record.counterpartIdentifier)
     : request?.payerPhone && counterpartOf('', request.payerPhone);
   const facts: [string, string | undefined, string?][] = [
-    [t.status, words.statuses[status], 'status'],
     [t.fees, fees && money(fees.amount, fees.currency), 'fees'],
     [t.operator, record?.paymentMethod ?? request?.collectionMethod ?? request?.paymentMethod],
     [t.counterpart, counterpart || undefined],
@@ -229,13 +222,25 @@ function summary(context: TransactionPageContext): SafeHtml {
     [t.date, whenIn(context.language, store, record?.createdAt ?? request?.createdAt ?? '')],
     [t.id, record?.id ?? request?.id],
   ];
-  return html`<p class="eyebrow">${words.types[type]}</p>
-<h1 class="amount" data-testid="amount">${money(amount.amount, amount.currency)}</h1>
-<dl class="facts">${facts
+  return html`<dl class="facts">${facts
     .filter(([, value]) => value)
     .map(
       ([label, value, id]) => html`<dt>${label}</dt><dd${id ? html` data-testid="${id}"` : ''}>${value}</dd>`,
     )}</dl>`;
+}
+
+/** What it is, how much and where it stands: above the actions, so those stay on a phone's first screen. */
+function heading(context: TransactionPageContext): SafeHtml {
+  const words = transactionWords[context.language];
+  const { record, request } = context.detail;
+  const type = record?.type ?? 'payment';
+  const status = record?.status ?? request?.status ?? 'pending';
+  const amount = record?.amount ?? {
+    amount: request?.amountCents ?? 0,
+    currency: request?.currency ?? 'XOF',
+  };
+  return html`<p class="eyebrow">${words.types[type]} · <span data-testid="status">${words.statuses[status]}</span></p>
+<h1 class="amount" data-testid="amount">${money(amount.amount, amount.currency)}</h1>`;
 }
 
 function actions(context: TransactionPageContext, state: ActionState): SafeHtml {
@@ -350,8 +355,9 @@ export function transactionPage(context: TransactionPageContext, state: ActionSt
     content: html`<div class="content">
 ${dashboardNav(context, 'transactions')}
 ${error && errorSummary(t.errorSummary, [error])}
-${summary(context)}
+${heading(context)}
 ${actions(context, state)}
+${summary(context)}
 ${timeline(context)}
 </div>`,
   });
