@@ -78,9 +78,9 @@ const text = {
     },
     confirmTitle: 'Confirmer le remboursement',
     confirmIntro: 'Vérifiez avant de confirmer : le remboursement ne peut pas être annulé.',
-    refunded: 'Remboursé au payeur',
-    refundFee: 'Frais de remboursement',
-    total: 'Débité du solde de la boutique',
+    refunded: 'Au payeur',
+    refundFee: 'Frais',
+    total: 'Pris sur le solde',
     payer: 'Payeur',
     payment: 'Paiement',
     confirm: (amount: string) => `Rembourser ${amount}`,
@@ -145,9 +145,9 @@ const text = {
     },
     confirmTitle: 'Confirm the refund',
     confirmIntro: 'Check before confirming: a refund cannot be undone.',
-    refunded: 'Refunded to the payer',
-    refundFee: 'Refund fee',
-    total: 'Taken from the store’s balance',
+    refunded: 'To the payer',
+    refundFee: 'Fee',
+    total: 'From the balance',
     payer: 'Payer',
     payment: 'Payment',
     confirm: (amount: string) => `Refund ${amount}`,
@@ -376,11 +376,9 @@ ${dashboardNav(context, 'transactions')}
 <h1>${t.confirmTitle}</h1>
 <p>${t.confirmIntro}</p>
 <dl class="facts">
-<dt>${t.refunded}</dt><dd data-testid="confirm-amount">${money(preview.amountCents, currency)}</dd>
-<dt>${t.refundFee}</dt><dd data-testid="confirm-fee">${money(preview.feeCents, currency)}</dd>
-<dt>${t.total}</dt><dd data-testid="confirm-total">${money(preview.totalCents, currency)}</dd>
-${record && html`<dt>${t.payer}</dt><dd>${counterpartOf(record.counterpartLabel, record.counterpartIdentifier)}</dd>`}
-<dt>${t.payment}</dt><dd>${request?.reference ?? ''}</dd>
+<dt>${t.refunded}</dt><dd class="nowrap" data-testid="confirm-amount">${money(preview.amountCents, currency)}</dd>
+<dt>${t.refundFee}</dt><dd class="nowrap" data-testid="confirm-fee">${money(preview.feeCents, currency)}</dd>
+<dt>${t.total}</dt><dd class="nowrap" data-testid="confirm-total">${money(preview.totalCents, currency)}</dd>
 </dl>
 ${postForm(
   dashboardUrl(context, transactionPath(context.detail, '/refund/confirm')),
@@ -389,6 +387,10 @@ ${postForm(
 <input type="hidden" name="key" value="${preview.key}">
 <button class="button" type="submit">${t.confirm(money(preview.amountCents, currency))}</button>`,
 )}
+<dl class="facts receipt">
+${record && html`<dt>${t.payer}</dt><dd class="receipt-order">${counterpartOf(record.counterpartLabel, record.counterpartIdentifier)}</dd>`}
+<dt>${t.payment}</dt><dd class="receipt-order">${request?.reference ?? ''}</dd>
+</dl>
 <p><a href="${dashboardUrl(context, transactionPath(context.detail))}">${t.change}</a></p>
 </div>`,
   });

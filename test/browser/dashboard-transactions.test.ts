@@ -103,7 +103,12 @@ async function refundPartFromItsPage(
   await checkPage(page, viewport.width);
   await expect(page.getByTestId('confirm-amount').textContent()).resolves.toBe(formatAmount(60_000));
   const fee = await page.getByTestId('confirm-fee').textContent();
-  await page.getByRole('button', { name: t.confirm(formatAmount(60_000)) }).click();
+  const confirm = page.getByRole('button', { name: t.confirm(formatAmount(60_000)) });
+  const confirmBox = await confirm.boundingBox();
+  expect((confirmBox?.y ?? Number.POSITIVE_INFINITY) + (confirmBox?.height ?? 0)).toBeLessThanOrEqual(
+    viewport.height,
+  );
+  await confirm.click();
   await page.locator('[data-testid="refund"]').waitFor();
 
   const refunds = (await call('GET', `/partner_api/refunds?paymentRequestId=${paymentId}`, shop.headers))
