@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { paymentReferenceKey } from '#shared/data/payment-reference.ts';
 import { type TransactionRecord, transactionDay } from '#shared/data/transaction-record.ts';
 
 /**
@@ -30,6 +31,17 @@ const sortKeyTop = (instant: string) => `${instant}#~`;
 function toRecord(item: Record<string, unknown>): TransactionRecord {
   const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...record } = item;
   return record as unknown as TransactionRecord;
+}
+
+/** The payment request that claimed `reference` in the business, if one did: GetItem, 0.5 RCU. */
+export async function requestIdOfReference(
+  businessId: string,
+  reference: string,
+): Promise<string | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: paymentReferenceKey(businessId, reference) }),
+  );
+  return Item?.paymentRequestId as string | undefined;
 }
 
 /** The record written at `createdAt` with `id`, of the business: its exact key. */

@@ -1,8 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { maxRangeDays } from '#shared/api/transactions.ts';
-import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
-import { paymentReferenceKey } from '#shared/data/payment-reference.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { type Refund, refundableOf } from '#shared/data/refund.ts';
 import { listStores, type Store } from '#shared/data/store.ts';
@@ -11,6 +8,7 @@ import {
   getTransactionRecord,
   type RecordFilter,
   recordOfTransaction,
+  requestIdOfReference,
 } from '#shared/data/transaction-lookup.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { deliveriesOfEvents, type WebhookDelivery } from '#shared/data/webhook-delivery.ts';
@@ -199,10 +197,7 @@ function searchTermsOf(q: string, country: UemoaCountry | undefined): RecordFilt
 async function requestNamedBy(businessId: string, q: string): Promise<PaymentRequest | undefined> {
   if (uuidPattern.test(q)) return getPaymentRequest(businessId, q.toLowerCase());
   if (q.length > 100) return undefined;
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: paymentReferenceKey(businessId, q) }),
-  );
-  const id = Item?.paymentRequestId as string | undefined;
+  const id = await requestIdOfReference(businessId, q);
   return id ? getPaymentRequest(businessId, id) : undefined;
 }
 
