@@ -113,7 +113,7 @@ describe('the transactions list', () => {
       firstLine.reference,
     );
     expect((await owner.browser.get(`/dashboard/transactions/${first}`)).text).toContain(firstLine.reference);
-  });
+  }, 180_000);
 
   it('shows the export link only to roles that may export', async () => {
     const owner = await shop();
@@ -208,7 +208,7 @@ describe('refunds from a transaction’s page', () => {
     expect(resent.status).toBe(303);
     expect(resent.location).toBe(`${baseUrl}/dashboard/transactions/${paymentId}`);
     expect((await deliveries()).length).toBe(shown.length + 1);
-  });
+  }, 180_000);
 
   it('lets finance refund, refuses a viewer (403, nothing written) and forged posts', async () => {
     const owner = await shop();
