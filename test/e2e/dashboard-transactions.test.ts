@@ -121,7 +121,7 @@ describe('the transactions list', () => {
     const page = await viewer.get('/dashboard/transactions?type=payment');
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('/dashboard/transactions/export');
-  });
+  }, 120_000);
 });
 
 describe('refunds from a transaction’s page', () => {
@@ -257,7 +257,7 @@ describe('refunds from a transaction’s page', () => {
     });
     expect(done.status, done.text.slice(0, 300)).toBe(303);
     expect((await refundsOf(owner, paymentId)).total).toBe(1);
-  });
+  }, 120_000);
 });
 
 describe('cancelling a pending request', () => {
@@ -283,7 +283,7 @@ describe('cancelling a pending request', () => {
     const again = await owner.browser.post(`/dashboard/transactions/${id}/cancel`, { csrf });
     expect(again.status).toBe(409);
     expect((await owner.browser.get('/dashboard/audit?action=payment_cancelled')).text).toContain(id);
-  });
+  }, 120_000);
 });
 
 describe('another business’s transactions', () => {
@@ -310,5 +310,5 @@ describe('another business’s transactions', () => {
     ).toBe(404);
     expect((await b.browser.post(`${base}/cancel`, { csrf })).status).toBe(404);
     expect((await refundsOf(a, paymentId)).total).toBe(0);
-  });
+  }, 120_000);
 });
