@@ -7,6 +7,7 @@ import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-lin
 import { dashboardPaymentRequestEndpoints } from '#shared/api/dashboard-payment-requests.ts';
 import { dashboardSmsEndpoints } from '#shared/api/dashboard-sms.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
+import { dashboardTransactionEndpoints } from '#shared/api/dashboard-transactions.ts';
 import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
@@ -57,6 +58,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardExportEndpoints,
   ...dashboardPaymentRequestEndpoints,
   ...dashboardSmsEndpoints,
+  ...dashboardTransactionEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

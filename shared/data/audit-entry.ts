@@ -46,6 +46,7 @@ export const auditActions = [
   'transactions_exported',
   'payment_requested',
   'sms_sent',
+  'payment_cancelled',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

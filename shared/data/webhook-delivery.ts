@@ -316,3 +316,37 @@ export async function listDeliveries(
   } while (startKey);
   return { total, items };
 }
+
+/**
+ * The business's deliveries of some events (a transaction's, its refunds', its escrow's), newest
+ * first, re-sends included. No index by event: the business's log is read whole through a filter
+ * (its retention window, as a listing's `total` reads it), at most `limit` kept.
+ */
+export async function deliveriesOfEvents(
+  businessId: string,
+  eventIds: readonly string[],
+  limit = 50,
+): Promise<WebhookDelivery[]> {
+  if (eventIds.length === 0) return [];
+  const values: Record<string, unknown> = { ':pk': `BIZ#${businessId}`, ':prefix': 'WHDELIVERY#' };
+  eventIds.forEach((eventId, index) => {
+    values[`:e${index}`] = eventId;
+  });
+  const items: WebhookDelivery[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: `eventId IN (${eventIds.map((_, index) => `:e${index}`).join(', ')})`,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) items.push(toDelivery(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return items.slice(0, limit);
+}

@@ -97,11 +97,20 @@ function routeOf(request: PaymentRequest, provider: ProviderCode, amount: number
   return 'payout';
 }
 
+/**
+ * The fee a refund of `amount` of this payment is charged: the refund schedule of the provider
+ * that collected it. The dashboard shows it before the refund is confirmed.
+ */
+export const refundFeeOf = (
+  request: Pick<PaymentRequest, 'collectionMethod' | 'paymentMethod'>,
+  amount: number,
+): number => splitFee(amount, refundFees[request.collectionMethod ?? request.paymentMethod]).fee;
+
 function newRefund(request: PaymentRequest, input: RefundInput, amount: number, baseUrl: string): Refund {
   const id = randomUUID();
   const now = new Date().toISOString();
   const provider = request.collectionMethod ?? request.paymentMethod;
-  const fee = splitFee(amount, refundFees[provider]).fee;
+  const fee = refundFeeOf(request, amount);
   const transaction = request.transaction as NonNullable<PaymentRequest['transaction']>;
   return {
     id,

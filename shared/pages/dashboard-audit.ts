@@ -40,6 +40,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     transactions_exported: 'Transactions exportées (CSV)',
     payment_requested: 'Paiement demandé par SMS',
     sms_sent: 'SMS envoyé',
+    payment_cancelled: 'Demande de paiement annulée',
   },
   en: {
     sign_in: 'Signed in',
@@ -67,6 +68,7 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     transactions_exported: 'Transactions exported (CSV)',
     payment_requested: 'Payment asked for by SMS',
     sms_sent: 'SMS sent',
+    payment_cancelled: 'Payment request cancelled',
   },
 };
 

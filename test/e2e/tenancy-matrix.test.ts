@@ -65,6 +65,8 @@ const sessionReason =
   'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
 const dashboardLinkReason =
   'a dashboard page: the session is the capability; another business’s payment link by id is 404, and its switch changes nothing (test/e2e/dashboard-payment-links.test.ts)';
+const dashboardTransactionReason =
+  'a dashboard page: the session is the capability; another business’s transaction line or payment request by id (with or without its `at`), or junk, is 404 and nothing is written (test/e2e/dashboard-transactions.test.ts, “another business’s transactions”)';
 const dashboardObjectReason =
   'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
 const sendMoneyReason =
@@ -393,6 +395,12 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   paymentRequestPage: { public: askedPaymentReason },
   smsPage: { public: smsPageReason },
   sendSmsPage: { public: smsPageReason },
+  transactionsPage: { public: dashboardReason },
+  transactionPage: { public: dashboardTransactionReason },
+  refundTransactionPage: { public: dashboardTransactionReason },
+  confirmRefundTransactionPage: { public: dashboardTransactionReason },
+  cancelPaymentPage: { public: dashboardTransactionReason },
+  resendTransactionDeliveryPage: { public: dashboardObjectReason },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },

@@ -1,0 +1,24 @@
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { ActionRefused, cancelPayment } from '#shared/operations/dashboard-payment-actions.ts';
+import { transactionDetailOf, transactionPath } from '#shared/operations/dashboard-transactions.ts';
+import { transactionPage, transactionPageContextOf } from '#shared/pages/dashboard-transaction.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+export const handler = pageHandler(
+  'cancelPaymentPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'cancelPayment');
+    const detail = await transactionDetailOf(member, request.params.transactionId ?? '', request.query.at);
+    try {
+      await cancelPayment(member, detail, request.sourceIp);
+      return redirectTo(dashboardUrl(request, transactionPath(detail)));
+    } catch (error) {
+      if (!(error instanceof ActionRefused)) throw error;
+      const context = transactionPageContextOf(request, session.csrfToken, member.role, detail);
+      return htmlPage(transactionPage(context, { problem: error.problem }), error.status);
+    }
+  }),
+  dashboardPageOptions,
+);

@@ -1,0 +1,29 @@
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { ActionRefused, confirmRefund } from '#shared/operations/dashboard-payment-actions.ts';
+import { transactionDetailOf, transactionPath } from '#shared/operations/dashboard-transactions.ts';
+import { transactionPage, transactionPageContextOf } from '#shared/pages/dashboard-transaction.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+
+export const handler = pageHandler(
+  'confirmRefundTransactionPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'refund');
+    const detail = await transactionDetailOf(member, request.params.transactionId ?? '', request.query.at);
+    try {
+      await confirmRefund(
+        member,
+        detail,
+        { amountCents: request.form.amountCents ?? '', key: request.form.key ?? '' },
+        request,
+      );
+      return redirectTo(dashboardUrl(request, transactionPath(detail)));
+    } catch (error) {
+      if (!(error instanceof ActionRefused)) throw error;
+      const context = transactionPageContextOf(request, session.csrfToken, member.role, detail);
+      return htmlPage(transactionPage(context, { problem: error.problem }), error.status);
+    }
+  }),
+  dashboardPageOptions,
+);
