@@ -10,7 +10,7 @@ import type {
   StoreMoney,
 } from '#shared/operations/dashboard-overview.ts';
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
-import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayBarChart } from '#shared/pages/day-chart.ts';
 import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
@@ -146,7 +146,7 @@ function latestTable(context: DashboardPageContext, latest: HomeMoney['latest'])
 <tbody>${latest.map((line) => {
     const [day, time, zone] = dayAndTime(line.createdAt, line.timeZone, context.language);
     const counterpart = line.counterpartLabel || line.counterpartIdentifier;
-    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${day}<br>${time} ${zone}</td><td><a href="${dashboardUrl(context, `/transactions/${encodeURIComponent(line.id)}`)}">${t.types[line.type]}</a> · ${t.statuses[line.status]}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
+    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${day}<br>${time} ${zone}</td><td><a href="${dashboardUrl(context, transactionPath(line))}">${t.types[line.type]}</a> · ${t.statuses[line.status]}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
   })}</tbody>
 </table>`;
 }

@@ -7,7 +7,7 @@ import type { Language } from '#shared/domain/languages.ts';
 import type { LinkFormError } from '#shared/operations/dashboard-payment-links.ts';
 import { copyableField, copyButtonScript, csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
-import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, maskPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
@@ -326,7 +326,7 @@ function paymentItem(context: LinkPageContext, payment: TransactionRecord) {
 <dt>${t.state}</dt><dd>${t.statuses[payment.status]}</dd>
 ${payment.counterpartIdentifier && html`<dt>${t.payer}</dt><dd class="nowrap">${maskPhone(payment.counterpartIdentifier)}</dd>`}
 </dl>
-<p><a href="${dashboardUrl(context, `/transactions/${payment.id}`)}">${t.open}</a></p>
+<p><a href="${dashboardUrl(context, transactionPath(payment))}">${t.open}</a></p>
 </li>`;
 }
 

@@ -14,3 +14,10 @@ export function dashboardUrl(context: DashboardPageContext, path = ''): string {
   const url = `${context.baseUrl}/dashboard${path}`;
   return context.languagePinned ? withLanguage(url, context.language) : url;
 }
+
+/**
+ * A transaction line's page. Its creation instant goes along: no index leads from a line's id to
+ * the line, and with the instant the page reads it directly instead of searching 90 days.
+ */
+export const transactionPath = (line: { id: string; createdAt: string }) =>
+  `/transactions/${encodeURIComponent(line.id)}?at=${encodeURIComponent(line.createdAt)}`;
