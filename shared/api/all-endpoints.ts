@@ -2,6 +2,8 @@ import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardEscrowEndpoints } from '#shared/api/dashboard-escrows.ts';
+import { dashboardSoundboxEndpoints } from '#shared/api/dashboard-soundboxes.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
 import { deviceEndpoints } from '#shared/api/devices.ts';
@@ -47,6 +49,8 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardTeamEndpoints,
   ...dashboardVerificationEndpoints,
   ...dashboardDeveloperEndpoints,
+  ...dashboardEscrowEndpoints,
+  ...dashboardSoundboxEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

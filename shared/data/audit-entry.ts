@@ -36,6 +36,9 @@ export const auditActions = [
   'member_removed',
   'refund_made',
   'transfer_made',
+  'escrow_released',
+  'escrow_refunded',
+  'soundbox_test_qr_shown',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

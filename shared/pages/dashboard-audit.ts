@@ -30,6 +30,9 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Membre retiré',
     refund_made: 'Remboursement',
     transfer_made: 'Transfert',
+    escrow_released: 'Séquestre libéré',
+    escrow_refunded: 'Séquestre remboursé',
+    soundbox_test_qr_shown: 'QR de test affiché sur une Soundbox',
   },
   en: {
     sign_in: 'Signed in',
@@ -47,6 +50,9 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     member_removed: 'Member removed',
     refund_made: 'Refund',
     transfer_made: 'Transfer',
+    escrow_released: 'Escrow released',
+    escrow_refunded: 'Escrow refunded',
+    soundbox_test_qr_shown: 'Test QR shown on a soundbox',
   },
 };
 
