@@ -28,7 +28,15 @@ export const dashboardSoundboxEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     page: true,
     tag,
     summary: 'The business’s soundboxes: store, online or offline, last seen, last payment',
-    query,
+    query: object({
+      lang: optional(enumOf(['fr', 'en'])),
+      sent: optional(string()).register(globalRegistry, {
+        description: 'The device a test QR was just sent to.',
+      }),
+      online: optional(enumOf(['0', '1'])).register(globalRegistry, {
+        description: 'Whether it was online then.',
+      }),
+    }),
     answers: {
       200: 'The soundboxes; the test QR button for roles that ask for payments.',
       303: 'No session: to the sign-in page.',
