@@ -63,6 +63,8 @@ const dashboardReason =
 
 const sessionReason =
   'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
+const dashboardEscrowReason =
+  'a dashboard page: the session is the capability; another business’s escrow by id is 404 and nothing moves (test/e2e/dashboard-escrows.test.ts)';
 const dashboardObjectReason =
   'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
 const ownSubscriptionReason =
@@ -361,6 +363,16 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   sendTestWebhookPage: { public: dashboardReason },
   resendWebhookDeliveryPage: { public: dashboardObjectReason },
   auditLogPage: { public: dashboardReason },
+  escrowsPage: { public: dashboardReason },
+  confirmReleaseEscrowPage: { public: dashboardEscrowReason },
+  releaseEscrowPage: { public: dashboardEscrowReason },
+  confirmRefundEscrowPage: { public: dashboardEscrowReason },
+  refundEscrowPage: { public: dashboardEscrowReason },
+  soundboxesPage: { public: dashboardReason },
+  showTestQrPage: {
+    public:
+      'a dashboard page: the session is the capability; another business’s soundbox by id is 404 and nothing is pushed (test/e2e/dashboard-soundboxes.test.ts)',
+  },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },
