@@ -67,9 +67,10 @@ async function heldEscrow(amountCents: number): Promise<string> {
     },
   });
   expect(created.status).toBe(200);
-  await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, platform, {
-    payerPhone: '+2250700000002',
+  const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, platform, {
+    payerPhone: '+2250700000001',
   });
+  expect(approved.body.status).toBe('success');
   return created.body.escrowId as string;
 }
 
