@@ -166,6 +166,23 @@ describe('escrows on the dashboard', () => {
     expect((await escrowOf(escrowId)).status).toBe('held');
   });
 
+  it('answers 400 for a body that is not a form and 404 for an id that is no escrow, and moves nothing', async () => {
+    const { escrowId } = await heldEscrow();
+    const csrf = await tokenOf(owner.browser);
+    const notAForm = await fetch(`${baseUrl}/dashboard/escrows/${escrowId}/release`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json', origin: baseUrl, cookie: owner.browser.cookieHeader },
+      body: JSON.stringify({ csrf }),
+    });
+    expect(notAForm.status).toBe(400);
+    for (const junk of ['not-an-id', randomUUID(), '%3Cscript%3E']) {
+      expect((await owner.browser.post(`/dashboard/escrows/${junk}/release`, { csrf })).status).toBe(404);
+      expect((await owner.browser.get(`/dashboard/escrows/${junk}/refund`)).status).toBe(404);
+    }
+    expect((await escrowOf(escrowId)).status).toBe('held');
+  });
+
   it('answers 404 for another business’s escrow, and moves nothing', async () => {
     const { escrowId } = await heldEscrow();
     const other = await signUpOwner(baseUrl);
