@@ -122,6 +122,10 @@ export class PaymentsApi {
       // Answers of 1 KB and more are compressed for callers that accept it: the reference page's
       // viewer (1.7 MB) travels as about 0.5 MB, and lists shrink several times.
       minCompressionSize: Size.kibibytes(1),
+      // A base64 answer marked `isBase64Encoded` (the dashboard's QR code PNG) leaves as bytes. API
+      // Gateway decides by the request's Accept, and a browser's download asks `text/html,…,*/*`:
+      // only `*/*` matches it. Request bodies then reach functions base64 too; `rawBody` decodes them.
+      binaryMediaTypes: ['*/*'],
       // Needed for execution logging; it is an account-wide setting that every stage re-asserts.
       cloudWatchRole: true,
       deployOptions: {

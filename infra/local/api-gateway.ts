@@ -100,7 +100,9 @@ export function createApiGateway(
       const event = toProxyEvent({ request, url: target, method, body, requestId, stage, match });
       const handler = await loadHandler(match.route.route);
       const result = await handler(event, lambdaContext(match.route.name, 29_000, requestId));
-      send(response, result.statusCode, result.body, result.headers);
+      // A binary answer (a QR code's PNG) comes base64, as API Gateway takes it, and leaves as bytes.
+      const bytes = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+      send(response, result.statusCode, bytes, result.headers);
     } catch (error) {
       console.error(`[api] ${method} ${path} failed (request ${requestId}):`, error);
       send(response, 502, errorJson('internal_error', 'Internal server error'));
@@ -286,7 +288,7 @@ function errorJson(id: string, message: string): string {
 function send(
   response: ServerResponse,
   status: number,
-  body: string,
+  body: string | Buffer,
   headers: APIGatewayProxyResult['headers'] = jsonHeaders,
 ): void {
   if (response.headersSent || response.destroyed) return;

@@ -3,6 +3,7 @@ import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { dashboardEscrowEndpoints } from '#shared/api/dashboard-escrows.ts';
+import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
 import { dashboardSoundboxEndpoints } from '#shared/api/dashboard-soundboxes.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
@@ -49,6 +50,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardTeamEndpoints,
   ...dashboardVerificationEndpoints,
   ...dashboardDeveloperEndpoints,
+  ...dashboardPaymentLinkEndpoints,
   ...dashboardEscrowEndpoints,
   ...dashboardSoundboxEndpoints,
   ...webhookSubscriptionEndpoints,

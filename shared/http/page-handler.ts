@@ -55,9 +55,17 @@ export interface PageOptions {
   maxFormFieldChars?: number;
 }
 
+/** A file to download (a QR code): its bytes, type and the name a browser saves it under. */
+export interface DownloadFile {
+  body: string | Buffer;
+  contentType: string;
+  fileName: string;
+}
+
 export type PageResult =
   | { statusCode: number; html: string }
-  | { redirect: string; setCookie?: string | undefined };
+  | { redirect: string; setCookie?: string | undefined }
+  | { download: DownloadFile };
 
 export const htmlPage = (html: string, statusCode = 200): PageResult => ({ statusCode, html });
 /** `setCookie`: one Set-Cookie value to send along, e.g. what the browser must present next time. */
@@ -92,6 +100,25 @@ export function htmlResponse(
     headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders, ...extraHeaders },
     body: html,
   };
+}
+
+/**
+ * A download: `attachment`, so the browser saves it rather than showing it; bytes travel base64
+ * (API Gateway turns them back into bytes, `binaryMediaTypes` in infra/constructs/api.ts).
+ */
+export function downloadResponse(file: DownloadFile, extraHeaders: PageOptions['headers'] = {}) {
+  const binary = typeof file.body !== 'string';
+  return {
+    statusCode: 200,
+    headers: {
+      ...pageHeaders,
+      ...extraHeaders,
+      'content-type': file.contentType,
+      'content-disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
+    },
+    body: binary ? (file.body as Buffer).toString('base64') : (file.body as string),
+    isBase64Encoded: binary,
+  } satisfies APIGatewayProxyResult;
 }
 
 /** 303 whatever the method: after a POST the browser must GET the next page, never post again. */
@@ -140,6 +167,7 @@ export function pageHandler(
         sourceIp: event.requestContext?.identity?.sourceIp ?? '',
         context,
       });
+      if ('download' in result) return downloadResponse(result.download, options.headers);
       return 'redirect' in result
         ? redirectResponse(result.redirect, result.setCookie, options.headers)
         : htmlResponse(result.statusCode, result.html, options.headers);

@@ -107,8 +107,8 @@ export const csrfField = (token: string) => html`<input type="hidden" name="csrf
 export const readableTime = (at: string | undefined) =>
   at ? `${at.slice(0, 10)} ${at.slice(11, 16)} UTC` : '';
 
-/** A value shown once, in a read-only field a person can select, with a copy button for browsers with scripts. */
-export function shownOnceField(
+/** A value in a read-only field a person can select, with a copy button for browsers with scripts. */
+export function copyableField(
   language: Language,
   field: { id: string; label: string; value: string },
 ): SafeHtml {
@@ -117,6 +117,9 @@ export function shownOnceField(
 <input class="input" id="${field.id}" name="${field.id}" value="${field.value}" readonly spellcheck="false" autocomplete="off">
 <button class="button button-secondary" type="button" data-copy="${field.id}" data-copied="${t.copied}" hidden>${t.copy} (${field.label})</button>`;
 }
+
+/** A value shown once (a key's secret): the same field, beside `shownOnceNotice`. */
+export const shownOnceField = copyableField;
 
 export const shownOnceNotice = (language: Language) =>
   html`<p class="notice" role="status">${text[language].shownOnce}</p>`;

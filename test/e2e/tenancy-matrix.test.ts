@@ -63,6 +63,8 @@ const dashboardReason =
 
 const sessionReason =
   'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
+const dashboardLinkReason =
+  'a dashboard page: the session is the capability; another business’s payment link by id is 404, and its switch changes nothing (test/e2e/dashboard-payment-links.test.ts)';
 const dashboardEscrowReason =
   'a dashboard page: the session is the capability; another business’s escrow by id is 404 and nothing moves (test/e2e/dashboard-escrows.test.ts)';
 const dashboardObjectReason =
@@ -363,6 +365,13 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   sendTestWebhookPage: { public: dashboardReason },
   resendWebhookDeliveryPage: { public: dashboardObjectReason },
   auditLogPage: { public: dashboardReason },
+  paymentLinksPage: { public: dashboardReason },
+  newPaymentLinkPage: { public: dashboardReason },
+  createPaymentLinkPage: { public: dashboardReason },
+  paymentLinkPage: { public: dashboardLinkReason },
+  paymentLinkQrCode: { public: dashboardLinkReason },
+  paymentLinkCardPage: { public: dashboardLinkReason },
+  switchPaymentLinkPage: { public: dashboardLinkReason },
   escrowsPage: { public: dashboardReason },
   confirmReleaseEscrowPage: { public: dashboardEscrowReason },
   releaseEscrowPage: { public: dashboardEscrowReason },

@@ -1,0 +1,20 @@
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { pageHandler } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { linkOf } from '#shared/operations/dashboard-payment-links.ts';
+import { payerUrl } from '#shared/pages/dashboard-payment-links.ts';
+import { qrPng, qrSvg } from '#shared/pages/qr-code.ts';
+
+export const handler = pageHandler(
+  'paymentLinkQrCode',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'read');
+    const link = await linkOf(member, request.params.linkId ?? '');
+    const url = payerUrl(request.baseUrl, link);
+    const fileName = `lien-${link.id.slice(0, 8)}`;
+    return request.query.format === 'png'
+      ? { download: { body: await qrPng(url), contentType: 'image/png', fileName: `${fileName}.png` } }
+      : { download: { body: await qrSvg(url), contentType: 'image/svg+xml', fileName: `${fileName}.svg` } };
+  }),
+  dashboardPageOptions,
+);
