@@ -2,10 +2,12 @@ import { activityEndpoints } from '#shared/api/activities.ts';
 import { contactEndpoints } from '#shared/api/contacts.ts';
 import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardEscrowEndpoints } from '#shared/api/dashboard-escrows.ts';
 import { dashboardExportEndpoints } from '#shared/api/dashboard-export.ts';
 import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
 import { dashboardPaymentRequestEndpoints } from '#shared/api/dashboard-payment-requests.ts';
 import { dashboardSmsEndpoints } from '#shared/api/dashboard-sms.ts';
+import { dashboardSoundboxEndpoints } from '#shared/api/dashboard-soundboxes.ts';
 import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { dashboardTransactionEndpoints } from '#shared/api/dashboard-transactions.ts';
 import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
@@ -59,6 +61,8 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardPaymentRequestEndpoints,
   ...dashboardSmsEndpoints,
   ...dashboardTransactionEndpoints,
+  ...dashboardEscrowEndpoints,
+  ...dashboardSoundboxEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

@@ -283,7 +283,6 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
       'table:PutItem',
       'table:UpdateItem',
       'table:DeleteItem',
-      'table:ConditionCheckItem',
       ...startsCollections,
       'device:push',
     ],

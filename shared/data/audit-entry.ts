@@ -47,6 +47,9 @@ export const auditActions = [
   'payment_requested',
   'sms_sent',
   'payment_cancelled',
+  'escrow_released',
+  'escrow_refunded',
+  'soundbox_test_qr_shown',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -20,6 +20,8 @@ import { Conflict } from '#shared/errors/request.ts';
  * Access patterns and cost:
  * - list a business's devices: Query pk, begins_with(sk, "DEVICE#"), 0.5 RCU per 4 KB (~25 devices).
  * - get one device of a business: GetItem on the business view, 0.5 RCU.
+ * - its last payment: `lastPaymentRequestId`, set by the update that checks the device in a
+ *   soundbox request's creating transaction (2 WCU there, as the condition check it replaced).
  * - register: TransactWriteItems, a condition check on the store and 2 puts, 6 WCU.
  * - presence (heartbeats and IoT lifecycle events, kept on the business view so the listing
  *   stays one query): the device's business from its claim, GetItem 0.5 RCU (cached per
@@ -38,6 +40,8 @@ export interface Device {
   connected?: boolean | undefined;
   /** When its last heartbeat was received. */
   lastSeenAt?: string | undefined;
+  /** The last payment request made for it, noted by the request's creation. */
+  lastPaymentRequestId?: string | undefined;
 }
 
 export const deviceKey = (businessId: string, deviceId: string) => ({
@@ -181,5 +185,6 @@ function toDevice(item: Record<string, unknown>): Device {
     createdAt: item.createdAt as string,
     connected: item.connected as boolean | undefined,
     lastSeenAt: item.lastSeenAt as string | undefined,
+    lastPaymentRequestId: item.lastPaymentRequestId as string | undefined,
   };
 }

@@ -52,7 +52,8 @@ import { PaymentRequestExistsWithReference } from '#shared/errors/payment-reques
  *   consistent, 0.5 RCU.
  * - create: the reference's claim then the request, two conditional puts (1 WCU each, 2 WCU,
  *   shared/data/payment-reference.ts); with a device to check (soundbox), a link's claim or an
- *   escrow, one transaction of them all (claim and request 4 WCU, the device check 2 more).
+ *   escrow, one transaction of them all (claim and request 4 WCU, the device check 2 more: an update that
+ *   notes the request as the device's last payment).
  * - record the provider's start: UpdateItem, 1 WCU (the checkout URL and QR are handed on at once,
  *   never stored: the completed request stays under 1 KB with `expiresAt`).
  * - complete: part of the completion transaction (shared/operations/complete-payment.ts), 2 WCU.
@@ -158,13 +159,20 @@ export async function createPaymentRequest(
   const table = tableName();
   const writes: GuardedWrite[] = [];
   if (request.deviceId !== undefined) {
+    // The device's check also notes the request as its last payment (the dashboard's soundbox
+    // page reads it): an update costs a transaction what the condition check it replaces did.
     writes.push({
       write: {
-        ConditionCheck: {
+        Update: {
           TableName: table,
           Key: deviceKey(request.businessId, request.deviceId),
+          UpdateExpression: 'SET lastPaymentRequestId = :id, lastPaymentAt = :at',
           ConditionExpression: 'storeId = :storeId',
-          ExpressionAttributeValues: { ':storeId': request.storeId },
+          ExpressionAttributeValues: {
+            ':storeId': request.storeId,
+            ':id': request.id,
+            ':at': request.createdAt,
+          },
         },
       },
       onConditionFailed: () => new DeviceNotFound(),

@@ -41,6 +41,9 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     payment_requested: 'Paiement demandé par SMS',
     sms_sent: 'SMS envoyé',
     payment_cancelled: 'Demande de paiement annulée',
+    escrow_released: 'Séquestre libéré',
+    escrow_refunded: 'Séquestre remboursé',
+    soundbox_test_qr_shown: 'QR de test affiché sur une Soundbox',
   },
   en: {
     sign_in: 'Signed in',
@@ -69,6 +72,9 @@ const actionLabels: Record<Language, Record<AuditAction, string>> = {
     payment_requested: 'Payment asked for by SMS',
     sms_sent: 'SMS sent',
     payment_cancelled: 'Payment request cancelled',
+    escrow_released: 'Escrow released',
+    escrow_refunded: 'Escrow refunded',
+    soundbox_test_qr_shown: 'Test QR shown on a soundbox',
   },
 };
 

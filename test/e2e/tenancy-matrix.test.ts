@@ -67,6 +67,8 @@ const dashboardLinkReason =
   'a dashboard page: the session is the capability; another business’s payment link by id is 404, and its switch changes nothing (test/e2e/dashboard-payment-links.test.ts)';
 const dashboardTransactionReason =
   'a dashboard page: the session is the capability; another business’s transaction line or payment request by id (with or without its `at`), or junk, is 404 and nothing is written (test/e2e/dashboard-transactions.test.ts, “another business’s transactions”)';
+const dashboardEscrowReason =
+  'a dashboard page: the session is the capability; another business’s escrow by id is 404 and nothing moves (test/e2e/dashboard-escrows.test.ts)';
 const dashboardObjectReason =
   'a dashboard page: the session is the capability; another business’s key, subscription or delivery by id is 404 (test/e2e/dashboard-developers.test.ts)';
 const sendMoneyReason =
@@ -401,6 +403,16 @@ const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   confirmRefundTransactionPage: { public: dashboardTransactionReason },
   cancelPaymentPage: { public: dashboardTransactionReason },
   resendTransactionDeliveryPage: { public: dashboardObjectReason },
+  escrowsPage: { public: dashboardReason },
+  confirmReleaseEscrowPage: { public: dashboardEscrowReason },
+  releaseEscrowPage: { public: dashboardEscrowReason },
+  confirmRefundEscrowPage: { public: dashboardEscrowReason },
+  refundEscrowPage: { public: dashboardEscrowReason },
+  soundboxesPage: { public: dashboardReason },
+  showTestQrPage: {
+    public:
+      'a dashboard page: the session is the capability; another business’s soundbox by id is 404 and nothing is pushed (test/e2e/dashboard-soundboxes.test.ts)',
+  },
   linkRequestPage: {
     public: 'a page for the business’s owner: the unguessable id and the SMS code are the capability',
   },

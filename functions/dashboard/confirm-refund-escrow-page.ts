@@ -1,0 +1,31 @@
+import { unlessMoved } from '#shared/http/dashboard-escrow-pages.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { escrowToConfirm } from '#shared/operations/dashboard-escrows.ts';
+import { confirmEscrowPage, escrowMovedPage } from '#shared/pages/dashboard-escrows.ts';
+
+export const handler = pageHandler(
+  'confirmRefundEscrowPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'manageEscrows');
+    const escrowId = request.params.escrowId ?? '';
+    return unlessMoved(member, request, escrowId, async () => {
+      const listed = await escrowToConfirm(member, escrowId);
+      if (listed.escrow.status !== 'held')
+        return htmlPage(escrowMovedPage(request, listed.escrow.status), 409);
+      return htmlPage(
+        confirmEscrowPage(
+          {
+            ...request,
+            pageUrl: `${request.baseUrl}/dashboard/escrows/${listed.escrow.id}/refund`,
+            csrfToken: session.csrfToken,
+          },
+          'refund',
+          listed,
+        ),
+      );
+    });
+  }),
+  dashboardPageOptions,
+);

@@ -1,0 +1,27 @@
+import { roleAllows } from '#shared/domain/dashboard-roles.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { soundboxesOverview } from '#shared/operations/dashboard-soundboxes.ts';
+import { soundboxesPage } from '#shared/pages/dashboard-soundboxes.ts';
+
+export const handler = pageHandler(
+  'soundboxesPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'read');
+    const { soundboxes } = await soundboxesOverview(member);
+    // The test QR's post comes back here naming the device; only one of the business's is shown.
+    const sentTo = soundboxes.find((listed) => listed.device.id === request.query.sent);
+    return htmlPage(
+      soundboxesPage({
+        ...request,
+        soundboxes,
+        pageUrl: `${request.baseUrl}/dashboard/soundboxes`,
+        csrfToken: session.csrfToken,
+        canTest: roleAllows(member.role, 'requestPayment'),
+        sent: sentTo && { deviceId: sentTo.device.id, online: request.query.online === '1' },
+      }),
+    );
+  }),
+  dashboardPageOptions,
+);
