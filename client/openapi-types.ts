@@ -362,7 +362,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The dashboard’s home: the business acted for, its verification level and collection ceiling */
+        /** The dashboard’s home: each store’s money and latest transactions, the business’s ceiling */
         get: operations["dashboardHome"];
         put?: never;
         post?: never;
@@ -817,6 +817,369 @@ export interface paths {
         put?: never;
         /** Switch a link off (payers are refused) or on again */
         post: operations["switchPaymentLinkPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest transfers with their statuses, and the step-up threshold */
+        get: operations["transfersPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transfers/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The form that sends money (prefilled from its query, e.g. `?to=contact&contactId=`) */
+        get: operations["newTransferPage"];
+        put?: never;
+        /** Check your answers: the amount, the fee and the total debited; above the threshold, an SMS code is sent */
+        post: operations["checkTransferPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transfers/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the money, once per confirm form; the SMS code above the threshold */
+        post: operations["confirmTransferPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transfers/threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The owner sets the amount above which a transfer asks for an SMS code */
+        post: operations["setStepUpThresholdPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business’s contacts, and the form that adds one */
+        get: operations["contactsPage"];
+        put?: never;
+        /** Add a contact (a mobile-money number the operator serves) */
+        post: operations["addContactPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/contacts/{contactId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a contact */
+        post: operations["removeContactPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the transactions of a window of at most 90 days as CSV (streamed) */
+        get: operations["exportTransactionsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/payment-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ask for a payment: the form, the SMS balance and the latest asks with their status */
+        get: operations["paymentRequestsPage"];
+        put?: never;
+        /** Check an ask (the text and its SMS cost), then make the request and text it to the payer */
+        post: operations["askForPaymentPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/payment-requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payment request: pending, paid, expired or cancelled, followed while it is pending */
+        get: operations["paymentRequestPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SMS balance, the sent messages with their status, the form that sends one */
+        get: operations["smsPage"];
+        put?: never;
+        /** Check an SMS (its segments against the balance), then send it on the balance */
+        post: operations["sendSmsPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The transactions, newest first, with filters and search */
+        get: operations["transactionsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One transaction: its timeline and its actions */
+        get: operations["transactionPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transactions/{transactionId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The refund’s amount: the confirmation with the fee, nothing written yet */
+        post: operations["refundTransactionPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transactions/{transactionId}/refund/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The refund, through the API’s operation; the same confirmation posted twice refunds once */
+        post: operations["confirmRefundTransactionPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transactions/{transactionId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a pending payment request, through the API’s operation */
+        post: operations["cancelPaymentPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/transactions/{transactionId}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one of the transaction’s webhook deliveries again, the same bytes */
+        post: operations["resendTransactionDeliveryPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/escrows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business’s escrows: store, amount, payer, status, held until */
+        get: operations["escrowsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/escrows/{escrowId}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ask before releasing an escrow: what the store receives */
+        get: operations["confirmReleaseEscrowPage"];
+        put?: never;
+        /** Release an escrow to its store, as `POST /partner_api/escrows/{id}/release` */
+        post: operations["releaseEscrowPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/escrows/{escrowId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ask before refunding an escrow: what the payer gets back, and the fee */
+        get: operations["confirmRefundEscrowPage"];
+        put?: never;
+        /** Refund an escrow to its payer, as `POST /partner_api/escrows/{id}/refund` */
+        post: operations["refundEscrowPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/soundboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business’s soundboxes: store, online or offline, last seen, last payment */
+        get: operations["soundboxesPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/soundboxes/{deviceId}/test-qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Show a test QR on a soundbox: a 1 F CFA payment request labelled as a test */
+        post: operations["showTestQrPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5981,7 +6344,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The business, its level, API access, the month’s ceiling and what is used of it. */
+            /** @description Each store’s balances and day totals with a 30-day chart, the 10 latest transactions, the business’s level, API access and ceiling. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8444,6 +8807,2063 @@ export interface operations {
                             [key: string]: unknown;
                         }) | null;
                     };
+                };
+            };
+        };
+    };
+    transfersPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfers; the threshold’s form for the owner. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    newTransferPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    checkTransferPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    storeId: string;
+                    /** @enum {string} */
+                    to: "contact" | "new" | "store";
+                    contactId?: string;
+                    destinationStoreId?: string;
+                    name?: string;
+                    paymentMethod?: string;
+                    /** @description The new beneficiary’s number, read in the store’s country (`07 00 00 00 01`). */
+                    number?: string;
+                    /** @description Francs as typed: `1 500` or `1500`. */
+                    amount: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The confirm step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form again, with its errors (an unserved number, the balance too low). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A store or contact that is not the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Above the threshold, and three step-up codes were sent in the last 15 minutes: the check step, saying so. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    confirmTransferPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    storeId: string;
+                    /** @enum {string} */
+                    to: "contact" | "new" | "store";
+                    contactId?: string;
+                    destinationStoreId?: string;
+                    name?: string;
+                    paymentMethod?: string;
+                    /** @description The new beneficiary’s number, read in the store’s country (`07 00 00 00 01`). */
+                    number?: string;
+                    /** @description Francs as typed: `1 500` or `1500`. */
+                    amount: string;
+                    description?: string;
+                    /** @description The confirm form’s key: a second post gets the first answer. */
+                    idempotencyKey: string;
+                    attemptId?: string;
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent: to the transfers, with its status. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The confirm step again: a wrong, used or expired code. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A store or contact that is not the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The same confirm form is being sent at this very moment. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description The balance no longer covers it, or the form was used for another transfer: nothing sent. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The threshold came down since the check step and no more codes may be sent now. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    setStepUpThresholdPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    threshold: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the transfers. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an amount. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    contactsPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contacts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    addContactPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    name: string;
+                    paymentMethod: string;
+                    number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the contacts. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form again, with its errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    removeContactPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the contacts. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a contact of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    exportTransactionsPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+                /** @description The file itself; without it, the form that chooses the window. */
+                download?: "1";
+                from?: string;
+                to?: string;
+                /** @description One store; all by default. */
+                store?: string;
+                type?: "payment" | "transfer" | "escrow" | "refund";
+                status?: "pending" | "success" | "error";
+                /** @description A payment method, as the API lists it. */
+                operator?: string;
+                /** @description A reference, a payer’s number or an id. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form; with `download=1`, the CSV file (UTF-8 with BOM, RFC 4180), newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form again with its error: a window over 90 days, a day that does not exist, a filter out of its list, or over 100,000 rows. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A role that may not export (viewer, developer). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store is not one of the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    paymentRequestsPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest asks; the form for roles that may ask. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    askForPaymentPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf: string;
+                    storeId: string;
+                    /** @description Whole francs as typed: `1500`, `1 500`. */
+                    amount: string;
+                    /** @description A national number is read in the store’s country. */
+                    payerPhone: string;
+                    /** @description What it is for, up to 255 characters. */
+                    note?: string;
+                    /** @description `yes` on the check step’s button: ask. Without it, the check step. */
+                    confirm?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The check step: the amount, the payer, the text and its segments, the balance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Asked: to the request’s page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form again, each wrong field named; or a body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description The SMS balance does not cover the text: nothing is made, nothing charged; or the month’s collection ceiling. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    paymentRequestPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+                /** @description The page’s script’s count of looks. */
+                attempt?: string;
+            };
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Not a request of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    smsPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+                /** @description The page of the list, from 1. */
+                page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance and a page of messages; the form for roles that may send. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    sendSmsPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf: string;
+                    /** @description A national number is read in the country of the business’s first store. */
+                    to: string;
+                    /** @description Up to 918 characters. */
+                    body: string;
+                    /** @description `yes` on the check step’s button: send. Without it, the check step. */
+                    confirm?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The check step: the recipient, the text, its segments and the balance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Sent: to the SMS page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form again, each wrong field named; or a body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description The SMS balance does not cover the text: nothing is sent, nothing charged. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    transactionsPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+                /** @description A store’s id. */
+                store?: string;
+                type?: "payment" | "transfer" | "escrow" | "refund";
+                status?: "pending" | "success" | "error";
+                /** @description A payment method, as the API lists it. */
+                operator?: string;
+                /** @description `YYYY-MM-DD`; 29 days before `to` by default. */
+                from?: string;
+                /** @description `YYYY-MM-DD`, at most 90 days after `from`; today by default. */
+                to?: string;
+                /** @description A reference (the order’s, or the receipt’s), a payer’s number, or an id. */
+                q?: string;
+                page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list; a wrong filter is ignored and the page says why. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    transactionPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+                /** @description The line’s `createdAt`, as the list’s links carry it: the line is then read directly. Without it, the id is looked up (a payment request’s, or the last 90 days’ lines). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The line’s `id` as the API lists it, or a payment request’s id. */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Not a transaction or payment request of the business (another business’s, or junk). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    refundTransactionPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+                /** @description The line’s `createdAt`, as the list’s links carry it: the line is then read directly. Without it, the id is looked up (a payment request’s, or the last 90 days’ lines). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The line’s `id` as the API lists it, or a payment request’s id. */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    /** @description Whole francs. */
+                    amount: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The confirmation: the amount, the fee and what leaves the balance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The transaction’s page again, with the amount’s error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a transaction or payment request of the business (another business’s, or junk). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not refundable (not paid, in escrow, refunded in full). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    confirmRefundTransactionPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+                /** @description The line’s `createdAt`, as the list’s links carry it: the line is then read directly. Without it, the id is looked up (a payment request’s, or the last 90 days’ lines). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The line’s `id` as the API lists it, or a payment request’s id. */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                    amountCents: string;
+                    /** @description The confirmation’s own key: its refund’s reference. */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the transaction’s page, the refund in its timeline. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A form that is not the confirmation’s. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a transaction or payment request of the business (another business’s, or junk). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description More than remains refundable, not refundable, or the balance does not cover it: the page says which. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    cancelPaymentPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+                /** @description The line’s `createdAt`, as the list’s links carry it: the line is then read directly. Without it, the id is looked up (a payment request’s, or the last 90 days’ lines). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The line’s `id` as the API lists it, or a payment request’s id. */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the transaction’s page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a transaction or payment request of the business (another business’s, or junk). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request has ended already: the page says so. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    resendTransactionDeliveryPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+                /** @description The line’s `createdAt`, as the list’s links carry it: the line is then read directly. Without it, the id is looked up (a payment request’s, or the last 90 days’ lines). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                transactionId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the transaction’s page, the re-send in its list. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a delivery of the business, or no subscription. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    escrowsPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The escrows; release and refund for roles that manage escrows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    confirmReleaseEscrowPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                escrowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not an escrow of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The escrow is no longer held (released, refunded, or being refunded): a page saying so, nothing moves. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    releaseEscrowPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                escrowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the escrows. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not an escrow of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The escrow is no longer held (released, refunded, or being refunded): a page saying so, nothing moves. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    confirmRefundEscrowPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                escrowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not an escrow of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The escrow is no longer held (released, refunded, or being refunded): a page saying so, nothing moves. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    refundEscrowPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                escrowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the escrows. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not an escrow of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The escrow is no longer held (released, refunded, or being refunded): a page saying so, nothing moves. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description The payer’s provider refused the payout at once: the escrow is held again, and the page says so. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    soundboxesPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+                /** @description The device a test QR was just sent to. */
+                sent?: string;
+                /** @description Whether it was online then. */
+                online?: "0" | "1";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The soundboxes; the test QR button for roles that ask for payments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    showTestQrPage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                deviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the soundboxes, saying the test QR was sent. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a soundbox of the business. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description The business may not collect yet (its collection ceiling): the page says so, nothing is sent. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };
