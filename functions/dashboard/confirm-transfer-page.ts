@@ -1,6 +1,7 @@
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { BadRequest, IdempotencyKeyReused } from '#shared/errors/request.ts';
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { idempotent } from '#shared/http/idempotency.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import {
@@ -53,7 +54,7 @@ export const handler = pageHandler(
       );
     }
     try {
-      const result = await confirmTransfer(member, draft, {
+      const result = await confirmTransfer(idempotent, member, draft, {
         idempotencyKey,
         attemptId,
         code: request.form.code ?? '',

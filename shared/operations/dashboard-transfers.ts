@@ -19,7 +19,6 @@ import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { TransferNotFound } from '#shared/errors/transfers.ts';
-import { idempotent } from '#shared/http/idempotency.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { contactsOf, liveContact } from '#shared/operations/contacts.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
@@ -306,7 +305,17 @@ export type TransferConfirmation =
  * with other details is refused (422 idempotency_key_reused). Above the threshold the code is
  * checked inside, so a replay needs no code and a wrong code leaves no record to replay.
  */
+/**
+ * The API's idempotency (`idempotent` of shared/http/idempotency.ts), handed in by the entry file:
+ * operations know nothing of HTTP.
+ */
+export type Idempotently = (
+  scope: { operation: string; businessId: string; key: string; payload: unknown; context: Context },
+  operation: () => Promise<unknown>,
+) => Promise<{ text: string }>;
+
 export async function confirmTransfer(
+  idempotently: Idempotently,
   member: ActingMember,
   draft: TransferDraft,
   input: {
@@ -320,7 +329,7 @@ export async function confirmTransfer(
 ): Promise<TransferConfirmation> {
   const body = bodyOf(draft);
   let refused: TransferConfirmation | undefined;
-  const answer = await idempotent(
+  const answer = await idempotently(
     {
       operation: 'dashboardCreateTransfer',
       businessId: member.businessId,
