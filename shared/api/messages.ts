@@ -23,8 +23,9 @@ import { phoneNumber } from '#shared/api/phone-number.ts';
 import { readsTable } from '#shared/catalogue/access.ts';
 import { type Message, type MessageAccount, messageStatuses } from '#shared/data/message.ts';
 
-/** Six parts of 153 GSM-7 characters: the longest text a message may carry. */
-export const maxBodyCharacters = 918;
+import { maxBodyCharacters } from '#shared/domain/sms-segments.ts';
+
+export { maxBodyCharacters };
 
 export const sendMessageBody = object({
   // Only SMS for now; another channel is refused by name (rule `in`), not ignored.

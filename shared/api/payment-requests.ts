@@ -48,8 +48,9 @@ export const returnUrl = string()
     }),
   );
 
-/** Far above any ceiling, and far below 2^53: amounts stay exact in every computation. */
-export const maxAmountCents = 1_000_000_000_000;
+import { maxAmountCents } from '#shared/domain/money.ts';
+
+export { maxAmountCents };
 
 export const payerPhone = zoneMobileNumber('payerPhone');
 

@@ -22,8 +22,10 @@ import { instant, money, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 
-/** The longest range one listing covers: 90 days after startDate. */
-export const maxRangeDays = 90;
+import { maxRangeDays } from '#shared/domain/dates.ts';
+
+export { maxRangeDays };
+
 const dayMs = 24 * 60 * 60 * 1000;
 
 const date = string().check(

@@ -12,3 +12,6 @@ export const defaultCurrency = 'XOF';
 export function isCents(value: number): boolean {
   return Number.isSafeInteger(value);
 }
+
+/** Far above any ceiling, and far below 2^53: amounts stay exact in every computation. */
+export const maxAmountCents = 1_000_000_000_000;

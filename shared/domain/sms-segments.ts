@@ -61,3 +61,6 @@ export function countSegments(text: string): SegmentCount {
   }
   return { encoding, segments, units };
 }
+
+/** Six parts of 153 GSM-7 characters: the longest text a message may carry. */
+export const maxBodyCharacters = 918;

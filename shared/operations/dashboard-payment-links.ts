@@ -1,8 +1,8 @@
-import { maxAmountCents } from '#shared/api/payment-requests.ts';
 import { listLinkPayments } from '#shared/data/link-payments.ts';
 import type { PaymentLink } from '#shared/data/payment-link.ts';
 import { listStores, type Store } from '#shared/data/store.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
+import { maxAmountCents } from '#shared/domain/money.ts';
 import { typedFrancsToCents } from '#shared/domain/typed-amount.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';

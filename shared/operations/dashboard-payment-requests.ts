@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { maxAmountCents } from '#shared/api/payment-requests.ts';
 import { latestAskedPayments, putAskedPayment } from '#shared/data/asked-payment.ts';
 import type { Message } from '#shared/data/message.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { listStores, type Store } from '#shared/data/store.ts';
 import { defaultStoreCountry } from '#shared/domain/country-time-zones.ts';
 import { readFrancs } from '#shared/domain/franc-amounts.ts';
+import { maxAmountCents } from '#shared/domain/money.ts';
 import { providersIn } from '#shared/domain/operator-countries.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import { maskPhone, readZoneNumber } from '#shared/domain/phone-numbers.ts';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { maxBodyCharacters } from '#shared/api/messages.ts';
 import type { Message, MessageAccount } from '#shared/data/message.ts';
 import { listStores } from '#shared/data/store.ts';
 import { defaultStoreCountry, storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import { maskPhone, normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
-import { countSegments } from '#shared/domain/sms-segments.ts';
+import { countSegments, maxBodyCharacters } from '#shared/domain/sms-segments.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';

@@ -1,4 +1,3 @@
-import { maxRangeDays } from '#shared/api/transactions.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { type Refund, refundableOf } from '#shared/data/refund.ts';
@@ -12,6 +11,7 @@ import {
 } from '#shared/data/transaction-lookup.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { deliveriesOfEvents, type WebhookDelivery } from '#shared/data/webhook-delivery.ts';
+import { maxRangeDays } from '#shared/domain/dates.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';

@@ -1,6 +1,4 @@
 import type { Context } from 'aws-lambda';
-import { maxAmountCents } from '#shared/api/payment-requests.ts';
-import type { CreateTransferBody } from '#shared/api/transfers.ts';
 import type { Contact } from '#shared/data/contact.ts';
 import { getMember } from '#shared/data/member.ts';
 import { getStore, type Store } from '#shared/data/store.ts';
@@ -13,6 +11,7 @@ import type { BeneficiaryMethod, MobileIdentifier } from '#shared/domain/contact
 import { payoutFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { Cents } from '#shared/domain/money.ts';
+import { maxAmountCents } from '#shared/domain/money.ts';
 import { providerServes } from '#shared/domain/operator-countries.ts';
 import { isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
@@ -28,6 +27,8 @@ import { checkStepUpCode, requestStepUpCode, stepUpBinding } from '#shared/opera
 import { createTransferFor, transferOf } from '#shared/operations/transfers.ts';
 import { formatAmount } from '#shared/pages/format.ts';
 
+/** What the API's transfer operation takes: the dashboard's form becomes the same body. */
+type CreateTransferBody = Parameters<typeof createTransferFor>[1];
 /**
  * Sending money from the dashboard (issue 26, item 5): a form read into the body the API's
  * `createTransfer` takes, a "check your answers" step that shows the amount, the fee and what the
