@@ -37,7 +37,6 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
     path: '/dashboard/payment-requests',
     caller: 'public',
     access: [
-      'table:ConditionCheckItem',
       'table:DeleteItem',
       'table:GetItem',
       'table:PutItem',

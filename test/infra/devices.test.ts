@@ -118,6 +118,11 @@ describe('soundbox devices in the stack', () => {
         // sandbox's payer who leaves, the expiry, and a sweep that finds a request over.
         'abandonPaymentPage',
         'approveSandboxPaymentRequest',
+        // The dashboard's ways to make and end a request go through the API's operations: asking
+        // by SMS (the operation that can push to a soundbox), a request's cancel, and the
+        // soundbox page's test QR, which is a request pushed to the device.
+        'askForPaymentPage',
+        'cancelPaymentPage',
         'cancelPaymentRequest',
         'createPaymentRequest',
         'declineSandboxPaymentRequest',
@@ -125,6 +130,7 @@ describe('soundbox devices in the stack', () => {
         'paySandboxPaymentLink',
         'receiveProviderCallback',
         'receiveProviderCallbackPut',
+        'showTestQrPage',
         'sweepDevicePushes',
         'sweepPendingCollections',
       ].map((name) => `${stackName('dev')}-${name}`),

@@ -1889,11 +1889,13 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
 
   it('lets exactly the functions that schedule create and delete schedules of the group, and pass that role', () => {
     // The provider callbacks and the collection sweep complete payments, which may hold in escrow;
-    // a release deletes the hold's schedule. A refund keeps it: a failed payout holds the escrow again.
+    // a release (the API's, or the dashboard's page through the same operation) deletes the hold's
+    // schedule. A refund keeps it: a failed payout holds the escrow again.
     expect(schedulingFunctions.sort()).toEqual([
       'receiveProviderCallback',
       'receiveProviderCallbackPut',
       'releaseEscrow',
+      'releaseEscrowPage',
       'sweepPendingCollections',
     ]);
     const [roleId] = schedulerRole(dev.template);
