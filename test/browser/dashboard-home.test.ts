@@ -83,7 +83,7 @@ async function sandboxPayment(amountCents: number) {
 async function expectTheApiAmounts(page: Page) {
   const balance = await call('GET', `/partner_api/stores/${owner.storeId}/balance`, owner.headers);
   const list = await call('GET', `/partner_api/transactions?storeId=${owner.storeId}`, owner.headers);
-  const lines = list.body.data as { id: string; amount: { amount: number } }[];
+  const lines = list.body.data as { id: string; createdAt: string; amount: { amount: number } }[];
   await expect(page.getByTestId('available').textContent()).resolves.toBe(formatAmount(balance.body.amount));
   const collected = lines.reduce((sum, line) => sum + line.amount.amount, 0);
   await expect(page.getByTestId('today-collected').textContent()).resolves.toBe(formatAmount(collected));
@@ -96,7 +96,7 @@ async function expectTheApiAmounts(page: Page) {
       formatAmount(line.amount.amount),
     );
     await expect(row.getByRole('link').getAttribute('href')).resolves.toBe(
-      `${baseUrl}/dashboard/transactions/${line.id}`,
+      `${baseUrl}/dashboard/transactions/${line.id}?at=${encodeURIComponent(line.createdAt)}`,
     );
   }
 }
