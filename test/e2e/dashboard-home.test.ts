@@ -123,7 +123,9 @@ describe('the dashboard home', () => {
       ]),
     );
     for (const line of list.body.data)
-      expect(home.text).toContain(`href="${baseUrl}/dashboard/transactions/${line.id}"`);
+      expect(home.text).toContain(
+        `href="${baseUrl}/dashboard/transactions/${line.id}?at=${encodeURIComponent(line.createdAt)}"`,
+      );
 
     // The chart is drawn on the server, named and described, its figures in a table too.
     expect(home.text).toMatch(/<svg [^>]*role="img" aria-labelledby="chart-0-title chart-0-desc"/);
