@@ -39,9 +39,11 @@ export type DispatchResult = 'queued' | 'not_subscribed';
  * the delivery unsent, and the sweeper runs this again: the delivery is found instead of made
  * twice.
  *
- * A delivery found with attempts already went through the queue, so it is not sent again. One
- * found without attempts may be a crashed run's, or a concurrent one's that is on its way: it is
- * sent, and the rare duplicate message is what receivers dedupe on the body's id for.
+ * Only the dispatcher that made the delivery sends its message. One found without attempts is a
+ * concurrent dispatcher's on its way (the prompt one, the stream consumer and the sweeper's first
+ * pass may meet on one event), or a crashed run's: the sweeper's `unsent` pass, 15 minutes on,
+ * sends it (`sendUnsent`). Sending it on finding it made two copies that were attempted at
+ * the same moment, and the receiver got the event twice.
  *
  * Cost: the subscription read (0.5 RCU), the delivery put (1 WCU: under 1 KB, no index), one
  * SendMessage.
@@ -49,6 +51,7 @@ export type DispatchResult = 'queued' | 'not_subscribed';
 export async function dispatchOutboxEvent(
   event: OutboxEvent,
   subscription?: WebhookSubscription | undefined,
+  { sendUnsent = false }: { sendUnsent?: boolean } = {},
 ): Promise<DispatchResult> {
   subscription ??= await getSubscription(event.businessId);
   if (!subscription || !subscribedTo(subscription, event.name)) return 'not_subscribed';
@@ -68,7 +71,7 @@ export async function dispatchOutboxEvent(
     createdAt: now,
     updatedAt: now,
   });
-  if (created || (delivery.status === 'pending' && delivery.attempts.length === 0)) {
+  if (created || (sendUnsent && delivery.status === 'pending' && delivery.attempts.length === 0)) {
     await queueDelivery(delivery);
   }
   return 'queued';
@@ -220,7 +223,7 @@ export async function sweepPass(sweep: SweepName, now: Date, limit: number): Pro
             report.alreadyDispatched++;
             continue;
           }
-          await dispatchOutboxEvent(event, subscription);
+          await dispatchOutboxEvent(event, subscription, { sendUnsent: sweeps[sweep].sendUnsent });
           report.queued++;
         } catch (error) {
           report.failed++;
