@@ -58,6 +58,9 @@ describe('memberships', () => {
       memberId: business.ownerMemberId,
       userId: user.id,
       role: 'owner',
+      // What the API's operations need to act for it (`callerForMember`): a new business's.
+      isServiceProvider: false,
+      verificationLevel: 0,
     });
   });
 
