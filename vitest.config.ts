@@ -7,6 +7,11 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Vitest runs one file at a time on a 2-core machine (its default: the cores less one), and
+    // most end-to-end and browser time is spent waiting on the local host, a timer or Chromium:
+    // three files at once keep both cores busy and bring the whole run back well under CI's 30
+    // minutes. Tests make their own businesses and phones, so files do not see each other.
+    maxWorkers: 3,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
