@@ -39,11 +39,9 @@ export type DispatchResult = 'queued' | 'not_subscribed';
  * the delivery unsent, and the sweeper runs this again: the delivery is found instead of made
  * twice.
  *
- * Only the dispatcher that made the delivery sends its message. One found without attempts is a
- * concurrent dispatcher's on its way (the prompt one, the stream consumer and the sweeper's first
- * pass may meet on one event), or a crashed run's: the sweeper's `unsent` pass, 15 minutes on,
- * sends it (`sendUnsent`). Sending it on finding it made two copies that were attempted at
- * the same moment, and the receiver got the event twice.
+ * A delivery found with attempts already went through the queue, so it is not sent again. One
+ * found without attempts may be a crashed run's, or a concurrent one's that is on its way: it is
+ * sent, and the rare duplicate message is what receivers dedupe on the body's id for.
  *
  * Cost: the subscription read (0.5 RCU), the delivery put (1 WCU: under 1 KB, no index), one
  * SendMessage.
@@ -51,7 +49,6 @@ export type DispatchResult = 'queued' | 'not_subscribed';
 export async function dispatchOutboxEvent(
   event: OutboxEvent,
   subscription?: WebhookSubscription | undefined,
-  { sendUnsent = false }: { sendUnsent?: boolean } = {},
 ): Promise<DispatchResult> {
   subscription ??= await getSubscription(event.businessId);
   if (!subscription || !subscribedTo(subscription, event.name)) return 'not_subscribed';
@@ -71,7 +68,7 @@ export async function dispatchOutboxEvent(
     createdAt: now,
     updatedAt: now,
   });
-  if (created || (sendUnsent && delivery.status === 'pending' && delivery.attempts.length === 0)) {
+  if (created || (delivery.status === 'pending' && delivery.attempts.length === 0)) {
     await queueDelivery(delivery);
   }
   return 'queued';
@@ -223,7 +220,7 @@ export async function sweepPass(sweep: SweepName, now: Date, limit: number): Pro
             report.alreadyDispatched++;
             continue;
           }
-          await dispatchOutboxEvent(event, subscription, { sendUnsent: sweeps[sweep].sendUnsent });
+          await dispatchOutboxEvent(event, subscription);
           report.queued++;
         } catch (error) {
           report.failed++;
