@@ -9344,21 +9344,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `bad_request`: the path has a malformed percent-escape; no page was reached. */
+            /** @description A body that is not a form. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        id: "bad_request";
-                        message: string;
-                        /** @description Null unless there is something to add. */
-                        extras: (string | {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "text/html": string;
                 };
             };
             /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */

@@ -169,6 +169,11 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     params: object({ contactId: string() }),
     query,
     form: object({ csrf }),
-    answers: { 303: 'To the contacts.', 403: forbidden, 404: 'Not a contact of the business.' },
+    answers: {
+      303: 'To the contacts.',
+      400: 'A body that is not a form.',
+      403: forbidden,
+      404: 'Not a contact of the business.',
+    },
   },
 });
