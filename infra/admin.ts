@@ -55,6 +55,9 @@ Commands:
                   collections a provider reported as paid that completed no payment request (a
                   payer who paid twice), with their refund to the payer: refunding, refunded or
                   refund_failed (those are the operator's to settle), and what payers are still owed
+  migrate-payouts gives each payout recorded before payouts said what they settle (a pending
+                  transfer, refund or orphan's refund) its payout, so callbacks and the sweep find
+                  it; run once after deploying that version (again changes nothing)
 
 --stage names an entry of the stage registry (context.stages in cdk.json); --stage local, or no
 --stage, acts on the local host's data (DATA_DIR, default .data/), where webhooks may
@@ -321,6 +324,10 @@ async function run(
     case 'orphan-collections': {
       const { orphanCollectionsReport } = await import('#shared/operations/orphan-collections.ts');
       return (await orphanCollectionsReport()) as unknown as Record<string, unknown>;
+    }
+    case 'migrate-payouts': {
+      const { migratePayouts } = await import('#shared/settlement/payout-migration.ts');
+      return { ...(await migratePayouts()) };
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

@@ -2,11 +2,8 @@ import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
 import { Unauthorized } from '#shared/errors/auth.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
-import { completeRefund } from '#shared/operations/complete-refund.ts';
-import { completeTransfer } from '#shared/operations/complete-transfer.ts';
-import { completeOrphanRefund } from '#shared/operations/orphan-collections.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { callbackVerifierFor } from '#shared/providers/routing.ts';
+import { settlePayout } from '#shared/settlement/payouts.ts';
 
 type PayoutCallback =
   | typeof providerCallbackEndpoints.receivePayoutCallback
@@ -23,17 +20,12 @@ export const payoutCallbackHandler = (endpoint: PayoutCallback) =>
       });
       throw new Unauthorized();
     }
-    // A payout that is no transfer's may be an orphan collection's refund to its payer, or a
-    // refund of a paid payment.
-    const { result, events } = (await completeTransfer(callback)
-      .then((completion) =>
-        completion.result === 'unknown_transfer' ? completeOrphanRefund(callback) : completion,
-      )
-      .then((completion) => completion ?? completeRefund(callback))) ?? {
-      result: 'unknown_transfer' as const,
-      events: [],
-    };
-    await dispatchPromptly(events);
+    // The payout says what it pays (a transfer, a refund, an orphan's refund): one settlement.
+    const result = await settlePayout({
+      payoutId: callback.transferId,
+      providerReference: callback.providerReference,
+      outcome: callback.outcome,
+    });
     logger.info('payout callback', {
       result,
       callbackId: callback.callbackId,

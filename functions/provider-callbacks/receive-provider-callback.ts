@@ -2,10 +2,9 @@ import { providerCallbackEndpoints } from '#shared/api/provider-callbacks.ts';
 import { Unauthorized } from '#shared/errors/auth.ts';
 import { apiHandler } from '#shared/http/api-handler.ts';
 import { logger } from '#shared/logger.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
 import { announceOnDevice } from '#shared/operations/device-push.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { callbackVerifierFor } from '#shared/providers/routing.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
 
 type CollectionCallback =
   | typeof providerCallbackEndpoints.receiveProviderCallback
@@ -22,8 +21,8 @@ export const collectionCallbackHandler = (endpoint: CollectionCallback) =>
       });
       throw new Unauthorized();
     }
-    const { result, events, completed } = await completePayment(callback);
-    await Promise.all([dispatchPromptly(events), announceOnDevice(completed)]);
+    const { result, completed } = await completePayment(callback);
+    await announceOnDevice(completed);
     logger.info('provider callback', {
       result,
       callbackId: callback.callbackId,

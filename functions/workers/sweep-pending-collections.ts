@@ -1,5 +1,5 @@
 import { logger } from '#shared/logger.ts';
-import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
+import { sweepPendingCollections } from '#shared/settlement/collection-sweep.ts';
 
 /** Every minute: live providers are asked about collections whose callback never came (or was not proven). */
 export const handler = async (): Promise<void> => {

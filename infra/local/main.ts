@@ -168,6 +168,7 @@ const streamConsumers = pollTableStreams({
   streams: new DynamoDBStreamsClient({ endpoint: dynamodb.endpoint }),
   tableName: localTableName,
   projectRoot,
+  dataDir,
 });
 const config: LocalConfig = {
   baseUrl,

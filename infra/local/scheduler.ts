@@ -8,15 +8,12 @@ import { lambdaContext } from './lambda-context.ts';
 type ScheduledHandler = (event: ScheduledEvent, context: Context) => unknown;
 
 /**
- * How often each schedule runs on the laptop, in seconds. The stack's rules run every minute, where
- * each run is an invocation and a query paid for; here a run costs nothing, so the sweeper runs
- * every 10 s (OUTBOX_SWEEP_SECONDS): an event stranded by a stop or a crash goes out within
- * seconds of becoming due, and tests can make it shorter still.
+ * How often each schedule runs on the laptop, in seconds (the stack's rules: every minute, or five).
+ * Tests make them shorter.
  */
 export function localIntervals(): Record<ScheduleName, number> {
   return {
-    sweepOutbox: seconds(process.env.OUTBOX_SWEEP_SECONDS, 10),
-    sweepPendingTransfers: seconds(process.env.TRANSFER_SWEEP_SECONDS, 30),
+    sweepUnsettledPayouts: seconds(process.env.PAYOUT_SWEEP_SECONDS, 30),
     sweepEscrows: seconds(process.env.ESCROW_SWEEP_SECONDS, 30),
     // A QR that missed its device (the broker was down) should reach it within seconds of its return.
     sweepDevicePushes: seconds(process.env.DEVICE_PUSH_SWEEP_SECONDS, 2),

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -31,15 +32,22 @@ export interface PollTableStreamOptions {
   readonly idleMs?: number;
   /** Tries of a failing record before it is given up (logged: the on-failure queue on AWS). */
   readonly maxAttempts?: number;
+  /**
+   * Where the last record handled of each shard is kept, so a restart goes on from there: the
+   * stream is the only way events leave, so a change committed just before a stop is still sent.
+   */
+  readonly positionFile?: string;
 }
 
 /**
  * Plays the part of Lambda's DynamoDB stream event source mapping on the laptop: reads every shard
  * of the table's stream in order, hands the records to the consumer as a DynamoDBStreamEvent and,
  * as `ReportBatchItemFailures` does, starts again from the first record the consumer reports
- * failed, a few times, before giving it up. Shards open when the host starts are read from their
- * latest record (as a new mapping with `LATEST`); shards that appear later, from their first.
- * The mapping's filter is not applied: consumers check what they are given.
+ * failed, a few times, before giving it up. Like the mapping, it goes on from where it stopped:
+ * each shard from the record after the last one handled (kept in `positionFile`), a shard it has
+ * not handled from its oldest record (`TRIM_HORIZON`, as the stack's mapping starts): what every
+ * record does is safe to do twice. The mapping's filter is not applied: consumers check what they
+ * are given.
  */
 export function pollTableStream(options: PollTableStreamOptions): StreamPoller {
   const { streams, functionName, batchSize } = options;
@@ -58,6 +66,41 @@ export function pollTableStream(options: PollTableStreamOptions): StreamPoller {
     });
 
   const iterators = new Map<string, string | undefined>();
+  const handled = new Map<string, string>(Object.entries(readPositions(options.positionFile)));
+  const keepPosition = (shardId: string, sequenceNumber: string | undefined) => {
+    if (!options.positionFile || !sequenceNumber) return;
+    handled.set(shardId, sequenceNumber);
+    const temporary = `${options.positionFile}.tmp`;
+    writeFileSync(temporary, JSON.stringify(Object.fromEntries(handled)));
+    renameSync(temporary, options.positionFile);
+  };
+  const iteratorOf = async (streamArn: string, shardId: string) => {
+    const after = handled.get(shardId);
+    if (after) {
+      try {
+        const { ShardIterator } = await streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: shardId,
+            ShardIteratorType: 'AFTER_SEQUENCE_NUMBER',
+            SequenceNumber: after,
+          }),
+        );
+        return ShardIterator;
+      } catch (error) {
+        // Trimmed past it (a host stopped longer than the stream keeps records): from the oldest left.
+        console.error(`[${functionName}] cannot go on after record ${after} of ${shardId}:`, error);
+      }
+    }
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: 'TRIM_HORIZON',
+      }),
+    );
+    return ShardIterator;
+  };
   const discover = async (streamArn: string, firstTime: boolean) => {
     let exclusiveStartShardId: string | undefined;
     do {
@@ -68,18 +111,12 @@ export function pollTableStream(options: PollTableStreamOptions): StreamPoller {
         const shardId = shard.ShardId as string;
         if (iterators.has(shardId)) continue;
         const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
-        if (firstTime && closed) {
+        // A closed shard from before any position was kept holds nothing this host still owes.
+        if (firstTime && closed && handled.size === 0) {
           iterators.set(shardId, undefined);
           continue;
         }
-        const { ShardIterator } = await streams.send(
-          new GetShardIteratorCommand({
-            StreamArn: streamArn,
-            ShardId: shardId,
-            ShardIteratorType: firstTime ? 'LATEST' : 'TRIM_HORIZON',
-          }),
-        );
-        iterators.set(shardId, ShardIterator);
+        iterators.set(shardId, await iteratorOf(streamArn, shardId));
       }
       exclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
     } while (exclusiveStartShardId);
@@ -127,7 +164,10 @@ export function pollTableStream(options: PollTableStreamOptions): StreamPoller {
         );
         iterators.set(shardId, NextShardIterator);
         read += Records.length;
-        if (Records.length > 0) await handle(Records.map((record) => toLambdaRecord(record, streamArn)));
+        if (Records.length > 0) {
+          await handle(Records.map((record) => toLambdaRecord(record, streamArn)));
+          keepPosition(shardId, Records.at(-1)?.dynamodb?.SequenceNumber);
+        }
       }
       // New shards appear as the stream rolls them over.
       if (++sinceDiscovery >= 20) {
@@ -159,12 +199,13 @@ export function pollTableStream(options: PollTableStreamOptions): StreamPoller {
   };
 }
 
-/** One poller per stream consumer of the function catalogue. */
+/** One poller per stream consumer of the function catalogue, each keeping its position under `dataDir`. */
 export function pollTableStreams(options: {
   dynamodb: DynamoDBClient;
   streams: DynamoDBStreamsClient;
   tableName: string;
   projectRoot: string;
+  dataDir?: string;
 }): StreamPoller {
   const pollers = streamConsumerEntries.map(([name, consumer]) =>
     pollTableStream({
@@ -172,9 +213,19 @@ export function pollTableStreams(options: {
       functionName: name,
       batchSize: consumer.batchSize,
       handler: { entry: consumer.entry, projectRoot: options.projectRoot },
+      ...(options.dataDir ? { positionFile: join(options.dataDir, `stream-position-${name}.json`) } : {}),
     }),
   );
   return { stop: async () => void (await Promise.all(pollers.map((poller) => poller.stop()))) };
+}
+
+function readPositions(file: string | undefined): Record<string, string> {
+  if (!file || !existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch {
+    return {};
+  }
 }
 
 function handlerLoader(handler: PollTableStreamOptions['handler']): () => Promise<StreamHandler> {

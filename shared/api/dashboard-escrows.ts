@@ -29,7 +29,6 @@ const releaseAccess = [
   'table:PutItem',
   'table:Query',
   'table:UpdateItem',
-  'queue:send:webhooks',
   'schedule:escrowExpiry',
 ] as const;
 const refundAccess = [

@@ -1,6 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { sendsWebhooks, startsCollections } from '#shared/catalogue/access.ts';
+import { startsCollections } from '#shared/catalogue/access.ts';
 
 /**
  * "Ask for a payment" on the dashboard (issue 26, item 4): the form and the latest asks, the ask
@@ -43,8 +43,6 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
       'table:Query',
       'table:UpdateItem',
       ...startsCollections,
-      ...sendsWebhooks,
-      'queue:send:sms',
       'device:push',
     ],
     page: true,

@@ -1,7 +1,6 @@
 import { object, string } from 'zod/mini';
 import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
  * The owner's identity check on the dashboard (issue 25, item 5): the first verification level,
@@ -55,7 +54,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification/{id}',
     caller: 'public',
-    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
+    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     sandboxOnly: true,
     page: true,
     tag,

@@ -19,7 +19,6 @@ export const forbidden =
   'A post whose Origin is not the service’s own, or without the session’s token: nothing changes.';
 const tag = 'Dashboard';
 /** Writing sign-in codes and sending their SMS through the `sms` queue. */
-const sendsCodes = ['queue:send:sms'] as const;
 
 export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
   dashboardHome: {
@@ -51,7 +50,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-in',
     caller: 'public',
-    access: ['table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...sendsCodes],
+    access: ['table:PutItem', 'table:UpdateItem', 'table:DeleteItem'],
     page: true,
     tag,
     summary: 'Send a sign-in code to the phone',

@@ -115,7 +115,7 @@ export function escrowResponse(escrow: Escrow): EscrowResponse {
   };
 }
 
-/** The body of ESCROW_HELD, ESCROW_RELEASED and ESCROW_REFUNDED (shared/operations/escrow-events.ts). */
+/** The body of ESCROW_HELD, ESCROW_RELEASED and ESCROW_REFUNDED (shared/events/escrow-events.ts). */
 export const escrowEventBody = object({
   event: enumOf(['ESCROW_HELD', 'ESCROW_RELEASED', 'ESCROW_REFUNDED']),
   escrowId: uuid(),
@@ -169,13 +169,7 @@ export const escrowEndpoints = /* @__PURE__ */ endpointsIn('escrows', {
     method: 'POST',
     path: '/partner_api/escrows/{id}/release',
     caller: 'platform_key',
-    access: [
-      'table:GetItem',
-      'table:PutItem',
-      'table:UpdateItem',
-      'queue:send:webhooks',
-      'schedule:escrowExpiry',
-    ],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'schedule:escrowExpiry'],
     tag: 'Escrows',
     summary: 'Release a held escrow to the store',
     params: escrowPathParams,

@@ -1,7 +1,7 @@
 import { enum as enumOf, globalRegistry, object, optional, string, uuid } from 'zod/mini';
 import { idPathParams, paymentMethodInput } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { sendsWebhooks, startsCollections } from '#shared/catalogue/access.ts';
+import { startsCollections } from '#shared/catalogue/access.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { uemoaCountries } from '#shared/domain/uemoa-countries.ts';
 
@@ -101,7 +101,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/payment/{id}/abandon',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks, 'device:push'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'device:push'],
     page: true,
     tag,
     summary: 'Leave the payment page (“back to the shop”)',
@@ -133,7 +133,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/lr/{id}',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     page: true,
     tag: 'Hosted pages',
     summary: 'The owner’s consent page of a link request',
@@ -145,7 +145,7 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/lr/{id}',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     page: true,
     tag: 'Hosted pages',
     summary: 'Approve or decline with the SMS code',

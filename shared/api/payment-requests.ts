@@ -22,7 +22,7 @@ import { executedAt, instant, money, paymentMethodInput } from '#shared/api/comm
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
 import { refuseUnservedNumber, zoneMobileNumber } from '#shared/api/phone-number.ts';
-import { sendsWebhooks, startsCollections } from '#shared/catalogue/access.ts';
+import { startsCollections } from '#shared/catalogue/access.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { refusedReturnUrl } from '#shared/domain/return-urls.ts';
@@ -320,7 +320,7 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     method: 'POST',
     path: '/partner_api/payment_requests/{id}/cancel',
     caller: 'api_key',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks, 'device:push'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'device:push'],
     tag: 'Payment requests',
     summary: 'Cancel a payment request',
     params: paymentRequestPathParams,

@@ -2,7 +2,6 @@ import { object, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { pageQuery } from '#shared/api/pages.ts';
 import { linkRequestPathParams, linkRequestSchema } from '#shared/api/service-providers.ts';
-import { sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
  * The sandbox's link requests and identity checks: the merchant's owner answering a service
@@ -13,7 +12,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/business_link_requests/{id}/approve',
     caller: 'service_provider',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Approve a link request as the owner (sandbox)',
@@ -26,7 +25,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/business_link_requests/{id}/decline',
     caller: 'service_provider',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Decline a link request as the owner (sandbox)',
@@ -52,7 +51,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/kyc/{id}',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...sendsWebhooks],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem'],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',

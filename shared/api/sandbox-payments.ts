@@ -27,7 +27,7 @@ export const sandboxPayerBody = optional(object({ payerPhone: optional(payerPhon
 const checkoutParams = object({ providerReference: string() });
 
 /** The sandbox's payer answers, then leaves: a failed payment ends with its webhook (and a soundbox cleared). */
-const paysAndLeaves: readonly AwsAccess[] = [...playsSandboxProvider, 'queue:send:webhooks', 'device:push'];
+const paysAndLeaves: readonly AwsAccess[] = [...playsSandboxProvider, 'device:push'];
 
 export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
   paySandboxPaymentLink: {

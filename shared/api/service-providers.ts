@@ -21,7 +21,7 @@ import { instant } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { returnUrl } from '#shared/api/payment-requests.ts';
 import { phoneNumber } from '#shared/api/phone-number.ts';
-import { readsTable, sendsWebhooks } from '#shared/catalogue/access.ts';
+import { readsTable } from '#shared/catalogue/access.ts';
 import type { ApiKey } from '#shared/data/api-key.ts';
 import type { ServiceProviderLink } from '#shared/data/service-provider-link.ts';
 import { isActivityOffered } from '#shared/domain/activities.ts';
@@ -278,15 +278,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'POST',
     path: '/partner_api/service_providers/business_link_requests',
     caller: 'service_provider',
-    access: [
-      'table:GetItem',
-      'table:Query',
-      'table:PutItem',
-      'table:UpdateItem',
-      'table:DeleteItem',
-      'queue:send:sms',
-      'queue:send:webhooks',
-    ],
+    access: ['table:GetItem', 'table:Query', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem'],
     tag,
     summary: 'Ask an existing owner to link their businesses',
     body: createLinkRequestsBody,
@@ -299,7 +291,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'GET',
     path: '/partner_api/service_providers/business_link_requests/{id}',
     caller: 'service_provider',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     tag,
     summary: 'Get a link request',
     params: linkRequestPathParams,

@@ -65,7 +65,10 @@ export const writesTable = [
   'table:UpdateItem',
 ] as const satisfies readonly AwsAccess[];
 
-/** Sends the event a change causes at once (the outbox sweeper is the fallback). */
+/**
+ * Queues a webhook delivery itself (a re-send, a test event): every other event leaves from the
+ * table's stream, whose consumer alone queues it.
+ */
 export const sendsWebhooks = ['queue:send:webhooks'] as const satisfies readonly AwsAccess[];
 
 /** Starts a collection at the payer's provider: a live one, or the sandbox's delayed callback. */
@@ -81,31 +84,25 @@ export const playsSandboxProvider = [
 ] as const satisfies readonly AwsAccess[];
 
 /**
- * Completes a collection from a provider's verified callback or status: the payment's webhook, the
- * soundbox's announcement, and for a payment held in escrow the schedule that ends its hold.
+ * Completes a collection from a provider's verified callback or status: the soundbox's
+ * announcement, and for a payment held in escrow the schedule that ends its hold.
  */
 export const completesCollections = [
   'secret:sandboxProvider',
-  'queue:send:webhooks',
   'device:push',
   'secret:providers',
   'schedule:escrowExpiry',
 ] as const satisfies readonly AwsAccess[];
 
-/** Settles a payout from its provider's verified callback, and sends its webhook. */
+/** Settles a payout from its provider's verified callback. */
 export const settlesPayouts = [
   'secret:sandboxProvider',
-  'queue:send:webhooks',
   'secret:providers:payoutCallbacks',
 ] as const satisfies readonly AwsAccess[];
 
-/**
- * Pays out through a provider (a transfer, an escrow paid back to its payer, or released where its
- * terms say so) and sends the webhooks it causes.
- */
+/** Pays out through a provider (a transfer, an escrow paid back to its payer, a refund). */
 export const paysOut = [
   'queue:send:sandboxCallbacks',
-  'queue:send:webhooks',
   'secret:providers',
 ] as const satisfies readonly AwsAccess[];
 

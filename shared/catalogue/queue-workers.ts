@@ -19,7 +19,7 @@ export const workers = /* @__PURE__ */ locatedIn('workers', {
   sendWebhooks: {
     queue: 'webhooks',
     batchSize: 10,
-    access: ['table:GetItem', 'table:UpdateItem', 'key:webhookSecrets:decrypt'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'key:webhookSecrets:decrypt'],
   },
   sendSms: {
     queue: 'sms',
@@ -35,14 +35,7 @@ export const workers = /* @__PURE__ */ locatedIn('workers', {
   expirePaymentRequests: {
     queue: 'paymentExpiry',
     batchSize: 10,
-    access: [
-      'table:GetItem',
-      'table:PutItem',
-      'table:UpdateItem',
-      'queue:send:webhooks',
-      'queue:send:paymentExpiry',
-      'device:push',
-    ],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'queue:send:paymentExpiry', 'device:push'],
   },
 } satisfies Record<string, Worker>);
 

@@ -1,5 +1,5 @@
 import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
-import { paysOut, sendsWebhooks, writesTable } from '#shared/catalogue/access.ts';
+import { paysOut } from '#shared/catalogue/access.ts';
 import { type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
 
 /** A function run on a timer (an EventBridge rule on AWS, a timer on the local host). */
@@ -10,17 +10,12 @@ export interface Schedule extends FunctionDeclaration {
 
 /** Each in `functions/workers/`. */
 export const schedules = /* @__PURE__ */ locatedIn('workers', {
-  /** Sends the outbox events that did not reach the webhook queue right after their change. */
-  sweepOutbox: {
-    expression: 'rate(1 minute)',
-    access: [...writesTable, ...sendsWebhooks],
-  },
   /**
-   * Asks the provider about payouts and refunds whose callback never came, and settles those it has
-   * an answer for; a refund the provider never received is asked again (the sandbox's answer then
-   * goes through its callbacks queue).
+   * Asks the providers about payouts (transfers, refunds, orphans' refunds) whose answer never came,
+   * and settles those it has an answer for; one the provider never received is asked again (the
+   * sandbox's answer then goes through its callbacks queue).
    */
-  sweepPendingTransfers: {
+  sweepUnsettledPayouts: {
     expression: 'rate(1 minute)',
     access: [
       'table:GetItem',
@@ -28,7 +23,6 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
       'table:PutItem',
       'table:UpdateItem',
       'table:DeleteItem',
-      ...sendsWebhooks,
       'secret:providers',
       'queue:send:sandboxCallbacks',
     ],
@@ -45,7 +39,6 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
       'table:PutItem',
       'table:UpdateItem',
       'table:ConditionCheckItem',
-      ...sendsWebhooks,
       'secret:providers',
       'schedule:escrowExpiry',
       'device:push',

@@ -1,5 +1,6 @@
 import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
 import { type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
+import { streamFilters } from '#shared/events/table-changes.ts';
 
 /**
  * A function fed by the table's stream (new and old images): on AWS an event source mapping that
@@ -15,33 +16,14 @@ export interface StreamConsumer extends FunctionDeclaration {
 /** Each in `functions/workers/`. */
 export const streamConsumers = /* @__PURE__ */ locatedIn('workers', {
   /**
-   * Payment requests leaving `pending`: their webhook, if the completing function did not send it.
-   * Payment requests created: the check at their expiry, on the `paymentExpiry` queue.
-   * Messages recorded `pending`: a delayed copy of their `sms` queue message, if the recording
-   * function did not queue them. One consumer for all: a shard's stream allows only two readers.
+   * The one way out (shared/events/table-changes.ts): every change's webhook event, every recorded
+   * SMS and every new payment request's expiry check is queued from its stream record. One consumer
+   * for all: a shard's stream allows only two readers.
    */
   dispatchTableChanges: {
     batchSize: 100,
-    filters: [
-      {
-        eventName: ['MODIFY'],
-        dynamodb: {
-          OldImage: { entity: { S: ['payment_request'] }, status: { S: ['pending'] } },
-          NewImage: { status: { S: ['success', 'error'] } },
-        },
-      },
-      {
-        eventName: ['INSERT'],
-        dynamodb: { NewImage: { entity: { S: ['message', 'payment_request'] }, status: { S: ['pending'] } } },
-      },
-    ],
-    access: [
-      'table:GetItem',
-      'table:PutItem',
-      'queue:send:webhooks',
-      'queue:send:sms',
-      'queue:send:paymentExpiry',
-    ],
+    filters: /* @__PURE__ */ streamFilters(),
+    access: ['table:GetItem', 'queue:send:webhooks', 'queue:send:sms', 'queue:send:paymentExpiry'],
   },
 } satisfies Record<string, StreamConsumer>);
 

@@ -210,7 +210,7 @@ export async function removeDueMarker(due: DueEscrow): Promise<void> {
   );
 }
 
-function toEscrow(item: Record<string, unknown>): Escrow {
+export function toEscrow(item: Record<string, unknown>): Escrow {
   const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...rest } = item;
   const escrow = rest as unknown as Escrow;
   return {

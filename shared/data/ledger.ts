@@ -1,15 +1,7 @@
 import { tableName } from '#shared/aws/dynamodb.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { settleReservationWrite, walletKey } from '#shared/data/wallet.ts';
-import {
-  type AccountId,
-  assertBalanced,
-  type JournalEntry,
-  type LedgerShard,
-  ledgerShardOf,
-  parseWalletAccount,
-  type WalletAccount,
-} from '#shared/domain/ledger.ts';
+import { type AccountId, type JournalEntry, planEntry, type WalletAccount } from '#shared/domain/ledger.ts';
 import { AlreadyPosted, InsufficientBalance, ReservationMissing } from '#shared/errors/ledger.ts';
 
 /**
@@ -49,9 +41,6 @@ export interface LedgerWriteOptions {
    */
   settlesReservationOn?: AccountId;
 }
-
-const sameWallet = (a: WalletAccount, b: WalletAccount) =>
-  a.businessId === b.businessId && a.storeId === b.storeId && a.kind === b.kind;
 
 /** `SET` clauses adding each non-wallet posting to its share on the shard item. */
 function shareClauses(postings: { account: AccountId; amount: number }[]) {
@@ -111,20 +100,20 @@ function walletPostingWrite(wallet: WalletAccount, amount: number): GuardedWrite
 }
 
 export function ledgerWrites(entry: JournalEntry, options: LedgerWriteOptions = {}): GuardedWrite[] {
-  assertBalanced(entry.postings);
+  const { shard, wallets, shares: sharePostings } = planEntry(entry);
   const table = tableName();
-  const shard: LedgerShard = ledgerShardOf(entry);
-  const shares = shareClauses(entry.postings.filter((p) => !parseWalletAccount(p.account)));
+  const shares = shareClauses(sharePostings);
   const writes: GuardedWrite[] = [entryWrite(entry, options.within)];
-  for (const posting of entry.postings) {
-    const wallet = parseWalletAccount(posting.account);
-    if (!wallet) continue;
+  for (const posting of wallets) {
     const write =
       posting.account === options.settlesReservationOn && posting.amount < 0
-        ? settleReservationWrite(wallet, -posting.amount, () => new ReservationMissing(posting.account))
-        : walletPostingWrite(wallet, posting.amount);
-    const carriesShares = 'wallet' in shard && sameWallet(shard.wallet, wallet);
-    writes.push(carriesShares ? carryingShares(write, shares) : write);
+        ? settleReservationWrite(
+            posting.wallet,
+            -posting.amount,
+            () => new ReservationMissing(posting.account),
+          )
+        : walletPostingWrite(posting.wallet, posting.amount);
+    writes.push(posting.carriesShares ? carryingShares(write, shares) : write);
   }
   if ('bucket' in shard && shares.clauses.length > 0) {
     writes.push({

@@ -20,14 +20,15 @@ import type { DomainError } from '#shared/errors/domain-error.ts';
  * (the provider refused the payout: the money stays owed to the payer, for an operator), once.
  *
  * Keys:
- * - pk = ORPHAN#<id>, sk = ORPHAN: the orphan, by id (payout callbacks name it by id).
+ * - pk = ORPHAN#<id>, sk = ORPHAN: the orphan, by id. Its refund is a payout of the same id
+ *   (shared/data/payout.ts, `settles: orphanRefund`), which callbacks and the sweep find it by.
  * - gsi1pk = ORPHAN#OPEN while `refunding`, ORPHAN#DONE after; gsi1sk = <createdAt>#<id>: the
- *   operator's view and the sweeper, which asks the provider about refunds whose callback never
- *   came. Orphans are rare (a payer paying twice): one partition each is plenty.
+ *   operator's view. Orphans are rare (a payer paying twice): one partition each is plenty.
  *
- * Cost (item under 1 KB): record, a put inside the recording transaction (2 WCU + 1 index); record
- * the payout's reference, UpdateItem (1 WCU); settle, an update inside the settling transaction
- * (2 WCU + 2 index); list, a Query per partition (0.5 RCU per 4 KB).
+ * Cost (item under 1 KB): record, a put inside the recording transaction (2 WCU + 1 index) with its
+ * payout (2 WCU + 1 index); record the payout's reference, UpdateItem (1 WCU); settle, an update
+ * inside the settling transaction (2 WCU + 2 index) with its payout's (2 WCU + 1 index); list, a
+ * Query per partition (0.5 RCU per 4 KB).
  */
 export type OrphanStatus = 'refunding' | 'refunded' | 'refund_failed';
 
@@ -155,7 +156,7 @@ export async function listOrphanCollections(
   return options.limit === undefined ? found : found.slice(0, options.limit);
 }
 
-function toOrphan(item: Record<string, unknown>): OrphanCollection {
+export function toOrphan(item: Record<string, unknown>): OrphanCollection {
   const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...rest } = item;
   const orphan = rest as unknown as OrphanCollection;
   return { ...orphan, errorReason: orphan.errorReason ?? null };

@@ -56,7 +56,7 @@ import { PaymentRequestExistsWithReference } from '#shared/errors/payment-reques
  *   notes the request as the device's last payment).
  * - record the provider's start: UpdateItem, 1 WCU (the checkout URL and QR are handed on at once,
  *   never stored: the completed request stays under 1 KB with `expiresAt`).
- * - complete: part of the completion transaction (shared/operations/complete-payment.ts), 2 WCU.
+ * - complete: part of the completion transaction (shared/settlement/collections.ts), 2 WCU.
  * - a failed attempt on the page: UpdateItem, 1 WCU (+1 when it leaves the polling index).
  * - end unpaid (expired, cancelled, abandoned): part of a transaction like a failed completion's,
  *   2 WCU (+1 when it leaves the polling index).

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { paymentRequestKey } from '#shared/data/payment-request.ts';
+import { payoutCreationWrite } from '#shared/data/payout.ts';
 import { queryAll, queryPrefix } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { reservationOutcomeWrite } from '#shared/data/wallet.ts';
@@ -26,8 +26,8 @@ import { RefundExistsWithReference } from '#shared/errors/refunds.ts';
  *   unique per business.
  * - pk = BIZ#<businessId>, sk = REFUNDCOUNT#<storeId>: how many refunds the store has, added to in
  *   the creating transaction, so a list's `total` is read, never counted.
- * - pk = REFUND#PENDING#<shard>, sk = <createdAt>#<id>: a pending refund, for the sweeper that asks
- *   the provider about refunds whose answer never came; deleted in the settling transaction.
+ * - its payout (shared/data/payout.ts, `settles: refund`), for the sweep that asks the provider
+ *   about refunds whose answer never came; it leaves the sweep's index in the settling transaction.
  * - pk = PAYREQ#<paymentRequestId>, sk = REFUND#<createdAt>#<id>: the payment's refunds, in the
  *   payment's own partition, so its refunds are listed without growing the payment request.
  * - pk = PAYREQ#<paymentRequestId>, sk = REFUNDABLE: what remains refundable of the payment
@@ -41,19 +41,18 @@ import { RefundExistsWithReference } from '#shared/errors/refunds.ts';
  * Access patterns and cost (a refund is under 1 KB but for a long `reason`, whose bytes it carries;
  * the capacity bench measures both):
  * - create: one transaction of the claim (2 WCU), the refund (2 + 1 index), the store's count (2),
- *   the pending marker (2), the payment's pointer (2), the refundable amount (2) and the wallet's
- *   reservation (2), with the transaction-list line (4): 19 WCU.
+ *   the payout (2 + 1 index), the payment's pointer (2), the refundable amount (2) and the wallet's
+ *   reservation (2), with the transaction-list line (4): 20 WCU.
  * - record the provider's reference: UpdateItem, 1 WCU (+1 index).
- * - settle: the refund (2 + 1), the marker's deletion (2), the payment request's `refundedCents` or
- *   the refundable amount given back (2), the wallet (2), the journal entry (2), the line's status
- *   (2 + 1), the outbox event (2 + 1): 17 WCU.
+ * - settle: the refund (2), the payout (2 + 1 leaving the index), the payment request's
+ *   `refundedCents` or the refundable amount given back (2), the wallet (2), the journal entry (2),
+ *   the line's status (2 + 1): 14 WCU.
  * - what remains refundable: GetItem, 0.5 RCU (1 consistent).
  * - get by id: GetItem, 0.5 RCU.
  * - list one store's: the count (GetItem, 0.5 RCU) and a Query on gsi1 reading the pages up to the
  *   one asked, newest first (0.5 RCU per 4 KB): the cost follows the page's depth, not the history.
  *   A business's: the counts (one Query) and that Query per store that has refunds.
  * - list one payment's: a Query of its pointers (0.5 RCU) and a BatchGet of the page's refunds.
- * - pending ones older than a time: one Query per marker shard.
  */
 export type RefundStatus = 'pending' | 'success' | 'error';
 
@@ -110,12 +109,6 @@ const ofPaymentKey = (refund: Pick<Refund, 'id' | 'paymentRequestId' | 'createdA
   sk: `REFUND#${refund.createdAt}#${refund.id}`,
 });
 
-const pendingShards = 4;
-const pendingKey = (refund: Pick<Refund, 'id' | 'createdAt'>) => ({
-  pk: `REFUND#PENDING#${(createHash('sha256').update(refund.id).digest()[0] as number) % pendingShards}`,
-  sk: `${refund.createdAt}#${refund.id}`,
-});
-
 /**
  * The writes that record a new refund, for the transaction that also claims the payment's
  * refundable amount and reserves the money: the reference's claim first, so a reused reference is
@@ -164,14 +157,13 @@ export function refundCreationWrites(refund: Refund): GuardedWrite[] {
         },
       },
     },
-    {
-      write: {
-        Put: {
-          TableName: table,
-          Item: { ...pendingKey(refund), entity: 'refund_pending', refundId: refund.id },
-        },
-      },
-    },
+    payoutCreationWrite({
+      id: refund.id,
+      settles: 'refund',
+      businessId: refund.businessId,
+      method: refund.paymentMethod,
+      createdAt: refund.createdAt,
+    }),
     {
       write: {
         Put: {
@@ -244,17 +236,14 @@ export function refundOutcomeOnPaymentWrite(refund: Refund, status: 'success' | 
 
 /**
  * The write that ends a pending refund, once: its status, and its reservation's state (posted
- * with the ledger entry, or released back to the wallet). The marker leaves with it.
+ * with the ledger entry, or released back to the wallet).
  */
-export function refundOutcomeWrites(
+export function refundOutcomeWrite(
   refund: Refund,
   outcome: { status: 'success' | 'error'; errorReason: string | null; updatedAt: string },
   onNotPending: () => DomainError,
-): GuardedWrite[] {
-  return [
-    reservationOutcomeWrite(refundKey(refund.id), outcome, onNotPending),
-    { write: { Delete: { TableName: tableName(), Key: pendingKey(refund) } } },
-  ];
+): GuardedWrite {
+  return reservationOutcomeWrite(refundKey(refund.id), outcome, onNotPending);
 }
 
 /** Frees a reference again, for a refund the provider refused at once. */
@@ -294,28 +283,6 @@ export async function findRefund(id: string, consistent = false): Promise<Refund
 export async function getRefund(businessId: string, id: string, consistent = false) {
   const refund = await findRefund(id, consistent);
   return refund?.businessId === businessId ? refund : undefined;
-}
-
-/** Refunds pending since before `before`, oldest of each shard first, at most about `limit`. */
-export async function pendingRefunds(before: Date, limit: number): Promise<Refund[]> {
-  const perShard = Math.ceil(limit / pendingShards);
-  const markers = await Promise.all(
-    Array.from({ length: pendingShards }, async (_, shard) => {
-      const { Items = [] } = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND sk < :before',
-          ExpressionAttributeValues: { ':pk': `REFUND#PENDING#${shard}`, ':before': before.toISOString() },
-          Limit: perShard,
-        }),
-      );
-      return Items;
-    }),
-  );
-  const found = await Promise.all(
-    markers.flat().map((marker) => findRefund(marker.refundId as string, true)),
-  );
-  return found.filter((refund): refund is Refund => refund?.status === 'pending');
 }
 
 export interface RefundPage {
@@ -403,7 +370,7 @@ export async function refundIdsOfPayment(paymentRequestId: string): Promise<stri
   return pointers.map((pointer) => pointer.refundId as string);
 }
 
-function toRefund(item: Record<string, unknown>): Refund {
+export function toRefund(item: Record<string, unknown>): Refund {
   const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...rest } = item;
   const refund = rest as unknown as Refund;
   return { ...refund, errorReason: refund.errorReason ?? null };

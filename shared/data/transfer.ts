@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
-import { queryShardsBefore } from '#shared/data/query.ts';
+import { payoutCreationWrite } from '#shared/data/payout.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { reservationOutcomeWrite } from '#shared/data/wallet.ts';
 import type { BeneficiaryMethod, ContactIdentifier } from '#shared/domain/contacts.ts';
+import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import type { Reservation } from '#shared/domain/wallet.ts';
 import type { DomainError } from '#shared/errors/domain-error.ts';
 import { TransferExistsWithReference } from '#shared/errors/transfers.ts';
@@ -17,19 +17,18 @@ import { TransferExistsWithReference } from '#shared/errors/transfers.ts';
  * Keys:
  * - pk = BIZ#<businessId>, sk = TRANSFER#<id>: the transfer, read by id under the caller's business.
  *   It carries its wallet reservation (`reservation`), which the ledger audit sums per wallet.
- *   While pending: gsi1pk = TRANSFER#PENDING#<shard>, gsi1sk = <createdAt>#<id>, a sparse index the
- *   sweeper reads to ask the provider about payouts whose callback never came.
- * - pk = TRANSFER#<id>, sk = TRANSFER: which business a transfer id belongs to, for provider
- *   callbacks, which hold only the id.
+ * - A payout through a provider has its payout (shared/data/payout.ts, `settles: transfer`): what a
+ *   provider callback, which holds only the id, and the sweep find it by.
  * - pk = BIZ#<businessId>, sk = TRANSFERREF#<reference>: the claim of a reference the merchant gave.
  *
  * Access patterns and cost (items under 1 KB):
- * - get by id for the business: GetItem, 0.5 RCU; find by id alone: 2 GetItem, 1 RCU.
- * - create: 2-3 puts (transfer, pointer, reference) inside the creation transaction, 2 WCU each,
- *   plus 1 for the pending index.
+ * - get by id for the business: GetItem, 0.5 RCU; from a payout id: the payout and the transfer,
+ *   1 RCU consistent each.
+ * - create: 2-3 puts (transfer, payout, reference) inside the creation transaction, 2 WCU each,
+ *   plus 1 for the payout's pending index.
  * - record the provider's reference: UpdateItem, 1 WCU.
- * - complete: an update inside the completion transaction (2 WCU, plus 1 leaving the index).
- * - pending ones older than a time: 8 queries on the index, 0.5 RCU per 4 KB.
+ * - complete: an update inside the completion transaction (2 WCU), and the payout's (2 WCU, plus 1
+ *   leaving the index).
  */
 export type TransferStatus = 'pending' | 'success' | 'error';
 
@@ -71,6 +70,11 @@ export interface Transfer {
   receivingTransactionId?: string | undefined;
   providerReference?: string | undefined;
   reservation?: Reservation | undefined;
+  /**
+   * Where the provider reports the payout: the service's base URL the transfer was made on (absent
+   * on a store-to-store transfer, and on payouts recorded before it was kept).
+   */
+  callbackUrl?: string | undefined;
   /** A refund of an escrow: paid out of its escrow wallet, which moves to `refunded` with it. */
   escrow?: TransferEscrow | undefined;
   createdAt: string;
@@ -81,15 +85,10 @@ export const transferKey = (businessId: string, id: string) => ({
   pk: `BIZ#${businessId}`,
   sk: `TRANSFER#${id}`,
 });
-const pointerKey = (id: string) => ({ pk: `TRANSFER#${id}`, sk: 'TRANSFER' });
 const referenceKey = (businessId: string, reference: string) => ({
   pk: `BIZ#${businessId}`,
   sk: `TRANSFERREF#${reference}`,
 });
-
-const pendingShards = 8;
-const pendingPartitionOf = (id: string) =>
-  `TRANSFER#PENDING#${(createHash('sha256').update(id).digest()[0] as number) % pendingShards}`;
 
 /** The puts that record a new transfer, for the transaction that also moves or reserves its money. */
 export function transferCreationWrites(transfer: Transfer): GuardedWrite[] {
@@ -111,41 +110,34 @@ export function transferCreationWrites(transfer: Transfer): GuardedWrite[] {
       onConditionFailed: () => new TransferExistsWithReference(transfer.reference),
     });
   }
-  const pending =
-    transfer.status === 'pending'
-      ? { gsi1pk: pendingPartitionOf(transfer.id), gsi1sk: `${transfer.createdAt}#${transfer.id}` }
-      : {};
-  writes.push(
-    {
-      write: {
-        Put: {
-          TableName: table,
-          Item: {
-            ...transferKey(transfer.businessId, transfer.id),
-            ...pending,
-            entity: 'transfer',
-            ...transfer,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+  writes.push({
+    write: {
+      Put: {
+        TableName: table,
+        Item: { ...transferKey(transfer.businessId, transfer.id), entity: 'transfer', ...transfer },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
-      write: {
-        Put: {
-          TableName: table,
-          Item: { ...pointerKey(transfer.id), entity: 'transfer_pointer', businessId: transfer.businessId },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    },
-  );
+  });
+  // A payout waits for its provider: it is found by its id from a callback or the sweep.
+  if (transfer.status === 'pending') {
+    writes.push(
+      payoutCreationWrite({
+        id: transfer.id,
+        settles: 'transfer',
+        businessId: transfer.businessId,
+        method: transfer.paymentMethod as PayoutMethod,
+        createdAt: transfer.createdAt,
+      }),
+    );
+  }
   return writes;
 }
 
 /**
  * The write that ends a pending transfer, once: its status, and its reservation's state (posted
- * with the ledger entry, or released back to the wallet). Leaves the pending index.
+ * with the ledger entry, or released back to the wallet). Transfers recorded before payouts kept
+ * their own pending index: it goes too.
  */
 export function transferOutcomeWrite(
   transfer: Transfer,
@@ -193,19 +185,7 @@ export async function getTransfer(businessId: string, id: string, consistent = f
   return Item ? toTransfer(Item) : undefined;
 }
 
-/** For provider callbacks, which hold only the id. */
-export async function findTransfer(id: string, consistent = false): Promise<Transfer | undefined> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName(), Key: pointerKey(id) }));
-  if (!Item) return undefined;
-  return getTransfer(Item.businessId as string, id, consistent);
-}
-
-/** Transfers pending since before `before`, oldest of each shard first, at most about `limit`. */
-export async function pendingTransfers(before: Date, limit: number): Promise<Transfer[]> {
-  return (await queryShardsBefore('TRANSFER#PENDING#', pendingShards, before, limit)).map(toTransfer);
-}
-
-function toTransfer(item: Record<string, unknown>): Transfer {
+export function toTransfer(item: Record<string, unknown>): Transfer {
   const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...rest } = item;
   const transfer = rest as unknown as Transfer;
   return { ...transfer, errorReason: transfer.errorReason ?? null };

@@ -27,22 +27,23 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
  * - ttl: the log is kept `retentionDays`, which bounds what a listing reads.
  *
  * Attempts are counted here, not from the queue's receives: `attemptNumber` is the number of the
- * attempt under way or next, raised before each send by the write that precedes it. The put that
- * makes the delivery sets it to 1; the write that records a failed n-th attempt raises it to n+1,
- * on condition that it is still n, so two copies of a message that both made attempt n record it
- * once and count it once. A receive that never reaches the sender (a throttled or timed-out
- * invocation) writes nothing and uses up no attempt. Folded into writes that happen anyway, the
- * count costs no write unit of its own.
+ * attempt under way or next. A sender claims an attempt before its POST (`claimedUntil`, a lease as
+ * long as a receiver may take and a margin), on condition that the attempt is the delivery's next
+ * and nobody holds it, so however many copies of its queue message there are, one sender at a time
+ * attempts a delivery. A first delivery is made by the sender at its first attempt, the put that
+ * makes it being that attempt's claim; the write that records an attempt lets go of the claim, and
+ * a failed one counts the next attempt. A receive that never reaches the sender writes nothing.
  *
  * Access patterns and cost (a payment's delivery is ~0.8 KB with its body deflated, plus ~0.1 KB
  * per attempt with a short answer, up to ~1.2 KB with a long answer's excerpt):
- * - create: conditional PutItem, 1 WCU, as the capacity bench measures (when it exists already,
- *   1 RCU more to read it).
+ * - create, claiming its first attempt: conditional PutItem, 1 WCU, as the capacity bench measures
+ *   (when it exists already, 1 RCU more to read it).
+ * - claim a later attempt (a retry, a re-send's first): conditional UpdateItem, 1 WCU.
  * - get by id (the sender, a re-send): GetItem, 0.5 RCU (1 consistent).
  * - record an attempt, and count the next: conditional UpdateItem, one WCU per KB of the item:
  *   1 WCU for a first attempt with a short answer, more as attempts and long answers add up.
- *   A delivered first attempt therefore costs 2 WCU in all, its making included, as before the
- *   count moved here.
+ *   A delivered first attempt therefore costs 2 WCU in all, its making (and claim) included; each
+ *   retry 1 WCU more for its claim.
  * - list: Query on the business's partition, `WHDELIVERY#` keys, newest first, filtered by status
  *   (and store for scoped keys), reading every delivery of the retention window once to count
  *   `total`: 0.5 RCU per 4 KB.
@@ -84,6 +85,12 @@ export interface WebhookDelivery {
   attemptNumber?: number | undefined;
   /** Why a delivery ended `failed`. */
   failureReason?: string | undefined;
+  /** Until when a sender holds the attempt under way (ISO 8601); absent when none does. */
+  claimedUntil?: string | undefined;
+  /** The holding sender's token: its own writes name it, so an answer lost on the way is recognised. */
+  claimToken?: string | undefined;
+  /** The token of the claim whose attempt was recorded last. */
+  lastClaimToken?: string | undefined;
   createdAt: string;
   updatedAt: string;
   resendOf?: string | undefined;
@@ -152,8 +159,9 @@ function toDelivery(item: Record<string, unknown>): WebhookDelivery {
 }
 
 /**
- * Puts the delivery unless one with its id exists. Answers the delivery that is stored afterwards:
- * this one if it was created, the existing one otherwise.
+ * Puts the delivery unless one with its id exists (with `claimedUntil`, its first attempt claimed).
+ * Answers the delivery that is stored afterwards: this one if it was created, the existing one
+ * otherwise.
  */
 export async function createDelivery(
   delivery: WebhookDelivery,
@@ -199,35 +207,70 @@ export async function getDelivery(
 export const attemptNumberOf = (delivery: Pick<WebhookDelivery, 'attemptNumber' | 'attempts'>) =>
   delivery.attemptNumber ?? delivery.attempts.length + 1;
 
+/** A delivery's `number`-th attempt is the one it is at (for deliveries older than the count: after those recorded). */
+const atAttempt =
+  '(attemptNumber = :number OR (attribute_not_exists(attemptNumber) AND size(attempts) = :made))';
+
+/** A sender's hold on an attempt: until when, and its token. */
+export interface Claim {
+  until: string;
+  token: string;
+}
+
 /**
- * Appends the `number`-th attempt and moves the delivery to `status`, if it is still pending and
- * still at that attempt; a failed attempt that leaves it pending counts the next one in the same
- * write. A copy of the message that made the same attempt at the same time, or one handled after
- * the delivery ended, changes nothing. Answers whether it recorded.
+ * Claims the `number`-th attempt, if the delivery is pending, at that attempt, and no sender holds
+ * it (or its hold has lapsed by `now`). Answers whether this sender now holds it: a claim whose
+ * answer was lost (the SDK's retry then finds the condition false) is recognised by its token.
+ */
+export async function claimAttempt(
+  delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
+  number: number,
+  claim: Claim,
+  now: string,
+): Promise<boolean> {
+  const claimed = await updatePending(
+    delivery,
+    'SET claimedUntil = :until, claimToken = :token',
+    { ':until': claim.until, ':token': claim.token, ':now': now, ':number': number, ':made': number - 1 },
+    `${atAttempt} AND (attribute_not_exists(claimedUntil) OR claimedUntil <= :now)`,
+  );
+  return claimed || (await getDelivery(delivery.businessId, delivery.id, true))?.claimToken === claim.token;
+}
+
+/**
+ * Appends the `number`-th attempt, made under `claim`, and moves the delivery to `status`, letting
+ * the claim go; a failed attempt that leaves it pending counts the next one in the same write. A
+ * sender whose claim lapsed and was taken by another records nothing. Answers whether the attempt
+ * is recorded (by this write, or by the first try of it whose answer was lost).
  */
 export async function recordAttempt(
   delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
   attempt: DeliveryAttempt,
   status: DeliveryStatus,
-  options: { number?: number; failureReason?: string | undefined } = {},
+  options: { number: number; claim: Claim; failureReason?: string | undefined },
 ): Promise<boolean> {
-  const { number = 1, failureReason } = options;
-  return updatePending(
+  const { number, failureReason } = options;
+  const recorded = await updatePending(
     delivery,
-    'SET attempts = list_append(attempts, :attempt), #status = :status, updatedAt = :now' +
+    'SET attempts = list_append(attempts, :attempt), #status = :status, updatedAt = :now, lastClaimToken = :token' +
       (status === 'pending' ? ', attemptNumber = :next' : ', attemptNumber = :number') +
-      (failureReason ? ', failureReason = :reason' : ''),
+      (failureReason ? ', failureReason = :reason' : '') +
+      ' REMOVE claimedUntil, claimToken',
     {
       ':attempt': [attempt],
       ':status': status,
       ':now': attempt.at,
       ':number': number,
       ':made': number - 1,
+      ':token': options.claim.token,
       ...(status === 'pending' ? { ':next': number + 1 } : {}),
       ...(failureReason ? { ':reason': failureReason } : {}),
     },
-    // Deliveries made before the count moved here are at the attempt after those recorded.
-    '(attemptNumber = :number OR (attribute_not_exists(attemptNumber) AND size(attempts) = :made))',
+    `${atAttempt} AND claimToken = :token`,
+  );
+  return (
+    recorded ||
+    (await getDelivery(delivery.businessId, delivery.id, true))?.lastClaimToken === options.claim.token
   );
 }
 
@@ -236,11 +279,15 @@ export async function failDelivery(
   delivery: Pick<WebhookDelivery, 'businessId' | 'id'>,
   reason: string,
 ): Promise<boolean> {
-  return updatePending(delivery, 'SET #status = :status, failureReason = :reason, updatedAt = :now', {
-    ':status': 'failed',
-    ':reason': reason,
-    ':now': new Date().toISOString(),
-  });
+  return updatePending(
+    delivery,
+    'SET #status = :status, failureReason = :reason, updatedAt = :now REMOVE claimedUntil',
+    {
+      ':status': 'failed',
+      ':reason': reason,
+      ':now': new Date().toISOString(),
+    },
+  );
 }
 
 async function updatePending(

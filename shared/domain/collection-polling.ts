@@ -1,6 +1,6 @@
 /**
  * When a live provider is asked about a collection whose answer has not come: the schedule the
- * collection sweep (shared/operations/collection-sweep.ts) follows, and its first date, which the
+ * collection sweep (shared/settlement/collection-sweep.ts) follows, and its first date, which the
  * collection's start records.
  */
 

@@ -121,6 +121,36 @@ export function ledgerShardOf(entry: Pick<JournalEntry, 'id' | 'postings'>): Led
   return { bucket: hash % unwalletedShards };
 }
 
+/** How an entry is written: where its shares go, and which of its postings move a wallet. */
+export interface EntryPlan {
+  shard: LedgerShard;
+  wallets: { account: AccountId; wallet: WalletAccount; amount: number; carriesShares: boolean }[];
+  /** The postings to accounts that are no wallet: shares kept on the shard. */
+  shares: Posting[];
+}
+
+/** Checks an entry (balanced, whole cents) and says how it is written. */
+export function planEntry(entry: Pick<JournalEntry, 'id' | 'postings'>): EntryPlan {
+  assertBalanced(entry.postings);
+  const shard = ledgerShardOf(entry);
+  const wallets: EntryPlan['wallets'] = [];
+  const shares: Posting[] = [];
+  for (const posting of entry.postings) {
+    const wallet = parseWalletAccount(posting.account);
+    if (!wallet) {
+      shares.push(posting);
+      continue;
+    }
+    const carriesShares =
+      'wallet' in shard &&
+      shard.wallet.businessId === wallet.businessId &&
+      shard.wallet.storeId === wallet.storeId &&
+      shard.wallet.kind === wallet.kind;
+    wallets.push({ account: posting.account, wallet, amount: posting.amount, carriesShares });
+  }
+  return { shard, wallets, shares };
+}
+
 /** A readable name for a shard, for the audit's reports. */
 export const shardName = (shard: LedgerShard): string =>
   'wallet' in shard

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ComplianceVerificationResponse } from '#shared/api/service-providers.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import {
   type ComplianceVerification,
@@ -9,7 +8,6 @@ import {
   newVerificationWrites,
   raiseLevelWrite,
 } from '#shared/data/compliance-verification.ts';
-import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { getLink } from '#shared/data/service-provider-link.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
@@ -17,9 +15,9 @@ import { uuidPattern } from '#shared/domain/ids.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { ComplianceVerificationNotFound, VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
+import { verificationResponse } from '#shared/events/partner-events.ts';
 import { count } from '#shared/metrics.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 
 /** The level an approved identity check gives: the first, which lifts the level-0 ceiling of zero. */
 export const kycVerificationLevel = 1;
@@ -30,19 +28,6 @@ export const kycVerificationLevel = 1;
  */
 export const verificationPageUrl = (baseUrl: string, id: string) =>
   `${baseUrl}/dashboard/verification/${encodeURIComponent(id)}`;
-
-/** The interface's Compliance verification. */
-export const verificationResponse = (
-  verification: ComplianceVerification,
-): ComplianceVerificationResponse => ({
-  id: verification.id,
-  type: verification.type,
-  status: verification.status,
-  merchantBusinessId: verification.merchantBusinessId,
-  url: verification.url,
-  callbackUrl: verification.callbackUrl ?? null,
-  ...(verification.rejectionReason ? { rejectionReason: verification.rejectionReason } : {}),
-});
 
 /**
  * The merchant's open verification of this type, or a new pending one, for a provider linked to
@@ -129,8 +114,7 @@ export const sandboxIdentityOutcome = (details: IdentityDetails) =>
 
 /**
  * Completes a pending verification: approved raises the business's level (so its collection
- * ceiling) and opens its API access in the same transaction, and the provider's COMPLIANCE_VERIFICATION_COMPLETED event
- * goes with it. A completed verification is returned as it is.
+ * ceiling) and opens its API access in the same transaction. A completed verification is returned as it is.
  */
 export async function completeVerification(
   id: string,
@@ -148,29 +132,13 @@ export async function completeVerification(
     rejectionReason: outcome.status === 'rejected' ? outcome.reason : undefined,
     updatedAt: at,
   };
-  // The provider that started it hears of it; one the owner started concerns nobody else.
-  const events: OutboxEvent[] = verification.serviceProviderBusinessId
-    ? [
-        {
-          id: `COMPLIANCE_VERIFICATION_COMPLETED:${verification.id}`,
-          name: 'COMPLIANCE_VERIFICATION_COMPLETED',
-          businessId: verification.serviceProviderBusinessId,
-          body: verificationResponse(completed),
-          createdAt: at,
-        },
-      ]
-    : [];
   const raise =
     outcome.status === 'approved' && business.verificationLevel < kycVerificationLevel
       ? [raiseLevelWrite(business.id, business.verificationLevel, kycVerificationLevel)]
       : [];
-  await transactWrite([
-    ...completeVerificationWrites(completed, outcome.status, at),
-    ...raise,
-    ...events.map(outboxWrite),
-  ]);
+  // The provider that started it hears of it from the table's stream (shared/events/).
+  await transactWrite([...completeVerificationWrites(completed, outcome.status, at), ...raise]);
   count('ComplianceVerificationsCompleted', { outcome: outcome.status });
-  if (events.length > 0) await dispatchPromptly(events);
   return completed;
 }
 

@@ -1,5 +1,4 @@
 import { getBusiness } from '#shared/data/business.ts';
-import type { OutboxEvent } from '#shared/data/outbox.ts';
 import { endWrite, findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { type CollectionFailure, type EndReason, hasEnded } from '#shared/domain/payment-lifetime.ts';
@@ -8,10 +7,9 @@ import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
 import { announceOnDevice } from '#shared/operations/device-push.ts';
 import { destinationOf, hostedPaymentRequest } from '#shared/operations/hosted-payment.ts';
-import { recordOutcome } from '#shared/operations/payment-outcome.ts';
 import { asSeenAt, endedTransaction } from '#shared/operations/payment-request-view.ts';
 import { paymentRequestOf } from '#shared/operations/payment-requests.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import { recordOutcome } from '#shared/settlement/payment-outcome.ts';
 
 /** The request could not be ended so: it ended otherwise, or a new collection started meanwhile. */
 class NotEndable extends Conflict {
@@ -21,10 +19,8 @@ class NotEndable extends Conflict {
 }
 
 export interface Ended {
-  /** The request as this end left it. */
+  /** The request as this end left it; its TRANSACTION_COMPLETED (status `error`) leaves from the table's stream. */
   request: PaymentRequest;
-  /** Its TRANSACTION_COMPLETED (status `error`), for the caller to dispatch at once. */
-  events: OutboxEvent[];
 }
 
 /**
@@ -45,7 +41,7 @@ export async function endPaymentRequest(
   const transaction = endedTransaction(request, reason === 'expired' ? new Date(request.expiresAt) : now);
   const changed = { providerReference: undefined, attemptError: undefined };
   try {
-    const events = await recordOutcome(request, business, {
+    await recordOutcome(request, business, {
       status: 'error',
       errorReason: reason,
       transaction,
@@ -55,7 +51,6 @@ export async function endPaymentRequest(
         { errorReason: reason, transaction, endedAt: now },
         () => new NotEndable(),
       ),
-      changed,
       at: now,
     });
     count('PaymentRequestsEnded', { reason });
@@ -67,20 +62,16 @@ export async function endPaymentRequest(
       transaction,
       updatedAt: now.toISOString(),
     };
-    return { request: ended, events };
+    return { request: ended };
   } catch (error) {
     if (error instanceof NotEndable) return undefined;
     throw error;
   }
 }
 
-/**
- * What follows an end at once, best effort (the table's stream makes up for a webhook not sent):
- * the webhook, and a soundbox's QR taken off its device.
- */
+/** What follows an end at once: a soundbox's QR taken off its device (the webhook leaves from the stream). */
 export async function announceEnd(ended: Ended | undefined): Promise<void> {
-  if (!ended) return;
-  await Promise.all([dispatchPromptly(ended.events), announceOnDevice(ended.request)]);
+  if (ended) await announceOnDevice(ended.request);
 }
 
 /**
@@ -90,7 +81,7 @@ export async function announceEnd(ended: Ended | undefined): Promise<void> {
 export async function expireIfOver(request: PaymentRequest, now = new Date()): Promise<Ended | undefined> {
   if (!hasEnded(request, now)) return undefined;
   const ended = await endPaymentRequest(request, 'expired', now);
-  await announceEnd(ended);
+  if (ended) await announceOnDevice(ended.request);
   return ended;
 }
 

@@ -9,7 +9,6 @@ import {
   removeDueMarker,
 } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
-import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { getStore } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
@@ -28,10 +27,9 @@ import {
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
-import { escrowEvent } from '#shared/operations/escrow-events.ts';
 import { dropHoldEnd } from '#shared/operations/escrow-schedules.ts';
-import { sendingRecord, startTransferPayout } from '#shared/operations/transfers.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
+import { sendingRecord } from '#shared/operations/transfers.ts';
+import { startTransferPayout } from '#shared/settlement/transfer-payouts.ts';
 
 /**
  * Escrows once they exist: read, released, refunded to the payer through a payout, ended at their
@@ -55,19 +53,18 @@ export async function escrowOf(caller: Caller, id: string, consistent = false): 
 
 export async function releaseEscrowFor(caller: Caller, id: string): Promise<Escrow> {
   const escrow = await escrowOf(caller, id, true);
-  const { escrow: released, events } = await releaseEscrow(escrow);
-  await dispatchPromptly(events);
+  const released = await releaseEscrow(escrow);
   await dropHoldEnd(escrow.id);
   return released;
 }
 
 /**
  * Moves a held escrow's money to the store's operating wallet, once: the escrow's `held`
- * condition, the ledger entry (riding in the `escrow` transaction record), the record and the
- * ESCROW_RELEASED event in one transaction. Whoever comes second (the API or the hold's expiry)
+ * condition, the ledger entry (riding in the `escrow` transaction record) and the record in one
+ * transaction; its ESCROW_RELEASED leaves from the table's stream. Whoever comes second (the API or the hold's expiry)
  * gets the 409 of the state the first left.
  */
-export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; events: OutboxEvent[] }> {
+export async function releaseEscrow(escrow: Escrow): Promise<Escrow> {
   if (escrow.status !== 'held') throw notHeldError(escrow.status);
   const createdAt = new Date().toISOString();
   const held = heldAmount(escrow);
@@ -93,7 +90,6 @@ export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; e
     paymentRequestId: escrow.paymentRequestId,
     escrowId: escrow.id,
   }) as [GuardedWrite, ...GuardedWrite[]];
-  const event = escrowEvent('ESCROW_RELEASED', escrow, 'released', createdAt);
   const writes: GuardedWrite[] = [
     escrowTransitionWrite(escrow.id, 'held', 'released', { releasedAt: createdAt }, createdAt),
     ...(held > 0
@@ -113,7 +109,6 @@ export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; e
         )
       : [record]),
     ...counters,
-    outboxWrite(event),
   ];
   try {
     await transactWrite(writes);
@@ -122,7 +117,7 @@ export async function releaseEscrow(escrow: Escrow): Promise<{ escrow: Escrow; e
     const now = await findEscrow(escrow.id, true);
     throw notHeldError(now?.status ?? 'released');
   }
-  return { escrow: { ...escrow, status: 'released', updatedAt: createdAt }, events: [event] };
+  return { ...escrow, status: 'released', updatedAt: createdAt };
 }
 
 export async function refundEscrowFor(caller: Caller, id: string): Promise<Escrow> {
@@ -133,7 +128,7 @@ export async function refundEscrowFor(caller: Caller, id: string): Promise<Escro
  * Pays a held escrow back to the payer, as a transfer does: in one transaction the escrow moves to
  * `refunding` (once, whoever asks first), what its wallet holds is reserved there, and the payout
  * is recorded pending with its transaction-list line; then the payer's provider is asked to pay.
- * Its answer settles the payout (shared/operations/complete-transfer.ts), which takes the whole
+ * Its answer settles the payout (shared/settlement/transfer-payouts.ts), which takes the whole
  * payment out of the books (escrow wallet and the fee given back) and makes the escrow `refunded`,
  * with ESCROW_REFUNDED; a failed payout holds it again.
  */
@@ -163,6 +158,7 @@ export async function refundEscrow(escrow: Escrow): Promise<Escrow> {
     beneficiaryIdentifier: { number: escrow.payerPhone },
     description: `Escrow refund ${escrow.id}`,
     reference: id,
+    callbackUrl: `${escrow.baseUrl}/provider_callbacks/${escrow.provider}/payouts`,
     referenceClaimed: false,
     transactionId: randomUUID(),
     reservation: {
@@ -192,7 +188,7 @@ export async function refundEscrow(escrow: Escrow): Promise<Escrow> {
     throw notHeldError((await findEscrow(escrow.id, true))?.status ?? 'refunded');
   }
   try {
-    await startTransferPayout(transfer, escrow.baseUrl);
+    await startTransferPayout(transfer);
   } catch (error) {
     // Refused at once: the payout ended in error and the escrow is held again; anything else
     // leaves the payout pending for the status query.
@@ -218,8 +214,7 @@ export async function expireEscrow(id: string, now = new Date()): Promise<Expiry
       await refundEscrow(escrow);
       return 'refunded';
     }
-    const { events } = await releaseEscrow(escrow);
-    await dispatchPromptly(events);
+    await releaseEscrow(escrow);
     return 'released';
   } catch (error) {
     // Ended first (through the API), or its store is gone: any escrow error means no hold is left to end.

@@ -1,5 +1,4 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { LinkRequestResponse } from '#shared/api/service-providers.ts';
 import { getBusiness } from '#shared/data/business.ts';
 import {
   getLinkRequest,
@@ -9,7 +8,6 @@ import {
   wrongCodeWrite,
 } from '#shared/data/link-request.ts';
 import { listMemberships } from '#shared/data/membership.ts';
-import { type OutboxEvent, outboxWrite } from '#shared/data/outbox.ts';
 import { getLink, linkWrite } from '#shared/data/service-provider-link.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import { findUserByPhone } from '#shared/data/user.ts';
@@ -23,9 +21,9 @@ import {
   NoOwnedBusiness,
   UserNotFound,
 } from '#shared/errors/service-providers.ts';
+import { linkRequestResponse } from '#shared/events/partner-events.ts';
 import { count } from '#shared/metrics.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 
 /** How long the owner has to answer. */
 export const linkRequestLifetimeMs = 7 * 24 * 3600 * 1000;
@@ -36,20 +34,6 @@ export const consentPageUrl = (baseUrl: string, id: string) => `${baseUrl}/lr/${
 
 const codeHash = (requestId: string, code: string) =>
   createHash('sha256').update(`${requestId}:${code}`).digest('hex');
-
-/** The interface's Business link request (the code's digest and attempt count stay inside). */
-export const linkRequestResponse = (request: LinkRequest): LinkRequestResponse => ({
-  id: request.id,
-  status: request.status,
-  merchantBusinessId: request.merchantBusinessId,
-  merchantBusinessName: request.merchantBusinessName,
-  serviceProviderBusinessId: request.serviceProviderBusinessId,
-  serviceProviderBusinessName: request.serviceProviderBusinessName,
-  serviceProviderMemberId: request.serviceProviderMemberId,
-  ownerPhone: request.ownerPhone,
-  expiresAt: request.expiresAt,
-  createdAt: request.createdAt,
-});
 
 /**
  * One pending request per business the phone's user owns, each with its own code sent by SMS with
@@ -87,15 +71,14 @@ export async function createLinkRequests(caller: Caller, phone: string, baseUrl:
       codeHash: codeHash(id, code),
       codeAttempts: 0,
     };
-    const event = linkRequestEvent(request);
-    await transactWrite([newLinkRequestWrite(request), outboxWrite(event)]);
+    // Its SERVICE_PROVIDER_LINK_REQUEST leaves from the table's stream (shared/events/).
+    await transactWrite([newLinkRequestWrite(request)]);
     count('LinkRequestsCreated');
     await sendPlatformSms({
       to: user.phone,
       reference: `link-request:${id}`,
       body: `${provider.name} demande à gérer ${business.businessName}. Code : ${code}. Répondez sur ${consentPageUrl(baseUrl, id)}`,
     });
-    await dispatchPromptly([event]);
     created.push(request);
   }
   return created.map(linkRequestResponse);
@@ -167,8 +150,8 @@ export async function settleSandboxLinkRequest(caller: Caller, id: string, decis
 }
 
 /**
- * Moves a pending request to its outcome, with the link (on approval) and the provider's event in
- * the same transaction. Undefined when another answer got there first.
+ * Moves a pending request to its outcome, with the link (on approval) in the same transaction; the
+ * provider's event leaves from the table's stream. Undefined when another answer got there first.
  */
 async function settle(
   request: LinkRequest,
@@ -178,11 +161,7 @@ async function settle(
 ): Promise<LinkRequest | undefined> {
   const at = now.toISOString();
   const settled: LinkRequest = { ...request, status, updatedAt: at, declinedReason };
-  const event = linkRequestEvent(settled);
-  const writes: GuardedWrite[] = [
-    settleLinkRequestWrite(request.id, status, at, declinedReason),
-    outboxWrite(event),
-  ];
+  const writes: GuardedWrite[] = [settleLinkRequestWrite(request.id, status, at, declinedReason)];
   const link = status === 'approved' && {
     id: randomUUID(),
     serviceProviderBusinessId: request.serviceProviderBusinessId,
@@ -206,19 +185,5 @@ async function settle(
     }
   }
   count('LinkRequestsSettled', { outcome: status });
-  await dispatchPromptly([event]);
   return settled;
-}
-
-function linkRequestEvent(request: LinkRequest): OutboxEvent {
-  return {
-    id: `SERVICE_PROVIDER_LINK_REQUEST:${request.id}:${request.status}`,
-    name: 'SERVICE_PROVIDER_LINK_REQUEST',
-    businessId: request.serviceProviderBusinessId,
-    body: {
-      ...linkRequestResponse(request),
-      ...(request.declinedReason ? { declinedReason: request.declinedReason } : {}),
-    },
-    createdAt: request.updatedAt,
-  };
 }

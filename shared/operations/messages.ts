@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ListMessagesQuery, SendMessageBody } from '#shared/api/messages.ts';
-import { sendToQueue } from '#shared/aws/sqs.ts';
 import {
   createMessage,
   creditSms,
-  failBeforeCarrier,
   getMessage,
   getOrCreateAccount,
   listMessages,
@@ -15,7 +13,6 @@ import type { Caller } from '#shared/domain/caller.ts';
 import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { countSegments } from '#shared/domain/sms-segments.ts';
 import { MessageNotFound } from '#shared/errors/messages.ts';
-import { logger } from '#shared/logger.ts';
 
 /** What the `sms` queue carries: the message to send, found by its key. */
 export interface SmsQueueMessage {
@@ -24,34 +21,13 @@ export interface SmsQueueMessage {
 }
 
 /**
- * How long the stream's copy of a new message's queue message waits before the sender sees it:
- * past the prompt copy's first attempt, so that copy normally finds the message sent and does
- * nothing; within SQS's 15 minutes, so a message whose recording function died goes out soon.
- */
-export const smsRescueDelaySeconds = 120;
-
-/**
- * The table's stream as the outbox of SMS: a message recorded pending (its segments taken) is
- * queued again, delayed, from its stream record, so it is sent even if the function that recorded
- * it died before its own queue send. The sender's claim keeps the two copies to one text.
- */
-export async function queueFromStream(message: Pick<Message, 'businessId' | 'id'>): Promise<void> {
-  await sendToQueue(
-    'sms',
-    { businessId: message.businessId, messageId: message.id } satisfies SmsQueueMessage,
-    {
-      delaySeconds: smsRescueDelaySeconds,
-    },
-  );
-}
-
-/**
  * Sends an SMS for the caller's business: its segments are taken from the business's balance as
  * it is recorded (422 insufficient_sms_balance otherwise, nothing recorded), then the sender
- * worker gets it through the `sms` queue.
+ * worker gets it through the `sms` queue, where the table's stream puts it
+ * (shared/events/stream-jobs.ts).
  */
 export async function sendMessageFor(caller: Caller, body: SendMessageBody): Promise<Message> {
-  return recordAndQueue({
+  return record({
     businessId: caller.businessId,
     to: body.to,
     body: body.body,
@@ -72,7 +48,7 @@ export async function sendPlatformSms(input: {
 }): Promise<Message> {
   const to = normalisePhoneNumber(input.to);
   if (!to) throw new Error(`not a phone number: ${input.to}`);
-  return recordAndQueue({
+  return record({
     businessId: platformBusinessId,
     to,
     body: input.body,
@@ -81,7 +57,7 @@ export async function sendPlatformSms(input: {
   });
 }
 
-async function recordAndQueue(input: {
+async function record(input: {
   businessId: string;
   to: string;
   body: string;
@@ -105,18 +81,8 @@ async function recordAndQueue(input: {
     createdAt: now,
     updatedAt: now,
   };
+  // The table's stream queues it for the sender (queueRecordedMessage).
   await createMessage(message);
-  try {
-    await sendToQueue('sms', {
-      businessId: message.businessId,
-      messageId: message.id,
-    } satisfies SmsQueueMessage);
-  } catch (error) {
-    // Nothing would ever send it: give the segments and the reference back, so a retry can work.
-    logger.error('sms could not be queued', { error: error as Error, messageId: message.id });
-    await failBeforeCarrier(message, 'not_queued', { releaseReference: true });
-    throw error;
-  }
   return message;
 }
 

@@ -22,7 +22,7 @@ import { refusedWebhookUrl, webhookUrlPolicy } from '#shared/domain/webhook-url.
 import { ForbiddenAction } from '#shared/errors/auth.ts';
 import { ValidationFailed } from '#shared/errors/request.ts';
 import { WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
-import { queueDelivery } from '#shared/operations/webhook-dispatch.ts';
+import { queueDelivery } from '#shared/events/announce.ts';
 
 /**
  * A business's own webhook subscription, set by the business itself (its merchant key on the API,

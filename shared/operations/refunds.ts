@@ -32,8 +32,8 @@ import {
 import { ValidationFailed } from '#shared/errors/request.ts';
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
-import { refundRecord, startRefund } from '#shared/operations/complete-refund.ts';
 import { providerFor } from '#shared/providers/routing.ts';
+import { refundRecord, startRefund } from '#shared/settlement/refund-payouts.ts';
 
 const refundFees = refundFeeScheduleFromEnvironment();
 

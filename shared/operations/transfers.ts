@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateTransferBody } from '#shared/api/transfers.ts';
-import { getBusiness } from '#shared/data/business.ts';
 import { type Contact, contactCreationWrites, findContactByBeneficiary } from '#shared/data/contact.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
-import { outboxWrite } from '#shared/data/outbox.ts';
 import { getStore, type Store } from '#shared/data/store.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
 import {
@@ -11,34 +9,21 @@ import {
   transactionRecordsWrites,
   transactionRecordWrites,
 } from '#shared/data/transaction-record.ts';
-import {
-  getTransfer,
-  recordPayoutStarted,
-  type Transfer,
-  transferCreationWrites,
-} from '#shared/data/transfer.ts';
+import { getTransfer, type Transfer, transferCreationWrites } from '#shared/data/transfer.ts';
 import { reserveWrite } from '#shared/data/wallet.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { beneficiaryKey, identifierLabel, type StoreIdentifier } from '#shared/domain/contacts.ts';
 import { payoutFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { accounts, storeTransferPostings } from '#shared/domain/ledger.ts';
-import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { BeneficiaryClaimed } from '#shared/errors/contacts.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
-import { ProviderRefused } from '#shared/errors/providers.ts';
 import { ValidationFailed } from '#shared/errors/request.ts';
 import { TransferNotFound } from '#shared/errors/transfers.ts';
 import { count } from '#shared/metrics.ts';
-import {
-  completeTransfer,
-  settleTransfer,
-  transferCompletedEvent,
-} from '#shared/operations/complete-transfer.ts';
 import { liveContact, newContact } from '#shared/operations/contacts.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
-import { providerFor } from '#shared/providers/routing.ts';
+import { startTransferPayout } from '#shared/settlement/transfer-payouts.ts';
 
 const payoutFees = payoutFeeScheduleFromEnvironment();
 
@@ -127,7 +112,7 @@ export async function createTransferFor(
     const beneficiary = await resolveBeneficiary(caller, store, body);
     try {
       return beneficiary.destination
-        ? await storeTransfer(caller, store, body, beneficiary, beneficiary.destination)
+        ? await storeTransfer(store, body, beneficiary, beneficiary.destination)
         : await payout(caller, store, body, beneficiary, baseUrl);
     } catch (error) {
       // Another request saved the same new beneficiary first: use its contact.
@@ -198,6 +183,7 @@ async function payout(
   baseUrl: string,
 ): Promise<Transfer> {
   const transfer = newTransfer(store, body, beneficiary, 'pending');
+  transfer.callbackUrl = `${baseUrl}/provider_callbacks/${transfer.paymentMethod}/payouts`;
   const wallet = { businessId: store.businessId, storeId: store.id, kind: 'operating' as const };
   const reserved = transfer.amountCents + transfer.feeCents;
   transfer.reservation = {
@@ -213,72 +199,20 @@ async function payout(
   ];
   await transactWrite(writes);
   count('TransfersCreated', { provider: transfer.paymentMethod });
-  return startTransferPayout(transfer, baseUrl);
-}
-
-/**
- * Asks the provider to pay out a transfer recorded pending with its reservation (a transfer, or an
- * escrow's refund). A refusal ends it at once and gives the reservation back; anything else leaves
- * it pending for the status query.
- */
-export async function startTransferPayout(transfer: Transfer, baseUrl: string): Promise<Transfer> {
-  const method = transfer.paymentMethod as PayoutMethod;
-  const identifier = transfer.beneficiaryIdentifier;
-  try {
-    const started = await providerFor(method).startPayout({
-      transferId: transfer.id,
-      method,
-      amountCents: transfer.amountCents,
-      currency: transfer.currency,
-      beneficiaryName: transfer.beneficiary,
-      beneficiaryNumber: 'number' in identifier ? identifier.number : undefined,
-      beneficiaryAccount: 'accountNumber' in identifier ? { ...identifier } : undefined,
-      callbackUrl: `${baseUrl}/provider_callbacks/${method}/payouts`,
-    });
-    await recordPayoutStarted(transfer, started.providerReference);
-    if (started.outcome) {
-      // The provider's answer is already final: the transfer ends now, once, as a callback would end it.
-      const { result, events } = await completeTransfer({
-        callbackId: `start:${transfer.id}`,
-        method,
-        providerReference: started.providerReference,
-        transferId: transfer.id,
-        outcome: started.outcome,
-      });
-      await dispatchPromptly(events);
-      if (result === 'completed') {
-        const settled = await getTransfer(transfer.businessId, transfer.id);
-        if (settled) return settled;
-      }
-    }
-    return { ...transfer, providerReference: started.providerReference };
-  } catch (error) {
-    if (error instanceof ProviderRefused) {
-      // Refused before any money moved: the reservation goes back and the reference is free again.
-      await dispatchPromptly(
-        await settleTransfer(transfer, 'error', 'third_party_payment_provider_error', {
-          releaseReference: true,
-        }),
-      );
-    }
-    // Anything else leaves the transfer pending: the status query settles it later.
-    throw error;
-  }
+  // A refusal ends it in error, its reservation and reference given back; anything else leaves it
+  // pending for its callback or the sweep.
+  return startTransferPayout(transfer);
 }
 
 async function storeTransfer(
-  caller: Caller,
   store: Store,
   body: CreateTransferBody,
   beneficiary: Beneficiary,
   destination: Store,
 ): Promise<Transfer> {
-  const business = await getBusiness(caller.businessId);
-  if (!business) throw new StoreNotFound();
   const transfer = newTransfer(store, body, beneficiary, 'success');
   transfer.receivingTransactionId = randomUUID();
-  const at = new Date(transfer.createdAt);
-  const event = transferCompletedEvent(transfer, business.name, 'success', at);
+  // Its TRANSACTION_COMPLETED leaves from the table's stream, which carries the transfer's insert.
   const writes: GuardedWrite[] = [
     ...ledgerWrites({
       id: `transfer:${transfer.id}`,
@@ -315,11 +249,9 @@ async function storeTransfer(
         transactionDetails: { id: transfer.id, reference: transfer.reference },
       },
     ]),
-    outboxWrite(event),
   ];
   await transactWrite(writes);
   count('TransfersCreated', { provider: 'svc' });
-  await dispatchPromptly([event]);
   return transfer;
 }
 

@@ -10,7 +10,7 @@ import {
 import { getSubscription } from '#shared/data/webhook-subscription.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { WebhookDeliveryNotFound, WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
-import { queueDelivery } from '#shared/operations/webhook-dispatch.ts';
+import { queueDelivery } from '#shared/events/announce.ts';
 
 /** Whose log it is: a key of the business (maybe scoped to a store), or a dashboard member. */
 type DeliveryReader = Pick<Caller, 'businessId' | 'storeId'>;

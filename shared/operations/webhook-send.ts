@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -7,13 +8,17 @@ import { httpCall } from '#shared/aws/tracing.ts';
 import { queues } from '#shared/catalogue/queues.ts';
 import {
   attemptNumberOf,
+  type Claim,
+  claimAttempt,
+  createDelivery,
   type DeliveryAttempt,
   failDelivery,
   getDelivery,
   recordAttempt,
   responseExcerptBytes,
+  type WebhookDelivery,
 } from '#shared/data/webhook-delivery.ts';
-import { getSubscription, signingSecretOf } from '#shared/data/webhook-subscription.ts';
+import { deliveryBodyOf, getSubscription, signingSecretOf } from '#shared/data/webhook-subscription.ts';
 import { retryBaseSeconds, retryDelaySeconds } from '#shared/domain/webhook-retry.ts';
 import {
   refusedAddress,
@@ -21,9 +26,10 @@ import {
   type WebhookUrlPolicy,
   webhookUrlPolicy,
 } from '#shared/domain/webhook-url.ts';
+import type { DeliveryMessage } from '#shared/events/announce.ts';
+import type { ServiceEvent } from '#shared/events/service-event.ts';
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
-import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
 import { signWebhookBody } from '#shared/webhooks/verify-signature.ts';
 
 export const webhookVersion = '1.0.0';
@@ -44,32 +50,67 @@ const timeoutMs = () => {
 export const maxAttempts = 4;
 
 export type SendResult =
-  /** Nothing more to do with the message: delivered, or the delivery is over one way or another. */
+  /** Nothing more to do with the message: delivered, over one way or another, or carried by another sender. */
   | { done: true }
   /** The message is to come back after this many seconds, for the `attempt`-th attempt. */
   | { done: false; retryInSeconds: number; reason: string; attempt: number };
 
 /**
- * One attempt at a delivery, the one its record counts (not the message's receives). Every attempt
- * is recorded. A delivery that is no longer pending (a duplicate message, a re-send already done) is
- * left alone; one whose subscription was deleted or replaced ends failed without being sent. A
- * message that comes back before its attempt is due (a copy of the message, made by a queue send
- * repeated after a lost answer) waits for it without using one up. `receiveCount` is the queue's:
- * on the last receive its redrive allows, the attempt is made whatever the schedule and is the last.
+ * How long a sender holds the attempt it claimed: as long as a receiver may take, and a margin for
+ * the writes around it. Shorter than the queue's visibility timeout, so a sender that stopped
+ * mid-attempt has let go by the time its message comes back.
+ */
+export const claimSeconds = () => Math.ceil(timeoutMs() / 1000) + 30;
+
+/**
+ * One attempt at a delivery, the one its record counts (not the message's receives), made by one
+ * sender at a time: the attempt is claimed before the POST, and a message that finds it claimed
+ * comes back once the claim has lapsed (its holder may have stopped before recording). A first delivery is made here, by the claim of its first
+ * attempt. Every attempt is recorded. A delivery that is no longer pending (a copy of a message, a
+ * re-send already done) is left alone; one whose subscription was deleted or replaced ends failed
+ * without being sent. A message that comes back before its attempt is due waits for it without
+ * using one up. `receiveCount` is the queue's: on the last receive its redrive allows, the attempt is
+ * made whatever the schedule and is the last.
  */
 export async function attemptDelivery(message: DeliveryMessage, receiveCount: number): Promise<SendResult> {
-  const delivery = await getDelivery(message.businessId, message.deliveryId, true);
+  const now = new Date();
+  const claim: Claim = {
+    until: new Date(now.getTime() + claimSeconds() * 1000).toISOString(),
+    token: randomUUID(),
+  };
+  let delivery = await getDelivery(message.businessId, message.deliveryId, true);
+  let claimed = false;
   if (!delivery) {
-    logger.warn('webhook message for an unknown delivery', { ...message });
-    return { done: true };
+    if (!message.event) {
+      logger.warn('webhook message for an unknown delivery', { deliveryId: message.deliveryId });
+      return { done: true };
+    }
+    const made = await makeDelivery(message, message.event, now, claim);
+    if (!made) return { done: true };
+    delivery = made;
+    // Made by this sender (its put's answer lost on the way, too): its first attempt is held.
+    claimed = made.claimToken === claim.token;
   }
   if (delivery.status !== 'pending') return { done: true };
-  if (message.ifNeverAttempted && delivery.attempts.length > 0) return { done: true };
   const attempt = attemptNumberOf(delivery);
   const lastReceive = receiveCount >= queues.webhooks.maxReceiveCount;
-  const wait = secondsUntilDue(delivery.attempts, attempt);
-  if (wait > 0 && !lastReceive) {
-    return { done: false, retryInSeconds: wait, reason: `attempt ${attempt} is not due yet`, attempt };
+  if (!claimed) {
+    // Another sender holds it (or this message did, and failed before recording): this copy
+    // comes back once the hold has lapsed, and finds the attempt recorded or free to take.
+    const held = delivery.claimedUntil ? Date.parse(delivery.claimedUntil) - now.getTime() : 0;
+    if (held > 0) {
+      return {
+        done: false,
+        retryInSeconds: Math.ceil(held / 1000) + 1,
+        reason: `attempt ${attempt} is under way`,
+        attempt,
+      };
+    }
+    const wait = secondsUntilDue(delivery.attempts, attempt, now);
+    if (wait > 0 && !lastReceive) {
+      return { done: false, retryInSeconds: wait, reason: `attempt ${attempt} is not due yet`, attempt };
+    }
+    if (!(await claimAttempt(delivery, attempt, claim, now.toISOString()))) return { done: true };
   }
   const subscription = await getSubscription(delivery.businessId);
   if (!subscription || subscription.id !== delivery.subscriptionId) {
@@ -95,11 +136,12 @@ export async function attemptDelivery(message: DeliveryMessage, receiveCount: nu
     delivered ? 'delivered' : last ? 'failed' : 'pending',
     {
       number: attempt,
+      claim,
       failureReason:
         delivered || !last ? undefined : `No 2xx answer after ${attempt} attempts; the last: ${reason}`,
     },
   );
-  // Another copy of the message made this attempt too and recorded it first: it goes on from here.
+  // Its claim lapsed and another sender took the attempt over: that one goes on from here.
   if (!recorded) return { done: true };
   count('WebhookAttempts');
   if (!delivered) count('WebhookAttemptFailures');
@@ -114,14 +156,49 @@ export async function attemptDelivery(message: DeliveryMessage, receiveCount: nu
 }
 
 /**
+ * Makes the event's first delivery to its subscription, its first attempt claimed, or finds it made
+ * already. A subscription deleted or replaced since the event was announced gets its delivery
+ * failed, for the log to say so. Undefined when there is nothing to attempt.
+ */
+async function makeDelivery(
+  message: DeliveryMessage,
+  event: ServiceEvent,
+  now: Date,
+  claim: Claim,
+): Promise<WebhookDelivery | undefined> {
+  const subscription = await getSubscription(event.businessId);
+  const current = subscription?.id === message.subscriptionId ? subscription : undefined;
+  const storeId = event.body.storeId;
+  const at = now.toISOString();
+  const made = await createDelivery({
+    id: message.deliveryId,
+    businessId: event.businessId,
+    ...(typeof storeId === 'string' ? { storeId } : {}),
+    subscriptionId: message.subscriptionId ?? '',
+    eventId: event.id,
+    eventName: event.name,
+    url: current?.url ?? '',
+    body: current ? deliveryBodyOf(current, event.name, event.body) : JSON.stringify(event.body),
+    status: current ? 'pending' : 'failed',
+    ...(current
+      ? { claimedUntil: claim.until, claimToken: claim.token }
+      : { failureReason: 'The webhook subscription was deleted before the event could be delivered' }),
+    attempts: [],
+    createdAt: at,
+    updatedAt: at,
+  });
+  return made.delivery.status === 'pending' ? made.delivery : undefined;
+}
+
+/**
  * Seconds until the `attempt`-th attempt is due: the backoff after the failure before it, from
  * when that failed attempt began. 0 for a first attempt, and once due.
  */
-function secondsUntilDue(made: readonly DeliveryAttempt[], attempt: number): number {
+function secondsUntilDue(made: readonly DeliveryAttempt[], attempt: number, now: Date): number {
   const previous = made.at(-1);
   if (!previous || attempt <= 1) return 0;
   const due = Date.parse(previous.at) + retryDelaySeconds(attempt - 1, retryBaseSeconds()) * 1000;
-  return Math.max(0, Math.ceil((due - Date.now()) / 1000));
+  return Math.max(0, Math.ceil((due - now.getTime()) / 1000));
 }
 
 /**

@@ -70,7 +70,7 @@ async function measureCapacity(): Promise<CapacityRow[]> {
   const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
     '#shared/operations/payment-requests.ts'
   );
-  const { completePayment } = await import('#shared/operations/complete-payment.ts');
+  const { completePayment } = await import('#shared/settlement/collections.ts');
   const baseUrl = 'http://localhost:0';
   const created = await measure('POST /payment_requests (redirect)', () =>
     createPaymentRequestFor(
@@ -178,7 +178,7 @@ async function measureCapacity(): Promise<CapacityRow[]> {
 
   const { creditStore } = await import('#shared/operations/credit.ts');
   const { createTransferFor, transferOf } = await import('#shared/operations/transfers.ts');
-  const { completeTransfer } = await import('#shared/operations/complete-transfer.ts');
+  const { settlePayout } = await import('#shared/settlement/payouts.ts');
   const { createTransferBody } = await import('#shared/api/transfers.ts');
   const annexe = await createStore({ businessId: business.id, name: 'Annexe' });
   await creditStore(store.id, 10_000_000);
@@ -198,15 +198,13 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     createTransferFor(caller, payoutBody, baseUrl),
   );
   await measure('GET /transfers/{id}', () => transferOf(caller, transfer.id));
-  const payoutCallback = {
-    callbackId: 'bench',
-    method: 'orange' as const,
+  const payoutReport = {
+    payoutId: transfer.id,
     providerReference: transfer.providerReference as string,
-    transferId: transfer.id,
     outcome: 'success' as const,
   };
-  await measure('complete a transfer (verified payout callback)', () => completeTransfer(payoutCallback));
-  await measure('duplicate payout callback (no change)', () => completeTransfer(payoutCallback));
+  await measure('complete a transfer (verified payout callback)', () => settlePayout(payoutReport));
+  await measure('duplicate payout callback (no change)', () => settlePayout(payoutReport));
   await measure('POST /transfers (svc, between two stores)', () =>
     createTransferFor(
       caller,
@@ -346,7 +344,7 @@ type Measure = <T>(operation: string, run: () => Promise<T>) => Promise<T>;
  */
 async function measureRefunds(measure: Measure, caller: Caller, storeId: string, baseUrl: string) {
   const { createRefundFor, refundOf, refundsOf } = await import('#shared/operations/refunds.ts');
-  const { completeRefund } = await import('#shared/operations/complete-refund.ts');
+  const { settlePayout } = await import('#shared/settlement/payouts.ts');
   const { paidPayment } = await import('#test/support/fixtures.ts');
   const paid = (provider: 'orange' | 'mtn', reference: string) =>
     paidPayment(
@@ -355,16 +353,10 @@ async function measureRefunds(measure: Measure, caller: Caller, storeId: string,
       { amountCents: 150_000, provider, payerPhone: '+2250700000004', reference },
       baseUrl,
     );
-  const settle = (refund: {
-    id: string;
-    paymentMethod: 'orange' | 'mtn' | string;
-    providerReference?: string;
-  }) =>
-    completeRefund({
-      callbackId: `bench-${refund.id}`,
-      method: refund.paymentMethod as 'orange',
+  const settle = (refund: { id: string; providerReference?: string | undefined }) =>
+    settlePayout({
+      payoutId: refund.id,
       providerReference: refund.providerReference as string,
-      transferId: refund.id,
       outcome: 'success',
     });
   const byPayout = await paid('orange', 'bench-refund-1');

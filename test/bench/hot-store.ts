@@ -43,7 +43,7 @@ async function measureHotStore(): Promise<HotStoreScenario[]> {
   const { createApiKey } = await import('#shared/data/api-key.ts');
   const { authenticate } = await import('#shared/http/authenticate.ts');
   const { createPaymentRequestFor, startCollection } = await import('#shared/operations/payment-requests.ts');
-  const { completePayment } = await import('#shared/operations/complete-payment.ts');
+  const { completePayment } = await import('#shared/settlement/collections.ts');
   const { auditLedger } = await import('#shared/audit/ledger-audit.ts');
 
   let attempts = 0;

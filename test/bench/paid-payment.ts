@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import type { DeliveryMessage } from '#shared/operations/webhook-dispatch.ts';
+import type { DeliveryMessage } from '#shared/events/announce.ts';
 import { type CapacityTotals, measureUnits, roundTrips } from '#test/bench/bench-dynamodb.ts';
 import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
@@ -77,9 +77,8 @@ export async function measurePaidPayments(
   const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
     '#shared/operations/payment-requests.ts'
   );
-  const { completePayment } = await import('#shared/operations/complete-payment.ts');
-  const { dispatchPromptly } = await import('#shared/operations/webhook-dispatch.ts');
-  const { dispatchChange } = await import('#shared/operations/stream-dispatch.ts');
+  const { completePayment } = await import('#shared/settlement/collections.ts');
+  const { dispatchChange } = await import('#shared/events/stream-jobs.ts');
   const { checkExpiry } = await import('#shared/operations/payment-expiry.ts');
   const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
   const { paymentRequestKey } = await import('#shared/data/payment-request.ts');
@@ -136,7 +135,7 @@ export async function measurePaidPayments(
         startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
       );
       const beforeCompletion = await imageOf(created.id);
-      const completion = await step('completion (verified callback)', () =>
+      await step('completion (verified callback)', () =>
         completePayment({
           callbackId: `paid-${i}`,
           provider: 'wave',
@@ -147,22 +146,16 @@ export async function measurePaidPayments(
         }),
       );
       await step('status poll (GET /payment_requests/{id})', () => paymentRequestOf(caller, created.id));
-      sent = [];
-      await step('webhook dispatch', () => dispatchPromptly(completion.events));
-      const [message] = sent;
-      if (!message) throw new Error('the dispatch queued nothing');
-      // The stream consumer gets the completion's change at about the time of the prompt dispatch,
-      // before the delivery's first attempt as a rule: it finds the delivery made, never attempted,
-      // and queues a check for 15 minutes on.
+      // The table's stream carries the completion's change: its consumer queues the webhook, the
+      // only way it leaves; the sender makes the delivery as it claims the first attempt.
       const change = { eventName: 'MODIFY', oldImage: beforeCompletion, newImage: await imageOf(created.id) };
       sent = [];
-      const streamed = await step("stream dispatch (the completion's change)", () => dispatchChange(change));
-      if (streamed !== 'recovery_queued') throw new Error(`the stream dispatch answered ${streamed}`);
-      const [check] = sent;
-      if (!check?.ifNeverAttempted) throw new Error('the stream dispatch queued no check');
-      await step('one webhook delivery', () => attemptDelivery(message, 1));
-      const checked = await step('the check, 15 minutes on (dropped)', () => attemptDelivery(check, 1));
-      if (!checked.done) throw new Error('the check was not dropped');
+      const streamed = await step("webhook: stream dispatch (the completion's change)", () =>
+        dispatchChange(change),
+      );
+      const [message] = sent;
+      if (streamed !== 'queued' || !message) throw new Error(`the stream dispatch answered ${streamed}`);
+      await step('webhook: one delivery (made, claimed, sent, recorded)', () => attemptDelivery(message, 1));
       // The expiry's check, 15 minutes on (SQS's longest delay): sent on, unread; then at
       // `expiresAt`, it finds the request paid.
       const expiryCheck = { paymentRequestId: created.id, checkAt: created.expiresAt };
@@ -185,22 +178,17 @@ export async function measurePaidPayments(
     'create (POST /payment_requests)': { lambda: 'create-payment-request', apiRequests: 1, sqsRequests: 0 },
     'provider start (hosted page)': { lambda: 'submit-payment-page', apiRequests: 1, sqsRequests: 0 },
     'completion (verified callback)': { lambda: 'receive-provider-callback', apiRequests: 1, sqsRequests: 0 },
-    // SendMessage in the callback's function.
-    'webhook dispatch': { lambda: 'receive-provider-callback', apiRequests: 0, sqsRequests: 1 },
-    // The event source mapping's ReceiveMessage (one per message at low volume, fewer in batches)
-    // and DeleteMessage.
-    'one webhook delivery': { lambda: 'send-webhooks', apiRequests: 0, sqsRequests: 2 },
     // The stream's event source mapping invokes the consumer (reading the stream costs nothing),
-    // whose SendMessage queues the check.
-    "stream dispatch (the completion's change)": {
+    // whose SendMessage queues the webhook.
+    "webhook: stream dispatch (the completion's change)": {
       lambda: 'dispatch-table-changes',
       apiRequests: 0,
       sqsRequests: 1,
     },
-    // The check's ReceiveMessage and DeleteMessage.
-    // An invocation of its own, counted as one although checks arrive in batches like deliveries.
-    'the check, 15 minutes on (dropped)': {
-      lambda: 'send-webhooks (check)',
+    // The event source mapping's ReceiveMessage (one per message at low volume, fewer in batches)
+    // and DeleteMessage.
+    'webhook: one delivery (made, claimed, sent, recorded)': {
+      lambda: 'send-webhooks',
       apiRequests: 0,
       sqsRequests: 2,
     },

@@ -5,7 +5,6 @@ import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { localQueueUrl } from '#infra/local/sqs.ts';
 import { deadLetterQueueName } from '#infra/naming.ts';
-import { pendingPartitionOf } from '#shared/data/outbox.ts';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
@@ -322,13 +321,13 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
     expect(log.data[1].attempts).toEqual(delivered.attempts);
   });
 
-  it('send an event that never reached the queue once the sweeper finds it', async () => {
-    // The planted event's body is a stand-in, not a published one.
-    const { merchant, receiver, secret } = await subscribedMerchant(undefined, false);
-    // What a function stopped right after committing a payment leaves: the event, no delivery.
+  it('send the event of a change whose function stopped right after committing it: the stream carries it', async () => {
+    const { merchant, receiver, secret } = await subscribedMerchant();
+    // What a function that made a transfer between two stores leaves if it stops at its commit: the
+    // transfer, ended already, and nothing sent. Written straight into the table.
+    const id = randomUUID();
     const transactionId = randomUUID();
-    const createdAt = new Date().toISOString();
-    const eventId = `TRANSACTION_COMPLETED:${transactionId}`;
+    const at = new Date().toISOString();
     const table = DynamoDBDocumentClient.from(
       new DynamoDBClient({
         endpoint: config.endpoints.dynamodb,
@@ -341,32 +340,45 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
         new PutCommand({
           TableName: config.tableName,
           Item: {
-            pk: `OUTBOX#${eventId}`,
-            sk: 'EVENT',
-            gsi1pk: pendingPartitionOf(eventId),
-            gsi1sk: `${createdAt}#${eventId}`,
-            entity: 'outbox_event',
-            id: eventId,
-            name: 'TRANSACTION_COMPLETED',
+            pk: `BIZ#${merchant.businessId}`,
+            sk: `TRANSFER#${id}`,
+            entity: 'transfer',
+            id,
             businessId: merchant.businessId,
-            createdAt,
-            body: { id: transactionId, status: 'success' },
+            storeId: merchant.storeId,
+            storeName: 'Boutique Webhooks',
+            contactId: '',
+            amountCents: 10_000,
+            feeCents: 0,
+            currency: 'XOF',
+            status: 'success',
+            errorReason: null,
+            paymentMethod: 'svc',
+            beneficiary: 'Dépôt',
+            beneficiaryIdentifier: { storeId: merchant.storeId },
+            description: 'Réassort',
+            reference: id,
+            referenceClaimed: false,
+            transactionId,
+            createdAt: at,
+            updatedAt: at,
           },
         }),
       );
     } finally {
       table.destroy();
     }
-    // The local host sweeps every 2 s in these tests, for events older than 5 s.
     const [webhook] = await receiver.waitFor(1, 15_000);
-    expect(JSON.parse(webhook?.body.toString('utf8') ?? '')).toEqual({
+    expect(JSON.parse(webhook?.body.toString('utf8') ?? '')).toMatchObject({
       id: transactionId,
       status: 'success',
+      transactionType: 'transfer',
+      transactionDetails: { id, reference: id },
     });
     expect(
       verifyWebhookSignature(webhook?.body ?? '', webhook?.headers['svc-signature'] as string, secret),
     ).toBe(true);
-    await settle(4_500);
+    await settle(2_000);
     expect(receiver.received).toHaveLength(1);
   });
 

@@ -138,7 +138,7 @@ describe('concurrency budgets on prod', () => {
     expect(stageEntry(registry, 'prod').accountConcurrencyLimit).toBe(
       (registry.prod?.accountConcurrencyLimit as number | undefined) ?? defaultAccountConcurrencyLimit,
     );
-    const larger = concurrencyBudgetFor(1000, ['sweepOutbox']);
+    const larger = concurrencyBudgetFor(1000, ['sweepUnsettledPayouts']);
     expect(larger.workerMaximumConcurrency.sendWebhooks).toBe(100);
     expect(larger.apiConcurrency).toBeGreaterThanOrEqual(500);
   });

@@ -829,7 +829,7 @@ describe('webhook delivery', () => {
     expect(workers.sendWebhooks.access).not.toContain('queue:send:webhooks');
   });
 
-  it.each(['receiveProviderCallback', 'resendWebhookDelivery', 'sweepOutbox'] as const)(
+  it.each(['dispatchTableChanges', 'resendWebhookDelivery'] as const)(
     'lets %s send to the webhook queue, on prod too',
     (name) => {
       for (const [stage, { template }] of [
@@ -872,9 +872,9 @@ describe('the schedules', () => {
     ]);
   });
 
-  it('sweep the outbox every minute, each run ending before the next is due', () => {
-    expect(schedules.sweepOutbox.expression).toBe('rate(1 minute)');
-    const [, fn] = functionOf(dev.template, 'dev', 'sweepOutbox');
+  it('sweep unsettled payouts every minute, each run ending before the next is due', () => {
+    expect(schedules.sweepUnsettledPayouts.expression).toBe('rate(1 minute)');
+    const [, fn] = functionOf(dev.template, 'dev', 'sweepUnsettledPayouts');
     expect(fn.Properties.Timeout).toBeLessThan(60);
   });
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { auditLedger } from '#shared/audit/ledger-audit.ts';
 import { dynamodb } from '#shared/aws/dynamodb.ts';
 import { createStore, type Store } from '#shared/data/store.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
 import { merchant } from '#test/support/fixtures.ts';
 
 process.env.SANDBOX = 'true';

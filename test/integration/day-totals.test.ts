@@ -4,10 +4,7 @@ import { createTransferBody } from '#shared/api/transfers.ts';
 import { findEscrow } from '#shared/data/escrow.ts';
 import { findRefund, type Refund } from '#shared/data/refund.ts';
 import { createStore } from '#shared/data/store.ts';
-import { findTransfer, type Transfer } from '#shared/data/transfer.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
-import { completeRefund } from '#shared/operations/complete-refund.ts';
-import { completeTransfer } from '#shared/operations/complete-transfer.ts';
+import type { Transfer } from '#shared/data/transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { homeMoney } from '#shared/operations/dashboard-overview.ts';
@@ -17,8 +14,10 @@ import { createPaymentRequestFor, startCollection } from '#shared/operations/pay
 import { createRefundFor } from '#shared/operations/refunds.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
 import { dayTotalsMismatches } from '#test/support/day-totals-check.ts';
 import { merchant, operatingWallet, paidPayment } from '#test/support/fixtures.ts';
+import { payoutCallback, transferOfPayout } from '#test/support/payouts.ts';
 
 /**
  * The home page's day totals are kept in the stores' day counters as the money moves: each
@@ -59,23 +58,9 @@ const payoutTo = (m: Merchant, amountCents: number) =>
     baseUrl,
   );
 
-const transferCallback = (transfer: Transfer, outcome: PayoutOutcome, method = 'mtn') =>
-  completeTransfer({
-    callbackId: randomUUID(),
-    method: method as 'mtn',
-    providerReference: transfer.providerReference as string,
-    transferId: transfer.id,
-    outcome,
-  });
+const transferCallback = (transfer: Transfer, outcome: PayoutOutcome) => payoutCallback(transfer, outcome);
 
-const refundCallback = (refund: Refund, outcome: PayoutOutcome) =>
-  completeRefund({
-    callbackId: randomUUID(),
-    method: refund.paymentMethod,
-    providerReference: refund.providerReference as string,
-    transferId: refund.id,
-    outcome,
-  });
+const refundCallback = (refund: Refund, outcome: PayoutOutcome) => payoutCallback(refund, outcome);
 
 async function declinedPayment(m: Merchant, amountCents: number) {
   const request = await createPaymentRequestFor(
@@ -246,9 +231,9 @@ describe('day totals kept as the money moves', () => {
     expect(store.today.refunded).toEqual({ cents: 0, count: 0 });
 
     const refunding = await findEscrow(escrowId, true);
-    const payout = (await findTransfer(refunding?.refundTransferId as string, true)) as Transfer;
-    expect((await transferCallback(payout, 'success', 'wave')).result).toBe('completed');
-    expect((await transferCallback(payout, 'success', 'wave')).result).toBe('already_completed');
+    const payout = (await transferOfPayout(refunding?.refundTransferId as string)) as Transfer;
+    expect((await transferCallback(payout, 'success')).result).toBe('completed');
+    expect((await transferCallback(payout, 'success')).result).toBe('already_completed');
     ({ store } = await totalsOf(m));
     expect(store.today.refunded).toEqual({ cents: 50_000, count: 1 });
     expect(store.today.paidOut).toEqual({ cents: 0, count: 0 });

@@ -9,10 +9,10 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevice } from '#shared/data/device.ts';
 import { pendingPushes } from '#shared/data/device-push.ts';
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
 import { recordDevicePresence } from '#shared/operations/device-presence.ts';
 import { announceOnDevice, showOnDevice, sweepDevicePushes } from '#shared/operations/device-push.ts';
 import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
 import { merchant } from '#test/support/fixtures.ts';
 
 // The data plane is mocked (its calls are what is checked here); the table is DynamoDB Local. The

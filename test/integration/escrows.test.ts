@@ -6,17 +6,16 @@ import { handler as expireEscrowHandler } from '#functions/workers/expire-escrow
 import { auditLedger } from '#shared/audit/ledger-audit.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { escrowKey, findEscrow } from '#shared/data/escrow.ts';
-import { findTransfer } from '#shared/data/transfer.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { heldAmount } from '#shared/domain/escrows.ts';
 import { accounts } from '#shared/domain/ledger.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
-import { completeTransfer } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { leaveAfterFailedAttempt } from '#shared/operations/end-payment.ts';
 import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
 import { merchant } from '#test/support/fixtures.ts';
+import { payoutCallback, transferOfPayout } from '#test/support/payouts.ts';
 
 const baseUrl = 'http://localhost:0';
 // The sandbox's "no callback" number: the test plays the provider's callbacks itself.
@@ -138,15 +137,12 @@ describe('escrows on the ledger', () => {
             }
             if (before.status === 'held') model.escrow.blocked += held;
           } else if (op.type === 'payout' && before.refundTransferId) {
-            const transfer = await findTransfer(before.refundTransferId, true);
+            const transfer = await transferOfPayout(before.refundTransferId);
             for (let time = 0; time < op.times; time++) {
-              const { result } = await completeTransfer({
-                callbackId: randomUUID(),
-                method: 'wave',
-                providerReference: transfer?.providerReference as string,
-                transferId: before.refundTransferId,
-                outcome: op.outcome,
-              });
+              const { result } = await payoutCallback(
+                { id: before.refundTransferId, providerReference: transfer?.providerReference },
+                op.outcome,
+              );
               if (time === 0 && transfer?.status === 'pending') {
                 expect(result).toBe('completed');
                 model.escrow.blocked -= held;

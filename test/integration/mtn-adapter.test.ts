@@ -5,14 +5,13 @@ import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-req
 import { findRefund } from '#shared/data/refund.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
-import { sweepPendingCollections } from '#shared/operations/collection-sweep.ts';
-import { sweepPendingRefunds } from '#shared/operations/complete-refund.ts';
-import { sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
 import { createRefundFor } from '#shared/operations/refunds.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import { type MtnCredentials, mtnApi, mtnProvider } from '#shared/providers/mtn.ts';
+import { sweepPendingCollections } from '#shared/settlement/collection-sweep.ts';
+import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { type MtnFake, startMtnFake } from '#test/fakes/mtn-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
@@ -277,7 +276,7 @@ describe('MTN MoMo disbursements against the fake', () => {
     const transfer = await payout(m, '+2250500000104');
     await control(`/disbursement/${transfer.id}/settle`, { status: 'SUCCESSFUL', callback: false });
     expect((await getTransfer(m.business.id, transfer.id))?.status).toBe('pending');
-    await sweepPendingTransfers(new Date(Date.now() + 3 * 60_000));
+    await sweepUnsettledPayouts(new Date(Date.now() + 3 * 60_000));
     expect((await getTransfer(m.business.id, transfer.id))?.status).toBe('success');
   });
 });
@@ -345,7 +344,7 @@ describe('MTN MoMo refunds against the fake', () => {
     const { m, request } = await paidBySilentPayer();
     const part = await refund(m, request.id, 20_000);
     await control(`/refund/${part.id}/settle`, { status: 'SUCCESSFUL', callback: false });
-    await sweepPendingRefunds(new Date(Date.now() + 3 * 60_000));
+    await sweepUnsettledPayouts(new Date(Date.now() + 3 * 60_000));
     expect((await findRefund(part.id, true))?.status).toBe('success');
   });
 });

@@ -7,13 +7,12 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { getOrphanCollection, orphanIdOf } from '#shared/data/orphan-collection.ts';
 import { getPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { defaultFeeSchedule, splitFee } from '#shared/domain/fees.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
 import { createPaymentLinkFor, payThroughLink } from '#shared/operations/payment-links.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
-import { eventOfChange } from '#shared/operations/stream-dispatch.ts';
 import type { CollectionOutcome, VerifiedCallback } from '#shared/providers/port.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
-import { streamChangesOf } from '#test/support/table-stream.ts';
+import { eventsAnnouncedFor } from '#test/support/table-stream.ts';
 
 const baseUrl = 'http://localhost:0';
 
@@ -70,18 +69,8 @@ function callback(request: PaymentRequest, outcome: CollectionOutcome): Verified
   };
 }
 
-/**
- * The events the table's stream announces for a request: its changes, as the stream dispatcher
- * reads them (the completion writes no event item).
- */
-async function streamedEvents(requestId: string) {
-  const events = [];
-  for (const change of await streamChangesOf(`PAYREQ#${requestId}`)) {
-    const event = await eventOfChange(change);
-    if (event) events.push(event);
-  }
-  return events;
-}
+/** The events the table's stream announces for a request, from its changes (no event item is written). */
+const streamedEvents = (requestId: string) => eventsAnnouncedFor(`PAYREQ#${requestId}`);
 
 describe('completing a payment', () => {
   it('credits the store amount less the fee, the fee account the fee, and reports it once', async () => {
@@ -106,14 +95,12 @@ describe('completing a payment', () => {
     });
     expect(completed.transaction?.executedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
-    // One change of the request announces the completion; what the completion hands its caller
-    // to dispatch is that very event, so both build the same delivery.
+    // One change of the request announces the completion.
     const events = await streamedEvents(request.id);
     expect(events).toHaveLength(1);
     const event = events[0];
     expect(event?.name).toBe('TRANSACTION_COMPLETED');
     expect(event?.id).toBe(`TRANSACTION_COMPLETED:${completed.transaction?.id}`);
-    expect(completion.events).toEqual(events);
     expect(event?.body).toEqual({
       id: completed.transaction?.id,
       amount: { amount: 150_000, currency: 'XOF' },
@@ -192,7 +179,7 @@ describe('completing a payment', () => {
       Array.from({ length: 5 }, () => completePayment(callback(second, 'success'))),
     );
     expect(results.filter((r) => r.result === 'completed')).toHaveLength(1);
-    expect(results.flatMap((r) => r.events)).toHaveLength(1);
+    expect(await streamedEvents(second.id)).toHaveLength(1);
     const { net } = splitFee(10_000, defaultFeeSchedule.wave);
     expect((await operatingWallet(m.business.id, m.store.id)).total).toBe(2 * net);
     expect((await auditLedger()).breaks).toEqual([]);

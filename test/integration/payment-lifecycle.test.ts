@@ -21,14 +21,14 @@ const { auditLedger } = await import('#shared/audit/ledger-audit.ts');
 const { findPaymentRequest, recordCollectionStarted } = await import('#shared/data/payment-request.ts');
 const { getOrphanCollection, orphanIdOf } = await import('#shared/data/orphan-collection.ts');
 const { defaultFeeSchedule, splitFee } = await import('#shared/domain/fees.ts');
-const { completePayment } = await import('#shared/operations/complete-payment.ts');
+const { completePayment } = await import('#shared/settlement/collections.ts');
 const { cancelPaymentRequestFor } = await import('#shared/operations/end-payment.ts');
 const { checkExpiry } = await import('#shared/operations/payment-expiry.ts');
 const { asSeenAt } = await import('#shared/operations/payment-request-view.ts');
 const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
   '#shared/operations/payment-requests.ts'
 );
-const { eventOfChange } = await import('#shared/operations/stream-dispatch.ts');
+const { eventOfChange } = await import('#shared/events/stream-jobs.ts');
 
 const baseUrl = 'http://localhost:0';
 const payer = '+2250700000017';

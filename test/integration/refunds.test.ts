@@ -11,12 +11,13 @@ import { accounts } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { PaymentRequestNotRefundable, RefundAboveRemaining } from '#shared/errors/refunds.ts';
-import { completeRefund, sweepPendingRefunds } from '#shared/operations/complete-refund.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createRefundFor } from '#shared/operations/refunds.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { settleSandboxPayout } from '#shared/providers/sandbox.ts';
+import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { merchant, operatingWallet, paidPayment } from '#test/support/fixtures.ts';
+import { payoutCallback } from '#test/support/payouts.ts';
 
 const baseUrl = 'http://localhost:0';
 // The sandbox's "no callback" number: its refunds stay pending, and the test plays the provider.
@@ -35,14 +36,7 @@ const paid = (m: Merchant, amountCents: number, provider: ProviderCode) =>
 const refundOf = (m: Merchant, paymentRequestId: string, amountCents?: number) =>
   createRefundFor(m.caller, { paymentRequestId, amountCents, reference: `retour-${randomUUID()}` }, baseUrl);
 
-const callback = (refund: Refund, outcome: PayoutOutcome) =>
-  completeRefund({
-    callbackId: randomUUID(),
-    method: refund.paymentMethod,
-    providerReference: refund.providerReference as string,
-    transferId: refund.id,
-    outcome,
-  });
+const callback = (refund: Refund, outcome: PayoutOutcome) => payoutCallback(refund, outcome);
 
 const entryOf = async (refund: Refund) => {
   const { Item } = await documentClient.send(
@@ -172,10 +166,10 @@ describe('refunds on the ledger', () => {
     const paymentId = await paid(m, 20_000, 'djamo');
     const refund = await refundOf(m, paymentId, 8_000);
     const later = new Date(Date.now() + 3 * 60_000);
-    await sweepPendingRefunds(later, 1_000);
+    await sweepUnsettledPayouts(later, 1_000);
     expect((await findRefund(refund.id, true))?.status).toBe('pending');
     await settleSandboxPayout(refund.id, 'success', false);
-    await sweepPendingRefunds(later, 1_000);
+    await sweepUnsettledPayouts(later, 1_000);
     const settled = (await findRefund(refund.id, true)) as Refund;
     expect(settled.status).toBe('success');
     expect((await callback(settled, 'success'))?.result).toBe('already_completed');

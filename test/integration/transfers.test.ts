@@ -11,14 +11,15 @@ import { walletKey } from '#shared/data/wallet.ts';
 import { defaultFeeSchedule, defaultPayoutFeeSchedule, splitFee } from '#shared/domain/fees.ts';
 import { accounts } from '#shared/domain/ledger.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
-import { completeTransfer, sweepPendingTransfers } from '#shared/operations/complete-transfer.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { settleSandboxPayout } from '#shared/providers/sandbox.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
+import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { payoutCallback } from '#test/support/payouts.ts';
 
 const baseUrl = 'http://localhost:0';
 // The sandbox's "no callback" number: the test plays the provider's callbacks itself.
@@ -57,14 +58,7 @@ const toStore = (m: Merchant, from: string, to: string, amountCents: number) =>
     baseUrl,
   );
 
-const callback = (transfer: Transfer, outcome: PayoutOutcome) =>
-  completeTransfer({
-    callbackId: randomUUID(),
-    method: 'mtn',
-    providerReference: transfer.providerReference as string,
-    transferId: transfer.id,
-    outcome,
-  });
+const callback = (transfer: Transfer, outcome: PayoutOutcome) => payoutCallback(transfer, outcome);
 
 async function paidPayment(m: Merchant, amountCents: number, outcome: 'success' | 'declined') {
   const request = await createPaymentRequestFor(
@@ -121,11 +115,11 @@ describe('transfers on the ledger', () => {
     await creditStore(m.store.id, 50_000);
     const transfer = await payoutTo(m, 10_000);
     const later = new Date(Date.now() + 3 * 60_000);
-    await sweepPendingTransfers(later, 1_000);
+    await sweepUnsettledPayouts(later, 1_000);
     expect((await getTransfer(m.business.id, transfer.id, true))?.status).toBe('pending');
     // The provider paid, but its callback was lost on the way.
     await settleSandboxPayout(transfer.id, 'success', false);
-    await sweepPendingTransfers(later, 1_000);
+    await sweepUnsettledPayouts(later, 1_000);
     expect((await getTransfer(m.business.id, transfer.id, true))?.status).toBe('success');
     expect(await operatingWallet(m.business.id, m.store.id)).toMatchObject({ total: 39_900, blocked: 0 });
     // The callback arriving after all changes nothing.

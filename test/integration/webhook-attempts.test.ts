@@ -5,13 +5,15 @@ import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { queues } from '#shared/catalogue/queues.ts';
 import {
   createDelivery,
+  deliveryIdFor,
   deliveryKey,
   getDelivery,
   resendIdAt,
   type WebhookDelivery,
 } from '#shared/data/webhook-delivery.ts';
 import { saveSubscription } from '#shared/data/webhook-subscription.ts';
-import { attemptDelivery, maxAttempts } from '#shared/operations/webhook-send.ts';
+import type { ServiceEvent } from '#shared/events/service-event.ts';
+import { attemptDelivery, claimSeconds, maxAttempts } from '#shared/operations/webhook-send.ts';
 import { measureUnits } from '#test/bench/bench-dynamodb.ts';
 import { merchant } from '#test/support/fixtures.ts';
 import {
@@ -22,7 +24,9 @@ import {
 
 /**
  * Webhook attempts are counted in the delivery's record, not from the queue's receives: what the
- * sender does with a message depends on the record, whatever its receive count says.
+ * sender does with a message depends on the record, whatever its receive count says. Each attempt
+ * is claimed before its POST, so one sender at a time attempts a delivery, however many copies of
+ * its message there are.
  */
 const receivers: WebhookReceiver[] = [];
 
@@ -71,8 +75,26 @@ const paymentBody = () =>
     transactionDetails: { id: randomUUID(), reference: `order-${randomUUID()}`, paymentLinkId: null },
   });
 
-/** One pending delivery to the subscription, as the dispatch makes it. */
-async function makeDelivery(to: Awaited<ReturnType<typeof subscribed>>) {
+type Subscribed = Awaited<ReturnType<typeof subscribed>>;
+
+/** An event's first delivery to the subscription, as the stream's consumer queues it: the sender makes it. */
+function firstDelivery(to: Subscribed) {
+  const transactionId = randomUUID();
+  const event: ServiceEvent = {
+    id: `TRANSACTION_COMPLETED:${transactionId}`,
+    name: 'TRANSACTION_COMPLETED',
+    businessId: to.businessId,
+    createdAt: new Date().toISOString(),
+    body: JSON.parse(paymentBody()) as Record<string, unknown>,
+  };
+  const deliveryId = deliveryIdFor(event, to.subscriptionId);
+  const message = { businessId: to.businessId, deliveryId, event, subscriptionId: to.subscriptionId };
+  const stored = async () => getDelivery(to.businessId, deliveryId, true);
+  return { message, stored };
+}
+
+/** One pending delivery to the subscription, made before its message (a re-send's). */
+async function makeDelivery(to: Subscribed) {
   const now = new Date().toISOString();
   const { delivery } = await createDelivery({
     id: resendIdAt(now),
@@ -95,6 +117,18 @@ async function makeDelivery(to: Awaited<ReturnType<typeof subscribed>>) {
 async function pendingDelivery(behaviour: ReceiverBehaviour) {
   const to = await subscribed(behaviour);
   return { receiver: to.receiver, ...(await makeDelivery(to)) };
+}
+
+/** What a sender that stopped mid-attempt leaves: the attempt claimed until `until`. */
+async function claimedUntil(message: { businessId: string; deliveryId: string }, until: Date) {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: deliveryKey(message.businessId, message.deliveryId),
+      UpdateExpression: 'SET claimedUntil = :until',
+      ExpressionAttributeValues: { ':until': until.toISOString() },
+    }),
+  );
 }
 
 describe('webhook attempts counted in the delivery record', () => {
@@ -143,22 +177,67 @@ describe('webhook attempts counted in the delivery record', () => {
     expect((await stored()).attempts).toHaveLength(1);
   });
 
-  it('records and counts once an attempt two copies of a message made at the same time', async () => {
+  it('attempts once when two copies of a message are handled at the same time, for a first delivery and a re-send', async () => {
     process.env.WEBHOOK_RETRY_BASE_SECONDS = '0';
-    const { receiver, message, stored } = await pendingDelivery(() => 503);
-    const results = await Promise.all([attemptDelivery(message, 1), attemptDelivery(message, 1)]);
-    // Both reached the receiver (at-least-once); one recorded the attempt, the other let its copy go.
-    expect(receiver.received).toHaveLength(2);
-    expect(results).toContainEqual({ done: true });
-    expect(results).toContainEqual({
+    const to = await subscribed(() => 503);
+    const first = firstDelivery(to);
+    const resent = await makeDelivery(to);
+    // The copy that lost the first delivery's making finds its attempt held and comes back later;
+    // the copy that lost a claim is dropped, the winner's message carrying the delivery on.
+    const losers = [
+      expect.objectContaining({ done: false, reason: 'attempt 1 is under way' }),
+      { done: true },
+    ];
+    for (const [index, { message, stored }] of [first, resent].entries()) {
+      const before = to.receiver.received.length;
+      const results = await Promise.all([attemptDelivery(message, 1), attemptDelivery(message, 1)]);
+      expect(to.receiver.received.length - before).toBe(1);
+      expect(results).toContainEqual(losers[index]);
+      expect(results).toContainEqual({
+        done: false,
+        retryInSeconds: 0,
+        reason: 'the receiver answered 503',
+        attempt: 2,
+      });
+      const after = await stored();
+      expect(after).toMatchObject({ status: 'pending', attemptNumber: 2 });
+      expect(after?.attempts).toHaveLength(1);
+      expect(after?.claimedUntil).toBeUndefined();
+    }
+  });
+
+  it('leaves an attempt another sender holds to it, comes back, and takes it over once that claim has lapsed', async () => {
+    process.env.WEBHOOK_RETRY_BASE_SECONDS = '0';
+    const { receiver, message, stored } = await pendingDelivery(() => 200);
+    // A sender claimed the first attempt and stopped before its POST (its Lambda killed, say).
+    await claimedUntil(message, new Date(Date.now() + 60_000));
+    expect(await attemptDelivery(message, 1)).toMatchObject({
       done: false,
-      retryInSeconds: 0,
-      reason: 'the receiver answered 503',
-      attempt: 2,
+      reason: 'attempt 1 is under way',
+      attempt: 1,
     });
-    const after = await stored();
-    expect(after).toMatchObject({ status: 'pending', attemptNumber: 2 });
-    expect(after.attempts).toHaveLength(1);
+    expect(receiver.received).toHaveLength(0);
+    // Its message comes back after the visibility timeout, longer than the claim.
+    expect(claimSeconds()).toBeLessThan(queues.webhooks.visibilityTimeoutSeconds);
+    await claimedUntil(message, new Date(Date.now() - 1_000));
+    expect(await attemptDelivery(message, 2)).toEqual({ done: true });
+    expect(receiver.received).toHaveLength(1);
+    expect(await stored()).toMatchObject({ status: 'delivered', attemptNumber: 1 });
+  });
+
+  it('makes a first delivery failed, unsent, when its subscription was replaced before its first attempt', async () => {
+    const to = await subscribed(() => 200);
+    const { message, stored } = firstDelivery(to);
+    await saveSubscription(
+      { businessId: to.businessId, url: to.receiver.url, name: 'Shop', events: [] },
+      { replace: true },
+    );
+    expect(await attemptDelivery(message, 1)).toEqual({ done: true });
+    expect(to.receiver.received).toHaveLength(0);
+    expect(await stored()).toMatchObject({
+      status: 'failed',
+      failureReason: 'The webhook subscription was deleted before the event could be delivered',
+    });
   });
 
   it('makes the last attempt on the last receive the redrive allows, due or not, so no pending delivery is parked', async () => {
@@ -193,20 +272,19 @@ describe('webhook attempts counted in the delivery record', () => {
     expect(queues.webhooks.maxReceiveCount).toBeGreaterThan(maxAttempts);
   });
 
-  it('costs 2 write units for a delivery delivered at its first attempt, its making included, as before', async () => {
+  it('costs 2 write units for a delivery delivered at its first attempt, its making (and claim) included', async () => {
     process.env.WEBHOOK_RETRY_BASE_SECONDS = '0';
     const to = await subscribed(() => 200);
-    const { units, result } = await measureUnits(async () => {
-      const { message } = await makeDelivery(to);
-      return attemptDelivery(message, 1);
-    });
+    const { message, stored } = firstDelivery(to);
+    const { units, result } = await measureUnits(() => attemptDelivery(message, 1));
     expect(result).toEqual({ done: true });
-    // The put that makes it (counting the first attempt) and the update that records the attempt.
+    // The put that makes it, claiming its first attempt, and the update that records the attempt.
     expect(units.writtenKeys.map((key) => key.split('|')[1]?.split('#')[0])).toEqual([
       'WHDELIVERY',
       'WHDELIVERY',
     ]);
     expect(units.awsWrite).toBe(2);
     expect(units.largestItemBytes).toBeLessThan(1024);
+    expect(await stored()).toMatchObject({ status: 'delivered', body: JSON.stringify(message.event.body) });
   });
 });

@@ -8,12 +8,15 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 
 /** A business with API access, one store, one soundbox and a merchant key, straight in DynamoDB. */
-export async function merchant(options: { verificationLevel?: number; name?: string } = {}) {
+export async function merchant(
+  options: { verificationLevel?: number; name?: string; ownerPhone?: string } = {},
+) {
   const { business, owner } = await createBusiness({
     name: options.name ?? 'Boutique Test',
     apiAccessEnabled: true,
     isServiceProvider: false,
     verificationLevel: options.verificationLevel ?? 1,
+    ...(options.ownerPhone ? { owner: { name: 'Awa Traoré', phone: options.ownerPhone } } : {}),
   });
   const store = await createStore({ businessId: business.id, name: 'Boutique Plateau' });
   const device = await registerDevice({
@@ -28,7 +31,7 @@ export async function merchant(options: { verificationLevel?: number; name?: str
     name: 'k',
   });
   const caller: Caller = await authenticate({ 'x-api-key-id': apiKey.id, 'x-api-key': secret }, 'api_key');
-  return { business, store, device, caller };
+  return { business, owner, store, device, caller };
 }
 
 export async function operatingWallet(businessId: string, storeId: string) {
@@ -50,7 +53,7 @@ export async function paidPayment(
   baseUrl = 'http://localhost:0',
 ): Promise<string> {
   const { createPaymentRequestFor, startCollection } = await import('#shared/operations/payment-requests.ts');
-  const { completePayment } = await import('#shared/operations/complete-payment.ts');
+  const { completePayment } = await import('#shared/settlement/collections.ts');
   const reference = input.reference ?? `ref-${crypto.randomUUID()}`;
   const request = await createPaymentRequestFor(
     caller,

@@ -3,14 +3,12 @@ import type { LocalConfig } from '#infra/local/local-config.ts';
 import { newDataDir, startLocalHost } from './local-host.ts';
 
 /**
- * Webhook timings shortened so the tests see retries, timeouts and the sweeper in seconds: a
- * receiver is given 1.5 s instead of 30, retries wait 1 s, 5 s and 25 s instead of minutes, and
- * the sweeper looks for missing deliveries 5 s after an event instead of a minute.
+ * Webhook timings shortened so the tests see retries and timeouts in seconds: a receiver is given
+ * 1.5 s instead of 30, retries wait 1 s, 5 s and 25 s instead of minutes.
  */
 export const testHostEnv = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_BASE_SECONDS: '1',
-  OUTBOX_SWEEP_SECONDS: '2',
   /** Escrow holds of a few seconds, so the tests see holds expire. */
   ESCROW_MIN_HOLD_SECONDS: '2',
   /** Payment requests that expire in seconds, and a grace of seconds for a collection under way. */
@@ -27,7 +25,6 @@ export const testHostEnv = {
   API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
   // Free ports: several hosts (and a developer's own broker) may run on one machine.
   MQTT_PORT: '0',
-  OUTBOX_SWEEP_AFTER_SECONDS: '5',
 };
 
 /** One local host for the end-to-end run, on a free port over a fresh data folder. */

@@ -33,7 +33,7 @@ export async function readPayoutReference(config: LocalConfig, transferId: strin
   const pointer = await client.send(
     new GetItemCommand({
       TableName: config.tableName,
-      Key: { pk: { S: `TRANSFER#${transferId}` }, sk: { S: 'TRANSFER' } },
+      Key: { pk: { S: `PAYOUT#${transferId}` }, sk: { S: 'PAYOUT' } },
     }),
   );
   const transfer = await client.send(

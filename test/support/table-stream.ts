@@ -6,7 +6,8 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { tableName } from '#shared/aws/dynamodb.ts';
-import type { TableChange } from '#shared/operations/stream-dispatch.ts';
+import type { ServiceEvent } from '#shared/events/service-event.ts';
+import { eventOfChange, type TableChange } from '#shared/events/stream-jobs.ts';
 
 /**
  * Every change of the item with partition key `pk` that the test table's stream (DynamoDB Local's)
@@ -50,4 +51,14 @@ export async function streamChangesOf(pk: string): Promise<TableChange[]> {
     dynamodb.destroy();
     streams.destroy();
   }
+}
+
+/** The events the stream's consumer announces from the changes of the items of partition `pk`. */
+export async function eventsAnnouncedFor(pk: string): Promise<ServiceEvent[]> {
+  const events: ServiceEvent[] = [];
+  for (const change of await streamChangesOf(pk)) {
+    const event = await eventOfChange(change);
+    if (event) events.push(event);
+  }
+  return events;
 }

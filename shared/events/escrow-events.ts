@@ -1,10 +1,10 @@
 import type { Escrow } from '#shared/data/escrow.ts';
-import type { OutboxEvent } from '#shared/data/outbox.ts';
 import type { EscrowStatus } from '#shared/domain/escrows.ts';
+import type { ServiceEvent } from '#shared/events/service-event.ts';
 
 export type EscrowEventName = 'ESCROW_HELD' | 'ESCROW_RELEASED' | 'ESCROW_REFUNDED';
 
-/** An escrow event, with the same signing and delivery as the other webhooks (through the outbox). */
+/** An escrow event, with the same signing and delivery as the other webhooks (from the table's stream). */
 export function escrowEvent(
   name: EscrowEventName,
   escrow: Pick<
@@ -20,7 +20,7 @@ export function escrowEvent(
   >,
   status: EscrowStatus,
   occurredAt: string,
-): OutboxEvent {
+): ServiceEvent {
   return {
     id: `${name}:${escrow.id}`,
     name,

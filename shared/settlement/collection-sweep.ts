@@ -6,9 +6,8 @@ import {
 } from '#shared/data/payment-request.ts';
 import { collectionPollDelayMs, maxCollectionPolls } from '#shared/domain/collection-polling.ts';
 import { logger } from '#shared/logger.ts';
-import { completePayment } from '#shared/operations/complete-payment.ts';
-import { dispatchPromptly } from '#shared/operations/webhook-dispatch.ts';
 import { providerFor } from '#shared/providers/routing.ts';
+import { completePayment } from '#shared/settlement/collections.ts';
 
 export interface CollectionSweepReport {
   found: number;
@@ -49,14 +48,13 @@ export async function sweepPendingCollections(now = new Date(), limit = 100): Pr
         report.stillPending++;
         continue;
       }
-      const { events } = await completePayment({
+      await completePayment({
         callbackId: `poll:${request.providerReference}`,
         provider: method,
         providerReference: request.providerReference,
         paymentRequestId: request.id,
         outcome: answer,
       });
-      await dispatchPromptly(events);
       report.completed++;
     } catch (error) {
       report.failed++;

@@ -1,7 +1,7 @@
 import type { TransactionCompletedEvent } from '#shared/api/webhook-events.ts';
-import type { OutboxEvent } from '#shared/data/outbox.ts';
 import type { PaymentRequest, PaymentRequestEscrow } from '#shared/data/payment-request.ts';
-import { escrowEvent } from '#shared/operations/escrow-events.ts';
+import { escrowEvent } from '#shared/events/escrow-events.ts';
+import type { ServiceEvent } from '#shared/events/service-event.ts';
 
 /**
  * The TRANSACTION_COMPLETED event of a completed request, from the request alone (and its
@@ -9,7 +9,7 @@ import { escrowEvent } from '#shared/operations/escrow-events.ts';
  * same id, same instant (the request's `updatedAt`, set by the completion and never after), hence
  * the same delivery.
  */
-export function eventOfCompletedRequest(request: PaymentRequest, businessName: string): OutboxEvent {
+export function eventOfCompletedRequest(request: PaymentRequest, businessName: string): ServiceEvent {
   const transaction = request.transaction;
   if (!transaction || request.status === 'pending') {
     throw new Error(`payment request ${request.id} is not completed`);
@@ -45,7 +45,7 @@ export function eventOfCompletedRequest(request: PaymentRequest, businessName: s
 }
 
 /** A payment that lands in escrow is announced as ESCROW_HELD instead of TRANSACTION_COMPLETED. */
-function heldEvent(request: PaymentRequest, escrow: PaymentRequestEscrow, occurredAt: string): OutboxEvent {
+function heldEvent(request: PaymentRequest, escrow: PaymentRequestEscrow, occurredAt: string): ServiceEvent {
   return escrowEvent(
     'ESCROW_HELD',
     {

@@ -2,7 +2,6 @@ import type { Business } from '#shared/data/business.ts';
 import { collectWrite } from '#shared/data/collection-ceiling.ts';
 import { escrowDueWrite, escrowTransitionWrite } from '#shared/data/escrow.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
-import type { OutboxEvent } from '#shared/data/outbox.ts';
 import { linkPaidWrite, releaseAttempt } from '#shared/data/payment-link.ts';
 import type { CompletedTransaction, PaymentRequest } from '#shared/data/payment-request.ts';
 import { type GuardedWrite, transactWrite } from '#shared/data/transact.ts';
@@ -10,7 +9,6 @@ import { transactionRecordWrites } from '#shared/data/transaction-record.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { paymentPostings } from '#shared/domain/ledger.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
-import { eventOfCompletedRequest } from '#shared/operations/payment-events.ts';
 
 /** How a request ends: its new state and the write that moves it there, once. */
 export interface PaymentOutcome {
@@ -22,8 +20,6 @@ export interface PaymentOutcome {
   provider: ProviderCode;
   /** The request's write (a completion, or the end of an unpaid request), which guards the rest. */
   requestWrite: GuardedWrite;
-  /** Fields the request write changes beyond status, reason and transaction, for its event. */
-  changed?: Partial<PaymentRequest>;
   at: Date;
 }
 
@@ -32,10 +28,10 @@ export interface PaymentOutcome {
  * happen once): the transaction-list record and its day counter; for a success the ledger entry
  * (store credited amount − fee, fee account credited, provider clearing debited), the ceiling
  * count, a single-use link closed, an escrow held; for a failure an escrow cancelled and, after
- * the commit, a single-use link left open for the next payer. Answers the TRANSACTION_COMPLETED
- * (or ESCROW_HELD) event, which the caller dispatches at once and the table's stream backs up. The
- * schedule ending a held escrow's hold is the completion's to make (only it may pay), so the
- * functions that end requests unpaid carry no scheduler client.
+ * the commit, a single-use link left open for the next payer. Its TRANSACTION_COMPLETED (or
+ * ESCROW_HELD) leaves from the table's stream, which carries the request's change. The schedule
+ * ending a held escrow's hold is the completion's to make (only it may pay), so the functions that
+ * end requests unpaid carry no scheduler client.
  *
  * What a paid one writes (5 items), 10 WCU by the capacity bench: the request (2), the ceiling
  * month (2), the store's wallet, carrying the store's shares of the fee and clearing accounts (2),
@@ -46,8 +42,8 @@ export async function recordOutcome(
   request: PaymentRequest,
   business: Business,
   outcome: PaymentOutcome,
-): Promise<OutboxEvent[]> {
-  const { status, errorReason, transaction, payerPhone, provider, at } = outcome;
+): Promise<void> {
+  const { status, transaction, payerPhone, provider, at } = outcome;
   const createdAt = at.toISOString();
   const paid = status === 'success';
   const writes: GuardedWrite[] = [outcome.requestWrite];
@@ -138,18 +134,4 @@ export async function recordOutcome(
   if (!paid && request.paymentLinkId && request.paymentLinkSingleUse) {
     await releaseAttempt(request.businessId, request.paymentLinkId, request.id);
   }
-  return [
-    eventOfCompletedRequest(
-      {
-        ...request,
-        ...outcome.changed,
-        status,
-        errorReason,
-        transaction,
-        payerPhone: payerPhone ?? request.payerPhone,
-        updatedAt: createdAt,
-      },
-      business.name,
-    ),
-  ];
 }
