@@ -18,7 +18,12 @@ import {
   responseExcerptBytes,
   type WebhookDelivery,
 } from '#shared/data/webhook-delivery.ts';
-import { deliveryBodyOf, getSubscription, signingSecretOf } from '#shared/data/webhook-subscription.ts';
+import {
+  deliveryBodyOf,
+  getSubscription,
+  signingSecretOf,
+  type WebhookSubscription,
+} from '#shared/data/webhook-subscription.ts';
 import { retryBaseSeconds, retryDelaySeconds } from '#shared/domain/webhook-retry.ts';
 import {
   refusedAddress,
@@ -80,6 +85,8 @@ export async function attemptDelivery(message: DeliveryMessage, receiveCount: nu
   };
   let delivery = await getDelivery(message.businessId, message.deliveryId, true);
   let claimed = false;
+  // The subscription as read when this sender made the delivery: not read twice.
+  let subscription: WebhookSubscription | undefined;
   if (!delivery) {
     if (!message.event) {
       logger.warn('webhook message for an unknown delivery', { deliveryId: message.deliveryId });
@@ -87,9 +94,10 @@ export async function attemptDelivery(message: DeliveryMessage, receiveCount: nu
     }
     const made = await makeDelivery(message, message.event, now, claim);
     if (!made) return { done: true };
-    delivery = made;
+    delivery = made.delivery;
     // Made by this sender (its put's answer lost on the way, too): its first attempt is held.
-    claimed = made.claimToken === claim.token;
+    claimed = delivery.claimToken === claim.token;
+    if (claimed) subscription = made.subscription;
   }
   if (delivery.status !== 'pending') return { done: true };
   const attempt = attemptNumberOf(delivery);
@@ -112,7 +120,7 @@ export async function attemptDelivery(message: DeliveryMessage, receiveCount: nu
     }
     if (!(await claimAttempt(delivery, attempt, claim, now.toISOString()))) return { done: true };
   }
-  const subscription = await getSubscription(delivery.businessId);
+  subscription ??= await getSubscription(delivery.businessId);
   if (!subscription || subscription.id !== delivery.subscriptionId) {
     await failDelivery(delivery, 'The webhook subscription was deleted before the event could be delivered');
     return { done: true };
@@ -165,7 +173,7 @@ async function makeDelivery(
   event: ServiceEvent,
   now: Date,
   claim: Claim,
-): Promise<WebhookDelivery | undefined> {
+): Promise<{ delivery: WebhookDelivery; subscription: WebhookSubscription | undefined } | undefined> {
   const subscription = await getSubscription(event.businessId);
   const current = subscription?.id === message.subscriptionId ? subscription : undefined;
   const storeId = event.body.storeId;
@@ -187,7 +195,7 @@ async function makeDelivery(
     createdAt: at,
     updatedAt: at,
   });
-  return made.delivery.status === 'pending' ? made.delivery : undefined;
+  return made.delivery.status === 'pending' ? { delivery: made.delivery, subscription: current } : undefined;
 }
 
 /**
