@@ -6,7 +6,8 @@ import type { Bench } from '#test/bench/report.ts';
  * The deterministic simulation at length (test/simulation/simulate.ts): 10,000 operations with
  * faults by default (`SIMULATION_OPERATIONS`; `SIMULATION_SEED` to replay one), on DynamoDB Local.
  * The report is the run's, bit for bit: two runs of one seed print the same table, whatever the
- * machine and its load (the real time it took is printed apart, after it).
+ * machine and its load. The real time it took is not part of it: it goes to stderr, so the
+ * standard output of two runs can be compared as they are.
  */
 export const simulation: Bench = async () => {
   await useBenchTable('bench-simulation');
@@ -19,7 +20,7 @@ export const simulation: Bench = async () => {
   const started = performance.now();
   const report = await simulate({ seed, operations });
   const seconds = (performance.now() - started) / 1000;
-  console.log(
+  console.error(
     `simulation seed ${seed}: ${Math.round(seconds)} s of real time, ${Math.round((operations / seconds) * 10) / 10} operations a second`,
   );
   const rows: [string, string | number][] = [];

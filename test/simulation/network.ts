@@ -133,6 +133,23 @@ const writes = new Set([
 ]);
 
 type Next = (args: unknown) => Promise<unknown>;
+
+/**
+ * A call to DynamoDB Local, sent again, below the SDK, when the loopback itself failed it (a kept-
+ * alive socket the server closed as it was reused): the machine's sockets are not the simulated
+ * network, and the SDK's retry of such an error would draw on the seed where another run does not.
+ */
+async function reachDynamoDb(next: Next, args: unknown): Promise<unknown> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await next(args);
+    } catch (error) {
+      const answered = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (answered !== undefined || tries >= 5) throw error;
+      if (process.env.SIMULATION_DEBUG) console.error('DynamoDB Local unreachable, sent again:', error);
+    }
+  }
+}
 type Middleware = Parameters<typeof dynamodb.middlewareStack.addRelativeTo>[0];
 
 const tableMiddleware = ((next: Next, context: { commandName?: string }) => async (args: unknown) => {
@@ -169,17 +186,7 @@ const tableMiddleware = ((next: Next, context: { commandName?: string }) => asyn
   const task = currentTask.getStore();
   if (task?.killed) throw new WorkerKilled('the worker was killed');
   if (network.armed) faultBefore(network, transaction);
-  let result: unknown;
-  try {
-    result = await watched(() => next(args), `${task?.name ?? 'a task'}: ${command}`);
-  } catch (error) {
-    if (process.env.SIMULATION_TRACE_CALLS)
-      appendFileSync(
-        process.env.SIMULATION_TRACE_CALLS,
-        `${Date.now()} ERROR ${(error as Error).name} ${(error as Error).message}\n`,
-      );
-    throw error;
-  }
+  const result = await watched(() => reachDynamoDb(next, args), `${task?.name ?? 'a task'}: ${command}`);
   if (network.armed) faultAfter(network, transaction);
   return result;
 }) as unknown as Middleware;
