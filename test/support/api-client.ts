@@ -21,25 +21,31 @@ export async function newMerchant(dataDir: string, name = 'Boutique', country?: 
     '--name',
     `${name} ${randomUUID().slice(0, 6)}`,
   );
-  const { storeId } = await admin(
-    dataDir,
-    'create-store',
-    '--business',
-    businessId as string,
-    '--name',
-    `${name} Plateau`,
-    ...(country ? ['--country', country] : []),
-  );
+  const storeId = await newStore(dataDir, businessId as string, `${name} Plateau`, country);
   const { keyId, key } = await admin(dataDir, 'create-key', '--business', businessId as string);
   return {
     businessId: businessId as string,
-    storeId: storeId as string,
+    storeId,
     headers: {
       'X-API-KEY-ID': keyId as string,
       'X-API-KEY': key as string,
       'content-type': 'application/json',
     },
   };
+}
+
+/** Another store of the business, made with the admin command (in `country` when given): its id. */
+export async function newStore(dataDir: string, businessId: string, name: string, country?: string) {
+  const { storeId } = await admin(
+    dataDir,
+    'create-store',
+    '--business',
+    businessId,
+    '--name',
+    name,
+    ...(country ? ['--country', country] : []),
+  );
+  return storeId as string;
 }
 
 export function apiClient(baseUrl: string) {
