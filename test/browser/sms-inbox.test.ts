@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoApi } from '#test/support/api-client.ts';
 import { openPhone, type PhoneBrowser, type PhoneOptions, screenshotDir } from '#test/support/browser.ts';
+import { backgroundWorkMs } from '#test/support/dashboard.ts';
 import { admin } from '#test/support/local-host.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -39,14 +40,18 @@ afterAll(async () => {
   await Promise.all(phones.map((phone) => phone.close()));
 });
 
-/** The texts of the number's inbox, top to bottom, once both have arrived. */
+/** The texts of the number's inbox, top to bottom, once both have arrived (the page reloaded until then). */
 async function inboxOf(page: Page): Promise<string[]> {
   const phone = page.locator(`section.phone[data-number="${number}"]`);
-  for (let tries = 0; (await phone.locator('li.sms').count()) < texts.length; tries++) {
-    if (tries > 50) throw new Error(`the inbox of ${number} did not receive both texts`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await page.reload();
-  }
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return phone.locator('li.sms').count();
+      },
+      { timeout: backgroundWorkMs, message: `the inbox of ${number} did not receive both texts` },
+    )
+    .toBeGreaterThanOrEqual(texts.length);
   return phone
     .locator('li.sms')
     .evaluateAll((items) => items.map((item) => item.firstChild?.textContent ?? ''));

@@ -7,6 +7,13 @@ import { escapeHtml } from '#shared/pages/html.ts';
  * read from the local host's SMS inbox, as the phone got them.
  */
 
+/**
+ * How long a test waits for the local host's work in the background (the table's stream, a queue,
+ * the SMS worker) before it calls it a failure: long, since a machine busy with other work may be
+ * slow, and only a failure waits it out.
+ */
+export const backgroundWorkMs = 60_000;
+
 /** What the local SMS inbox shows of one phone's texts, newest first, as HTML. */
 async function inboxSectionOf(baseUrl: string, phone: string): Promise<string> {
   const page = await (await fetch(`${baseUrl}/__local/sms`)).text();
@@ -28,7 +35,7 @@ export async function signInCodesOf(baseUrl: string, phone: string): Promise<str
 export async function invitationLinksOf(
   baseUrl: string,
   phone: string,
-  timeoutMs = 20_000,
+  timeoutMs = backgroundWorkMs,
 ): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -40,8 +47,20 @@ export async function invitationLinksOf(
   }
 }
 
+/** The texts a phone got, newest first, once it has `atLeast` of them (or the wait is over). */
+export async function textsOf(baseUrl: string, phone: string, atLeast: number): Promise<string[]> {
+  const deadline = Date.now() + backgroundWorkMs;
+  for (;;) {
+    const texts = [...(await inboxSectionOf(baseUrl, phone)).matchAll(/<li class="sms">([^<]*)/g)].map(
+      (match) => match[1] as string,
+    );
+    if (texts.length >= atLeast || Date.now() > deadline) return texts;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Waits for the phone's next code: one more than it had (`had`), sent by the SMS worker. */
-export async function nextCodeOf(baseUrl: string, phone: string, had: number, timeoutMs = 20_000) {
+export async function nextCodeOf(baseUrl: string, phone: string, had: number, timeoutMs = backgroundWorkMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const codes = await signInCodesOf(baseUrl, phone);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { LocalConfig } from '#infra/local/local-config.ts';
 import { apiClient, type Body, demoApi } from '#test/support/api-client.ts';
-import { DashboardBrowser } from '#test/support/dashboard.ts';
+import { backgroundWorkMs, DashboardBrowser } from '#test/support/dashboard.ts';
 import { newOwner, newPhone, smsCodeFor } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
 
@@ -61,14 +61,12 @@ async function submitPhone(page: Page, phone: string) {
   await page.waitForLoadState();
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Waits until `check` holds, for the states that settle through a callback or a timer. */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = backgroundWorkMs) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -110,8 +108,9 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
   await payThrough(paid.redirectUrl, numbers.success, 'approve');
   await until(async () => (await requestStatus(paid.id)) === 'success', 'the paid payment');
 
-  const expiresAt = Date.now() + 2_500;
-  const expired = await paymentRequest({ expiresAt: new Date(expiresAt).toISOString() });
+  // The shortest lifetime the test host allows (2 s), with room for a request slowed by a busy
+  // machine to arrive in time; the states below take longer than that to make anyway.
+  const expired = await paymentRequest({ expiresAt: new Date(Date.now() + 5_000).toISOString() });
   const cancelled = await paymentRequest();
   await api('POST', `/partner_api/payment_requests/${cancelled.id}/cancel`, {});
   const abandoned = await paymentRequest();
@@ -244,7 +243,7 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
   const soundboxUrl = `${baseUrl}/__local/soundbox/${deviceId}#password=${encodeURIComponent(device.mqtt.password)}`;
   const showSoundboxQr = async (page: Page) => {
     await page.goto(soundboxUrl);
-    await page.locator('#status[data-state=online]').waitFor({ timeout: 15_000 });
+    await page.locator('#status[data-state=online]').waitFor({ timeout: backgroundWorkMs });
     const created = await api('POST', '/partner_api/payment_requests', {
       storeId: demo.storeId,
       amountCents: 150_000,
@@ -265,8 +264,14 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
     return (created.body as Body).id as string;
   };
 
-  // Past its time, the request is shown expired whatever the background job has done.
-  await sleep(Math.max(0, expiresAt - Date.now() + 200));
+  // Past its time the request is shown expired, whatever the background job has done: its
+  // lifetime is the state itself, so this waits for the API to read it ended.
+  await until(
+    async () =>
+      ((await api('GET', `/partner_api/payment_requests/${expired.id}`)).body as Body).errorReason ===
+      'expired',
+    'the short-lived request to expire',
+  );
 
   const goto = (url: string) => async (page: Page) => {
     await page.goto(url);
@@ -378,7 +383,9 @@ export async function preparePageStates(config: LocalConfig, dataDir: string): P
       visit: async (page) => {
         const id = await showSoundboxQr(page);
         await api('POST', `/sandbox/payment_requests/${id}/approve`, {});
-        await page.locator('#announcement[data-type=payment_received]').waitFor({ timeout: 15_000 });
+        await page
+          .locator('#announcement[data-type=payment_received]')
+          .waitFor({ timeout: backgroundWorkMs });
       },
     },
   ];
