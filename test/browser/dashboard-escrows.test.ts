@@ -1,15 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DeviceProvisioning } from '#infra/admin-device.ts';
-import { useLocalAws } from '#infra/local/local-config.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '#shared/pages/format.ts';
-import { seriousAxeViolations } from '#test/support/accessibility.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
-import { openPhone, type PhoneBrowser } from '#test/support/browser.ts';
-import { nextCodeOf, signInCodesOf, signUpOwner } from '#test/support/dashboard.ts';
-import { grantApiAccess, platformKeyOf } from '#test/support/dashboard-business.ts';
-import { admin } from '#test/support/local-host.ts';
+import {
+  expectAccessibleWithin,
+  expectInFirstScreen,
+  heldEscrow,
+  type Language,
+  phonesOfThisFile,
+  provisionSoundbox,
+  signInOnPage,
+  theLocalHost,
+  type VerifiedOwner,
+  verifiedOwner,
+} from '#test/support/dashboard-setup.ts';
 
 /**
  * A shop owner releases an escrow from the dashboard, in Chromium: on a 360 × 640 phone in French
@@ -18,86 +22,30 @@ import { admin } from '#test/support/local-host.ts';
  * the API then shows it released. The soundboxes page lists a provisioned device. Every page: no
  * serious accessibility violation, nothing wider than the screen.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { dataDir, baseUrl } = theLocalHost();
 const call = apiClient(baseUrl);
-const opened: PhoneBrowser[] = [];
-let owner: { phone: string; businessId: string };
-let platform: Record<string, string>;
-let storeId: string;
+const phones = phonesOfThisFile();
+/** A business with a platform key (escrows need one) and a soundbox. */
+let owner: VerifiedOwner;
 let deviceId: string;
 
 beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  const signedUp = await signUpOwner(baseUrl);
-  owner = { phone: signedUp.phone, businessId: signedUp.businessId };
-  await grantApiAccess(owner.businessId);
-  platform = await platformKeyOf(dataDir, owner.businessId);
-  await new Promise((resolve) => setTimeout(resolve, 2100)); // the host caches a business 2 s
-  storeId = ((await call('GET', '/partner_api/stores', platform)).body as Body[])[0].id;
-  deviceId = (
-    await admin<DeviceProvisioning>(
-      dataDir,
-      'create-device',
-      '--store',
-      storeId,
-      '--device-id',
-      `Till-${randomUUID().slice(0, 8)}`,
-    )
-  ).deviceId;
+  owner = await verifiedOwner(baseUrl, { key: 'platform' });
+  deviceId = (await provisionSoundbox(dataDir, owner.storeId)).deviceId;
 });
-afterAll(async () => {
-  await Promise.all(opened.map((browser) => browser.close()));
-});
-
-async function heldEscrow(amountCents: number): Promise<string> {
-  const created = await call('POST', '/partner_api/payment_requests', platform, {
-    storeId,
-    amountCents,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    escrow: { holdDays: 3 },
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'wave',
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/ko',
-      },
-    },
-  });
-  expect(created.status).toBe(200);
-  const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, platform, {
-    payerPhone: '+2250700000001',
-  });
-  expect(approved.body.status).toBe('success');
-  return created.body.escrowId as string;
-}
 
 const escrowOf = async (id: string): Promise<Body> =>
-  ((await call('GET', '/partner_api/escrows', platform)).body as Body[]).find((escrow) => escrow.id === id);
+  ((await call('GET', '/partner_api/escrows', owner.headers)).body as Body[]).find(
+    (escrow) => escrow.id === id,
+  );
 
-async function signedIn(
-  viewport: { width: number; height: number },
-  locale: string,
-  words: { phone: string; send: string; code: string; go: string },
-): Promise<Page> {
-  const browser = await openPhone({ viewport, locale });
-  opened.push(browser);
-  const { page } = browser;
-  const had = (await signInCodesOf(baseUrl, owner.phone)).length;
+/** A Chromium page signed in as the owner, through the sign-in page in the screen's language. */
+async function signedIn(viewport: { width: number; height: number }, language: Language): Promise<Page> {
+  const page = await phones.open({ viewport, locale: language === 'fr' ? 'fr-CI' : 'en-GB' });
   await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.getByLabel(words.phone).fill(owner.phone);
-  await page.getByRole('button', { name: words.send }).click();
-  await page.getByLabel(words.code).fill(await nextCodeOf(baseUrl, owner.phone, had));
-  await page.getByRole('button', { name: words.go }).click();
+  await signInOnPage(page, owner.phone, language);
   await page.waitForURL(`${baseUrl}/dashboard`);
   return page;
-}
-
-async function checkPage(page: Page, width: number) {
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
 }
 
 /** The release of one escrow, from the list through the confirmation, in the page's language. */
@@ -111,18 +59,16 @@ async function release(
   const held = formatAmount(escrow.amount.amount - escrow.fees.amount);
   await page.getByRole('link', { name: words.section, exact: true }).click();
   await page.waitForURL(`${baseUrl}/dashboard/escrows`);
-  await checkPage(page, screen.width);
+  await expectAccessibleWithin(page, screen.width);
   const button = page.locator(`li[data-escrow-id="${escrowId}"]`).getByRole('link', { name: words.release });
   // The newest escrow's release is on the first screen, as a phone opens the page.
-  const box = await button.boundingBox();
-  expect((box?.y ?? screen.height) + (box?.height ?? 0)).toBeLessThanOrEqual(screen.height);
+  await expectInFirstScreen(button, screen.height);
   await button.click();
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(words.confirmTitle);
   await expect(page.getByTestId('confirm-amount').textContent()).resolves.toBe(held);
-  await checkPage(page, screen.width);
+  await expectAccessibleWithin(page, screen.width);
   const confirm = page.getByRole('button', { name: words.confirm });
-  const confirmBox = await confirm.boundingBox();
-  expect((confirmBox?.y ?? screen.height) + (confirmBox?.height ?? 0)).toBeLessThanOrEqual(screen.height);
+  await expectInFirstScreen(confirm, screen.height);
   await confirm.click();
   await page.waitForURL(`${baseUrl}/dashboard/escrows`);
   await expect(
@@ -134,13 +80,8 @@ async function release(
 describe('escrows and soundboxes on the dashboard', () => {
   it('on a 360 × 640 phone in French: an escrow released after its confirmation; the soundboxes page', async () => {
     const screen = { width: 360, height: 640 };
-    const escrowId = await heldEscrow(450_000);
-    const page = await signedIn(screen, 'fr-CI', {
-      phone: 'Numéro de téléphone',
-      send: 'Recevoir un code',
-      code: 'Code à 6 chiffres',
-      go: 'Continuer',
-    });
+    const { escrowId } = await heldEscrow(owner, 450_000);
+    const page = await signedIn(screen, 'fr');
     await release(page, screen, escrowId, {
       section: 'Séquestres',
       release: 'Libérer le séquestre',
@@ -153,18 +94,13 @@ describe('escrows and soundboxes on the dashboard', () => {
     await expect(page.locator(`li[data-device-id="${deviceId}"]`).textContent()).resolves.toContain(
       'Hors ligne',
     );
-    await checkPage(page, screen.width);
+    await expectAccessibleWithin(page, screen.width);
   });
 
   it('on a 1280 × 800 desktop in English: the same release, and the soundboxes page', async () => {
     const screen = { width: 1280, height: 800 };
-    const escrowId = await heldEscrow(120_000);
-    const page = await signedIn(screen, 'en-GB', {
-      phone: 'Phone number',
-      send: 'Get a code',
-      code: '6-digit code',
-      go: 'Continue',
-    });
+    const { escrowId } = await heldEscrow(owner, 120_000);
+    const page = await signedIn(screen, 'en');
     await release(page, screen, escrowId, {
       section: 'Escrows',
       release: 'Release the escrow',
@@ -177,6 +113,6 @@ describe('escrows and soundboxes on the dashboard', () => {
     await expect(page.locator(`li[data-device-id="${deviceId}"]`).textContent()).resolves.toContain(
       'Offline',
     );
-    await checkPage(page, screen.width);
+    await expectAccessibleWithin(page, screen.width);
   });
 });

@@ -1,13 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
+import { describe, expect, it } from 'vitest';
 import { formatAmount } from '#shared/pages/format.ts';
-import { seriousAxeViolations } from '#test/support/accessibility.ts';
 import { apiClient } from '#test/support/api-client.ts';
-import { openPhone, type PhoneBrowser } from '#test/support/browser.ts';
-import { newDashboardPhone, nextCodeOf, signInCodesOf } from '#test/support/dashboard.ts';
-import { admin } from '#test/support/local-host.ts';
+import {
+  apiKeyOf,
+  expectAccessibleWithin,
+  expectInFirstScreen,
+  phonesOfThisFile,
+  signInOnPage,
+  signUpOnPage,
+  theLocalHost,
+  verifyFirstLevel,
+} from '#test/support/dashboard-setup.ts';
+import { paidPayment } from '#test/support/paid-payments.ts';
 
 /**
  * The dashboard's home in Chromium: a shop owner signs up on a small phone in French, a payment is
@@ -16,68 +21,19 @@ import { admin } from '#test/support/local-host.ts';
  * desktop in English, a second payment and the same agreement. Every page: no serious
  * accessibility violation, nothing wider than the screen.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { config, dataDir, baseUrl } = theLocalHost();
 const call = apiClient(baseUrl);
-const opened: PhoneBrowser[] = [];
-const owner = {
-  phone: newDashboardPhone(),
-  businessId: '',
-  storeId: '',
-  headers: {} as Record<string, string>,
-};
+const phones = phonesOfThisFile();
+/** The owner the phone's test signs up and gives API access, whom the desktop's test signs in again. */
+const owner = { phone: '', businessId: '', storeId: '', headers: {} as Record<string, string> };
 
-beforeAll(() => {
-  useLocalAws(config.endpoints, config.tableName);
-});
-afterAll(async () => {
-  await Promise.all(opened.map((browser) => browser.close()));
-});
-
-async function open(viewport: { width: number; height: number }, locale: string): Promise<Page> {
-  const browser = await openPhone({ viewport, locale });
-  opened.push(browser);
-  return browser.page;
-}
-
-async function checkPage(page: Page, width: number) {
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-}
-
-/** What the first verification level does (the identity check has its own test): API access on, and a key. */
-async function apiAccessFor(businessId: string) {
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET apiAccessEnabled = :on, verificationLevel = :one',
-      ExpressionAttributeValues: { ':on': true, ':one': 1 },
-    }),
-  );
-  const { keyId, key } = await admin(dataDir, 'create-key', '--business', businessId);
-  return { 'X-API-KEY-ID': keyId as string, 'X-API-KEY': key as string, 'content-type': 'application/json' };
-}
-
-async function sandboxPayment(amountCents: number) {
-  const created = await call('POST', '/partner_api/payment_requests', owner.headers, {
+const sandboxPayment = (amountCents: number) =>
+  paidPayment(config, owner.headers, {
     storeId: owner.storeId,
     amountCents,
-    currency: 'XOF',
-    reference: `home-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: { paymentMethod: 'wave', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const paid = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, owner.headers, {
+    paymentMethod: 'wave',
     payerPhone: '+2250700000001',
   });
-  expect(paid.body.status).toBe('success');
-}
 
 /** The home page against the API: the balance, today's collected total and the latest lines. */
 async function expectTheApiAmounts(page: Page) {
@@ -103,27 +59,22 @@ async function expectTheApiAmounts(page: Page) {
 
 describe('the dashboard home in a browser', () => {
   it('on a 360 × 640 phone in French: a sandbox payment shows with the API’s amounts, the balance in the first screen', async () => {
-    const page = await open({ width: 360, height: 640 }, 'fr-CI');
-    await page.goto(`${baseUrl}/dashboard/sign-in`);
-    await page.getByLabel('Numéro de téléphone').fill(owner.phone);
-    await page.getByRole('button', { name: 'Recevoir un code' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard/sign-in/code`);
-    await page.getByLabel('Code à 6 chiffres').fill(await nextCodeOf(baseUrl, owner.phone, 0));
-    await page.getByRole('button', { name: 'Continuer' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard/sign-up`);
-    await page.getByLabel('Votre prénom').fill('Fatou');
-    await page.getByLabel('Votre nom').fill('Diallo');
-    await page.getByLabel('Nom de l’entreprise').fill('Épicerie Fatou');
-    await page.getByLabel('Activité').selectOption('commerce.boutique');
-    await page.getByLabel('Nom de votre premier point de vente').fill('Marcory');
-    await page.getByRole('button', { name: 'Créer mon entreprise' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard`);
-    owner.businessId = (await page.getByTestId('business-name').getAttribute('data-business-id')) ?? '';
+    const page = await phones.open({ viewport: { width: 360, height: 640 }, locale: 'fr-CI' });
+    const signedUp = await signUpOnPage(page, baseUrl, 'fr', {
+      firstName: 'Fatou',
+      lastName: 'Diallo',
+      businessName: 'Épicerie Fatou',
+      storeName: 'Marcory',
+    });
+    owner.phone = signedUp.phone;
+    owner.businessId = signedUp.businessId;
     owner.storeId = (await page.getByTestId('store-money').getAttribute('data-store-id')) ?? '';
     await expect(page.getByTestId('available').textContent()).resolves.toBe(formatAmount(0));
-    await checkPage(page, 360);
+    await expectAccessibleWithin(page, 360);
 
-    owner.headers = await apiAccessFor(owner.businessId);
+    // What the first verification level opens (the identity check has its own test): a key.
+    await verifyFirstLevel(owner.businessId);
+    owner.headers = await apiKeyOf(dataDir, owner.businessId);
     await sandboxPayment(350_000);
     await page.reload();
     await expectTheApiAmounts(page);
@@ -131,8 +82,7 @@ describe('the dashboard home in a browser', () => {
       'Paiement · Réussi',
     );
     // The money comes first: the store's name and its balance are in the first screen.
-    const balance = await page.getByTestId('available').boundingBox();
-    expect(balance && balance.y + balance.height).toBeLessThanOrEqual(640);
+    await expectInFirstScreen(page.getByTestId('available'), 640);
     // The chart is an image with a name; its figures open as a table.
     await expect(
       page.getByRole('img', { name: /Encaissé par jour, 30 derniers jours : Marcory/ }).count(),
@@ -141,17 +91,13 @@ describe('the dashboard home in a browser', () => {
     await expect(page.getByRole('table', { name: /Encaissé par jour/ }).textContent()).resolves.toContain(
       formatAmount(350_000),
     );
-    await checkPage(page, 360);
+    await expectAccessibleWithin(page, 360);
   });
 
   it('on a 1280 × 800 desktop in English: a second payment, the same agreement with the API', async () => {
-    const page = await open({ width: 1280, height: 800 }, 'en-GB');
-    const had = (await signInCodesOf(baseUrl, owner.phone)).length;
+    const page = await phones.open({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     await page.goto(`${baseUrl}/dashboard/sign-in`);
-    await page.getByLabel('Phone number').fill(owner.phone);
-    await page.getByRole('button', { name: 'Get a code' }).click();
-    await page.getByLabel('6-digit code').fill(await nextCodeOf(baseUrl, owner.phone, had));
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await signInOnPage(page, owner.phone, 'en');
     await page.waitForURL(`${baseUrl}/dashboard`);
     await sandboxPayment(125_000);
     await page.reload();
@@ -163,6 +109,6 @@ describe('the dashboard home in a browser', () => {
     await expect(
       page.getByRole('img', { name: /Collected per day, last 30 days: Marcory/ }).count(),
     ).resolves.toBe(1);
-    await checkPage(page, 1280);
+    await expectAccessibleWithin(page, 1280);
   });
 });

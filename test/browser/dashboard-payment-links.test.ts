@@ -1,10 +1,18 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
-import { seriousAxeViolations } from '#test/support/accessibility.ts';
-import { chooseProvider, openPhone, type PhoneBrowser } from '#test/support/browser.ts';
-import { newDashboardPhone, nextCodeOf, signInCodesOf } from '#test/support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { chooseProvider } from '#test/support/browser.ts';
+import { backgroundWorkMs } from '#test/support/dashboard.ts';
+import {
+  elementsPast,
+  expectAccessibleWithin,
+  expectInFirstScreen,
+  phonesOfThisFile,
+  signInOnPage,
+  signUpOnPage,
+  theLocalHost,
+  verifyFirstLevel,
+} from '#test/support/dashboard-setup.ts';
 import { decodeQrPng, decodeQrSvg } from '#test/support/qr-images.ts';
 
 /**
@@ -15,47 +23,21 @@ import { decodeQrPng, decodeQrSvg } from '#test/support/qr-images.ts';
  * Then on a 1280 × 800 desktop in English: the same pages, the link switched on again and payable.
  * Every page: no serious accessibility violation, nothing wider than the screen.
  */
-const { config } = inject('localHost');
-const baseUrl = config.baseUrl;
-const opened: PhoneBrowser[] = [];
-const owner = { phone: newDashboardPhone(), businessId: '' };
+const { baseUrl } = theLocalHost();
+const phones = phonesOfThisFile();
+/** The owner the phone's test signs up, whom the desktop's test signs in again, and their link. */
+let owner: { phone: string; businessId: string };
 let linkUrl = '';
 let linkPath = '';
 
-beforeAll(() => useLocalAws(config.endpoints, config.tableName));
-afterAll(async () => {
-  await Promise.all(opened.map((browser) => browser.close()));
-});
+/** A screen whose page may read and write the clipboard, as the copy buttons need. */
+const open = (viewport: { width: number; height: number }, locale: string) =>
+  phones.open({ viewport, locale, permissions: ['clipboard-read', 'clipboard-write'] });
 
-async function open(viewport: { width: number; height: number }, locale: string): Promise<Page> {
-  const browser = await openPhone({ viewport, locale });
-  opened.push(browser);
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-  return browser.page;
-}
-
+/** As `expectAccessibleWithin`, and no element reaching past the screen's edge either. */
 async function checkPage(page: Page, width: number) {
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  const wide = await page.evaluate<string[]>(
-    `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${width}).map((e) => e.outerHTML.slice(0, 120))`,
-  );
-  expect(wide).toEqual([]);
-  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-}
-
-/** At level 0 a business collects nothing: the first verification level, as verification sets it. */
-async function verifyFirstLevel(businessId: string) {
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET verificationLevel = :one',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 2100)); // the local host caches a business 2 s
+  await expectAccessibleWithin(page, width);
+  expect(await elementsPast(page, width)).toEqual([]);
 }
 
 /** The downloaded file of the link `name`, through the browser's download. */
@@ -66,9 +48,7 @@ async function download(page: Page, name: string): Promise<Buffer> {
 
 /** A customer on their own phone pays the link with a sandbox number and approves at the provider. */
 async function payAsCustomer(amount: string) {
-  const customer = await openPhone({ viewport: { width: 360, height: 640 }, locale: 'fr-CI' });
-  opened.push(customer);
-  const page = customer.page;
+  const page = await phones.open({ viewport: { width: 360, height: 640 }, locale: 'fr-CI' });
   await page.goto(linkUrl);
   await chooseProvider(page, 'Orange Money');
   await page.getByLabel('Numéro de téléphone mobile money').fill('+2250700000001');
@@ -90,21 +70,8 @@ const payerHeading = async (page: Page) => {
 describe('payment links on the dashboard', () => {
   it('on a 360 × 640 phone in French: a link made, shared, paid through, and switched off', async () => {
     const page = await open({ width: 360, height: 640 }, 'fr-CI');
-    await page.goto(`${baseUrl}/dashboard/sign-in`);
-    await page.getByLabel('Numéro de téléphone').fill(owner.phone);
-    await page.getByRole('button', { name: 'Recevoir un code' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard/sign-in/code`);
-    await page.getByLabel('Code à 6 chiffres').fill(await nextCodeOf(baseUrl, owner.phone, 0));
-    await page.getByRole('button', { name: 'Continuer' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard/sign-up`);
-    await page.getByLabel('Votre prénom').fill('Awa');
-    await page.getByLabel('Votre nom').fill('Koné');
-    await page.getByLabel('Nom de l’entreprise').fill('Boutique Awa');
-    await page.getByLabel('Activité').selectOption('commerce.boutique');
-    await page.getByLabel('Nom de votre premier point de vente').fill('Cocody');
-    await page.getByRole('button', { name: 'Créer mon entreprise' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard`);
-    owner.businessId = (await page.getByTestId('business-name').getAttribute('data-business-id')) ?? '';
+    owner = await signUpOnPage(page, baseUrl, 'fr');
+    // Level 0 may collect nothing: the first verification level, as the identity check sets it.
     await verifyFirstLevel(owner.businessId);
 
     await page.getByRole('link', { name: 'Liens de paiement' }).click();
@@ -112,8 +79,7 @@ describe('payment links on the dashboard', () => {
     await checkPage(page, 360);
     // The primary action is on the first screen of a small phone.
     const create = page.getByRole('link', { name: 'Créer un lien de paiement' });
-    const box = await create.boundingBox();
-    expect((box?.y ?? 999) + (box?.height ?? 0)).toBeLessThanOrEqual(640);
+    await expectInFirstScreen(create, 640);
     await create.click();
     await page.waitForURL(`${baseUrl}/dashboard/payment-links/new`);
     await checkPage(page, 360);
@@ -138,7 +104,7 @@ describe('payment links on the dashboard', () => {
     linkUrl = await page.getByLabel('Adresse du lien', { exact: true }).inputValue();
     expect(linkUrl).toMatch(new RegExp(`^${baseUrl}/pl/[0-9a-f-]{36}$`));
     await page.getByRole('button', { name: 'Copier (Adresse du lien)' }).click();
-    await page.locator('button[data-copy="link-url"]', { hasText: 'Copié' }).waitFor({ timeout: 5000 });
+    await page.locator('button[data-copy="link-url"]', { hasText: 'Copié' }).waitFor();
     await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(linkUrl);
     const whatsapp = await page.getByRole('link', { name: 'Partager sur WhatsApp' }).getAttribute('href');
     expect(decodeURIComponent((whatsapp ?? '').replace('https://wa.me/?text=', ''))).toContain(linkUrl);
@@ -159,12 +125,16 @@ describe('payment links on the dashboard', () => {
 
     // A customer pays through it; the payment shows on the link's page.
     const customer = await payAsCustomer('1 500 F CFA');
-    const deadline = Date.now() + 15_000;
-    do {
-      await page.reload();
-      if ((await page.getByTestId('link-payments').count()) > 0) break;
-      await page.waitForTimeout(500);
-    } while (Date.now() < deadline);
+    // The payment shows once its callback is handled: the page as the owner reloads it.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByTestId('link-payments').count();
+        },
+        { timeout: backgroundWorkMs },
+      )
+      .toBeGreaterThan(0);
     await expect(page.getByTestId('link-payments').innerText()).resolves.toMatch(
       /1\s500\sF\sCFA[\s\S]*Réussi/,
     );
@@ -183,12 +153,8 @@ describe('payment links on the dashboard', () => {
 
   it('on a 1280 × 800 desktop in English: the same pages, and the link switched on again takes a payment', async () => {
     const page = await open({ width: 1280, height: 800 }, 'en-GB');
-    const had = (await signInCodesOf(baseUrl, owner.phone)).length;
     await page.goto(`${baseUrl}/dashboard/sign-in`);
-    await page.getByLabel('Phone number').fill(owner.phone);
-    await page.getByRole('button', { name: 'Get a code' }).click();
-    await page.getByLabel('6-digit code').fill(await nextCodeOf(baseUrl, owner.phone, had));
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await signInOnPage(page, owner.phone, 'en');
     await page.waitForURL(`${baseUrl}/dashboard`);
 
     await page.getByRole('link', { name: 'Payment links' }).click();

@@ -1,9 +1,6 @@
-import { randomInt } from 'node:crypto';
-import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { seriousAxeViolations } from '#test/support/accessibility.ts';
-import { openPhone, type PhoneBrowser } from '#test/support/browser.ts';
-import { nextCodeOf, signInCodesOf } from '#test/support/dashboard.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { newDashboardPhone, nextCodeOf, signInCodesOf } from '#test/support/dashboard.ts';
+import { expectAccessibleWithin, phonesOfThisFile } from '#test/support/dashboard-setup.ts';
 
 /**
  * The dashboard's sign-up on a small phone (360 × 640), in French, in Chromium: the forms are
@@ -12,34 +9,14 @@ import { nextCodeOf, signInCodesOf } from '#test/support/dashboard.ts';
  */
 const { config } = inject('localHost');
 const baseUrl = config.baseUrl;
-const phones: PhoneBrowser[] = [];
-
-async function smallPhone(): Promise<Page> {
-  const opened = await openPhone({ viewport: { width: 360, height: 640 }, locale: 'fr-CI' });
-  phones.push(opened);
-  return opened.page;
-}
-
-afterAll(async () => {
-  await Promise.all(phones.map((opened) => opened.close()));
-});
-
-/**
- * Nothing wider than the screen (no sideways scrolling on a 360 px phone), and nothing axe-core
- * rates serious or critical in the page as it stands (the step's errors included).
- */
-const fitsTheScreen = async (page: Page, width = 360) => {
-  await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(
-    width,
-  );
-  expect(await seriousAxeViolations(page)).toEqual([]);
-};
+const phones = phonesOfThisFile();
+const smallPhone = () => phones.open({ viewport: { width: 360, height: 640 }, locale: 'fr-CI' });
 
 describe('signing up on the dashboard from a phone', () => {
   it('goes from the phone to a signed-in home page with the new business, then signs out', async () => {
     const page = await smallPhone();
-    const digits = String(randomInt(0, 100_000_000)).padStart(8, '0');
-    const phone = `+22507${digits}`;
+    const phone = newDashboardPhone();
+    const digits = phone.slice(6);
 
     await page.goto(`${baseUrl}/dashboard`);
     expect(page.url()).toBe(`${baseUrl}/dashboard/sign-in`);
@@ -47,7 +24,7 @@ describe('signing up on the dashboard from a phone', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'Continuer avec votre téléphone',
     );
-    await fitsTheScreen(page);
+    await expectAccessibleWithin(page, 360);
 
     // A number typed the local way, with spaces, as people write it.
     await page
@@ -64,7 +41,7 @@ describe('signing up on the dashboard from a phone', () => {
       'Code incorrect. Il vous reste 4 essais.',
     );
     await expect(page.getByLabel('Code à 6 chiffres').getAttribute('aria-invalid')).resolves.toBe('true');
-    await fitsTheScreen(page);
+    await expectAccessibleWithin(page, 360);
 
     await page.getByLabel('Code à 6 chiffres').fill(code);
     await page.getByRole('button', { name: 'Continuer' }).click();
@@ -72,7 +49,7 @@ describe('signing up on the dashboard from a phone', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'Créer votre entreprise',
     );
-    await fitsTheScreen(page);
+    await expectAccessibleWithin(page, 360);
 
     // Sent without a name first: the summary names the field and links to it.
     await page.getByRole('button', { name: 'Créer mon entreprise' }).click();
@@ -82,7 +59,7 @@ describe('signing up on the dashboard from a phone', () => {
         .getByRole('link', { name: /votre prénom/i })
         .getAttribute('href'),
     ).resolves.toBe('#firstName');
-    await fitsTheScreen(page);
+    await expectAccessibleWithin(page, 360);
 
     await page.getByLabel('Votre prénom').fill('Mariam');
     await page.getByLabel('Votre nom').fill('Ouattara');
@@ -92,7 +69,7 @@ describe('signing up on the dashboard from a phone', () => {
     await page.getByRole('button', { name: 'Créer mon entreprise' }).click();
     await page.waitForURL(`${baseUrl}/dashboard`);
     await expect(page.getByTestId('business-name').textContent()).resolves.toBe('Salon <Mariam> & Filles');
-    await fitsTheScreen(page);
+    await expectAccessibleWithin(page, 360);
 
     const [session] = (await page.context().cookies(baseUrl)).filter((cookie) => cookie.name === 'session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
@@ -109,14 +86,14 @@ describe('signing up on the dashboard from a phone', () => {
     await page.goto(`${baseUrl}/dashboard/sign-in`);
     await page.getByRole('link', { name: 'English' }).click();
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
-    const phone = `+22507${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+    const phone = newDashboardPhone();
     await page.getByLabel('Phone number').fill(phone);
     await page.getByRole('button', { name: 'Get a code' }).click();
     await page.waitForURL(`${baseUrl}/dashboard/sign-in/code?lang=en`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'Enter the code we texted you',
     );
-    await fitsTheScreen(page);
+    await expectAccessibleWithin(page, 360);
     // The text comes in the page's language too.
     await nextCodeOf(baseUrl, phone, 0);
     await expect((await fetch(`${baseUrl}/__local/sms`)).text()).resolves.toContain(
@@ -125,18 +102,16 @@ describe('signing up on the dashboard from a phone', () => {
   });
 
   it('passes axe on a desktop screen too, in English, phone and code steps', async () => {
-    const opened = await openPhone({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
-    phones.push(opened);
-    const { page } = opened;
+    const page = await phones.open({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     await page.goto(`${baseUrl}/dashboard/sign-in?lang=en`);
-    await fitsTheScreen(page, 1280);
+    await expectAccessibleWithin(page, 1280);
     // Sent empty: the error summary is checked too.
     await page.getByRole('button', { name: 'Get a code' }).click();
-    await fitsTheScreen(page, 1280);
-    const phone = `+22507${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+    await expectAccessibleWithin(page, 1280);
+    const phone = newDashboardPhone();
     await page.getByLabel('Phone number').fill(phone);
     await page.getByRole('button', { name: 'Get a code' }).click();
     await page.waitForURL(`${baseUrl}/dashboard/sign-in/code?lang=en`);
-    await fitsTheScreen(page, 1280);
+    await expectAccessibleWithin(page, 1280);
   });
 });

@@ -1,12 +1,18 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
+import { describe, expect, it } from 'vitest';
 import { formatAmount } from '#shared/pages/format.ts';
-import { seriousAxeViolations } from '#test/support/accessibility.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
-import { openPhone, type PhoneBrowser } from '#test/support/browser.ts';
 import type { DashboardBrowser } from '#test/support/dashboard.ts';
-import { type DashboardShop, dashboardMemberOf, dashboardShop } from '#test/support/dashboard-shops.ts';
+import {
+  expectAccessibleWithin,
+  expectInFirstScreen,
+  memberOf,
+  phonesOfThisFile,
+  shareSession,
+  theLocalHost,
+  type VerifiedOwner,
+  verifiedOwner,
+} from '#test/support/dashboard-setup.ts';
 import { paidPayment } from '#test/support/paid-payments.ts';
 
 /**
@@ -16,17 +22,12 @@ import { paidPayment } from '#test/support/paid-payments.ts';
  * On a 360 × 640 phone in French and on a 1280 × 800 screen in English; every page with no serious
  * accessibility violation and nothing wider than the screen.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { config, baseUrl } = theLocalHost();
 const call = apiClient(baseUrl);
-const opened: PhoneBrowser[] = [];
+const phones = phonesOfThisFile();
 
-beforeAll(() => {
-  useLocalAws(config.endpoints, config.tableName);
-});
-afterAll(async () => {
-  await Promise.all(opened.map((browser) => browser.close()));
-});
+/** A verified business with some balance besides its payments: its refunds are paid out of it. */
+const newShop = () => verifiedOwner(baseUrl, { creditCents: 1_000_000 });
 
 /** A Chromium page signed in as the dashboard browser's session. */
 async function open(
@@ -34,17 +35,9 @@ async function open(
   viewport: { width: number; height: number },
   locale: string,
 ): Promise<Page> {
-  const browser = await openPhone({ viewport, locale });
-  opened.push(browser);
-  await browser.context.addCookies(
-    [...signedIn.cookies].map(([name, value]) => ({ name, value, url: baseUrl })),
-  );
-  return browser.page;
-}
-
-async function checkPage(page: Page, width: number) {
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+  const page = await phones.open({ viewport, locale });
+  await shareSession(page, signedIn);
+  return page;
 }
 
 const words = {
@@ -65,7 +58,7 @@ const words = {
 };
 
 async function refundPartFromItsPage(
-  shop: DashboardShop,
+  shop: VerifiedOwner,
   viewport: { width: number; height: number },
   language: 'fr' | 'en',
 ) {
@@ -82,32 +75,28 @@ async function refundPartFromItsPage(
 
   const page = await open(shop.browser, viewport, language === 'fr' ? 'fr-CI' : 'en-GB');
   await page.goto(`${baseUrl}/dashboard/transactions`);
-  await checkPage(page, viewport.width);
+  await expectAccessibleWithin(page, viewport.width);
   const row = page.locator(`[data-transaction-id="${line.id}"]`);
   await expect(row.getByTestId('row-amount').textContent()).resolves.toBe(formatAmount(line.amount.amount));
 
   await row.getByRole('link').click();
   await page.getByLabel(t.amount).waitFor();
-  await checkPage(page, viewport.width);
+  await expectAccessibleWithin(page, viewport.width);
   await expect(page.getByTestId('amount').textContent()).resolves.toBe(formatAmount(250_000));
   await expect(page.getByTestId('fees').textContent()).resolves.toBe(formatAmount(line.fees.amount));
   // The refund's field and button are inside the first screen of a phone.
   const button = page.getByRole('button', { name: t.continue });
-  const box = await button.boundingBox();
-  expect((box?.y ?? Number.POSITIVE_INFINITY) + (box?.height ?? 0)).toBeLessThanOrEqual(viewport.height);
+  await expectInFirstScreen(button, viewport.height);
 
   const before = (await call('GET', `/partner_api/stores/${shop.storeId}/balance`, shop.headers)).body.amount;
   await page.getByLabel(t.amount).fill('600');
   await button.click();
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(t.title);
-  await checkPage(page, viewport.width);
+  await expectAccessibleWithin(page, viewport.width);
   await expect(page.getByTestId('confirm-amount').textContent()).resolves.toBe(formatAmount(60_000));
   const fee = await page.getByTestId('confirm-fee').textContent();
   const confirm = page.getByRole('button', { name: t.confirm(formatAmount(60_000)) });
-  const confirmBox = await confirm.boundingBox();
-  expect((confirmBox?.y ?? Number.POSITIVE_INFINITY) + (confirmBox?.height ?? 0)).toBeLessThanOrEqual(
-    viewport.height,
-  );
+  await expectInFirstScreen(confirm, viewport.height);
   await confirm.click();
   await page.locator('[data-testid="refund"]').waitFor();
 
@@ -134,29 +123,35 @@ async function refundPartFromItsPage(
   return paymentId;
 }
 
+/** A viewer of the business opens the payment's page: its amounts, and no refund's field or button. */
+async function viewerSeesNoRefund(
+  shop: VerifiedOwner,
+  paymentId: string,
+  viewport: { width: number; height: number },
+  language: 'fr' | 'en',
+) {
+  const viewer = await memberOf(shop, 'viewer');
+  const page = await open(viewer, viewport, language === 'fr' ? 'fr-CI' : 'en-GB');
+  await page.goto(`${baseUrl}/dashboard/transactions/${paymentId}`);
+  await page.getByTestId('amount').waitFor();
+  await expectAccessibleWithin(page, viewport.width);
+  await expect(page.getByLabel(words[language].amount).count()).resolves.toBe(0);
+  await expect(page.getByRole('button', { name: words[language].continue }).count()).resolves.toBe(0);
+}
+
+const phone = { width: 360, height: 640 };
+const desktop = { width: 1280, height: 800 };
+
 describe('transactions on the dashboard', () => {
   it('on a 360 × 640 phone in French: a payment listed as the API gives it, part of it refunded, the viewer without the button', async () => {
-    const shop = await dashboardShop(config, dataDir);
-    const paymentId = await refundPartFromItsPage(shop, { width: 360, height: 640 }, 'fr');
-
-    const viewer = await dashboardMemberOf(baseUrl, shop.businessId, 'viewer');
-    const page = await open(viewer, { width: 360, height: 640 }, 'fr-CI');
-    await page.goto(`${baseUrl}/dashboard/transactions/${paymentId}`);
-    await page.getByTestId('amount').waitFor();
-    await checkPage(page, 360);
-    await expect(page.getByLabel(words.fr.amount).count()).resolves.toBe(0);
-    await expect(page.getByRole('button', { name: words.fr.continue }).count()).resolves.toBe(0);
+    const shop = await newShop();
+    const paymentId = await refundPartFromItsPage(shop, phone, 'fr');
+    await viewerSeesNoRefund(shop, paymentId, phone, 'fr');
   });
 
   it('on a 1280 × 800 screen in English: the same', async () => {
-    const shop = await dashboardShop(config, dataDir);
-    const paymentId = await refundPartFromItsPage(shop, { width: 1280, height: 800 }, 'en');
-
-    const viewer = await dashboardMemberOf(baseUrl, shop.businessId, 'viewer');
-    const page = await open(viewer, { width: 1280, height: 800 }, 'en-GB');
-    await page.goto(`${baseUrl}/dashboard/transactions/${paymentId}`);
-    await page.getByTestId('amount').waitFor();
-    await checkPage(page, 1280);
-    await expect(page.getByRole('button', { name: words.en.continue }).count()).resolves.toBe(0);
+    const shop = await newShop();
+    const paymentId = await refundPartFromItsPage(shop, desktop, 'en');
+    await viewerSeesNoRefund(shop, paymentId, desktop, 'en');
   });
 });

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '#shared/pages/format.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
 import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
-import { grantApiAccess, platformKeyOf, signedInMember } from '#test/support/dashboard-business.ts';
+import {
+  heldEscrow,
+  memberOf,
+  theLocalHost,
+  type VerifiedOwner,
+  verifiedOwner,
+} from '#test/support/dashboard-setup.ts';
 
 /**
  * The dashboard's escrows over the real local host: escrows held through the API with a platform
@@ -12,63 +17,30 @@ import { grantApiAccess, platformKeyOf, signedInMember } from '#test/support/das
  * API then shows them so, and the balance moved once); a second release is a 409 page and moves
  * nothing; roles that may not, forged posts and another business's escrow change nothing.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { baseUrl } = theLocalHost();
 const call = apiClient(baseUrl);
 
-let owner: { browser: DashboardBrowser; businessId: string };
-let platform: Record<string, string>;
-let storeId: string;
+/** Escrows need a platform key. */
+let owner: VerifiedOwner;
 
 beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  owner = await signUpOwner(baseUrl);
-  await grantApiAccess(owner.businessId);
-  platform = await platformKeyOf(dataDir, owner.businessId);
-  await new Promise((resolve) => setTimeout(resolve, 2100)); // the host caches a business 2 s
-  const stores = await call('GET', '/partner_api/stores', platform);
-  expect(stores.status).toBe(200);
-  storeId = (stores.body as Body[])[0].id;
+  owner = await verifiedOwner(baseUrl, { key: 'platform' });
 });
 
-async function heldEscrow(amountCents = 200_000): Promise<{ escrowId: string; paymentRequestId: string }> {
-  const created = await call('POST', '/partner_api/payment_requests', platform, {
-    storeId,
-    amountCents,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    escrow: { holdDays: 3 },
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'orange',
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/ko',
-      },
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, platform, {
-    payerPhone: '+2250700000001',
-  });
-  expect(approved.body.status).toBe('success');
-  return { escrowId: created.body.escrowId as string, paymentRequestId: created.body.id as string };
-}
-
 async function escrowOf(id: string): Promise<Body> {
-  const { body } = await call('GET', '/partner_api/escrows', platform);
+  const { body } = await call('GET', '/partner_api/escrows', owner.headers);
   return (body as Body[]).find((escrow) => escrow.id === id);
 }
 
 const balance = async () =>
-  (await call('GET', `/partner_api/stores/${storeId}/balance`, platform)).body.amount as number;
+  (await call('GET', `/partner_api/stores/${owner.storeId}/balance`, owner.headers)).body.amount as number;
 
 /** The session's CSRF token, from the home page's sign-out form (every role has it). */
 const tokenOf = (browser: DashboardBrowser) => browser.csrfOf('/dashboard');
 
 describe('escrows on the dashboard', () => {
   it('lists an escrow held through the API, with its store, amounts, payer, hold and payment', async () => {
-    const { escrowId } = await heldEscrow(250_000);
+    const { escrowId } = await heldEscrow(owner, 250_000);
     const escrow = await escrowOf(escrowId);
     expect(escrow.status).toBe('held');
     const page = await owner.browser.get('/dashboard/escrows?lang=en');
@@ -84,7 +56,7 @@ describe('escrows on the dashboard', () => {
   });
 
   it('releases after a confirmation showing the amount: the API shows it released, the balance moved once, a second release is a 409 page', async () => {
-    const { escrowId } = await heldEscrow();
+    const { escrowId } = await heldEscrow(owner);
     const escrow = await escrowOf(escrowId);
     const held = escrow.amount.amount - escrow.fees.amount;
     const before = await balance();
@@ -115,7 +87,7 @@ describe('escrows on the dashboard', () => {
   });
 
   it('refunds another after a confirmation showing the amount and the fee: the API shows it refunding', async () => {
-    const { escrowId } = await heldEscrow(300_000);
+    const { escrowId } = await heldEscrow(owner, 300_000);
     const confirm = await owner.browser.get(`/dashboard/escrows/${escrowId}/refund`);
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain('Rembourser ce séquestre ?');
@@ -132,9 +104,9 @@ describe('escrows on the dashboard', () => {
   });
 
   it('refuses viewer and finance (403, nothing moves) and shows them the list without the buttons', async () => {
-    const { escrowId } = await heldEscrow();
+    const { escrowId } = await heldEscrow(owner);
     for (const role of ['viewer', 'finance'] as const) {
-      const { browser } = await signedInMember(baseUrl, owner.businessId, role);
+      const browser = await memberOf(owner, role);
       const list = await browser.get('/dashboard/escrows');
       expect(list.status).toBe(200);
       expect(list.text).toContain(`data-escrow-id="${escrowId}"`);
@@ -148,7 +120,7 @@ describe('escrows on the dashboard', () => {
   });
 
   it('refuses a post without the CSRF token or from another Origin (403, nothing moves)', async () => {
-    const { escrowId } = await heldEscrow();
+    const { escrowId } = await heldEscrow(owner);
     const csrf = await tokenOf(owner.browser);
     expect((await owner.browser.post(`/dashboard/escrows/${escrowId}/release`, {})).status).toBe(403);
     expect(
@@ -167,7 +139,7 @@ describe('escrows on the dashboard', () => {
   });
 
   it('answers 400 for a body that is not a form and 404 for an id that is no escrow, and moves nothing', async () => {
-    const { escrowId } = await heldEscrow();
+    const { escrowId } = await heldEscrow(owner);
     const csrf = await tokenOf(owner.browser);
     const notAForm = await fetch(`${baseUrl}/dashboard/escrows/${escrowId}/release`, {
       method: 'POST',
@@ -184,7 +156,7 @@ describe('escrows on the dashboard', () => {
   });
 
   it('answers 404 for another business’s escrow, and moves nothing', async () => {
-    const { escrowId } = await heldEscrow();
+    const { escrowId } = await heldEscrow(owner);
     const other = await signUpOwner(baseUrl);
     expect((await other.browser.get(`/dashboard/escrows/${escrowId}/release`)).status).toBe(404);
     expect((await other.browser.get(`/dashboard/escrows/${escrowId}/refund`)).status).toBe(404);

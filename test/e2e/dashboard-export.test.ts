@@ -1,10 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { listStores } from '#shared/data/store.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
-import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
-import { type ListedTransaction, listedForComparison, parseCsv, rowAsListed } from '#test/support/csv.ts';
+import { listedForComparison, parseCsv, rowAsListed } from '#test/support/csv.ts';
 import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import {
+  createKeyOnDashboard,
+  expectErrorSummary,
+  listedByTheApi,
+  memberOf,
+  theLocalHost,
+  untilTheApiLetsIn,
+  verifyFirstLevel,
+} from '#test/support/dashboard-setup.ts';
+import { writeTransactionHistory } from '#test/support/transaction-history.ts';
 
 /**
  * The dashboard's CSV export over the local host, streamed as on AWS: the file of a window holds
@@ -12,29 +23,9 @@ import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
  * as RFC 4180 says; finance may export, a viewer may not; a window over 90 days or over 100,000
  * rows is refused before any byte of a file; another business's store is not found.
  */
-const { config } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { baseUrl } = theLocalHost();
 const dayMs = 24 * 60 * 60 * 1000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
-
-let data: {
-  listStores: typeof import('#shared/data/store.ts')['listStores'];
-  writeTransactionHistory: typeof import('#test/support/transaction-history.ts')['writeTransactionHistory'];
-  documentClient: typeof import('#shared/aws/dynamodb.ts')['documentClient'];
-  tableName: string;
-  commands: typeof import('@aws-sdk/lib-dynamodb');
-};
-beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  data = {
-    listStores: (await import('#shared/data/store.ts')).listStores,
-    writeTransactionHistory: (await import('#test/support/transaction-history.ts')).writeTransactionHistory,
-    documentClient,
-    tableName: tableName(),
-    commands: await import('@aws-sdk/lib-dynamodb'),
-  };
-});
 
 const tricky = 'Café « Chez Aïcha », 2e étage\n"Table 4", reçu n°7';
 
@@ -70,43 +61,6 @@ function historyOf(businessId: string, storeId: string, count: number): Transact
   ];
 }
 
-async function grantApiAccess(businessId: string) {
-  await data.documentClient.send(
-    new data.commands.UpdateCommand({
-      TableName: data.tableName,
-      Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET apiAccessEnabled = :on, verificationLevel = :one',
-      ExpressionAttributeValues: { ':on': true, ':one': 1 },
-    }),
-  );
-}
-
-async function apiKeyOf(browser: DashboardBrowser) {
-  const csrf = await browser.csrfOf('/dashboard/api-keys');
-  const answer = await browser.post('/dashboard/api-keys', { csrf, name: 'Export', kind: 'merchant' });
-  return {
-    keyId: /id="key-id" name="key-id" value="([^"]+)"/.exec(answer.text)?.[1] ?? '',
-    secret: /id="key-secret" name="key-secret" value="([^"]+)"/.exec(answer.text)?.[1] ?? '',
-  };
-}
-
-/** Every page of the API's list of the window, as one list. */
-async function apiList(key: { keyId: string; secret: string }, query: string): Promise<ListedTransaction[]> {
-  const items: ListedTransaction[] = [];
-  let asOf = '';
-  for (let page = 1; ; page++) {
-    const response = await fetch(
-      `${baseUrl}/partner_api/transactions?${query}&limit=100&page=${page}${asOf ? `&asOf=${asOf}` : ''}`,
-      { headers: { 'X-API-KEY-ID': key.keyId, 'X-API-KEY': key.secret } },
-    );
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as { data: ListedTransaction[]; total: number; asOf: string };
-    asOf = body.asOf;
-    items.push(...body.data);
-    if (items.length >= body.total || body.data.length === 0) return items;
-  }
-}
-
 /** The file as the browser gets it, bytes and all (a `text()` would take the BOM off). */
 async function download(browser: DashboardBrowser, query: string) {
   const response = await fetch(`${baseUrl}/dashboard/transactions/export?download=1&${query}`, {
@@ -117,46 +71,19 @@ async function download(browser: DashboardBrowser, query: string) {
   return { response, bytes, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
 }
 
-/** A second person of the business with the given role, made in the table and signed in. */
-async function memberOf(owner: { businessId: string }, role: MemberRole) {
-  const { createUser } = await import('#shared/data/user.ts');
-  const { newMemberWrites } = await import('#shared/data/membership.ts');
-  const { transactWrite } = await import('#shared/data/transact.ts');
-  const { newDashboardPhone, DashboardBrowser: Browser } = await import('#test/support/dashboard.ts');
-  const phone = newDashboardPhone();
-  const user = await createUser({ phone, firstName: 'Koffi', lastName: 'Yao' });
-  await transactWrite(
-    newMemberWrites(
-      {
-        id: randomUUID(),
-        businessId: owner.businessId,
-        role,
-        name: 'Koffi Yao',
-        phone,
-        userId: user.id,
-        createdAt: new Date().toISOString(),
-      },
-      'Maquis Aïcha',
-    ),
-  );
-  const browser = new Browser(baseUrl);
-  await browser.signInWith(phone);
-  return browser;
-}
-
 describe('the CSV export of the transactions', () => {
   it('streams the rows the API lists for the window, as RFC 4180 UTF-8 with a BOM, and records it', async () => {
     const owner = await signUpOwner(baseUrl);
-    const [store] = await data.listStores(owner.businessId);
+    const [store] = await listStores(owner.businessId);
     if (!store) throw new Error('no store');
-    await data.writeTransactionHistory(historyOf(owner.businessId, store.id, 230));
-    const key = await apiKeyOf(owner.browser);
-    await grantApiAccess(owner.businessId);
-    await new Promise((resolve) => setTimeout(resolve, 2100)); // the host caches a business 2 s
+    await writeTransactionHistory(historyOf(owner.businessId, store.id, 230));
+    const key = await createKeyOnDashboard(owner.browser, { name: 'Export', kind: 'merchant' });
+    await verifyFirstLevel(owner.businessId);
+    await untilTheApiLetsIn(baseUrl, key.headers);
 
     const from = dayOf(Date.now() - 30 * dayMs);
     const to = dayOf(Date.now());
-    const listed = await apiList(key, `startDate=${from}&endDate=${to}`);
+    const listed = await listedByTheApi(baseUrl, key.headers, `startDate=${from}&endDate=${to}`);
     expect(listed).toHaveLength(230);
 
     const { response, bytes, text } = await download(owner.browser, `from=${from}&to=${to}`);
@@ -223,10 +150,9 @@ describe('the CSV export of the transactions', () => {
     const tooLong = await owner.browser.get(
       '/dashboard/transactions/export?download=1&from=2026-01-01&to=2026-04-15',
     );
-    expect(tooLong.status).toBe(400);
+    expectErrorSummary(tooLong, 400, 'to');
     expect(tooLong.headers.get('content-type')).toContain('text/html');
     expect(tooLong.text).toContain('La période dépasse 90 jours');
-    expect(tooLong.text).toContain('href="#to"');
     const badDay = await owner.browser.get('/dashboard/transactions/export?download=1&from=2026-02-30');
     expect(badDay.status).toBe(400);
     const badType = await owner.browser.get('/dashboard/transactions/export?download=1&type=gift&lang=en');
@@ -236,11 +162,11 @@ describe('the CSV export of the transactions', () => {
 
   it('refuses a window of more than 100,000 rows before any byte of a file, counted from the day counters', async () => {
     const owner = await signUpOwner(baseUrl);
-    const [store] = await data.listStores(owner.businessId);
+    const [store] = await listStores(owner.businessId);
     const day = dayOf(Date.now() - dayMs);
-    await data.documentClient.send(
-      new data.commands.UpdateCommand({
-        TableName: data.tableName,
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
         Key: { pk: `TXCOUNT#${store?.id}`, sk: day },
         UpdateExpression: 'SET #count = :count',
         ExpressionAttributeNames: { '#count': 'count' },
@@ -258,8 +184,8 @@ describe('the CSV export of the transactions', () => {
   it('lets finance export, refuses a viewer (403), a session-less request (to the sign-in) and another business’s store (404)', async () => {
     const owner = await signUpOwner(baseUrl);
     const other = await signUpOwner(baseUrl);
-    const [otherStore] = await data.listStores(other.businessId);
-    await data.writeTransactionHistory(historyOf(other.businessId, otherStore?.id ?? '', 3));
+    const [otherStore] = await listStores(other.businessId);
+    await writeTransactionHistory(historyOf(other.businessId, otherStore?.id ?? '', 3));
 
     const finance = await memberOf(owner, 'finance');
     const financeFile = await download(finance, '');

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
+import { describe, expect, it } from 'vitest';
 import { formatAmount } from '#shared/pages/format.ts';
 import { apiClient } from '#test/support/api-client.ts';
-import { DashboardBrowser, nextCodeOf, signInCodesOf, signUpOwner } from '#test/support/dashboard.ts';
-import { admin } from '#test/support/local-host.ts';
+import { DashboardBrowser, newDashboardPhone, signUpOwner } from '#test/support/dashboard.ts';
+import { theLocalHost, type VerifiedOwner, verifiedOwner } from '#test/support/dashboard-setup.ts';
+import { paidPayment } from '#test/support/paid-payments.ts';
 
 /**
  * The dashboard's home on the local host over real HTTP: a payment made through the API and paid
@@ -12,82 +11,33 @@ import { admin } from '#test/support/local-host.ts';
  * transaction list's line), in today's and the 30 days' totals and the chart; every role may read
  * it; another business's home shows none of it.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { config, baseUrl } = theLocalHost();
 const call = apiClient(baseUrl);
-
-let table: {
-  documentClient: typeof import('#shared/aws/dynamodb.ts')['documentClient'];
-  tableName: string;
-  commands: typeof import('@aws-sdk/lib-dynamodb');
-};
-beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  table = { documentClient, tableName: tableName(), commands: await import('@aws-sdk/lib-dynamodb') };
-});
-
-/** What the first verification level does to a business (the identity check, tested elsewhere): API access on. */
-async function grantApiAccess(businessId: string) {
-  await table.documentClient.send(
-    new table.commands.UpdateCommand({
-      TableName: table.tableName,
-      Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET apiAccessEnabled = :on, verificationLevel = :one',
-      ExpressionAttributeValues: { ':on': true, ':one': 1 },
-    }),
-  );
-}
 
 /** The text of the element carrying `data-testid="<id>"` (the first, or the one inside `scope`). */
 const testId = (page: string, id: string) =>
   new RegExp(`data-testid="${id}"[^>]*>([^<]*)<`).exec(page)?.[1] ?? null;
 
-/** A signed-up owner whose business has API access, a key, and its one store's id. */
-async function ownerWithApi() {
-  const owner = await signUpOwner(baseUrl);
-  await grantApiAccess(owner.businessId);
-  const { keyId, key } = await admin(dataDir, 'create-key', '--business', owner.businessId);
-  const headers = {
-    'X-API-KEY-ID': keyId as string,
-    'X-API-KEY': key as string,
-    'content-type': 'application/json',
-  };
-  const stores = await call('GET', '/partner_api/stores', headers);
-  expect(stores.status).toBe(200);
-  return { ...owner, headers, storeId: stores.body[0].id as string };
-}
-
-async function sandboxPayment(headers: Record<string, string>, storeId: string, amountCents: number) {
-  const created = await call('POST', '/partner_api/payment_requests', headers, {
-    storeId,
+/** A payment of the store, paid in the sandbox through MTN. */
+const sandboxPayment = (owner: VerifiedOwner, amountCents: number) =>
+  paidPayment(config, owner.headers, {
+    storeId: owner.storeId,
     amountCents,
-    currency: 'XOF',
-    reference: `home-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: { paymentMethod: 'mtn', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const paid = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, headers, {
+    paymentMethod: 'mtn',
     payerPhone: '+2250700000001',
   });
-  expect(paid.body.status).toBe('success');
-  return created.body.id as string;
-}
 
 describe('the dashboard home', () => {
   it('shows a sandbox payment with the amounts the API gives: balance, totals, chart and latest line', async () => {
-    const owner = await ownerWithApi();
+    const owner = await verifiedOwner(baseUrl);
     const empty = await owner.browser.get('/dashboard');
     expect(empty.status).toBe(200);
     expect(testId(empty.text, 'available')).toBe(formatAmount(0));
     expect(empty.text).toContain('data-testid="latest"');
     expect(testId(empty.text, 'role')).toBe('Propriétaire');
 
-    await sandboxPayment(owner.headers, owner.storeId, 250_000);
-    await sandboxPayment(owner.headers, owner.storeId, 120_000);
+    await sandboxPayment(owner, 250_000);
+    await sandboxPayment(owner, 120_000);
     const balance = await call('GET', `/partner_api/stores/${owner.storeId}/balance`, owner.headers);
     const list = await call('GET', `/partner_api/transactions?storeId=${owner.storeId}`, owner.headers);
     expect(list.body.total).toBe(2);
@@ -148,9 +98,9 @@ describe('the dashboard home', () => {
   });
 
   it('is every role’s: a viewer reads the same money, without the owner’s identity check', async () => {
-    const owner = await ownerWithApi();
-    await sandboxPayment(owner.headers, owner.storeId, 80_000);
-    const phone = `+22507${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const owner = await verifiedOwner(baseUrl);
+    await sandboxPayment(owner, 80_000);
+    const phone = newDashboardPhone();
     const invited = await owner.browser.post('/dashboard/team/invitations', {
       csrf: await owner.browser.csrfOf('/dashboard/team'),
       firstName: 'Awa',
@@ -160,9 +110,7 @@ describe('the dashboard home', () => {
     });
     expect(invited.status).toBe(303);
     const viewer = new DashboardBrowser(baseUrl);
-    const had = (await signInCodesOf(baseUrl, phone)).length;
-    await viewer.post('/dashboard/sign-in', { phone });
-    await viewer.post('/dashboard/sign-in/code', { code: await nextCodeOf(baseUrl, phone, had) });
+    await viewer.signInWith(phone);
     const home = await viewer.get('/dashboard');
     expect(home.status).toBe(200);
     expect(testId(home.text, 'role')).toBe('Lecture seule');

@@ -1,7 +1,13 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
-import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
-import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { backgroundWorkMs, type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import {
+  auditActionsOf,
+  expectErrorSummary,
+  itemsOf,
+  memberOf,
+  theLocalHost,
+  verifyFirstLevel,
+} from '#test/support/dashboard-setup.ts';
 import { decodeQrPng, decodeQrSvg } from '#test/support/qr-images.ts';
 
 /**
@@ -11,77 +17,7 @@ import { decodeQrPng, decodeQrSvg } from '#test/support/qr-images.ts';
  * page refuse and on again lets it pay. Forged posts, a viewer's hand-made posts, another
  * business's link ids and a wrong amount change nothing.
  */
-const { config } = inject('localHost');
-const baseUrl = config.baseUrl;
-
-let table: {
-  documentClient: typeof import('#shared/aws/dynamodb.ts')['documentClient'];
-  tableName: string;
-  commands: typeof import('@aws-sdk/lib-dynamodb');
-};
-beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  table = { documentClient, tableName: tableName(), commands: await import('@aws-sdk/lib-dynamodb') };
-});
-
-async function itemsOf(businessId: string, prefix: string) {
-  const { Items = [] } = await table.documentClient.send(
-    new table.commands.QueryCommand({
-      TableName: table.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':prefix': prefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Items;
-}
-
-/**
- * What the first verification level does to a business (built elsewhere): at level 0 it may collect
- * nothing. The host caches a business 2 s.
- */
-async function verifyFirstLevel(businessId: string) {
-  await table.documentClient.send(
-    new table.commands.UpdateCommand({
-      TableName: table.tableName,
-      Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET verificationLevel = :one',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 2100));
-}
-
-const auditActionsOf = async (businessId: string) =>
-  (await itemsOf(businessId, 'AUDIT#')).map((item) => item.action as string);
-
-/** A second person of the business with the given role, made in the table and signed in. */
-async function memberOf(owner: { businessId: string }, role: MemberRole) {
-  const { createUser } = await import('#shared/data/user.ts');
-  const { newMemberWrites } = await import('#shared/data/membership.ts');
-  const { transactWrite } = await import('#shared/data/transact.ts');
-  const { newDashboardPhone, DashboardBrowser: Browser } = await import('#test/support/dashboard.ts');
-  const phone = newDashboardPhone();
-  const user = await createUser({ phone, firstName: 'Koffi', lastName: 'Yao' });
-  await transactWrite(
-    newMemberWrites(
-      {
-        id: crypto.randomUUID(),
-        businessId: owner.businessId,
-        role,
-        name: 'Koffi Yao',
-        phone,
-        userId: user.id,
-        createdAt: new Date().toISOString(),
-      },
-      'Maquis Aïcha',
-    ),
-  );
-  const browser = new Browser(baseUrl);
-  expect((await browser.signInWith(phone)).location).toBe(`${baseUrl}/dashboard`);
-  return browser;
-}
+const { baseUrl } = theLocalHost();
 
 async function storeIdOf(browser: DashboardBrowser) {
   const form = await browser.get('/dashboard/payment-links/new');
@@ -99,22 +35,23 @@ async function createLink(browser: DashboardBrowser, form: Record<string, string
   return { answer, linkId };
 }
 
-/** A payer through the link's page, approving on the sandbox provider's page; the request's id. */
-async function payThroughLink(linkId: string) {
-  const started = await fetch(`${baseUrl}/pl/${linkId}`, {
+/** A form posted on a payer's page, as the payer's browser posts it: no session, no redirect followed. */
+const postAsPayer = (url: string, fields: Record<string, string>) =>
+  fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ paymentMethod: 'orange', payerPhone: '+2250700000001' }).toString(),
+    body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
   });
+
+const orangePayer = { paymentMethod: 'orange', payerPhone: '+2250700000001' };
+
+/** A payer through the link's page, approving on the sandbox provider's page. */
+async function payThroughLink(linkId: string) {
+  const started = await postAsPayer(`${baseUrl}/pl/${linkId}`, orangePayer);
   expect(started.status, await started.clone().text()).toBe(303);
   const checkout = started.headers.get('location') as string;
-  const answered = await fetch(checkout, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ action: 'approve', payerPhone: '+2250700000001' }).toString(),
-    redirect: 'manual',
-  });
+  const answered = await postAsPayer(checkout, { action: 'approve', payerPhone: orangePayer.payerPhone });
   expect(answered.status).toBe(303);
 }
 
@@ -184,13 +121,15 @@ describe('payment links on the dashboard', () => {
     expect(card.headers.get('content-security-policy')).toMatch(/style-src 'sha256-/);
 
     await payThroughLink(linkId);
-    const deadline = Date.now() + 15_000;
-    let withPayment = '';
-    while (Date.now() < deadline) {
-      withPayment = (await owner.browser.get(`/dashboard/payment-links/${linkId}`)).text;
-      if (withPayment.includes('data-transaction-id=')) break;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    // The payment reaches the link's page once its callback is handled.
+    const withPayment = await vi.waitFor(
+      async () => {
+        const { text } = await owner.browser.get(`/dashboard/payment-links/${linkId}`);
+        if (!text.includes('data-transaction-id=')) throw new Error('no payment on the link’s page yet');
+        return text;
+      },
+      { timeout: backgroundWorkMs, interval: 300 },
+    );
     expect(withPayment).toContain('data-testid="link-payments"');
     expect(withPayment).toContain('Réussi');
 
@@ -199,12 +138,7 @@ describe('payment links on the dashboard', () => {
     expect(off.location).toBe(`${baseUrl}/dashboard/payment-links/${linkId}`);
     const refused = await fetch(url);
     expect(await refused.text()).toContain('plus actif');
-    const refusedPost = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ paymentMethod: 'orange', payerPhone: '+2250700000001' }).toString(),
-      redirect: 'manual',
-    });
+    const refusedPost = await postAsPayer(url, orangePayer);
     expect(refusedPost.status).toBe(409);
     expect((await owner.browser.get('/dashboard/payment-links')).text).toContain('Désactivé');
 
@@ -234,11 +168,11 @@ describe('payment links on the dashboard', () => {
       allowMultiplePayments: false,
     });
     await payThroughLink(linkId);
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      if ((await itemsOf(owner.businessId, `PLINK#${linkId}`))[0]?.paidBy) break;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    await expect
+      .poll(async () => (await itemsOf(owner.businessId, `PLINK#${linkId}`))[0]?.paidBy, {
+        timeout: backgroundWorkMs,
+      })
+      .toBeTruthy();
     const page = await owner.browser.get(`/dashboard/payment-links/${linkId}`);
     expect(page.text).toContain('a été payé');
     expect(page.text).not.toContain(`/payment-links/${linkId}/switch`);
@@ -258,8 +192,7 @@ describe('payment links on the dashboard', () => {
       [{ storeId: crypto.randomUUID(), title: 'Robe wax taille M', amount: '1500' }, 'storeId'],
     ] as const) {
       const { answer } = await createLink(owner.browser, form);
-      expect(answer.status, JSON.stringify(form)).toBe(400);
-      expect(answer.text).toContain(`href="#${field}"`);
+      expectErrorSummary(answer, 400, field);
       expect(answer.text).toContain('aria-invalid="true"');
     }
     expect(await itemsOf(owner.businessId, 'PLINK#')).toEqual([]);

@@ -1,8 +1,13 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
-import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
-import { type DashboardBrowser, newDashboardPhone, signUpOwner } from '#test/support/dashboard.ts';
-import { admin } from '#test/support/local-host.ts';
+import { describe, expect, it } from 'vitest';
+import { creditSmsBalance } from '#shared/operations/messages.ts';
+import { type DashboardBrowser, newDashboardPhone, signUpOwner, textsOf } from '#test/support/dashboard.ts';
+import {
+  expectErrorSummary,
+  itemsOf,
+  memberOf,
+  theLocalHost,
+  verifyFirstLevel,
+} from '#test/support/dashboard-setup.ts';
 
 /**
  * "Ask for a payment" on the local host over real HTTP, as a browser without JavaScript uses it:
@@ -11,31 +16,7 @@ import { admin } from '#test/support/local-host.ts';
  * empty balance refuses before anything is written; forged posts, a viewer's post, bad fields and
  * another business's request change nothing.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
-
-let table: {
-  documentClient: typeof import('#shared/aws/dynamodb.ts')['documentClient'];
-  tableName: string;
-  commands: typeof import('@aws-sdk/lib-dynamodb');
-};
-beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  table = { documentClient, tableName: tableName(), commands: await import('@aws-sdk/lib-dynamodb') };
-});
-
-async function itemsOf(businessId: string, prefix: string) {
-  const { Items = [] } = await table.documentClient.send(
-    new table.commands.QueryCommand({
-      TableName: table.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':prefix': prefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Items;
-}
+const { baseUrl } = theLocalHost();
 
 /** What an ask writes in the business's partition: the reference's claim, the SMS, the ask, the audit entry. */
 async function writtenBy(businessId: string) {
@@ -53,63 +34,6 @@ async function writtenBy(businessId: string) {
   };
 }
 
-/** What the first verification level does (built elsewhere): a level-0 business may collect nothing. */
-async function verify(businessId: string) {
-  await table.documentClient.send(
-    new table.commands.UpdateCommand({
-      TableName: table.tableName,
-      Key: { pk: `BIZ#${businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET verificationLevel = :one',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 2100)); // the local host caches a business 2 s
-}
-
-const creditSms = (businessId: string, segments: number) =>
-  admin(dataDir, 'credit-sms', '--business', businessId, '--segments', String(segments));
-
-/** A second person of the business with the given role, made in the table and signed in. */
-async function memberOf(businessId: string, role: MemberRole) {
-  const { createUser } = await import('#shared/data/user.ts');
-  const { newMemberWrites } = await import('#shared/data/membership.ts');
-  const { transactWrite } = await import('#shared/data/transact.ts');
-  const { DashboardBrowser: Browser } = await import('#test/support/dashboard.ts');
-  const phone = newDashboardPhone();
-  const user = await createUser({ phone, firstName: 'Koffi', lastName: 'Yao' });
-  await transactWrite(
-    newMemberWrites(
-      {
-        id: crypto.randomUUID(),
-        businessId,
-        role,
-        name: 'Koffi Yao',
-        phone,
-        userId: user.id,
-        createdAt: new Date().toISOString(),
-      },
-      'Maquis Aïcha',
-    ),
-  );
-  const browser = new Browser(baseUrl);
-  expect((await browser.signInWith(phone)).location).toBe(`${baseUrl}/dashboard`);
-  return browser;
-}
-
-/** The SMS texts a phone got, newest first, as the local inbox shows them. */
-async function textsOf(phone: string, atLeast: number): Promise<string[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const page = await (await fetch(`${baseUrl}/__local/sms`)).text();
-    const section =
-      new RegExp(`<section class="phone" data-number="\\${phone}">([\\s\\S]*?)</section>`).exec(page)?.[1] ??
-      '';
-    const texts = [...section.matchAll(/<li class="sms">([^<]*)/g)].map((match) => match[1] as string);
-    if (texts.length >= atLeast || Date.now() > deadline) return texts;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 async function ask(browser: DashboardBrowser, form: Record<string, string>) {
   const page = await browser.get('/dashboard/payment-requests');
   const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
@@ -120,7 +44,7 @@ async function ask(browser: DashboardBrowser, form: Record<string, string>) {
 describe('asking for a payment on the dashboard', () => {
   it('checks, then makes the request and texts its hosted page to the payer on the SMS balance', async () => {
     const owner = await signUpOwner(baseUrl);
-    await Promise.all([creditSms(owner.businessId, 3), verify(owner.businessId)]);
+    await Promise.all([creditSmsBalance(owner.businessId, 3), verifyFirstLevel(owner.businessId)]);
     const payer = newDashboardPhone();
     const national = `0${payer.slice(5)}`; // +22507… read in the store's country, Côte d'Ivoire
 
@@ -140,7 +64,7 @@ describe('asking for a payment on the dashboard', () => {
     expect(id).not.toBe('');
     expect(await writtenBy(owner.businessId)).toEqual({ claims: 1, messages: 1, asks: 1, asked: 1 });
 
-    const [sms] = await textsOf(payer, 1);
+    const [sms] = await textsOf(baseUrl, payer, 1);
     expect(sms).toBe(
       `Maquis Aïcha vous demande 1 500 F CFA (Commande 42). Payez ici : ${baseUrl}/payment/${id}`,
     );
@@ -178,18 +102,16 @@ describe('asking for a payment on the dashboard', () => {
 
   it('names each wrong field (400) and writes nothing', async () => {
     const owner = await signUpOwner(baseUrl);
-    await creditSms(owner.businessId, 2);
+    await creditSmsBalance(owner.businessId, 2);
     const badAmount = await ask(owner.browser, {
       amount: '1,5',
       payerPhone: newDashboardPhone(),
       confirm: 'yes',
     });
-    expect(badAmount.status).toBe(400);
-    expect(badAmount.text).toContain('href="#amount"');
+    expectErrorSummary(badAmount, 400, 'amount');
     expect(badAmount.text).toContain('id="amount-error"');
     const badPhone = await ask(owner.browser, { amount: '1500', payerPhone: '12345', confirm: 'yes' });
-    expect(badPhone.status).toBe(400);
-    expect(badPhone.text).toContain('href="#payerPhone"');
+    expectErrorSummary(badPhone, 400, 'payerPhone');
     expect(badPhone.text).toContain('Saisissez un numéro de mobile valide');
     // Guinea-Bissau's numbers are valid, but no provider of the service takes money there.
     const unserved = await ask(owner.browser, {
@@ -197,29 +119,27 @@ describe('asking for a payment on the dashboard', () => {
       payerPhone: '+245955123456',
       confirm: 'yes',
     });
-    expect(unserved.status).toBe(400);
-    expect(unserved.text).toContain('href="#payerPhone"');
+    expectErrorSummary(unserved, 400, 'payerPhone');
     // Level 0 may collect nothing: the month's ceiling refuses the request, before its SMS.
     const ceiling = await ask(owner.browser, {
       amount: '1500',
       payerPhone: newDashboardPhone(),
       confirm: 'yes',
     });
-    expect(ceiling.status).toBe(422);
-    expect(ceiling.text).toContain('href="#amount"');
+    expectErrorSummary(ceiling, 422, 'amount');
     expect(ceiling.text).toContain('peut encore encaisser ce mois-ci');
     expect(await writtenBy(owner.businessId)).toEqual({ claims: 0, messages: 0, asks: 0, asked: 0 });
   });
 
   it('refuses a viewer’s post, a post without the token and one from another site (403), writing nothing', async () => {
     const owner = await signUpOwner(baseUrl);
-    await creditSms(owner.businessId, 2);
+    await creditSmsBalance(owner.businessId, 2);
     const storeId = /name="storeId" value="([^"]+)"/.exec(
       (await owner.browser.get('/dashboard/payment-requests')).text,
     )?.[1] as string;
     const form = { storeId, amount: '1500', payerPhone: newDashboardPhone(), note: '', confirm: 'yes' };
 
-    const viewer = await memberOf(owner.businessId, 'viewer');
+    const viewer = await memberOf(owner, 'viewer');
     const seen = await viewer.get('/dashboard/payment-requests');
     expect(seen.status).toBe(200);
     expect(seen.text).not.toContain('name="amount"');
@@ -239,7 +159,7 @@ describe('asking for a payment on the dashboard', () => {
 
   it('another business’s request is 404, as is an id that is none', async () => {
     const a = await signUpOwner(baseUrl);
-    await Promise.all([creditSms(a.businessId, 2), verify(a.businessId)]);
+    await Promise.all([creditSmsBalance(a.businessId, 2), verifyFirstLevel(a.businessId)]);
     const asked = await ask(a.browser, { amount: '500', payerPhone: newDashboardPhone(), confirm: 'yes' });
     expect(asked.status).toBe(303);
     const path = new URL(asked.location ?? '').pathname;

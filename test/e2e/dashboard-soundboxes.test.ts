@@ -1,12 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceProvisioning } from '#infra/admin-device.ts';
-import { useLocalAws } from '#infra/local/local-config.ts';
 import { formatAmount } from '#shared/pages/format.ts';
-import { apiClient, type Body } from '#test/support/api-client.ts';
-import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
-import { grantApiAccess, platformKeyOf, signedInMember } from '#test/support/dashboard-business.ts';
-import { admin } from '#test/support/local-host.ts';
+import { backgroundWorkMs, type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import {
+  memberOf,
+  provisionSoundbox,
+  theLocalHost,
+  type VerifiedOwner,
+  verifiedOwner,
+} from '#test/support/dashboard-setup.ts';
 import { connectDevice, json, type TestDevice } from '#test/support/soundbox-device.ts';
 
 /**
@@ -15,37 +17,21 @@ import { connectDevice, json, type TestDevice } from '#test/support/soundbox-dev
  * test QR reaching the device over MQTT as a real 1 F CFA soundbox request labelled as a test,
  * and the page's last payment; a viewer, forged posts and another business's device push nothing.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
-const call = apiClient(baseUrl);
+const { dataDir, baseUrl } = theLocalHost();
 
-let owner: { browser: DashboardBrowser; businessId: string };
-let storeId: string;
+let owner: VerifiedOwner;
 const devices: TestDevice[] = [];
 
 beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  owner = await signUpOwner(baseUrl);
   // The test QR is a real payment request: the business must be allowed to collect.
-  await grantApiAccess(owner.businessId);
-  const platform = await platformKeyOf(dataDir, owner.businessId);
-  await new Promise((resolve) => setTimeout(resolve, 2100)); // the host caches a business 2 s
-  storeId = ((await call('GET', '/partner_api/stores', platform)).body as Body[])[0].id;
+  owner = await verifiedOwner(baseUrl);
 });
 
 afterEach(async () => {
   await Promise.all(devices.splice(0).map((device) => device.close()));
 });
 
-const newDevice = () =>
-  admin<DeviceProvisioning>(
-    dataDir,
-    'create-device',
-    '--store',
-    storeId,
-    '--device-id',
-    `Till-${randomUUID().slice(0, 8)}`,
-  );
+const newDevice = () => provisionSoundbox(dataDir, owner.storeId);
 
 async function online(provisioning: DeviceProvisioning): Promise<TestDevice> {
   const device = await connectDevice(provisioning);
@@ -114,12 +100,12 @@ describe('soundboxes on the dashboard', () => {
     const device = await online(provisioning);
     const path = `/dashboard/soundboxes/${provisioning.deviceId}/test-qr`;
 
-    const viewer = await signedInMember(baseUrl, owner.businessId, 'viewer');
-    const list = await viewer.browser.get('/dashboard/soundboxes');
+    const viewer = await memberOf(owner, 'viewer');
+    const list = await viewer.get('/dashboard/soundboxes');
     expect(list.status).toBe(200);
     expect(list.text).toContain(`data-device-id="${provisioning.deviceId}"`);
     expect(list.text).not.toContain(path);
-    expect((await viewer.browser.post(path, { csrf: await viewer.browser.csrfOf() })).status).toBe(403);
+    expect((await viewer.post(path, { csrf: await viewer.csrfOf() })).status).toBe(403);
 
     const csrf = await owner.browser.csrfOf();
     expect((await owner.browser.post(path, {})).status).toBe(403);
@@ -129,7 +115,13 @@ describe('soundboxes on the dashboard', () => {
     expect((await other.browser.post(path, { csrf: await other.browser.csrfOf() })).status).toBe(404);
     expect((await other.browser.get('/dashboard/soundboxes')).text).not.toContain(provisioning.deviceId);
 
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(device.messages.filter((message) => message.topic === provisioning.topics.display)).toEqual([]);
+    // None of those reached the device: the owner's own test QR, sent after them, is the first and
+    // only thing it shows (one publisher, one subscriber, QoS 1: the broker keeps their order).
+    const sent = await owner.browser.post(path, { csrf });
+    expect(sent.status, sent.text.slice(0, 300)).toBe(303);
+    await device.next(provisioning.topics.display, () => true, backgroundWorkMs);
+    expect(device.messages.filter((message) => message.topic === provisioning.topics.display)).toHaveLength(
+      1,
+    );
   });
 });

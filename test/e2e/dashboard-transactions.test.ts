@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
-import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatAmount, shortReference } from '#shared/pages/format.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
-import { type DashboardShop, dashboardMemberOf, dashboardShop } from '#test/support/dashboard-shops.ts';
+import { backgroundWorkMs } from '#test/support/dashboard.ts';
+import {
+  expectErrorSummary,
+  memberOf,
+  theLocalHost,
+  type VerifiedOwner,
+  verifiedOwner,
+} from '#test/support/dashboard-setup.ts';
 import { admin } from '#test/support/local-host.ts';
 import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -17,17 +22,16 @@ import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhoo
  * refused), a pending request is cancelled; roles, forged posts and another business's ids change
  * nothing.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { config, dataDir, baseUrl } = theLocalHost();
 const call = apiClient(baseUrl);
 /** Paid back by the sandbox, its callback a moment later. */
 const payer = '+2250700000017';
 
 let receiver: WebhookReceiver;
 
-type Shop = DashboardShop;
-const shop = () => dashboardShop(config, dataDir);
-const memberOf = (owner: Shop, role: MemberRole) => dashboardMemberOf(baseUrl, owner.businessId, role);
+type Shop = VerifiedOwner;
+/** A verified business with some balance besides its payments: its refunds are paid out of it. */
+const shop = () => verifiedOwner(baseUrl, { creditCents: 1_000_000 });
 
 const pay = (of: Shop, amountCents: number, paymentMethod = 'orange') =>
   paidPayment(config, of.headers, { storeId: of.storeId, amountCents, paymentMethod, payerPhone: payer });
@@ -51,7 +55,6 @@ const pathOf = (url: string) => url.replace(baseUrl, '');
 const csrfOfPage = (text: string) => /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
 
 beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -96,8 +99,7 @@ describe('the transactions list', () => {
     expect(await filtered('from=2020-01-01&to=2020-01-31')).toEqual([]);
 
     const tooLong = await owner.browser.get('/dashboard/transactions?from=2020-01-01&to=2020-12-31');
-    expect(tooLong.status).toBe(200);
-    expect(tooLong.text).toContain('href="#from"');
+    expectErrorSummary(tooLong, 200, 'from');
     expect(tooLong.text).toContain('Choisissez au plus 90 jours.');
     const wrongType = await owner.browser.get('/dashboard/transactions?type=gift&lang=en');
     expect(wrongType.text).toContain('This choice does not exist: it is ignored.');
@@ -136,8 +138,7 @@ describe('refunds from a transaction’s page', () => {
 
     // More than remains: the form again, saying so, nothing written.
     const tooMuch = await owner.browser.post(pathOf(refundPath), { csrf, amount: '5000' });
-    expect(tooMuch.status).toBe(400);
-    expect(tooMuch.text).toContain('href="#amount"');
+    expectErrorSummary(tooMuch, 400, 'amount');
     expect(tooMuch.text).toContain(formatAmount(300_000));
     const junk = await owner.browser.post(pathOf(refundPath), { csrf, amount: 'mille' });
     expect(junk.status).toBe(400);
@@ -193,12 +194,14 @@ describe('refunds from a transaction’s page', () => {
       const text = (await owner.browser.get(`/dashboard/transactions/${paymentId}`)).text;
       return [...text.matchAll(/data-delivery-id="([^"]+)"/g)].map((match) => match[1] as string);
     };
-    let shown = await deliveries();
-    for (let tries = 0; shown.length === 0 && tries < 40; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      shown = await deliveries();
-    }
-    expect(shown.length).toBeGreaterThan(0);
+    const shown = await vi.waitFor(
+      async () => {
+        const ids = await deliveries();
+        expect(ids.length).toBeGreaterThan(0);
+        return ids;
+      },
+      { timeout: backgroundWorkMs, interval: 250 },
+    );
     const resent = await owner.browser.post(
       `/dashboard/transactions/${paymentId}/deliveries/${shown[0]}/resend`,
       {

@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { useLocalAws } from '#infra/local/local-config.ts';
-import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { formatAmount } from '#shared/pages/format.ts';
 import { apiClient } from '#test/support/api-client.ts';
 import {
@@ -10,6 +10,14 @@ import {
   signInCodesOf,
   signUpOwner,
 } from '#test/support/dashboard.ts';
+import {
+  auditActionsOf,
+  expectErrorSummary,
+  itemsOf,
+  memberOf,
+  theLocalHost,
+  verifiedOwner,
+} from '#test/support/dashboard-setup.ts';
 import { admin } from '#test/support/local-host.ts';
 import { paidPayment } from '#test/support/paid-payments.ts';
 
@@ -20,56 +28,12 @@ import { paidPayment } from '#test/support/paid-payments.ts';
  * the member's phone for that very transfer, and every attack on that code changes nothing; a
  * role that may not, a forged post and another business's ids are refused with nothing written.
  */
-const { config, dataDir } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { config, dataDir, baseUrl } = theLocalHost();
 const call = apiClient(baseUrl);
 
-let table: {
-  documentClient: typeof import('#shared/aws/dynamodb.ts')['documentClient'];
-  tableName: string;
-  commands: typeof import('@aws-sdk/lib-dynamodb');
-};
-beforeAll(async () => {
-  useLocalAws(config.endpoints, config.tableName);
-  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
-  table = { documentClient, tableName: tableName(), commands: await import('@aws-sdk/lib-dynamodb') };
-});
-
-async function itemsOf(businessId: string, prefix: string) {
-  const { Items = [] } = await table.documentClient.send(
-    new table.commands.QueryCommand({
-      TableName: table.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':prefix': prefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Items;
-}
-
-const auditActionsOf = async (businessId: string) =>
-  (await itemsOf(businessId, 'AUDIT#')).map((entry) => entry.action as string);
-
-/** A signed-up owner whose business has API access (the first verification level), a key and a second store. */
-async function ownerWithApi() {
-  const owner = await signUpOwner(baseUrl);
-  await table.documentClient.send(
-    new table.commands.UpdateCommand({
-      TableName: table.tableName,
-      Key: { pk: `BIZ#${owner.businessId}`, sk: 'PROFILE' },
-      UpdateExpression: 'SET apiAccessEnabled = :on, verificationLevel = :one',
-      ExpressionAttributeValues: { ':on': true, ':one': 1 },
-    }),
-  );
-  const { keyId, key } = await admin(dataDir, 'create-key', '--business', owner.businessId);
-  const headers = {
-    'X-API-KEY-ID': keyId as string,
-    'X-API-KEY': key as string,
-    'content-type': 'application/json',
-  };
-  const stores = await call('GET', '/partner_api/stores', headers);
-  expect(stores.status, JSON.stringify(stores.body)).toBe(200);
-  const storeId = stores.body[0].id as string;
+/** A verified owner with a second store, to send money between the two. */
+async function ownerWithTwoStores() {
+  const owner = await verifiedOwner(baseUrl);
   const { storeId: secondStoreId } = await admin(
     dataDir,
     'create-store',
@@ -78,10 +42,10 @@ async function ownerWithApi() {
     '--name',
     'Cocody',
   );
-  return { ...owner, headers, storeId, secondStoreId: secondStoreId as string };
+  return { ...owner, secondStoreId: secondStoreId as string };
 }
 
-type Owner = Awaited<ReturnType<typeof ownerWithApi>>;
+type Owner = Awaited<ReturnType<typeof ownerWithTwoStores>>;
 
 const balanceOf = async (owner: Owner, storeId = owner.storeId) =>
   (await call('GET', `/partner_api/stores/${storeId}/balance`, owner.headers)).body.amount as number;
@@ -120,37 +84,10 @@ async function checkTransfer(browser: DashboardBrowser, form: Record<string, str
 
 const sentIdOf = (answer: Answer) => /[?&]sent=([0-9a-f-]{36})/.exec(answer.location ?? '')?.[1] ?? '';
 
-/** A second person of the business with the given role, signed in. */
-async function memberOf(owner: { businessId: string }, role: MemberRole) {
-  const { createUser } = await import('#shared/data/user.ts');
-  const { newMemberWrites } = await import('#shared/data/membership.ts');
-  const { transactWrite } = await import('#shared/data/transact.ts');
-  const { newDashboardPhone, DashboardBrowser: Browser } = await import('#test/support/dashboard.ts');
-  const phone = newDashboardPhone();
-  const user = await createUser({ phone, firstName: 'Koffi', lastName: 'Yao' });
-  await transactWrite(
-    newMemberWrites(
-      {
-        id: crypto.randomUUID(),
-        businessId: owner.businessId,
-        role,
-        name: 'Koffi Yao',
-        phone,
-        userId: user.id,
-        createdAt: new Date().toISOString(),
-      },
-      'Maquis Aïcha',
-    ),
-  );
-  const browser = new Browser(baseUrl);
-  expect((await browser.signInWith(phone)).location).toBe(`${baseUrl}/dashboard`);
-  return browser;
-}
-
 describe('sending money from the dashboard', () => {
   let owner: Owner;
   beforeAll(async () => {
-    owner = await ownerWithApi();
+    owner = await ownerWithTwoStores();
     await paidPayment(config, owner.headers, {
       storeId: owner.storeId,
       amountCents: 50_000_000,
@@ -251,8 +188,7 @@ describe('sending money from the dashboard', () => {
       number: '+221 77 123 45 67',
       amount: '1 000',
     });
-    expect(unserved.status).toBe(400);
-    expect(unserved.text).toContain('href="#paymentMethod"');
+    expectErrorSummary(unserved, 400, 'paymentMethod');
     expect(unserved.text).toContain('Djamo ne prend pas de paiements en Senegal');
     const badNumber = await checkTransfer(owner.browser, {
       storeId: owner.storeId,
@@ -262,9 +198,7 @@ describe('sending money from the dashboard', () => {
       number: '12',
       amount: 'beaucoup',
     });
-    expect(badNumber.status).toBe(400);
-    expect(badNumber.text).toContain('href="#number"');
-    expect(badNumber.text).toContain('href="#amount"');
+    expectErrorSummary(badNumber, 400, 'number', 'amount');
   });
 
   it('asks above the threshold for the SMS code of that very transfer: a wrong code, a code for another amount or transfer, a used or an expired code send nothing', async () => {
@@ -345,9 +279,9 @@ describe('sending money from the dashboard', () => {
     expect(usedAttempt.text).toContain('n’est plus valable');
 
     // Its own code, once expired: refused, with a way to get a new one.
-    await table.documentClient.send(
-      new table.commands.UpdateCommand({
-        TableName: table.tableName,
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
         Key: { pk: `SIGNIN#${confirmB.attemptId}`, sk: 'CODE' },
         UpdateExpression: 'SET expiresAt = :past',
         ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },

@@ -46,12 +46,15 @@ export interface PhoneOptions {
   viewport?: { width: number; height: number };
   /** Sets Accept-Language, as the phone's language setting does. Default fr-CI. */
   locale?: string;
+  /** What the person allowed the browser, for every site: `clipboard-read` for the copy buttons. */
+  permissions?: string[];
 }
 
 /** A browser as a payer's phone is, with a profile of its own that no other test shares. */
 export async function openPhone({
   viewport = { width: 390, height: 844 },
   locale = 'fr-CI',
+  permissions = [],
 }: PhoneOptions = {}): Promise<PhoneBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'pps-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -60,6 +63,7 @@ export async function openPhone({
     headless: true,
     viewport,
     locale,
+    permissions,
     isMobile: true,
     hasTouch: true,
     deviceScaleFactor: 2,
@@ -71,6 +75,24 @@ export async function openPhone({
     close: async () => {
       await context.close();
       rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The phones a test file opens, each with a profile of its own, closed together when the file ends:
+ * `const phones = phoneRack()`, `afterAll(phones.closeAll)`, then `await phones.open(…)` in a test.
+ */
+export function phoneRack() {
+  const opened: PhoneBrowser[] = [];
+  return {
+    async open(options?: PhoneOptions): Promise<Page> {
+      const phone = await openPhone(options);
+      opened.push(phone);
+      return phone.page;
+    },
+    closeAll: async () => {
+      await Promise.all(opened.splice(0).map((phone) => phone.close()));
     },
   };
 }
