@@ -31,7 +31,7 @@ export const dashboardSmsEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sms',
     caller: 'public',
-    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Check an SMS (its segments against the balance), then send it on the balance',

@@ -32,7 +32,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/team/invitations',
     caller: 'public',
-    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Invite a phone with a role (an SMS with the way in; valid 7 days)',

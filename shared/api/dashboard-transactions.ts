@@ -1,6 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { paysOut } from '#shared/catalogue/access.ts';
+import { paysOut, sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
  * The dashboard's transactions (issue 26, item 2): the list with filters and search, one
@@ -158,7 +158,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'POST',
     path: '/dashboard/transactions/{transactionId}/deliveries/{deliveryId}/resend',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     page: true,
     tag,
     summary: 'Send one of the transaction’s webhook deliveries again, the same bytes',

@@ -64,7 +64,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'POST',
     path: '/dashboard/transfers/new',
     caller: 'public',
-    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary:

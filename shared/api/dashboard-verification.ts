@@ -54,7 +54,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification/{id}',
     caller: 'public',
-    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:UpdateItem'],
+    access: ['table:DeleteItem', 'table:GetItem', 'table:UpdateItem'],
     sandboxOnly: true,
     page: true,
     tag,

@@ -18,7 +18,6 @@ export const csrf = string().register(globalRegistry, {
 export const forbidden =
   'A post whose Origin is not the service’s own, or without the session’s token: nothing changes.';
 const tag = 'Dashboard';
-/** Writing sign-in codes and sending their SMS through the `sms` queue. */
 
 export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
   dashboardHome: {
@@ -50,7 +49,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sign-in',
     caller: 'public',
-    access: ['table:PutItem', 'table:UpdateItem', 'table:DeleteItem'],
+    access: ['table:PutItem', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Send a sign-in code to the phone',

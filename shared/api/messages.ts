@@ -152,7 +152,7 @@ export const messageEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     method: 'POST',
     path: '/partner_api/messages',
     caller: 'api_key',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem'],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     tag: 'Messages',
     summary: 'Send an SMS',
     body: sendMessageBody,

@@ -51,7 +51,7 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/kyc/{id}',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem'],
+    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem'],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',

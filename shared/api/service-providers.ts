@@ -278,7 +278,7 @@ export const serviceProviderEndpoints = /* @__PURE__ */ endpointsIn('service-pro
     method: 'POST',
     path: '/partner_api/service_providers/business_link_requests',
     caller: 'service_provider',
-    access: ['table:GetItem', 'table:Query', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem'],
+    access: ['table:GetItem', 'table:Query', 'table:PutItem', 'table:UpdateItem'],
     tag,
     summary: 'Ask an existing owner to link their businesses',
     body: createLinkRequestsBody,

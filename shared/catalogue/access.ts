@@ -85,18 +85,26 @@ export const playsSandboxProvider = [
 
 /**
  * Completes a collection from a provider's verified callback or status: the soundbox's
- * announcement, and for a payment held in escrow the schedule that ends its hold.
+ * announcement, for a payment held in escrow the schedule that ends its hold, and for a collection
+ * that came too late (an orphan) the payout that pays it back, asked at once.
  */
 export const completesCollections = [
   'secret:sandboxProvider',
+  'queue:send:sandboxCallbacks',
   'device:push',
   'secret:providers',
   'schedule:escrowExpiry',
 ] as const satisfies readonly AwsAccess[];
 
-/** Settles a payout from its provider's verified callback. */
+/**
+ * Settles a payout from its provider's verified callback. The settlers' registry
+ * (shared/settlement/payouts.ts) holds each kind's way of asking too, which a callback never
+ * calls; its bundle carries the sandbox provider's queue client, granted here so the grant
+ * matches the code (no provider secrets: nothing is asked of a provider).
+ */
 export const settlesPayouts = [
   'secret:sandboxProvider',
+  'queue:send:sandboxCallbacks',
   'secret:providers:payoutCallbacks',
 ] as const satisfies readonly AwsAccess[];
 

@@ -29,7 +29,8 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
   },
   /**
    * Asks the live providers about collections whose callback never came, with backoff, to a bound.
-   * A request it finds over by time it ends, taking a soundbox's QR off its device.
+   * A request it finds over by time it ends, taking a soundbox's QR off its device; a collection
+   * it finds paid too late it pays back (the orphan's payout, through the sandbox's queue there).
    */
   sweepPendingCollections: {
     expression: 'rate(1 minute)',
@@ -40,6 +41,7 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
       'table:UpdateItem',
       'table:ConditionCheckItem',
       'secret:providers',
+      'queue:send:sandboxCallbacks',
       'schedule:escrowExpiry',
       'device:push',
     ],

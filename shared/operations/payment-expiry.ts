@@ -1,7 +1,7 @@
 import { findPaymentRequest } from '#shared/data/payment-request.ts';
 import { endsAt } from '#shared/domain/payment-lifetime.ts';
-import { expireIfOver } from '#shared/operations/end-payment.ts';
 import { type ExpiryCheck, queueExpiryCheck } from '#shared/operations/expiry-checks.ts';
+import { expireIfOver } from '#shared/settlement/payment-end.ts';
 
 export type ExpiryCheckOutcome =
   /** Not due yet: sent on with the time left. */

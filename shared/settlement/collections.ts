@@ -19,10 +19,10 @@ import {
 } from '#shared/errors/payment-requests.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
-import { expireIfOver } from '#shared/operations/end-payment.ts';
 import { scheduleHoldEnd } from '#shared/operations/escrow-schedules.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 import { recordOrphanCollection } from '#shared/settlement/orphan-refunds.ts';
+import { expireIfOver } from '#shared/settlement/payment-end.ts';
 import { recordOutcome } from '#shared/settlement/payment-outcome.ts';
 
 export type CompletionResult =

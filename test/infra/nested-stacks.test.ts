@@ -204,7 +204,7 @@ describe('a function asked for in a grouping stack', () => {
     groupFunctionsOf(stack);
     const create = newFunction(stack, 'functions/transfers/create-transfer.ts', 'CreateTransfer');
     const get = newFunction(stack, 'functions/transfers/get-transfer.ts', 'GetTransfer');
-    const sweep = newFunction(stack, 'functions/workers/sweep-outbox.ts', 'SweepOutbox');
+    const sweep = newFunction(stack, 'functions/workers/sweep-escrows.ts', 'SweepEscrows');
     expect(Stack.of(create).node.path).toBe('Groups/TransfersFunctions');
     expect(Stack.of(get)).toBe(Stack.of(create));
     expect(Stack.of(sweep).node.path).toBe('Groups/WorkersFunctions');
