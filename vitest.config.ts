@@ -28,6 +28,8 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
+          // The dev and prod stages, synthesized once per run for every file that reads them.
+          globalSetup: ['test/support/stage-synthesized-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
