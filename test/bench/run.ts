@@ -1,3 +1,4 @@
+import '#test/bench/metrics-off.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stopBenchDynamoDb } from '#test/bench/bench-dynamodb.ts';

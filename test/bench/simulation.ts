@@ -11,9 +11,8 @@ import type { Bench } from '#test/bench/report.ts';
  */
 export const simulation: Bench = async () => {
   await useBenchTable('bench-simulation');
-  // The operations' own logs and metrics would be most of the run's output.
+  // The operations' own logs would be most of the run's output (their metrics: metrics-off.ts).
   process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const { simulate } = await import('#test/simulation/simulate.ts');
   const seed = Number(process.env.SIMULATION_SEED ?? Date.now() % 2 ** 31);
   const operations = Number(process.env.SIMULATION_OPERATIONS ?? 10_000);

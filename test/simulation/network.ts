@@ -145,6 +145,11 @@ async function reachDynamoDb(next: Next, args: unknown): Promise<unknown> {
       return await next(args);
     } catch (error) {
       const answered = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (process.env.SIMULATION_TRACE_CALLS)
+        appendFileSync(
+          process.env.SIMULATION_TRACE_CALLS,
+          `${Date.now()} error ${answered ?? 'unanswered'} ${(error as Error).name}: ${(error as Error).message}\n`,
+        );
       if (answered !== undefined || tries >= 5) throw error;
       if (process.env.SIMULATION_DEBUG) console.error('DynamoDB Local unreachable, sent again:', error);
     }
