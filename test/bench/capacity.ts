@@ -3,6 +3,7 @@ import { measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import { billOf } from '#test/bench/bill.ts';
 import { measurePaidPayments, type PaidPayment } from '#test/bench/paid-payment.ts';
 import type { Bench } from '#test/bench/report.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 export interface CapacityRow {
   operation: string;
@@ -73,24 +74,7 @@ async function measureCapacity(): Promise<CapacityRow[]> {
   const { completePayment } = await import('#shared/settlement/collections.ts');
   const baseUrl = 'http://localhost:0';
   const created = await measure('POST /payment_requests (redirect)', () =>
-    createPaymentRequestFor(
-      caller,
-      {
-        storeId: store.id,
-        amountCents: 150_000,
-        currency: 'XOF',
-        reference: 'bench-1',
-        paymentDetails: {
-          type: 'redirect',
-          data: {
-            paymentMethod: 'wave',
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      },
-      baseUrl,
-    ),
+    createPaymentRequestFor(caller, redirectRequestBody(store.id, { reference: 'bench-1' }), baseUrl),
   );
   await measure('GET /payment_requests/{id}', () => paymentRequestOf(caller, created.id));
   const started = await measure('start the provider flow (hosted page)', () =>
@@ -123,21 +107,10 @@ async function measureCapacity(): Promise<CapacityRow[]> {
   const inEscrow = await measure('POST /payment_requests (redirect, in escrow)', () =>
     createPaymentRequestFor(
       platform,
-      {
-        storeId: store.id,
-        amountCents: 150_000,
-        currency: 'XOF',
+      redirectRequestBody(store.id, {
         reference: 'bench-escrow-1',
         escrow: { holdDays: 7, onExpiry: 'release' },
-        paymentDetails: {
-          type: 'redirect',
-          data: {
-            paymentMethod: 'wave',
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      },
+      }),
       baseUrl,
     ),
   );
@@ -242,21 +215,8 @@ async function measureCapacity(): Promise<CapacityRow[]> {
   process.env.PAYMENT_REQUEST_MIN_LIFETIME_SECONDS = '1';
   const { checkExpiry } = await import('#shared/operations/payment-expiry.ts');
   const { cancelPaymentRequestFor } = await import('#shared/operations/end-payment.ts');
-  const unpaidBody = (reference: string, expiresAt?: string) => ({
-    storeId: store.id,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference,
-    ...(expiresAt ? { expiresAt } : {}),
-    paymentDetails: {
-      type: 'redirect' as const,
-      data: {
-        paymentMethod: 'wave' as const,
-        successUrl: 'https://a.example/ok',
-        errorUrl: 'https://a.example/ko',
-      },
-    },
-  });
+  const unpaidBody = (reference: string, expiresAt?: string) =>
+    redirectRequestBody(store.id, { reference, ...(expiresAt ? { expiresAt } : {}) });
   const expiring = await createPaymentRequestFor(
     caller,
     unpaidBody('bench-expiring', new Date(Date.now() + 1_100).toISOString()),

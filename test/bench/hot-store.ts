@@ -5,6 +5,7 @@ import type { Caller } from '#shared/domain/caller.ts';
 import type { VerifiedCallback } from '#shared/providers/port.ts';
 import { useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import type { Bench } from '#test/bench/report.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 /** Concurrent verified callbacks per round. */
 const concurrency = 50;
@@ -86,20 +87,7 @@ async function measureHotStore(): Promise<HotStoreScenario[]> {
   const startedCallback = async (caller: Caller, storeId: string): Promise<VerifiedCallback> => {
     const request = await createPaymentRequestFor(
       caller,
-      {
-        storeId,
-        amountCents: 150_000,
-        currency: 'XOF',
-        reference: `hot-${randomUUID()}`,
-        paymentDetails: {
-          type: 'redirect',
-          data: {
-            paymentMethod: 'wave',
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      },
+      redirectRequestBody(storeId, { reference: `hot-${randomUUID()}` }),
       baseUrl,
     );
     const started = await startCollection(request, 'redirect', 'wave', '+2250700000001', baseUrl);

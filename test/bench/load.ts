@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { type Bench, percentile } from '#test/bench/report.ts';
 import { apiClient, newMerchant } from '#test/support/api-client.ts';
 import { admin, newDataDir, startLocalHost } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 /** Clients at once, each looping over a mix of what integrations and payers do. */
@@ -66,20 +67,15 @@ async function measureLoad(): Promise<LoadBench> {
     };
     const actions = [
       async () => {
-        const { status, body } = await timed('create', 'POST', '/partner_api/payment_requests', {
-          storeId: merchant.storeId,
-          amountCents: 1_000 + (counter % 97) * 100,
-          currency: 'XOF',
-          reference: `load-${counter++}`,
-          paymentDetails: {
-            type: 'redirect',
-            data: {
-              paymentMethod: 'wave',
-              successUrl: 'https://a.example/ok',
-              errorUrl: 'https://a.example/ko',
-            },
-          },
-        });
+        const { status, body } = await timed(
+          'create',
+          'POST',
+          '/partner_api/payment_requests',
+          redirectRequestBody(merchant.storeId, {
+            amountCents: 1_000 + (counter % 97) * 100,
+            reference: `load-${counter++}`,
+          }),
+        );
         if (status === 200) {
           created.push(body.id);
           pending.push(body.id);

@@ -4,6 +4,7 @@ import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import type { DeliveryMessage } from '#shared/events/announce.ts';
 import { type CapacityTotals, measureUnits, roundTrips } from '#test/bench/bench-dynamodb.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 export interface PaidPaymentStep {
@@ -104,24 +105,7 @@ export async function measurePaidPayments(
   try {
     for (let i = 0; i < paidPayments; i++) {
       const created = await step('create (POST /payment_requests)', () =>
-        createPaymentRequestFor(
-          caller,
-          {
-            storeId,
-            amountCents: 150_000,
-            currency: 'XOF',
-            reference: `paid-${i}`,
-            paymentDetails: {
-              type: 'redirect',
-              data: {
-                paymentMethod: 'wave',
-                successUrl: 'https://a.example/ok',
-                errorUrl: 'https://a.example/ko',
-              },
-            },
-          },
-          baseUrl,
-        ),
+        createPaymentRequestFor(caller, redirectRequestBody(storeId, { reference: `paid-${i}` }), baseUrl),
       );
       // The table's stream carries the request's insert: the check at its expiry is queued.
       const insert = { eventName: 'INSERT', newImage: await imageOf(created.id) };

@@ -4,6 +4,7 @@ import { requestCountsPath } from '#infra/local/sqs.ts';
 import { type Bench, percentile } from '#test/bench/report.ts';
 import { apiClient, newMerchant } from '#test/support/api-client.ts';
 import { admin, newDataDir, startLocalHost } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 /** Payments measured one after the other (latency), then all at once (batching). */
@@ -41,20 +42,12 @@ async function measureWebhooks(): Promise<WebhooksBench> {
       {};
     let reference = 0;
     const pay = async (): Promise<{ requestId: string; transactionId: string }> => {
-      const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
-        storeId: merchant.storeId,
-        amountCents: 150_000,
-        currency: 'XOF',
-        reference: `bench-${reference++}`,
-        paymentDetails: {
-          type: 'redirect',
-          data: {
-            paymentMethod: 'wave',
-            successUrl: 'https://a.example/ok',
-            errorUrl: 'https://a.example/ko',
-          },
-        },
-      });
+      const created = await call(
+        'POST',
+        '/partner_api/payment_requests',
+        merchant.headers,
+        redirectRequestBody(merchant.storeId, { reference: `bench-${reference++}` }),
+      );
       const approved = await call(
         'POST',
         `/sandbox/payment_requests/${created.body.id}/approve`,

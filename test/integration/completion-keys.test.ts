@@ -6,6 +6,7 @@ import { createStore, type Store } from '#shared/data/store.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { merchant } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 process.env.SANDBOX = 'true';
 const baseUrl = 'http://localhost:0';
@@ -47,16 +48,7 @@ async function writtenBy(run: () => Promise<unknown>): Promise<Set<string>> {
 async function completionKeys(m: Merchant, store: Store): Promise<Set<string>> {
   const request = await createPaymentRequestFor(
     m.caller,
-    {
-      storeId: store.id,
-      amountCents: 150_000,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: { paymentMethod: 'wave', successUrl: 'https://shop.example/ok', errorUrl: 'myapp://failed' },
-      },
-    },
+    redirectRequestBody(store.id, { data: { errorUrl: 'myapp://failed' } }),
     baseUrl,
   );
   const started = await startCollection(request, 'redirect', 'wave', '+2250700000001', baseUrl);

@@ -17,6 +17,7 @@ import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { dayTotalsMismatches } from '#test/support/day-totals-check.ts';
 import { merchant, operatingWallet, paidPayment } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { payoutCallback, transferOfPayout } from '#test/support/payouts.ts';
 
 /**
@@ -65,16 +66,7 @@ const refundCallback = (refund: Refund, outcome: PayoutOutcome) => payoutCallbac
 async function declinedPayment(m: Merchant, amountCents: number) {
   const request = await createPaymentRequestFor(
     m.caller,
-    {
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: { paymentMethod: 'wave', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
-      },
-    },
+    redirectRequestBody(m.store.id, { amountCents }),
     baseUrl,
   );
   const started = await startCollection(request, 'redirect', 'wave', silentNumber, baseUrl);
@@ -92,17 +84,7 @@ async function declinedPayment(m: Merchant, amountCents: number) {
 async function escrowPayment(m: Merchant, amountCents: number) {
   const request = await createPaymentRequestFor(
     { ...m.caller, keyKind: 'platform' },
-    {
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      escrow: { holdDays: 1, onExpiry: 'release' },
-      paymentDetails: {
-        type: 'redirect',
-        data: { paymentMethod: 'wave', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
-      },
-    },
+    redirectRequestBody(m.store.id, { amountCents, escrow: { holdDays: 1, onExpiry: 'release' } }),
     baseUrl,
   );
   const started = await startCollection(request, 'redirect', 'wave', silentNumber, baseUrl);

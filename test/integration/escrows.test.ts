@@ -15,6 +15,7 @@ import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/es
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { merchant } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { payoutCallback, transferOfPayout } from '#test/support/payouts.ts';
 
 const baseUrl = 'http://localhost:0';
@@ -35,17 +36,7 @@ async function escrowPayment(
 ) {
   const request = await createPaymentRequestFor(
     { ...m.caller, keyKind: 'platform' },
-    {
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      escrow: { holdDays: 1, onExpiry },
-      paymentDetails: {
-        type: 'redirect',
-        data: { paymentMethod: 'wave', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
-      },
-    },
+    redirectRequestBody(m.store.id, { amountCents, escrow: { holdDays: 1, onExpiry } }),
     baseUrl,
   );
   const started = await startCollection(request, 'redirect', 'wave', silentNumber, baseUrl);

@@ -15,6 +15,7 @@ import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { type MtnFake, startMtnFake } from '#test/fakes/mtn-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 const credentials: MtnCredentials = {
   collection: { subscriptionKey: 'col-sub-key', apiUser: randomUUID(), apiKey: 'col-api-key' },
@@ -63,22 +64,11 @@ type Merchant = Awaited<ReturnType<typeof merchant>>;
 async function mtnRequest(m: Merchant, phone: string, amountCents = 250_000): Promise<PaymentRequest> {
   return createPaymentRequestFor(
     m.caller,
-    {
-      storeId: m.store.id,
+    redirectRequestBody(m.store.id, {
       amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: 'mtn',
-          successUrl: 'https://shop.example/ok',
-          errorUrl: 'https://shop.example/ko',
-          forceProviderDirect: true,
-          payerPhone: phone,
-        },
-      },
-    },
+      paymentMethod: 'mtn',
+      data: { forceProviderDirect: true, payerPhone: phone },
+    }),
     baseUrl,
   );
 }

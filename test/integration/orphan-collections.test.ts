@@ -14,6 +14,7 @@ import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox
 import { completePayment } from '#shared/settlement/collections.ts';
 import { payoutStatusQueryAfterMs, settlePayout, sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { eventsAnnouncedFor } from '#test/support/table-stream.ts';
 
 const baseUrl = 'http://localhost:0';
@@ -30,20 +31,7 @@ type Merchant = Awaited<ReturnType<typeof merchant>>;
 async function paidTwice(m: Merchant, amountCents: number) {
   const request = await createPaymentRequestFor(
     m.caller,
-    {
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: 'wave',
-          successUrl: 'https://shop.example/ok',
-          errorUrl: 'https://shop.example/ko',
-        },
-      },
-    },
+    redirectRequestBody(m.store.id, { amountCents }),
     baseUrl,
   );
   const first = await startCollection(request, 'redirect', 'wave', silentPayer, baseUrl);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient, dynamodb, tableName } from '#shared/aws/dynamodb.ts';
@@ -6,26 +5,14 @@ import { ceilingMonth, collectionCeiling } from '#shared/domain/ceilings.ts';
 import { CollectionCeilingExceeded } from '#shared/errors/payment-requests.ts';
 import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
 import { merchant } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 process.env.SANDBOX = 'true';
 const baseUrl = 'http://localhost:0';
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
-const body = (m: Merchant, amountCents: number) => ({
-  storeId: m.store.id,
-  amountCents,
-  currency: 'XOF',
-  reference: `ref-${randomUUID()}`,
-  paymentDetails: {
-    type: 'redirect' as const,
-    data: {
-      paymentMethod: 'wave' as const,
-      successUrl: 'https://shop.example/ok',
-      errorUrl: 'https://shop.example/ko',
-    },
-  },
-});
+const body = (m: Merchant, amountCents: number) => redirectRequestBody(m.store.id, { amountCents });
 
 /** The service's DynamoDB requests made while `run` runs, by command. */
 let recording: string[] | undefined;

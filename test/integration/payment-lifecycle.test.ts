@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '#infra/local/create-queues.ts';
 import { startLocalSqs } from '#infra/local/sqs.ts';
 import { queueUrlVariable } from '#shared/catalogue/queues.ts';
+import { pastInstant } from '#test/support/eventually.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { streamChangesOf } from '#test/support/table-stream.ts';
 
 // The expiry queues its checks and the ends dispatch their webhooks: a local SQS of this file's
@@ -15,7 +17,8 @@ const client = new SQSClient({});
 for (const [name, url] of await ensureQueues(client, localSqs.endpoint))
   process.env[queueUrlVariable(name)] = url;
 process.env.PAYMENT_REQUEST_MIN_LIFETIME_SECONDS = '1';
-process.env.PAYMENT_COLLECTION_GRACE_SECONDS = '1';
+// Windows of seconds, wide enough that a loaded machine still acts inside them.
+process.env.PAYMENT_COLLECTION_GRACE_SECONDS = '3';
 
 const { auditLedger } = await import('#shared/audit/ledger-audit.ts');
 const { findPaymentRequest, recordCollectionStarted } = await import('#shared/data/payment-request.ts');
@@ -43,28 +46,18 @@ afterAll(async () => {
 });
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** PAYMENT_COLLECTION_GRACE_SECONDS above, in ms. */
+const graceMs = 3_000;
 
-/** A redirect request; `lifetime` in ms from now, or an `expiresAt` as an integrator writes it. */
+/**
+ * A redirect request; `lifetime` in ms from now (a little over the stage's 1 s minimum, which a slow
+ * request would otherwise fall under), or an `expiresAt` as an integrator writes it.
+ */
 async function openRequest(m: Merchant, lifetime?: number | string) {
   const expiresAt = typeof lifetime === 'number' ? new Date(Date.now() + lifetime).toISOString() : lifetime;
   return createPaymentRequestFor(
     m.caller,
-    {
-      storeId: m.store.id,
-      amountCents: 150_000,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      ...(expiresAt ? { expiresAt } : {}),
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: 'wave',
-          successUrl: 'https://shop.example/ok',
-          errorUrl: 'https://shop.example/ko',
-        },
-      },
-    },
+    redirectRequestBody(m.store.id, { ...(expiresAt ? { expiresAt } : {}) }),
     baseUrl,
   );
 }
@@ -99,9 +92,9 @@ describe('a payment request’s expiry', () => {
 
   it('ends an unpaid request once, as a failed payment with its event, however many checks race', async () => {
     const m = await merchant();
-    const request = await openRequest(m, 1_200);
+    const request = await openRequest(m, 3_000);
     expect(await check(request)).toBe('not_due');
-    await sleep(1_300);
+    await pastInstant(request.expiresAt);
     // Read before anything wrote it: already expired, with the transaction the expiry will write.
     const seenBefore = await paymentRequestOf(m.caller, request.id);
     expect(seenBefore).toMatchObject({ status: 'error', errorReason: 'expired' });
@@ -123,8 +116,8 @@ describe('a payment request’s expiry', () => {
 
   it('refuses a new collection past expiresAt, by the recording’s condition too', async () => {
     const m = await merchant();
-    const request = await openRequest(m, 1_000);
-    await sleep(1_100);
+    const request = await openRequest(m, 1_500);
+    await pastInstant(request.expiresAt);
     await expect(startCollection(request, 'redirect', 'wave', payer, baseUrl)).rejects.toMatchObject({
       id: 'payment_request_expired',
     });
@@ -140,14 +133,15 @@ describe('a payment request’s expiry', () => {
 
   it('gives a collection under way its grace: a success in it is paid, one after it is refunded, never credited', async () => {
     const m = await merchant();
-    const inGrace = await startCollection(await openRequest(m, 1_000), 'redirect', 'wave', payer, baseUrl);
-    const late = await startCollection(await openRequest(m, 1_000), 'redirect', 'wave', payer, baseUrl);
-    await sleep(1_100);
+    const inGrace = await startCollection(await openRequest(m, 3_000), 'redirect', 'wave', payer, baseUrl);
+    const late = await startCollection(await openRequest(m, 3_000), 'redirect', 'wave', payer, baseUrl);
+    // Past both expiries, within both graces.
+    await pastInstant(late.expiresAt);
     expect(asSeenAt(inGrace).status).toBe('pending');
     expect(await check(late)).toBe('in_grace');
     expect((await completePayment(success(inGrace))).result).toBe('completed');
 
-    await sleep(1_000);
+    await pastInstant(Date.parse(late.expiresAt) + graceMs);
     expect(asSeenAt(late)).toMatchObject({ status: 'error', errorReason: 'expired' });
     // The callback finds the request over, ends it, and takes the money as the payer's.
     expect((await completePayment(success(late))).result).toBe('orphan_collection');
@@ -184,8 +178,8 @@ describe('cancelling a payment request', () => {
     await expect(cancelPaymentRequestFor(m.caller, paid.id)).rejects.toMatchObject({
       id: 'payment_request_not_cancellable',
     });
-    const expiring = await openRequest(m, 1_000);
-    await sleep(1_100);
+    const expiring = await openRequest(m, 1_500);
+    await pastInstant(expiring.expiresAt);
     await expect(cancelPaymentRequestFor(m.caller, expiring.id)).rejects.toMatchObject({
       id: 'payment_request_not_cancellable',
     });

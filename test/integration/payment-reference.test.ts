@@ -7,26 +7,14 @@ import { paymentRequestKey } from '#shared/data/payment-request.ts';
 import { PaymentRequestExistsWithReference } from '#shared/errors/payment-requests.ts';
 import { createPaymentRequestFor } from '#shared/operations/payment-requests.ts';
 import { merchant } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 process.env.SANDBOX = 'true';
 const baseUrl = 'http://localhost:0';
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
-const body = (m: Merchant, reference: string) => ({
-  storeId: m.store.id,
-  amountCents: 150_000,
-  currency: 'XOF',
-  reference,
-  paymentDetails: {
-    type: 'redirect' as const,
-    data: {
-      paymentMethod: 'wave' as const,
-      successUrl: 'https://shop.example/ok',
-      errorUrl: 'https://shop.example/ko',
-    },
-  },
-});
+const body = (m: Merchant, reference: string) => redirectRequestBody(m.store.id, { reference });
 
 /** Answers of the next `count` calls of the service's DynamoDB client to `command` are lost after the write. */
 let losing: { command: string; left: number } | undefined;

@@ -19,6 +19,7 @@ import { settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { payoutCallback } from '#test/support/payouts.ts';
 
 const baseUrl = 'http://localhost:0';
@@ -63,16 +64,7 @@ const callback = (transfer: Transfer, outcome: PayoutOutcome) => payoutCallback(
 async function paidPayment(m: Merchant, amountCents: number, outcome: 'success' | 'declined') {
   const request = await createPaymentRequestFor(
     m.caller,
-    {
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: { paymentMethod: 'wave', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
-      },
-    },
+    redirectRequestBody(m.store.id, { amountCents }),
     baseUrl,
   );
   const started = await startCollection(request, 'redirect', 'wave', '+2250700000001', baseUrl);

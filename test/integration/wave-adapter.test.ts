@@ -18,6 +18,7 @@ import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { startWaveFake, type WaveFake } from '#test/fakes/wave-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 const apiKey = 'wave_ci_prod_test-key';
 const webhookSecret = 'wave_ci_WHS_test-secret';
@@ -61,20 +62,7 @@ type Merchant = Awaited<ReturnType<typeof merchant>>;
 async function waveRequest(m: Merchant, amountCents = 150_000): Promise<PaymentRequest> {
   const request = await createPaymentRequestFor(
     m.caller,
-    {
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      reference: `ref-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: 'wave',
-          successUrl: 'https://shop.example/ok',
-          errorUrl: 'https://shop.example/ko',
-        },
-      },
-    },
+    redirectRequestBody(m.store.id, { amountCents }),
     baseUrl,
   );
   return startCollection(request, 'redirect', 'wave', undefined, baseUrl);

@@ -34,3 +34,14 @@ export function receivedWebhook(
     options,
   );
 }
+
+/**
+ * Waits until the clock is `marginMs` past `instant` (an ISO time or ms since the epoch): for a
+ * deadline the test is about (an expiry, a hold's end), waited for from the deadline itself rather
+ * than guessed from now, so a slow machine neither overshoots a window nor stops short of it.
+ */
+export async function pastInstant(instant: string | number, marginMs = 100): Promise<void> {
+  const at = typeof instant === 'number' ? instant : Date.parse(instant);
+  const wait = at + marginMs - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}

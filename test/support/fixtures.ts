@@ -6,6 +6,7 @@ import { listStoreWallets } from '#shared/data/wallet.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 /** A business with API access, one store, one soundbox and a merchant key, straight in DynamoDB. */
 export async function merchant(
@@ -57,20 +58,11 @@ export async function paidPayment(
   const reference = input.reference ?? `ref-${crypto.randomUUID()}`;
   const request = await createPaymentRequestFor(
     caller,
-    {
-      storeId,
+    redirectRequestBody(storeId, {
       amountCents: input.amountCents,
-      currency: 'XOF',
       reference,
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: input.provider,
-          successUrl: 'https://a.example/ok',
-          errorUrl: 'https://a.example/ko',
-        },
-      },
-    },
+      paymentMethod: input.provider,
+    }),
     baseUrl,
   );
   const started = await startCollection(request, 'redirect', input.provider, input.payerPhone, baseUrl);

@@ -2,25 +2,12 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { LocalConfig } from '#infra/local/local-config.ts';
 import { apiClient } from '#test/support/api-client.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
 /** A redirect payment request's body, for `paymentMethod` (Wave by default), 1 500 F CFA unless told. */
-export function paymentRequestBody(storeId: string, paymentMethod = 'wave', amountCents = 150_000) {
-  return {
-    storeId,
-    amountCents,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod,
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/ko',
-      },
-    },
-  };
-}
+export const paymentRequestBody = (storeId: string, paymentMethod = 'wave', amountCents = 150_000) =>
+  redirectRequestBody(storeId, { paymentMethod, amountCents });
 
 /** The sandbox's number whose collection it never calls back about. */
 const silentPayer = '+2250700000004';
