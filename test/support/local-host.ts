@@ -1,10 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type LocalConfig, readLocalConfig } from '#infra/local/local-config.ts';
 import { projectRoot } from '#infra/paths.ts';
+import type { AdminAnswer, AdminRequest } from './local-host-admin.ts';
 
 export interface LocalHost {
   config: LocalConfig;
@@ -14,6 +16,8 @@ export interface LocalHost {
   /** Sends SIGINT, as Ctrl-C does, and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
+
+const execFileAsync = promisify(execFile);
 
 export const newDataDir = () => mkdtempSync(join(tmpdir(), 'pps-e2e-'));
 
@@ -58,18 +62,134 @@ export async function startLocalHost(dataDir: string, env: NodeJS.ProcessEnv = {
   }
 }
 
-const execFileAsync = promisify(execFile);
+const adminArgs = (args: string[]) => [
+  // Its stderr is the command's JSON error: node's note on node:sqlite (the local queues' store) is not.
+  '--disable-warning=ExperimentalWarning',
+  '--import',
+  'tsx',
+  'infra/admin.ts',
+  ...args,
+  '--json',
+];
 
-/** Runs `npm run admin -- <args> --json` over `dataDir` and returns the parsed JSON answer. */
+/**
+ * Runs `npm run admin -- <args> --json` over `dataDir` and returns the parsed JSON answer; rejects
+ * as `execFile` does (`code`, `stdout`, `stderr`) when the command fails. While the host of
+ * `dataDir` runs, the command runs in an admin process kept beside it (./local-host-admin.ts): a
+ * process per command spent seconds of CPU loading the same modules. With `--stage`, or with the
+ * host stopped, it runs as a process of its own, as before.
+ */
 export async function admin<T = Record<string, string>>(dataDir: string, ...args: string[]): Promise<T> {
-  const { stdout } = await execFileAsync(
+  const kept = args.includes('--stage') ? undefined : await keptAdminFor(dataDir);
+  const { stdout } = kept
+    ? await kept.run([...args, '--json'])
+    : await execFileAsync(process.execPath, adminArgs(args), {
+        cwd: projectRoot,
+        env: { ...process.env, DATA_DIR: dataDir },
+      });
+  return JSON.parse(stdout) as T;
+}
+
+interface KeptAdmin {
+  /** The host's DynamoDB Local it was started for: a restarted host has another, and its own admin. */
+  dynamodb: string;
+  run(args: string[]): Promise<{ stdout: string; stderr: string }>;
+  close(): void;
+}
+
+const keptAdmins = new Map<string, KeptAdmin>();
+
+/** The admin process kept for the host running over `dataDir`; undefined when none answers there. */
+async function keptAdminFor(dataDir: string): Promise<KeptAdmin | undefined> {
+  const dynamodb = readLocalConfig(dataDir)?.endpoints.dynamodb;
+  const kept = keptAdmins.get(dataDir);
+  if (kept && kept.dynamodb !== dynamodb) {
+    kept.close();
+    keptAdmins.delete(dataDir);
+  }
+  if (!dynamodb || !(await answers(dynamodb))) return undefined;
+  let current = keptAdmins.get(dataDir);
+  if (!current) {
+    current = startKeptAdmin(dataDir, dynamodb);
+    keptAdmins.set(dataDir, current);
+  }
+  return current;
+}
+
+/** Whether the host's DynamoDB Local answers at all (a stopped host refuses at once). */
+async function answers(endpoint: string): Promise<boolean> {
+  try {
+    await fetch(endpoint, { signal: AbortSignal.timeout(10_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function startKeptAdmin(dataDir: string, dynamodb: string): KeptAdmin {
+  const child = spawn(
     process.execPath,
-    // Its stderr is the command's JSON error: node's note on node:sqlite (the local queues' store) is not.
-    ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'infra/admin.ts', ...args, '--json'],
+    ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'test/support/local-host-admin.ts'],
     {
       cwd: projectRoot,
       env: { ...process.env, DATA_DIR: dataDir },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     },
   );
-  return JSON.parse(stdout) as T;
+  const stderr = child.stderr as Socket | null;
+  let output = '';
+  stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  });
+  const pending = new Map<number, (answer: AdminAnswer | Error) => void>();
+  let next = 0;
+  // Held only while a command is under way: an idle admin keeps no test process alive, and ends
+  // with it (on the IPC channel's disconnect).
+  const hold = (held: boolean) => {
+    if (held) {
+      child.ref();
+      child.channel?.ref();
+      stderr?.ref();
+    } else {
+      child.unref();
+      child.channel?.unref();
+      stderr?.unref();
+    }
+  };
+  hold(false);
+  child.on('message', (answer: AdminAnswer) => {
+    pending.get(answer.id)?.(answer);
+    pending.delete(answer.id);
+    if (pending.size === 0) hold(false);
+  });
+  child.on('exit', (code, signal) => {
+    if (keptAdmins.get(dataDir)?.dynamodb === dynamodb) keptAdmins.delete(dataDir);
+    for (const settle of pending.values())
+      settle(new Error(`admin process exited (${code ?? signal}):\n${output}`));
+    pending.clear();
+  });
+  return {
+    dynamodb,
+    run: (args) =>
+      new Promise((resolve, reject) => {
+        const id = ++next;
+        pending.set(id, (answer) => {
+          if (answer instanceof Error) return reject(answer);
+          if (answer.code === 0) return resolve(answer);
+          // As execFile rejects: the command line, then what the command wrote on stderr.
+          reject(
+            Object.assign(new Error(`Command failed: npm run admin -- ${args.join(' ')}\n${answer.stderr}`), {
+              code: answer.code,
+              stdout: answer.stdout,
+              stderr: answer.stderr,
+            }),
+          );
+        });
+        hold(true);
+        child.send({ id, args } satisfies AdminRequest);
+      }),
+    close: () => {
+      child.kill();
+    },
+  };
 }
