@@ -78,41 +78,46 @@ async function release(
 }
 
 describe('escrows and soundboxes on the dashboard', () => {
-  it('on a 360 × 640 phone in French: an escrow released after its confirmation; the soundboxes page', async () => {
-    const screen = { width: 360, height: 640 };
-    const { escrowId } = await heldEscrow(owner, 450_000);
-    const page = await signedIn(screen, 'fr');
-    await release(page, screen, escrowId, {
-      section: 'Séquestres',
-      release: 'Libérer le séquestre',
-      confirmTitle: 'Libérer ce séquestre ?',
-      confirm: 'Oui, libérer',
-      released: 'Libéré',
+  for (const { title, screen, language, amountCents, words, soundboxes } of [
+    {
+      title: 'on a 360 × 640 phone in French: an escrow released after its confirmation; the soundboxes page',
+      screen: { width: 360, height: 640 },
+      language: 'fr',
+      amountCents: 450_000,
+      words: {
+        section: 'Séquestres',
+        release: 'Libérer le séquestre',
+        confirmTitle: 'Libérer ce séquestre ?',
+        confirm: 'Oui, libérer',
+        released: 'Libéré',
+      },
+      soundboxes: { link: 'Soundbox', offline: 'Hors ligne' },
+    },
+    {
+      title: 'on a 1280 × 800 desktop in English: the same release, and the soundboxes page',
+      screen: { width: 1280, height: 800 },
+      language: 'en',
+      amountCents: 120_000,
+      words: {
+        section: 'Escrows',
+        release: 'Release the escrow',
+        confirmTitle: 'Release this escrow?',
+        confirm: 'Yes, release',
+        released: 'Released',
+      },
+      soundboxes: { link: 'Soundboxes', offline: 'Offline' },
+    },
+  ] as const) {
+    it(title, async () => {
+      const { escrowId } = await heldEscrow(owner, amountCents);
+      const page = await signedIn(screen, language);
+      await release(page, screen, escrowId, words);
+      await page.getByRole('link', { name: soundboxes.link, exact: true }).click();
+      await page.waitForURL(`${baseUrl}/dashboard/soundboxes`);
+      await expect(page.locator(`li[data-device-id="${deviceId}"]`).textContent()).resolves.toContain(
+        soundboxes.offline,
+      );
+      await expectAccessibleWithin(page, screen.width);
     });
-    await page.getByRole('link', { name: 'Soundbox', exact: true }).click();
-    await page.waitForURL(`${baseUrl}/dashboard/soundboxes`);
-    await expect(page.locator(`li[data-device-id="${deviceId}"]`).textContent()).resolves.toContain(
-      'Hors ligne',
-    );
-    await expectAccessibleWithin(page, screen.width);
-  });
-
-  it('on a 1280 × 800 desktop in English: the same release, and the soundboxes page', async () => {
-    const screen = { width: 1280, height: 800 };
-    const { escrowId } = await heldEscrow(owner, 120_000);
-    const page = await signedIn(screen, 'en');
-    await release(page, screen, escrowId, {
-      section: 'Escrows',
-      release: 'Release the escrow',
-      confirmTitle: 'Release this escrow?',
-      confirm: 'Yes, release',
-      released: 'Released',
-    });
-    await page.getByRole('link', { name: 'Soundboxes', exact: true }).click();
-    await page.waitForURL(`${baseUrl}/dashboard/soundboxes`);
-    await expect(page.locator(`li[data-device-id="${deviceId}"]`).textContent()).resolves.toContain(
-      'Offline',
-    );
-    await expectAccessibleWithin(page, screen.width);
-  });
+  }
 });

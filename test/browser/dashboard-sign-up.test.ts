@@ -1,14 +1,13 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newDashboardPhone, nextCodeOf, signInCodesOf } from '#test/support/dashboard.ts';
-import { expectAccessibleWithin, phonesOfThisFile } from '#test/support/dashboard-setup.ts';
+import { expectAccessibleWithin, phonesOfThisFile, theLocalHost } from '#test/support/dashboard-setup.ts';
 
 /**
  * The dashboard's sign-up on a small phone (360 × 640), in French, in Chromium: the forms are
  * posted by the browser itself, so this also proves a real browser sends the Origin the dashboard
  * insists on (which `Referrer-Policy: no-referrer` would have turned into `null`).
  */
-const { config } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { baseUrl } = theLocalHost();
 const phones = phonesOfThisFile();
 const smallPhone = () => phones.open({ viewport: { width: 360, height: 640 }, locale: 'fr-CI' });
 

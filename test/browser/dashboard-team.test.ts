@@ -1,10 +1,11 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invitationLinksOf, signUpOwner } from '#test/support/dashboard.ts';
 import {
   expectAccessibleWithin,
   phonesOfThisFile,
   signInOnPage,
   signUpOnPage,
+  theLocalHost,
 } from '#test/support/dashboard-setup.ts';
 
 /**
@@ -14,8 +15,7 @@ import {
  * switches to their own business and signs out everywhere. Two browser launches in all; every
  * page met is checked with axe.
  */
-const { config } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { baseUrl } = theLocalHost();
 const phones = phonesOfThisFile();
 
 describe('the team on the dashboard', () => {

@@ -3,13 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoApi } from '#test/support/api-client.ts';
-import {
-  chooseProvider,
-  openPhone,
-  type PhoneBrowser,
-  type PhoneOptions,
-  screenshotDir,
-} from '#test/support/browser.ts';
+import { chooseProvider, phoneRack, screenshotDir } from '#test/support/browser.ts';
 
 const { config } = inject('localHost');
 const { baseUrl, demo } = config;
@@ -41,13 +35,8 @@ const canReceivePayments = async (link: Link) =>
 const plain = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 let storeName: string;
-const phones: PhoneBrowser[] = [];
-
-async function phone(options?: PhoneOptions): Promise<Page> {
-  const opened = await openPhone(options);
-  phones.push(opened);
-  return opened.page;
-}
+const phones = phoneRack();
+const phone = phones.open;
 
 beforeAll(async () => {
   const { body } = await api('GET', '/partner_api/stores');
@@ -55,9 +44,7 @@ beforeAll(async () => {
   mkdirSync(screenshotDir, { recursive: true });
 });
 
-afterEach(async () => {
-  for (const opened of phones.splice(0)) await opened.close();
-});
+afterEach(phones.closeAll);
 
 /** On the link page: a provider, the phone, the pay button; ends on the sandbox provider's page. */
 async function startPaying(page: Page, provider = 'Orange Money', payerPhone = '+2250700000001') {
@@ -89,7 +76,7 @@ describe('the payment-link page, in a phone browser', () => {
     await page.screenshot({ path: join(screenshotDir, 'link-page-390.png'), fullPage: true });
 
     await startPaying(page);
-    const [cookie] = (await phones[0]?.context.cookies()) ?? [];
+    const [cookie] = await page.context().cookies();
     expect(cookie).toMatchObject({
       name: 'pl_attempt',
       path: `/pl/${link.id}`,

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '#test/support/api-client.ts';
-import { openPhone, type PhoneBrowser, type PhoneOptions } from '#test/support/browser.ts';
+import { phoneRack } from '#test/support/browser.ts';
 import { newOwner, smsCodeFor } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
 
@@ -12,13 +11,8 @@ const call = apiClient(config.baseUrl);
 const linksPath = '/partner_api/service_providers/business_links';
 
 let providerHeaders: Record<string, string>;
-const phones: PhoneBrowser[] = [];
-
-async function phone(options?: PhoneOptions): Promise<Page> {
-  const opened = await openPhone(options);
-  phones.push(opened);
-  return opened.page;
-}
+const phones = phoneRack();
+const phone = phones.open;
 
 beforeAll(async () => {
   const { businessId } = await admin(
@@ -36,9 +30,7 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await Promise.all(phones.map((opened) => opened.close()));
-});
+afterAll(phones.closeAll);
 
 /** A pending request to a new owner, its consent page's address and the code their phone got. */
 async function pendingRequest() {

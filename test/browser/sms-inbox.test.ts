@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoApi } from '#test/support/api-client.ts';
-import { openPhone, type PhoneBrowser, type PhoneOptions, screenshotDir } from '#test/support/browser.ts';
+import { type PhoneOptions, phoneRack, screenshotDir } from '#test/support/browser.ts';
 import { backgroundWorkMs } from '#test/support/dashboard.ts';
 import { admin } from '#test/support/local-host.ts';
 
@@ -15,12 +15,9 @@ const inboxUrl = `${config.baseUrl}/__local/sms`;
 const number = `+22505${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 const texts = ['Votre commande 42 est prête.', 'Reçu : 1 500 F CFA payés <b>merci</b>'];
 
-const phones: PhoneBrowser[] = [];
-async function browser(options?: PhoneOptions): Promise<Page> {
-  const opened = await openPhone({ viewport: { width: 1024, height: 800 }, ...options });
-  phones.push(opened);
-  return opened.page;
-}
+const phones = phoneRack();
+const browser = (options?: PhoneOptions) =>
+  phones.open({ viewport: { width: 1024, height: 800 }, ...options });
 
 beforeAll(async () => {
   mkdirSync(screenshotDir, { recursive: true });
@@ -36,9 +33,7 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await Promise.all(phones.map((phone) => phone.close()));
-});
+afterAll(phones.closeAll);
 
 /** The texts of the number's inbox, top to bottom, once both have arrived (the page reloaded until then). */
 async function inboxOf(page: Page): Promise<string[]> {

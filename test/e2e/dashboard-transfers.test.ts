@@ -82,6 +82,12 @@ async function checkTransfer(browser: DashboardBrowser, form: Record<string, str
   return browser.post('/dashboard/transfers/new', { csrf, ...form });
 }
 
+/** The store the send-money form offers a business of one store. */
+async function storeOfTheForm(browser: DashboardBrowser) {
+  const form = await browser.get('/dashboard/transfers/new');
+  return /name="storeId" value="([0-9a-f-]{36})"/.exec(form.text)?.[1] ?? '';
+}
+
 const sentIdOf = (answer: Answer) => /[?&]sent=([0-9a-f-]{36})/.exec(answer.location ?? '')?.[1] ?? '';
 
 describe('sending money from the dashboard', () => {
@@ -357,10 +363,7 @@ describe('sending money from the dashboard', () => {
     // Another business's owner names this one's store and contact: not found, nothing written.
     const other = await signUpOwner(baseUrl);
     const otherCsrf = await other.browser.csrfOf('/dashboard/transfers');
-    const otherStoreId =
-      /name="storeId" value="([0-9a-f-]{36})"/.exec(
-        (await other.browser.get('/dashboard/transfers/new')).text,
-      )?.[1] ?? '';
+    const otherStoreId = await storeOfTheForm(other.browser);
     const foreignContact = await other.browser.post('/dashboard/transfers/new', {
       csrf: otherCsrf,
       storeId: otherStoreId,
@@ -402,10 +405,7 @@ describe('sending money from the dashboard', () => {
   it('refuses a transfer the balance cannot pay, clearly, with nothing posted', async () => {
     const poor = await signUpOwner(baseUrl);
     const csrf = await poor.browser.csrfOf('/dashboard/transfers/new');
-    const storeId =
-      /name="storeId" value="([0-9a-f-]{36})"/.exec(
-        (await poor.browser.get('/dashboard/transfers/new')).text,
-      )?.[1] ?? '';
+    const storeId = await storeOfTheForm(poor.browser);
     const form = {
       storeId,
       to: 'new',

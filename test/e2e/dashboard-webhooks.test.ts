@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 import {
   backgroundWorkMs,
@@ -7,7 +7,7 @@ import {
   signInCodesOf,
   signUpOwner,
 } from '#test/support/dashboard.ts';
-import { expectErrorSummary } from '#test/support/dashboard-setup.ts';
+import { expectErrorSummary, theLocalHost } from '#test/support/dashboard-setup.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 /**
@@ -16,8 +16,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhoo
  * sender and that the receiver verifies, the delivery log with re-send; and the audit log listing
  * all of it, with its filters.
  */
-const { config } = inject('localHost');
-const baseUrl = config.baseUrl;
+const { baseUrl } = theLocalHost();
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
