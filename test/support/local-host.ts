@@ -42,11 +42,13 @@ export async function startLocalHost(dataDir: string, env: NodeJS.ProcessEnv = {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
     return exited;
   };
-  const deadline = Date.now() + 60_000;
+  // Under the e2e project's hook timeout (120 s): a start takes seconds, but a minute and more on a
+  // machine whose two cores are busy with other test files.
+  const deadline = Date.now() + 110_000;
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`local host exited with ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`local host not ready after 60 s:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`local host not ready after 110 s:\n${output}`);
       if (output.includes('Ctrl-C')) {
         const config = readLocalConfig(dataDir);
         if (config && config.baseUrl !== before) {
@@ -58,7 +60,25 @@ export async function startLocalHost(dataDir: string, env: NodeJS.ProcessEnv = {
   } catch (error) {
     // A host that never became ready must not outlive the test run (it holds a Java process).
     await stop();
+    // Stopped before it handles Ctrl-C (it was still starting), it ends at once and leaves its
+    // DynamoDB Local running, on this test's data: an orphan that loads the machine until killed.
+    await killDynamoDbLocalOf(dataDir);
     throw error;
+  }
+}
+
+async function killDynamoDbLocalOf(dataDir: string): Promise<void> {
+  const { stdout } = await execFileAsync('ps', ['-eo', 'pid=,args=']);
+  for (const line of stdout.split('\n')) {
+    const [pid, ...args] = line.trim().split(/\s+/);
+    const command = args.join(' ');
+    if (command.includes('DynamoDBLocal') && command.includes(`-dbPath ${join(dataDir, 'dynamodb')} `)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
   }
 }
 
