@@ -23,8 +23,14 @@ async function javaProcessesUsing(dataDir: string) {
   return stdout.split('\n').filter((line) => line.includes('DynamoDBLocal') && line.includes(dataDir));
 }
 
+/** The data of a host the first test stopped, for the admin command to work on offline. */
+let stoppedDataDir: string | undefined;
+
 describe('the local host', () => {
-  it('stops on Ctrl-C without leaving DynamoDB Local behind, and a restart keeps the data and the demo', async () => {
+  // Two starts of the host: more than the project's 60 s on a loaded machine.
+  it('stops on Ctrl-C without leaving DynamoDB Local behind, and a restart keeps the data and the demo', {
+    timeout: 300_000,
+  }, async () => {
     const dataDir = newDataDir();
     const first = await startLocalHost(dataDir);
     const { storeId } = await admin(
@@ -52,6 +58,7 @@ describe('the local host', () => {
     } finally {
       expect(await second.stop()).toBe(0);
     }
+    stoppedDataDir = dataDir;
   });
 
   // Two starts of the host and a 10 s retry: more than the project's 60 s on a loaded machine.
@@ -86,8 +93,16 @@ describe('the local host', () => {
       );
       expect(paid.body.status).toBe('success');
       const [refused] = await receiver.waitFor(1, 15_000);
-      // The sender records the attempt and sets the retry's delay just after the answer.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The sender records the attempt, then sets the retry's delay; a stop lets the batch under
+      // way finish, so the attempt in the log is enough to stop on.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const { body } = await call('GET', '/partner_api/webhook_deliveries', merchant.headers);
+        if (body.data?.[0]?.attempts?.length === 1) break;
+        if (Date.now() > deadline)
+          throw new Error(`the refused attempt is not in the log: ${JSON.stringify(body)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       expect(await first.stop()).toBe(0);
 
       second = await startLocalHost(dataDir, env);
@@ -111,10 +126,13 @@ describe('the local host', () => {
     }
   });
 
-  it('lets the admin command work on its data while it is stopped', async () => {
-    const dataDir = newDataDir();
-    const host = await startLocalHost(dataDir);
-    await host.stop();
+  it('lets the admin command work on its data while it is stopped', { timeout: 180_000 }, async () => {
+    // The first test's data when it ran (a host start the fewer), or a host of its own.
+    let dataDir = stoppedDataDir;
+    if (!dataDir) {
+      dataDir = newDataDir();
+      await (await startLocalHost(dataDir)).stop();
+    }
     const { businessId } = await admin(dataDir, 'create-business', '--name', 'Created offline');
     expect(businessId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await javaProcessesUsing(dataDir)).toEqual([]);
