@@ -97,6 +97,16 @@ export async function makeWorld(random: Random, receiverUrl: string): Promise<Wo
   };
 }
 
+/**
+ * Takes `item` out of `list` if it is still there. Two operations under way at once may pick the
+ * same callback; the second must not take out another (`indexOf` is -1, and `splice(-1, 1)`
+ * would drop the last one, a callback never delivered: a provider's money the books never see).
+ */
+export function removeOnce<T>(list: T[], item: T): void {
+  const at = list.indexOf(item);
+  if (at >= 0) list.splice(at, 1);
+}
+
 /** A collection the providers may now decide. */
 export function remember(
   world: World,

@@ -16,7 +16,7 @@ import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { settlePayout } from '#shared/settlement/payouts.ts';
 import { truthfully } from '#test/simulation/network.ts';
-import type { Operation, World } from '#test/simulation/world.ts';
+import { type Operation, removeOnce, type World } from '#test/simulation/world.ts';
 
 /**
  * Money going out: store credits, transfers through the API and through the dashboard (above the
@@ -177,7 +177,7 @@ export const moneyOutOperations: Operation[] = [
       const callback = world.random.pick(world.payoutCallbacks);
       await deliverPayoutCallback(callback);
       // Acknowledged; a duplicate may still come later.
-      if (world.random.chance(0.7)) world.payoutCallbacks.splice(world.payoutCallbacks.indexOf(callback), 1);
+      if (world.random.chance(0.7)) removeOnce(world.payoutCallbacks, callback);
     },
   },
   {

@@ -9,7 +9,7 @@ import { createPaymentRequestFor, startCollection } from '#shared/operations/pay
 import type { CollectionOutcome } from '#shared/providers/port.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { truthfully } from '#test/simulation/network.ts';
-import { type Operation, remember, type World } from '#test/simulation/world.ts';
+import { type Operation, remember, removeOnce, type World } from '#test/simulation/world.ts';
 
 /**
  * Payments, from the merchant's request to the provider's callbacks: payers restarting with
@@ -163,7 +163,7 @@ export const paymentOperations: Operation[] = [
         Array.from({ length: copies }, () => deliverCallback(world, callback.reference)),
       );
       if (results.some((result) => result.status === 'fulfilled') && --callback.deliveries <= 0)
-        world.callbacks.splice(world.callbacks.indexOf(callback), 1);
+        removeOnce(world.callbacks, callback);
       const failure = results.find((result) => result.status === 'rejected');
       if (failure) throw (failure as PromiseRejectedResult).reason;
     },
