@@ -217,3 +217,15 @@ export async function measureUnits<T>(run: () => Promise<T>): Promise<{ result: 
   const result = await run();
   return { result, units: { ...totals, writes: [...totals.writes], calls: [...totals.calls] } };
 }
+
+/** The median time of `runs` runs of `run` (ms), each awaited before the next. */
+export async function medianMs(run: () => Promise<unknown>, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(runs / 2)] ?? 0;
+}

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
+import { measureUnits, medianMs, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import type { Bench } from '#test/bench/report.ts';
 
 /** Histories of these sizes, spread evenly over a year that ends at the home view's instant. */
@@ -136,18 +135,11 @@ async function measureHomeCost(): Promise<HomeCostRow[]> {
     const collected = money.stores[0]?.lastDays.collected.cents;
     if (collected !== expected)
       throw new Error(`home shows ${collected} collected in 30 days, seeded ${expected}`);
-    const times: number[] = [];
-    for (let run = 0; run < timedRuns; run++) {
-      const t = performance.now();
-      await view();
-      times.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
     rows.push({
       transactions: size,
       readUnits: units.awsRead,
       requests: units.requests,
-      medianMs: times[Math.floor(timedRuns / 2)] ?? 0,
+      medianMs: await medianMs(view, timedRuns),
     });
   }
   return rows;

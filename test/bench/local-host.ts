@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { type Bench, percentile } from '#test/bench/report.ts';
 import { newDataDir, startLocalHost } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 /** Bounded loops against loopback only; every figure is a median or a percentile of several runs. */
 const startRuns = 3;
@@ -36,20 +37,8 @@ async function measureLocalHost(): Promise<LocalHostBench> {
   const { baseUrl, demo } = host.config;
   const headers = { 'X-API-KEY-ID': demo.apiKeyId, 'X-API-KEY': demo.apiKey };
   let counter = 0;
-  const paymentRequest = () => ({
-    storeId: demo.storeId,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference: `bench-${process.pid}-${counter++}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'wave',
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/ko',
-      },
-    },
-  });
+  const paymentRequest = () =>
+    redirectRequestBody(demo.storeId, { reference: `bench-${process.pid}-${counter++}` });
   const created = await fetch(`${baseUrl}/partner_api/payment_requests`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },

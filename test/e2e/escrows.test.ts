@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useLocalAws } from '#infra/local/local-config.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { eventually } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -64,21 +66,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const escrowRequest = (escrow: unknown, storeId = () => merchant.storeId) => ({
-  storeId: storeId(),
-  amountCents: 200_000,
-  currency: 'XOF',
-  reference: `order-${randomUUID()}`,
-  escrow,
-  paymentDetails: {
-    type: 'redirect',
-    data: {
-      paymentMethod: 'orange',
-      successUrl: 'https://shop.example/ok',
-      errorUrl: 'https://shop.example/ko',
-    },
-  },
-});
+const escrowRequest = (escrow: unknown, storeId = () => merchant.storeId) =>
+  redirectRequestBody(storeId(), { amountCents: 200_000, escrow, paymentMethod: 'orange' });
 
 const balance = async (storeId = merchant.storeId) =>
   (await call('GET', `/partner_api/stores/${storeId}/balance`, platform)).body.amount as number;
@@ -115,14 +104,12 @@ const webhooksOf = (escrowId: string) =>
     .map((received) => ({ event: received.headers['svc-event'], body: JSON.parse(received.body.toString()) }))
     .filter((received) => received.body.escrowId === escrowId);
 
-async function waitForWebhook(escrowId: string, event: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = webhooksOf(escrowId).find((received) => received.event === event);
-    if (found || Date.now() > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const waitForWebhook = (escrowId: string, event: string, timeoutMs = 15_000) =>
+  eventually(
+    () => webhooksOf(escrowId).find((received) => received.event === event),
+    (found) => found !== undefined,
+    { timeoutMs, intervalMs: 200 },
+  );
 
 describe('a payment held in escrow', () => {
   it('is pending from creation, held on success: balance unchanged, escrow wallet up, ESCROW_HELD sent', async () => {
@@ -340,14 +327,12 @@ describe('payment links with escrow', () => {
   });
 });
 
-async function waitForStatus(escrowId: string, status: string, timeoutMs = 20_000): Promise<Body> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const escrow = await escrowOf(escrowId);
-    if (escrow?.status === status || Date.now() > deadline) return escrow;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForStatus = (escrowId: string, status: string, timeoutMs = 20_000): Promise<Body> =>
+  eventually(
+    () => escrowOf(escrowId),
+    (escrow) => escrow?.status === status,
+    { timeoutMs, intervalMs: 250 },
+  );
 
 describe('POST /partner_api/escrows/{id}/refund', () => {
   it('pays the whole payment back to the payer through the provider, once, and sends ESCROW_REFUNDED', async () => {

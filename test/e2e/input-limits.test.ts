@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { maxFormFieldChars } from '#shared/http/page-handler.ts';
 import { apiClient, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 const { config, dataDir } = inject('localHost');
 const { baseUrl } = config;
@@ -15,24 +16,11 @@ beforeAll(async () => {
 const call = (method: string, path: string, body?: unknown, headers = merchant.headers) =>
   send(method, path, headers, body);
 
-function paymentRequest(overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
-  return {
-    storeId: merchant.storeId,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'wave',
-        successUrl: 'https://shop.example/ok',
-        errorUrl: 'https://shop.example/failed',
-        ...data,
-      },
-    },
+const paymentRequest = (overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) =>
+  redirectRequestBody(merchant.storeId, {
+    data: { errorUrl: 'https://shop.example/failed', ...data },
     ...overrides,
-  };
-}
+  });
 
 const transactionCount = async () =>
   (await call('GET', `/partner_api/transactions?storeId=${merchant.storeId}`)).body.total as number;

@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -79,20 +80,12 @@ interface OrphanView {
 
 describe('a payer who pays one request with two providers', () => {
   it('is told on the page, charged once in the books, and refunded the other payment once', async () => {
-    const created = await send('POST', '/partner_api/payment_requests', headers, {
-      storeId,
-      amountCents: 25_000,
-      currency: 'XOF',
-      reference: `order-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: {
-          paymentMethod: 'wave',
-          successUrl: 'https://shop.example/ok',
-          errorUrl: 'https://shop.example/ko',
-        },
-      },
-    });
+    const created = await send(
+      'POST',
+      '/partner_api/payment_requests',
+      headers,
+      redirectRequestBody(storeId, { amountCents: 25_000 }),
+    );
     expect(created.status).toBe(200);
     const id = created.body.id as string;
 

@@ -1,7 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '#test/support/api-client.ts';
+import { eventually } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -49,24 +51,11 @@ const send = apiClient(baseUrl);
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = demoHeaders) =>
   send(method, path, headers, body);
 
-function redirectRequest(overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
-  return {
-    storeId: demo.storeId,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'wave',
-        successUrl: 'myapp://paid?reference=42',
-        errorUrl: 'https://shop.example/failed?x=1',
-        ...data,
-      },
-    },
+const redirectRequest = (overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) =>
+  redirectRequestBody(demo.storeId, {
+    data: { successUrl: 'myapp://paid?reference=42', errorUrl: 'https://shop.example/failed?x=1', ...data },
     ...overrides,
-  };
-}
+  });
 
 const soundboxRequest = (deviceId: string | undefined, urls: Record<string, string> = {}) =>
   redirectRequest({
@@ -76,14 +65,12 @@ const soundboxRequest = (deviceId: string | undefined, urls: Record<string, stri
 const directRequest = (payerPhone: string) =>
   redirectRequest({}, { paymentMethod: 'orange', forceProviderDirect: true, payerPhone });
 
-async function waitForStatus(id: string, until: (status: string) => boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await call('GET', `/partner_api/payment_requests/${id}`);
-    if (until(body.status) || Date.now() > deadline) return body;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForStatus = (id: string, until: (status: string) => boolean, timeoutMs = 15_000) =>
+  eventually(
+    async () => (await call('GET', `/partner_api/payment_requests/${id}`)).body,
+    (body) => until(body.status),
+    { timeoutMs, intervalMs: 250 },
+  );
 
 async function balance() {
   return (await call('GET', `/partner_api/stores/${demo.storeId}/balance`)).body.amount as number;

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { eventually } from '#test/support/eventually.ts';
 import { admin, type LocalHost, newDataDir, startLocalHost } from '#test/support/local-host.ts';
 import { testHostEnv } from '#test/support/local-host-global-setup.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 /**
@@ -31,14 +32,8 @@ afterAll(async () => {
 
 const api = (method: string, path: string, body?: unknown) => call(method, path, merchant.headers, body);
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean) =>
+  eventually(read, done, { timeoutMs: 30_000, intervalMs: 200 });
 
 const webhookAbout = (id: string) =>
   until(
@@ -50,16 +45,11 @@ const webhookAbout = (id: string) =>
   );
 
 const paymentRequest = (data: Record<string, unknown>) =>
-  api('POST', '/partner_api/payment_requests', {
-    storeId: merchant.storeId,
-    amountCents: 250_000,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: { successUrl: 'https://shop.example/ok', errorUrl: 'https://shop.example/ko', ...data },
-    },
-  });
+  api(
+    'POST',
+    '/partner_api/payment_requests',
+    redirectRequestBody(merchant.storeId, { amountCents: 250_000, data: { ...data } }),
+  );
 
 describe('PROVIDERS=fake on the local host', () => {
   it('takes a redirect payment through Wave: hosted page, Wave checkout, signed webhook, merchant webhook', async () => {

@@ -1,6 +1,7 @@
 import { createPartnerPaymentsClient, type Schemas } from 'partner-payments-service/client';
 import { describe, expect, inject, it } from 'vitest';
 import type { Body } from '#test/support/api-client.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 const { config } = inject('localHost');
 const { baseUrl, demo } = config;
@@ -45,20 +46,11 @@ describe('the typed client (partner-payments-service/client)', () => {
     const storeId = demo.storeId;
 
     const reference = `commande-${Date.now()}`;
-    const body = {
-      storeId,
+    const body = redirectRequestBody(storeId, {
       amountCents: 1_500_000,
-      currency: 'XOF',
       reference,
-      paymentDetails: {
-        type: 'redirect' as const,
-        data: {
-          paymentMethod: 'wave' as const,
-          successUrl: 'https://boutique-awa.ci/merci',
-          errorUrl: 'https://boutique-awa.ci/echec',
-        },
-      },
-    };
+      data: { successUrl: 'https://boutique-awa.ci/merci', errorUrl: 'https://boutique-awa.ci/echec' },
+    });
     const params = { header: { 'Idempotency-Key': `${reference}-1` } };
     const created = await client.POST('/partner_api/payment_requests', { params, body });
     expect(created.response.status).toBe(200);

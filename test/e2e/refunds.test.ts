@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { eventually, receivedWebhook } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -68,14 +69,12 @@ const refund = (paymentRequestId: string, extra: Record<string, unknown> = {}, o
     ...extra,
   });
 
-async function settled(id: string, of = merchant, timeoutMs = 20_000): Promise<Body> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await call('GET', `/partner_api/refunds/${id}`, of.headers);
-    if (body.status !== 'pending' || Date.now() > deadline) return body;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const settled = (id: string, of = merchant, timeoutMs = 20_000): Promise<Body> =>
+  eventually(
+    async () => (await call('GET', `/partner_api/refunds/${id}`, of.headers)).body,
+    (body) => body.status !== 'pending',
+    { timeoutMs, intervalMs: 250 },
+  );
 
 const paymentOf = async (id: string, of = merchant) =>
   (await call('GET', `/partner_api/payment_requests/${id}`, of.headers)).body;
@@ -364,15 +363,10 @@ describe('REFUND_COMPLETED', () => {
     const paymentId = await pay(60_000, 'orange', payers.paidBack, subscribed);
     const created = await refund(paymentId, { amountCents: 25_000 }, subscribed);
     expect((await settled(created.body.id, subscribed)).status).toBe('success');
-    const deadline = Date.now() + 15_000;
-    let event: Body;
-    while (!event && Date.now() < deadline) {
-      const delivery = receiver.received.find(
-        (webhook) => webhook.headers['svc-event'] === 'REFUND_COMPLETED',
-      );
-      event = delivery && JSON.parse(delivery.body.toString());
-      if (!event) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const event = await receivedWebhook(
+      receiver,
+      (_body, webhook) => webhook.headers['svc-event'] === 'REFUND_COMPLETED',
+    );
     expect(event).toMatchObject({
       status: 'success',
       transactionType: 'refund',

@@ -14,6 +14,8 @@ import { sweepPendingCollections } from '#shared/settlement/collection-sweep.ts'
 import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { type MtnFake, startMtnFake } from '#test/fakes/mtn-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
+import { eventually } from '#test/support/eventually.ts';
+import { fakeControl } from '#test/support/fake-control.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
@@ -42,21 +44,10 @@ afterAll(async () => {
   await bridge.close();
 });
 
-const control = (path: string, body: unknown = {}) =>
-  fetch(`${fake.url}/_fake${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const control = fakeControl(() => fake.url);
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const settle = <T>(read: () => Promise<T>, done: (value: T) => boolean) =>
+  eventually(read, done, { timeoutMs: 20_000, intervalMs: 50 });
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
@@ -74,7 +65,7 @@ async function mtnRequest(m: Merchant, phone: string, amountCents = 250_000): Pr
 }
 
 const final = (m: Merchant, id: string) =>
-  eventually(
+  settle(
     () => getPaymentRequest(m.business.id, id),
     (request) => request?.status !== 'pending',
   );
@@ -227,7 +218,7 @@ describe('MTN MoMo disbursements against the fake', () => {
     return m;
   };
   const transferEnds = (m: Merchant, id: string) =>
-    eventually(
+    settle(
       () => getTransfer(m.business.id, id),
       (transfer) => transfer?.status !== 'pending',
     );
@@ -282,7 +273,7 @@ describe('MTN MoMo refunds against the fake', () => {
   const refund = (m: Merchant, paymentRequestId: string, amountCents?: number) =>
     createRefundFor(m.caller, { paymentRequestId, amountCents, reference: `r-${randomUUID()}` }, baseUrl);
   const refundEnds = (id: string) =>
-    eventually(
+    settle(
       () => findRefund(id, true),
       (found) => found?.status !== 'pending',
     );

@@ -17,6 +17,8 @@ import { sweepPendingCollections } from '#shared/settlement/collection-sweep.ts'
 import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
 import { startWaveFake, type WaveFake } from '#test/fakes/wave-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
+import { eventually } from '#test/support/eventually.ts';
+import { fakeControl } from '#test/support/fake-control.ts';
 import { merchant, operatingWallet } from '#test/support/fixtures.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
@@ -41,21 +43,10 @@ afterAll(async () => {
   await bridge.close();
 });
 
-const control = (path: string, body: unknown = {}) =>
-  fetch(`${fake.url}/_fake${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const control = fakeControl(() => fake.url);
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const settle = <T>(read: () => Promise<T>, done: (value: T) => boolean) =>
+  eventually(read, done, { timeoutMs: 10_000, intervalMs: 50 });
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
@@ -69,7 +60,7 @@ async function waveRequest(m: Merchant, amountCents = 150_000): Promise<PaymentR
 }
 
 const settled = (m: Merchant, id: string) =>
-  eventually(
+  settle(
     () => getPaymentRequest(m.business.id, id),
     (request) => request?.status !== 'pending',
   );
@@ -114,7 +105,7 @@ describe('Wave collections against the fake', () => {
     const m = await merchant();
     const request = await waveRequest(m);
     await control(`/sessions/${request.providerReference}/pay`, { result: 'insufficient_funds' });
-    const done = await eventually(
+    const done = await settle(
       () => getPaymentRequest(m.business.id, request.id),
       (found) => found?.attemptError !== undefined,
     );

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatePaymentRequestBody } from '#shared/api/payment-requests.ts';
 
-type RedirectData = CreatePaymentRequestBody['paymentDetails']['data'];
-
 /**
  * A redirect payment request's body, as a merchant posts it: Wave, 1 500 F CFA, a fresh reference,
- * unless told. `more` adds to its fields or replaces them (an escrow, an expiry, a reference);
+ * unless told. `more` adds to its fields or replaces them (an escrow, an expiry, a reference, the
+ * whole paymentDetails);
  * `data` adds to the redirect's data (the payer's phone in direct mode, other return addresses).
  * Plain data, for the API over HTTP, the operations in-process and the benches alike.
  */
@@ -16,9 +15,12 @@ export function redirectRequestBody(
     amountCents = 150_000,
     data = {},
     ...more
-  }: Partial<Omit<CreatePaymentRequestBody, 'storeId' | 'paymentDetails'>> & {
-    paymentMethod?: RedirectData['paymentMethod'] | (string & {});
-    data?: Partial<RedirectData>;
+  }: {
+    paymentMethod?: string;
+    amountCents?: number;
+    data?: Record<string, unknown>;
+    /** Any other field, as sent: tests of the API's validation send what it must refuse. */
+    [field: string]: unknown;
   } = {},
 ): CreatePaymentRequestBody {
   return {
@@ -26,7 +28,6 @@ export function redirectRequestBody(
     amountCents,
     currency: 'XOF',
     reference: `order-${randomUUID()}`,
-    ...more,
     paymentDetails: {
       type: 'redirect',
       data: {
@@ -36,5 +37,6 @@ export function redirectRequestBody(
         ...data,
       },
     },
+    ...more,
   } as CreatePaymentRequestBody;
 }
