@@ -413,7 +413,8 @@ describe('direct payments: the sandbox phone numbers choose the outcome', () => 
       amountCents: 10_000,
     });
     await waitForStatus(created.body.id, (s) => s !== 'pending');
-    // Give the second delivery time to arrive, then check it changed nothing.
+    // Give the second delivery time to arrive, then check it changed nothing (time let pass on
+    // purpose: nothing outside shows the duplicate handled).
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // 100 F less its 1.5% fee, 1.50 F rounded half up to a whole franc (2 F).
     expect(await balance()).toBe(before + 9_800);

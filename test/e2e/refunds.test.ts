@@ -385,6 +385,7 @@ describe('REFUND_COMPLETED', () => {
     const mine = await pay(30_000, 'orange');
     const mineRefund = await refund(mine, { amountCents: 10_000 });
     expect((await settled(mineRefund.body.id)).status).toBe('success');
+    // Time let pass on purpose: a REFUND_COMPLETED sent to this receiver would have come by then.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const events = defaultReceiver.received.map((webhook) => webhook.headers['svc-event']);
     expect(events).toContain('TRANSACTION_COMPLETED');
