@@ -3,9 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 import { apiClient, newMerchant } from '#test/support/api-client.ts';
+import { eventually } from '#test/support/eventually.ts';
 import { newPhone } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
 import { testHostEnv } from '#test/support/local-host-global-setup.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -69,20 +71,7 @@ async function onboardedMerchant() {
   };
 }
 
-const paymentRequest = (storeId: string) => ({
-  storeId,
-  amountCents: 150_000,
-  currency: 'XOF',
-  reference: `order-${randomUUID()}`,
-  paymentDetails: {
-    type: 'redirect',
-    data: {
-      paymentMethod: 'wave',
-      successUrl: 'https://shop.example/ok',
-      errorUrl: 'https://shop.example/ko',
-    },
-  },
-});
+const paymentRequest = (storeId: string) => redirectRequestBody(storeId);
 
 /** The owner fills the sandbox verification page (its form, posted as a browser does). */
 async function submitIdentity(url: string, idNumber: string) {
@@ -165,12 +154,11 @@ describe('compliance verifications', () => {
     );
 
     expect(await eventOf(started.body.id)).toEqual({ ...started.body, status: 'approved' });
-    await sleep(keyCacheWaitMs);
-    const after = await call(
-      'POST',
-      '/partner_api/payment_requests',
-      merchant.headers,
-      paymentRequest(merchant.storeId),
+    // Accepted once the containers' key caches have read the new level.
+    const after = await eventually(
+      () => call('POST', '/partner_api/payment_requests', merchant.headers, paymentRequest(merchant.storeId)),
+      (answer) => answer.status !== 422,
+      { timeoutMs: keyCacheWaitMs + 10_000, intervalMs: 250 },
     );
     expect(after.status).toBe(200);
     expect(after.body.status).toBe('pending');
@@ -193,6 +181,7 @@ describe('compliance verifications', () => {
       status: 'rejected',
       rejectionReason: 'identity_not_confirmed',
     });
+    // Time let pass on purpose, past the key caches' life: the level must not have risen.
     await sleep(keyCacheWaitMs);
     const payment = await call(
       'POST',

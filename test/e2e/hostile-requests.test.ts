@@ -109,6 +109,7 @@ describe('the local host survives any request', () => {
     ].join('\r\n');
     await raw(`${head}\r\n\r\n{"storeId":`, { hangUpAfterWrite: true });
     await raw(`${head}\r\n\r\n`, { hangUpAfterWrite: true });
+    // Time let pass on purpose: a host that the hang-ups break would be down by then.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await expectHostAlive();
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { eventually } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -274,13 +275,12 @@ describe('a link switched off', () => {
     expect(answered.status).toBe(303);
     // Back through the provider's return page, `/payment/<id>/return`, to the link's page.
     const paymentId = new URL(answered.headers.get('location') as string).pathname.split('/')[2];
-    const deadline = Date.now() + 15_000;
-    let status = 'pending';
-    while (status === 'pending' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      status = (await call('GET', `/partner_api/payment_requests/${paymentId}`, merchant.headers)).body
-        .status;
-    }
+    const status = await eventually(
+      async () =>
+        (await call('GET', `/partner_api/payment_requests/${paymentId}`, merchant.headers)).body.status,
+      (current) => current !== 'pending',
+      { intervalMs: 200 },
+    );
     expect(status).toBe('success');
     expect(await linkState(link.id)).toMatchObject({ active: false, canReceivePayments: false });
     expect((await switchLink(link.id, 'activate')).status).toBe(409);

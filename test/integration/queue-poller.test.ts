@@ -249,12 +249,14 @@ describe('the local queue poller', () => {
       handler: () => void deliveries.push([]),
       waitTimeSeconds: 20,
     });
+    // Time let pass on purpose, for a 20 s long poll to be under way: the stop must not wait it out.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
     await poller.stop();
     expect(Date.now() - started).toBeLessThan(1000);
 
     await sendAll(url, ['after the stop']);
+    // Time let pass on purpose: a stopped poller must hand nothing more to the handler.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(deliveries).toEqual([]);
     // fauxqs may still hand the message to the abandoned poll (it does not watch for the client

@@ -130,6 +130,7 @@ describe('the SMS sender on production', () => {
   it('hands a message handled by several copies of its queue message at once to the gateway once', async () => {
     const message = await pendingMessage(1);
     smsVoice.on(SendTextMessageCommand).callsFake(async () => {
+      // A slow gateway, on purpose: the copies must overlap while it answers.
       await new Promise((resolve) => setTimeout(resolve, 100));
       return { MessageId: 'aws-once' };
     });
