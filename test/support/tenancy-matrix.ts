@@ -404,67 +404,43 @@ export interface Probe {
 
 /** The callers who may not see `a`'s second store, for a route of this caller kind. */
 export function probesFor(route: Endpoint, entry: GuardedRoute): Probe[] {
-  const scopedProbes = (probes: Probe[]) =>
-    entry.businessWide
-      ? probes.filter((probe) => probe.who !== 'a platform key scoped to another store')
-      : probes;
+  const hiddenFrom = (who: string, headers: Probe['headers'], unseen: Probe['unseen']): Probe => ({
+    who,
+    headers,
+    unseen,
+    expect: entry.hidden,
+  });
+  const forbidden = (who: string, headers: Probe['headers']): Probe => ({
+    who,
+    headers,
+    unseen: () => [],
+    expect: { status: 403, id: 'forbidden_action' },
+  });
+  // A key scoped to a's first store sees the objects of the whole business (contacts, messages).
+  const scopedToAnotherStore = entry.businessWide
+    ? []
+    : [hiddenFrom('a platform key scoped to another store', (w) => w.a.scopedToFirstStore, idsOfSecondStore)];
   switch (route.caller) {
     case 'api_key':
-      return scopedProbes([
-        {
-          who: "another business's merchant key",
-          headers: (w) => w.b.merchant,
-          unseen: idsOfBusiness,
-          expect: entry.hidden,
-        },
-        {
-          who: 'a platform key scoped to another store',
-          headers: (w) => w.a.scopedToFirstStore,
-          unseen: idsOfSecondStore,
-          expect: entry.hidden,
-        },
-      ]);
+      return [
+        hiddenFrom("another business's merchant key", (w) => w.b.merchant, idsOfBusiness),
+        ...scopedToAnotherStore,
+      ];
     case 'platform_key':
-      return scopedProbes([
-        {
-          who: "another business's platform key",
-          headers: (w) => w.b.platform,
-          unseen: idsOfBusiness,
-          expect: entry.hidden,
-        },
-        {
-          who: 'a platform key scoped to another store',
-          headers: (w) => w.a.scopedToFirstStore,
-          unseen: idsOfSecondStore,
-          expect: entry.hidden,
-        },
-        {
-          who: "the business's own merchant key",
-          headers: (w) => w.a.merchant,
-          unseen: () => [],
-          expect: { status: 403, id: 'forbidden_action' },
-        },
-      ]);
+      return [
+        hiddenFrom("another business's platform key", (w) => w.b.platform, idsOfBusiness),
+        ...scopedToAnotherStore,
+        forbidden("the business's own merchant key", (w) => w.a.merchant),
+      ];
     case 'service_provider':
       return [
-        {
-          who: 'a service provider not linked to the merchant',
-          headers: (w) => w.stranger.key,
-          unseen: (w) => idsOfBusiness(w).filter((id) => id !== w.a.businessId),
-          expect: entry.hidden,
-        },
-        {
-          who: "the merchant's own key",
-          headers: (w) => w.a.merchant,
-          unseen: () => [],
-          expect: { status: 403, id: 'forbidden_action' },
-        },
-        {
-          who: "another business's merchant key",
-          headers: (w) => w.b.merchant,
-          unseen: () => [],
-          expect: { status: 403, id: 'forbidden_action' },
-        },
+        hiddenFrom(
+          'a service provider not linked to the merchant',
+          (w) => w.stranger.key,
+          (w) => idsOfBusiness(w).filter((id) => id !== w.a.businessId),
+        ),
+        forbidden("the merchant's own key", (w) => w.a.merchant),
+        forbidden("another business's merchant key", (w) => w.b.merchant),
       ];
     default:
       return [];
