@@ -16,7 +16,7 @@ import { createTransferFor } from '#shared/operations/transfers.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { dayTotalsMismatches } from '#test/support/day-totals-check.ts';
-import { merchant, operatingWallet, paidPayment } from '#test/support/fixtures.ts';
+import { merchant, mtnPayout, operatingWallet, paidPayment } from '#test/support/fixtures.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { payoutCallback, transferOfPayout } from '#test/support/payouts.ts';
 
@@ -45,19 +45,7 @@ const memberOf = (m: Merchant): ActingMember => ({
   verificationLevel: 1,
 });
 
-const payoutTo = (m: Merchant, amountCents: number) =>
-  createTransferFor(
-    m.caller,
-    createTransferBody.parse({
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      name: 'Fournisseur',
-      paymentMethod: 'mtn',
-      identifier: { number: silentNumber },
-    }),
-    baseUrl,
-  );
+const payoutTo = (m: Merchant, amountCents: number) => mtnPayout(m, amountCents, silentNumber, baseUrl);
 
 const transferCallback = (transfer: Transfer, outcome: PayoutOutcome) => payoutCallback(transfer, outcome);
 

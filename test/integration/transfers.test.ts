@@ -18,7 +18,7 @@ import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { sweepUnsettledPayouts } from '#shared/settlement/payouts.ts';
-import { merchant, operatingWallet } from '#test/support/fixtures.ts';
+import { merchant, mtnPayout, operatingWallet } from '#test/support/fixtures.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { payoutCallback } from '#test/support/payouts.ts';
 
@@ -32,19 +32,7 @@ beforeAll(() => {
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
-const payoutTo = (m: Merchant, amountCents: number) =>
-  createTransferFor(
-    m.caller,
-    createTransferBody.parse({
-      storeId: m.store.id,
-      amountCents,
-      currency: 'XOF',
-      name: 'Fournisseur',
-      paymentMethod: 'mtn',
-      identifier: { number: silentNumber },
-    }),
-    baseUrl,
-  );
+const payoutTo = (m: Merchant, amountCents: number) => mtnPayout(m, amountCents, silentNumber, baseUrl);
 
 const toStore = (m: Merchant, from: string, to: string, amountCents: number) =>
   createTransferFor(

@@ -76,3 +76,26 @@ export async function paidPayment(
   });
   return request.id;
 }
+
+/** A payout of the merchant's store to an MTN number, through the API's operation. */
+export async function mtnPayout(
+  m: { caller: Caller; store: { id: string } },
+  amountCents: number,
+  number: string,
+  baseUrl = 'http://localhost:0',
+) {
+  const { createTransferBody } = await import('#shared/api/transfers.ts');
+  const { createTransferFor } = await import('#shared/operations/transfers.ts');
+  return createTransferFor(
+    m.caller,
+    createTransferBody.parse({
+      storeId: m.store.id,
+      amountCents,
+      currency: 'XOF',
+      name: 'Fournisseur',
+      paymentMethod: 'mtn',
+      identifier: { number },
+    }),
+    baseUrl,
+  );
+}
