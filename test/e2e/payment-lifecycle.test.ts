@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DeviceProvisioning } from '#infra/admin-device.ts';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { pastInstant } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
+import { testHostEnv } from '#test/support/local-host-global-setup.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import { readProviderReference } from '#test/support/provider-reference.ts';
 import { connectDevice, type TestDevice } from '#test/support/soundbox-device.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -31,23 +34,11 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function requestBody(overrides: Record<string, unknown> = {}) {
-  return {
-    storeId: merchant.storeId,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: {
-        paymentMethod: 'wave',
-        successUrl: 'https://shop.example/paid',
-        errorUrl: 'https://shop.example/failed?order=42',
-      },
-    },
+const requestBody = (overrides: Record<string, unknown> = {}) =>
+  redirectRequestBody(merchant.storeId, {
+    data: { successUrl: 'https://shop.example/paid', errorUrl: 'https://shop.example/failed?order=42' },
     ...overrides,
-  };
-}
+  });
 
 async function create(overrides: Record<string, unknown> = {}): Promise<Body> {
   const created = await call(
@@ -61,6 +52,8 @@ async function create(overrides: Record<string, unknown> = {}): Promise<Body> {
 }
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+/** The local host's PAYMENT_COLLECTION_GRACE_SECONDS (test/support/local-host-global-setup.ts), in ms. */
+const graceMs = Number(testHostEnv.PAYMENT_COLLECTION_GRACE_SECONDS) * 1000;
 const get = async (id: string, headers = merchant.headers) =>
   (await call('GET', `/partner_api/payment_requests/${id}`, headers)).body;
 
@@ -120,10 +113,10 @@ describe('a payment request that expires', () => {
     const providerReference = await readProviderReference(config, created.id);
 
     // At expiresAt the collection under way has its grace (2 s here): still pending.
-    await sleep(Math.max(0, Date.parse(created.expiresAt) - Date.now()) + 200);
+    await pastInstant(created.expiresAt, 200);
     expect((await get(created.id)).status).toBe('pending');
     // Past the grace: expired in every answer, whether or not the expiry has been written yet.
-    await sleep(2_000);
+    await pastInstant(Date.parse(created.expiresAt) + graceMs, 200);
     expect(await get(created.id)).toMatchObject({
       status: 'error',
       errorReason: 'expired',
@@ -259,7 +252,7 @@ describe('cancelling a payment request', () => {
     expect(refused).toMatchObject({ status: 409, body: { id: 'payment_request_not_cancellable' } });
 
     const expiring = await create({ expiresAt: inSeconds(3) });
-    await sleep(Math.max(0, Date.parse(expiring.expiresAt) - Date.now()) + 100);
+    await pastInstant(expiring.expiresAt);
     const late = await call('POST', `/partner_api/payment_requests/${expiring.id}/cancel`, merchant.headers);
     expect(late).toMatchObject({ status: 409, body: { id: 'payment_request_not_cancellable' } });
     expect((await get(expiring.id)).errorReason).toBe('expired');
@@ -317,7 +310,8 @@ describe('a payer on the hosted page', () => {
       (found) => found.length > 0,
     );
     expect(webhook).toMatchObject({ status: 'success', paymentMethod: 'orange' });
-    // Paid once: one webhook, the store credited once.
+    // Paid once: one webhook, the store credited once (time let pass on purpose: a second would
+    // have come by then).
     await sleep(500);
     expect(webhooksOf(created.id)).toHaveLength(1);
   });
