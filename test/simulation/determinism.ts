@@ -12,9 +12,10 @@ import { type Clock, withGlobal } from '@sinonjs/fake-timers';
  *   receiver's slowness take no real time, and real time never decides what happens.
  * - Chance: `Math.random`, `crypto.randomUUID`, `randomBytes` and `randomInt` (the named imports of
  *   `node:crypto` too) draw from streams seeded by the run's seed, one per purpose.
- * - Order: only real I/O runs outside the clock (DynamoDB Local, the merchant's receiver, KMS). The
- *   clock waits until none is in flight before it fires its next timer, so two tasks never race in
- *   real time: they interleave at their calls' simulated latencies, in an order the seed decides.
+ * - Order: only real I/O runs outside the clock (DynamoDB Local, the merchant's receiver, KMS, the
+ *   sandbox's callbacks by `fetch`). The clock waits until none is in flight before it fires its
+ *   next timer, so two tasks never race in real time: they interleave at their calls' simulated
+ *   latencies, in an order the seed decides.
  */
 
 /** A seeded generator (mulberry32): the same seed and label give the same numbers, everywhere. */
@@ -84,6 +85,26 @@ function trackHttpRequests(): void {
 
 // Installed as soon as the simulation is loaded: a client takes `request` at its first call.
 trackHttpRequests();
+
+/**
+ * `fetch` (undici) does not go through `node:http`: the sandbox provider's callbacks use it, and a
+ * call the clock did not wait for would end in the order the machine finishes it. Counted from the
+ * call to its answer (what its callers await; none of them reads a body in a run).
+ */
+function trackFetch(): void {
+  const original = globalThis.fetch;
+  globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+    if (!tracking) return original(...args);
+    io.inFlight++;
+    try {
+      return await original(...args);
+    } finally {
+      io.done();
+    }
+  }) as typeof fetch;
+}
+
+trackFetch();
 
 /** Which task a call belongs to (an operation, a worker's invocation, a sweep's run). */
 export const currentTask = new AsyncLocalStorage<{ name: string; killed: boolean }>();

@@ -91,6 +91,9 @@ const epoch = Date.UTC(2035, 2, 2, 9, 0, 0);
 
 const operationsOfTheRun: Operation[] = [...paymentOperations, ...moneyOutOperations, ...messageOperations];
 
+/** The port of the process's KMS stand-in, the same for every run (see `simulate`). */
+let kmsPort: number | undefined;
+
 /** Runs of this process: a second run of a seed is kept apart from the first (determinism.ts). */
 let runs = 0;
 
@@ -119,10 +122,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   delete process.env.WEBHOOK_RETRY_BASE_SECONDS;
   delete process.env.WEBHOOK_TIMEOUT_MS;
   await freshTable(process.env.TABLE_NAME as string);
-  // Webhook secrets are encrypted as on a stage, by a KMS of the run's own with a key from the seed.
+  // Webhook secrets are encrypted as on a stage, by a KMS of the run's own with a key from the seed,
+  // on the port of the process's first: the service's KMS client, made once, keeps that endpoint.
   const kms = await startKmsStandIn({
     keyMaterial: createHash('sha256').update(`kms:${seed}`).digest('hex'),
+    ...(kmsPort === undefined ? {} : { port: kmsPort }),
   });
+  kmsPort = Number(new URL(kms.endpoint).port);
   process.env.AWS_ENDPOINT_URL_KMS = kms.endpoint;
   process.env.WEBHOOK_SECRETS_KEY_ID = localWebhookSecretsKeyId;
   const receiver = await startReceiver(seed);
