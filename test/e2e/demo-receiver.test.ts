@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiClient } from '#test/support/api-client.ts';
 import { type LocalHost, newDataDir, startLocalHost } from '#test/support/local-host.ts';
 import { testHostEnv } from '#test/support/local-host-global-setup.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 /**
  * The demo business's subscription, read from the host's table as the operator would, its secret
@@ -44,16 +45,17 @@ async function demoPayment(host: LocalHost, reference: string): Promise<string> 
     'X-API-KEY': demo.apiKey,
     'content-type': 'application/json',
   };
-  const created = await call('POST', '/partner_api/payment_requests', headers, {
-    storeId: demo.storeId,
-    amountCents: 250_000,
-    currency: 'XOF',
-    reference,
-    paymentDetails: {
-      type: 'redirect',
-      data: { paymentMethod: 'orange', successUrl: 'myapp://paid', errorUrl: 'myapp://failed' },
-    },
-  });
+  const created = await call(
+    'POST',
+    '/partner_api/payment_requests',
+    headers,
+    redirectRequestBody(demo.storeId, {
+      amountCents: 250_000,
+      reference,
+      paymentMethod: 'orange',
+      data: { successUrl: 'myapp://paid', errorUrl: 'myapp://failed' },
+    }),
+  );
   const approved = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, headers, {
     payerPhone: '+2250700000001',
   });

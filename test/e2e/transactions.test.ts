@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, type Merchant, newMerchant } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 const { config, dataDir } = inject('localHost');
 const call = apiClient(config.baseUrl);
@@ -11,16 +12,17 @@ let secondStore: string;
 
 /** Completes a payment through the sandbox: the way a transaction-list line comes to exist. */
 async function completedPayment(storeId: string, phone = '+2250700000001') {
-  const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
-    storeId,
-    amountCents: 10_000,
-    currency: 'XOF',
-    reference: `list-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: { paymentMethod: 'mtn', successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
-    },
-  });
+  const created = await call(
+    'POST',
+    '/partner_api/payment_requests',
+    merchant.headers,
+    redirectRequestBody(storeId, {
+      amountCents: 10_000,
+      reference: `list-${randomUUID()}`,
+      paymentMethod: 'mtn',
+      data: { successUrl: 'https://a.example/ok', errorUrl: 'https://a.example/ko' },
+    }),
+  );
   const done = await call('POST', `/sandbox/payment_requests/${created.body.id}/approve`, merchant.headers, {
     payerPhone: phone,
   });
