@@ -20,8 +20,11 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/dynamodb-global-setup.ts'],
           setupFiles: ['test/support/dynamodb-test-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A timeout here catches a hang, not slowness (speed is the benches'): beside other work
+          // on both cores DynamoDB Local is several times slower, and seeding 250 items or a
+          // property test's hundred runs took over 30 s.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {
