@@ -256,3 +256,18 @@ export async function runOnClock<T>(clock: Clock, main: () => Promise<T>): Promi
 
 /** Sleeps `ms` of simulated time. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * JSON with every object's keys in order: the calls' digest, and an item that reads the same
+ * whatever order DynamoDB gives its attributes.
+ */
+export function canonical(value: unknown): string {
+  if (value instanceof Uint8Array) return JSON.stringify(Buffer.from(value).toString('base64'));
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'undefined';
+}

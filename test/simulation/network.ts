@@ -7,7 +7,7 @@ import { ConflictException, ResourceNotFoundException } from '@aws-sdk/client-sc
 import { dynamodb } from '#shared/aws/dynamodb.ts';
 import { scheduler } from '#shared/aws/scheduler.ts';
 import { sqs } from '#shared/aws/sqs.ts';
-import { currentTask, io, type Random, sleep } from '#test/simulation/determinism.ts';
+import { canonical, currentTask, io, type Random, sleep } from '#test/simulation/determinism.ts';
 import type { SimulatedQueues } from '#test/simulation/queues.ts';
 import { keysWritten, type TableWatch } from '#test/simulation/table-watch.ts';
 
@@ -72,18 +72,6 @@ const sdkError = (name: string, retryable: { throttling?: boolean } | undefined)
     $metadata: { httpStatusCode: name === 'ThrottlingException' ? 400 : 500 },
     ...(retryable ? { $retryable: retryable } : {}),
   });
-
-/** JSON with object keys in order, for the calls' digest. */
-function canonical(value: unknown): string {
-  if (value instanceof Uint8Array) return JSON.stringify(Buffer.from(value).toString('base64'));
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'undefined';
-}
 
 /** Before a call: a throttle or a timeout, the request not carried out. */
 function faultBefore(network: Network, transaction: boolean): void {

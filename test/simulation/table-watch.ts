@@ -2,6 +2,7 @@ import { type AttributeValue, BatchGetItemCommand, ScanCommand } from '@aws-sdk/
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { type AuditBreak, emptyScope, type LedgerBooks } from '#shared/audit/ledger-audit.ts';
 import { dynamodb, tableName } from '#shared/aws/dynamodb.ts';
+import { canonical } from '#test/simulation/determinism.ts';
 
 /**
  * What every write of the run does to the table, seen from outside the service: the items a write
@@ -28,18 +29,6 @@ export interface StreamRecord {
 }
 
 const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
-
-/** JSON with every object's keys in order: the same item reads the same whatever order DynamoDB gives. */
-function canonical(value: unknown): string {
-  if (value instanceof Uint8Array) return JSON.stringify(Buffer.from(value).toString('base64'));
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
 
 type Marshalled = Record<string, { S?: string } | string>;
 
