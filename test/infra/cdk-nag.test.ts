@@ -13,21 +13,17 @@ import { stackName } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import { appFor } from '#test/support/stage-synth.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import { pathOf } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, prod, bothStages } = await synthesizedStages();
 
 // A test that builds and synthesizes a whole stage of its own, cdk-nag's packs included: on a
 // machine whose cores are busy with other work that has taken over two minutes.
 const wholeSynthTimeout = 360_000;
 
 describe('cdk-nag AWS Solutions and Serverless checks', () => {
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])('report no unacknowledged finding on %s', (_stage, { nagReports }) => {
+  it.each(bothStages)('report no unacknowledged finding on %s', (_stage, { nagReports }) => {
     expect(nagReports.map(({ pack }) => pack)).toEqual(['AwsSolutions', 'Serverless']);
     for (const report of nagReports) {
       expect(
@@ -39,10 +35,7 @@ describe('cdk-nag AWS Solutions and Serverless checks', () => {
     }
   });
 
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])(
+  it.each(bothStages)(
     'on %s acknowledge on single resources, naming the finding where the rule reports findings',
     (_stage, { acknowledgements }) => {
       expect(acknowledgements.length).toBeGreaterThan(0);

@@ -101,3 +101,16 @@ export function synthesizedStage(stage: SynthesizedStageName): Promise<Synthesiz
   }
   return stagePromise;
 }
+
+/**
+ * Both stages synthesized for this run, and the two as an `it.each` table of `[name, stage]`, for
+ * the tests that hold on every stage.
+ */
+export async function synthesizedStages() {
+  const [dev, prod] = await Promise.all([synthesizedStage('dev'), synthesizedStage('prod')]);
+  const bothStages: [SynthesizedStageName, SynthesizedStage][] = [
+    ['dev', dev],
+    ['prod', prod],
+  ];
+  return { dev, prod, bothStages };
+}

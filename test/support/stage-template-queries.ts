@@ -19,6 +19,17 @@ export const resourceOf = (template: Template, type: string, logicalId: string):
 
 export const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
+/** The one resource of that type that `matches`, which must be there: its logical id and itself. */
+export function onlyResourceOf(
+  template: Template,
+  type: string,
+  matches: (resource: Json) => boolean,
+): [string, Json] {
+  const found = resourcesOf(template, type).filter(([, resource]) => matches(resource));
+  expect(found).toHaveLength(1);
+  return found[0] as [string, Json];
+}
+
 /** The functions named `name` on the stage: one, or none where the stage leaves it out. */
 export const functionsNamed = (template: Template, stage: string, name: string): [string, Json][] =>
   resourcesOf(template, 'AWS::Lambda::Function').filter(

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { stageThrottling } from '#infra/constructs/api.ts';
 import { stackName } from '#infra/naming.ts';
 import { endpointEntries, endpoints } from '#shared/api/all-endpoints.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import {
   functionOf,
   type Json,
@@ -17,8 +17,7 @@ import {
   resourcesOf,
 } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, prod } = await synthesizedStages();
 
 describe('streamed routes', () => {
   const streamed = endpointEntries.filter(([, route]) => 'page' in route && route.streams);

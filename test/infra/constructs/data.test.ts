@@ -5,11 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { tableNameForStage } from '#infra/naming.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import { type Json, resourcesOf } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, prod } = await synthesizedStages();
 
 describe('the table', () => {
   it('is built from the shared table definition: keys, every GSI, TTL', () => {

@@ -11,29 +11,27 @@ import type { AwsAccess } from '#shared/catalogue/access.ts';
 import { workerEntries } from '#shared/catalogue/queue-workers.ts';
 import { scheduleEntries, schedules, scheduleTargetEntries } from '#shared/catalogue/schedules.ts';
 import { registry } from '#test/support/stage-synth.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import {
   asArray,
   functionsNamed,
   type Json,
+  onlyResourceOf,
   resourcesOf,
+  roleStatementsOf,
   statementsOf,
 } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, bothStages } = await synthesizedStages();
 
 describe('escrow hold expiry (EventBridge Scheduler)', () => {
   const groupName = `${stackName('dev')}-escrow-expiry`;
-  const schedulerRole = (template: Template): [string, Json] => {
-    const found = resourcesOf(template, 'AWS::IAM::Role').filter(([, role]) =>
+  const schedulerRole = (template: Template): [string, Json] =>
+    onlyResourceOf(template, 'AWS::IAM::Role', (role) =>
       role.Properties.AssumeRolePolicyDocument.Statement.some(
         (statement: Json) => statement.Principal?.Service === 'scheduler.amazonaws.com',
       ),
     );
-    expect(found).toHaveLength(1);
-    return found[0] as [string, Json];
-  };
   const schedulingFunctions = [
     ...endpointEntries,
     ...workerEntries,
@@ -44,10 +42,7 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
     .map(([name]) => name);
 
   it('has a schedule group of its own on every stage', () => {
-    for (const [stage, built] of [
-      ['dev', dev],
-      ['prod', prod],
-    ] as const) {
+    for (const [stage, built] of bothStages) {
       built.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', {
         Name: `${stackName(stage)}-escrow-expiry`,
       });
@@ -65,9 +60,7 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
         Condition: { StringEquals: { 'aws:SourceAccount': registry.dev?.account } },
       }),
     ]);
-    const statements = resourcesOf(dev.template, 'AWS::IAM::Policy')
-      .filter(([, policy]) => policy.Properties.Roles.some((r: Json) => r.Ref === roleId))
-      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+    const statements = roleStatementsOf(dev.template, roleId);
     expect(statements).toHaveLength(1);
     expect(statements[0].Action).toBe('lambda:InvokeFunction');
     expect(JSON.stringify(statements[0].Resource)).toContain(`:function:${stackName('dev')}-expireEscrow`);

@@ -14,7 +14,7 @@ import { workers } from '#shared/catalogue/queue-workers.ts';
 import { type QueueName, queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { streamConsumers } from '#shared/catalogue/stream-consumers.ts';
 import { appFor, logicalIdOf, standAloneFunction } from '#test/support/stage-synth.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import { stageTemplateOf } from '#test/support/stage-template.ts';
 import {
   arrivalAlarmsOf,
@@ -33,8 +33,7 @@ import {
   statementsOf,
 } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, bothStages } = await synthesizedStages();
 
 describe('the queues', () => {
   it.each(queueEntries)(
@@ -143,10 +142,7 @@ describe('webhook delivery', () => {
     ['resendWebhookDelivery', ['webhooks']],
     ['resendTransactionDeliveryPage', ['webhooks']],
   ] as const)('lets %s send to the webhook queue (and only its others), on prod too', (name, queues) => {
-    for (const [stage, { template }] of [
-      ['dev', dev],
-      ['prod', prod],
-    ] as const) {
+    for (const [stage, { template }] of bothStages) {
       const [, fn] = functionOf(template, stage, name);
       const sent = queuesSentToBy(template, fn);
       const named = queues.map((queue) => queueOf(template, sourceQueueName(stage, queue))[0]);
@@ -200,44 +196,44 @@ describe('the queue:send access', () => {
     );
   });
 
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])("lets each function of %s send to the stage's queues its access names, and no other", (stage, built) => {
-    const queueIds = new Map(
-      queueEntries.flatMap(([name]) => {
-        const found = queuesNamed(built.template, sourceQueueName(stage, name));
-        return found.map(([id]) => [name, id] as const);
-      }),
-    );
-    for (const [name, entry] of functionEntries) {
-      const found = functionsNamed(built.template, stage, name);
-      if (found.length === 0) continue;
-      const [, fn] = found[0] as [string, Json];
-      const named = entry.access.flatMap((access) =>
-        access.startsWith('queue:send:') ? [access.slice('queue:send:'.length) as QueueName] : [],
+  it.each(bothStages)(
+    "lets each function of %s send to the stage's queues its access names, and no other",
+    (stage, built) => {
+      const queueIds = new Map(
+        queueEntries.flatMap(([name]) => {
+          const found = queuesNamed(built.template, sourceQueueName(stage, name));
+          return found.map(([id]) => [name, id] as const);
+        }),
       );
-      // On sandbox stages, sending SMS is sending the sandbox gateway's delivery events.
-      if (stage !== 'prod' && entry.access.includes('sms:send' as never)) named.push('smsEvents');
-      // A sandbox-only queue is missing on prod, and so is the grant of a route that uses it there.
-      const expected = named.flatMap((queue) => (queueIds.has(queue) ? [queueIds.get(queue)] : []));
-      // A stream consumer's mapping parks failed records in its on-failure queue with the
-      // function's role.
-      if (name in streamConsumers) {
-        const [functionId] = found[0] as [string, Json];
-        const [, mapping] = resourcesOf(built.template, 'AWS::Lambda::EventSourceMapping').find(
-          ([, candidate]) => candidate.Properties.FunctionName.Ref === functionId,
-        ) as [string, Json];
-        expected.push(mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]);
-      }
-      expect(queuesSentToBy(built.template, fn), name).toEqual(new Set(expected));
-      for (const queue of named) {
-        expect(fn.Properties.Environment.Variables[queueUrlVariable(queue)], `${name} ${queue}`).toEqual(
-          queueIds.has(queue) ? { Ref: queueIds.get(queue) } : undefined,
+      for (const [name, entry] of functionEntries) {
+        const found = functionsNamed(built.template, stage, name);
+        if (found.length === 0) continue;
+        const [, fn] = found[0] as [string, Json];
+        const named = entry.access.flatMap((access) =>
+          access.startsWith('queue:send:') ? [access.slice('queue:send:'.length) as QueueName] : [],
         );
+        // On sandbox stages, sending SMS is sending the sandbox gateway's delivery events.
+        if (stage !== 'prod' && entry.access.includes('sms:send' as never)) named.push('smsEvents');
+        // A sandbox-only queue is missing on prod, and so is the grant of a route that uses it there.
+        const expected = named.flatMap((queue) => (queueIds.has(queue) ? [queueIds.get(queue)] : []));
+        // A stream consumer's mapping parks failed records in its on-failure queue with the
+        // function's role.
+        if (name in streamConsumers) {
+          const [functionId] = found[0] as [string, Json];
+          const [, mapping] = resourcesOf(built.template, 'AWS::Lambda::EventSourceMapping').find(
+            ([, candidate]) => candidate.Properties.FunctionName.Ref === functionId,
+          ) as [string, Json];
+          expected.push(mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]);
+        }
+        expect(queuesSentToBy(built.template, fn), name).toEqual(new Set(expected));
+        for (const queue of named) {
+          expect(fn.Properties.Environment.Variables[queueUrlVariable(queue)], `${name} ${queue}`).toEqual(
+            queueIds.has(queue) ? { Ref: queueIds.get(queue) } : undefined,
+          );
+        }
       }
-    }
-  });
+    },
+  );
 
   it('is left out where the stage has no such sandbox-only queue, and refused on a sandbox stage', () => {
     const stack = new Stack(appFor({}), 'MissingQueue');

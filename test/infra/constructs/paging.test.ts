@@ -7,27 +7,20 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { alarmTopicName, stackName } from '#infra/naming.ts';
 import { registry } from '#test/support/stage-synth.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
-import { type Json, resourceOf, resourcesOf } from '#test/support/stage-template-queries.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
+import { type Json, onlyResourceOf, resourceOf, resourcesOf } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, bothStages } = await synthesizedStages();
 
 describe('the alarms', () => {
   const alarmsOf = (template: Template) => resourcesOf(template, 'AWS::CloudWatch::Alarm');
-  const topicOf = (template: Template) => {
-    // Production has a second topic, for SMS delivery events; the alarm topic is named for alarms.
-    const topics = resourcesOf(template, 'AWS::SNS::Topic').filter(([, topic]) =>
+  // Production has a second topic, for SMS delivery events; the alarm topic is named for alarms.
+  const topicOf = (template: Template) =>
+    onlyResourceOf(template, 'AWS::SNS::Topic', (topic) =>
       String(topic.Properties.TopicName).endsWith('-alarms'),
     );
-    expect(topics).toHaveLength(1);
-    return topics[0] as [string, Json];
-  };
 
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])(
+  it.each(bothStages)(
     'on %s watch every function for the share of its calls that failed or were throttled, never for one error',
     (_stage, { template }) => {
       const functions = resourcesOf(template, 'AWS::Lambda::Function');
@@ -70,10 +63,7 @@ describe('the alarms', () => {
     },
   );
 
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])(
+  it.each(bothStages)(
     "on %s page through one composite alarm notifying the stage's topic; no other alarm notifies",
     (stage, { template }) => {
       const [topicId, topic] = topicOf(template);

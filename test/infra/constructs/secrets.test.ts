@@ -16,33 +16,27 @@ import {
 import { sandboxProviderSecretArnVariable } from '#infra/service-function.ts';
 import { functionEntries } from '#shared/catalogue/all-functions.ts';
 import { appFor, standAloneFunction } from '#test/support/stage-synth.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import {
   asArray,
   functionOf,
   functionsNamed,
   type Json,
+  onlyResourceOf,
   resourceOf,
   resourcesOf,
   statementsOf,
 } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, prod, bothStages } = await synthesizedStages();
 
 describe('the webhook secrets key', () => {
-  const keyOf = (template: Template) => {
-    const keys = resourcesOf(template, 'AWS::KMS::Key').filter(([, key]) =>
+  const keyOf = (template: Template) =>
+    onlyResourceOf(template, 'AWS::KMS::Key', (key) =>
       String(key.Properties.Description).includes('webhook signing secrets'),
     );
-    expect(keys).toHaveLength(1);
-    return keys[0] as [string, Json];
-  };
 
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])(
+  it.each(bothStages)(
     'on %s may be used by the subscription creators (Encrypt), the webhook sender (Decrypt) and the operator role (Encrypt, for set-webhook) alone',
     (stage, { template }) => {
       const [keyId, key] = keyOf(template);

@@ -18,7 +18,7 @@ import { scheduleEntries, schedules } from '#shared/catalogue/schedules.ts';
 import { streamConsumerEntries, streamConsumers } from '#shared/catalogue/stream-consumers.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { appFor, logicalIdOf, standAloneFunction } from '#test/support/stage-synth.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import { stageTemplateOf } from '#test/support/stage-template.ts';
 import {
   arrivalAlarmsOf,
@@ -36,8 +36,7 @@ import {
   tableActionsOf,
 } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, prod } = await synthesizedStages();
 
 /** The stack's managed policy for X-Ray, which every function's role has. */
 function tracingPolicyId(template: Template): string {

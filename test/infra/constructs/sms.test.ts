@@ -6,7 +6,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { deadLetterQueueName, stackName } from '#infra/naming.ts';
 import { functionEntries } from '#shared/catalogue/all-functions.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import {
   asArray,
   functionOf,
@@ -20,8 +20,7 @@ import {
   statementsOf,
 } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, prod, bothStages } = await synthesizedStages();
 
 describe('SMS messaging', () => {
   const smsActionsOf = (template: Template, fn: Json) =>
@@ -29,10 +28,7 @@ describe('SMS messaging', () => {
       asArray<string>(statement.Action).some((action) => action.startsWith('sms-voice:')),
     );
 
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])(
+  it.each(bothStages)(
     'feeds the sender and the delivery-event worker from their queues, each with a dead-letter queue, on %s',
     (stage, { template }) => {
       for (const [queue, worker] of [
@@ -120,21 +116,25 @@ describe('SMS messaging', () => {
     );
   });
 
-  it.each([
-    ['dev', dev],
-    ['prod', prod],
-  ])('raises an alarm on %s when SMS fail, counted from both workers', (stage, { template }) => {
-    const filters = resourcesOf(template, 'AWS::Logs::MetricFilter').filter(
-      ([, filter]) => filter.Properties.MetricTransformations[0].MetricName === 'SmsFailed',
-    );
-    expect(filters).toHaveLength(2);
-    for (const [, filter] of filters) {
-      expect(filter.Properties.FilterPattern).toContain('sms message failed');
-      expect(filter.Properties.MetricTransformations[0].MetricName).toBe('SmsFailed');
-    }
-    const alarm = resourcesOf(template, 'AWS::CloudWatch::Alarm').find(
-      ([, candidate]) => candidate.Properties.AlarmName === `${stackName(stage)}-sms-failures`,
-    );
-    expect(alarm?.[1].Properties).toMatchObject({ MetricName: 'SmsFailed', Threshold: 10, Statistic: 'Sum' });
-  });
+  it.each(bothStages)(
+    'raises an alarm on %s when SMS fail, counted from both workers',
+    (stage, { template }) => {
+      const filters = resourcesOf(template, 'AWS::Logs::MetricFilter').filter(
+        ([, filter]) => filter.Properties.MetricTransformations[0].MetricName === 'SmsFailed',
+      );
+      expect(filters).toHaveLength(2);
+      for (const [, filter] of filters) {
+        expect(filter.Properties.FilterPattern).toContain('sms message failed');
+        expect(filter.Properties.MetricTransformations[0].MetricName).toBe('SmsFailed');
+      }
+      const alarm = resourcesOf(template, 'AWS::CloudWatch::Alarm').find(
+        ([, candidate]) => candidate.Properties.AlarmName === `${stackName(stage)}-sms-failures`,
+      );
+      expect(alarm?.[1].Properties).toMatchObject({
+        MetricName: 'SmsFailed',
+        Threshold: 10,
+        Statistic: 'Sum',
+      });
+    },
+  );
 });

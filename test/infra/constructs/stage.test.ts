@@ -11,12 +11,11 @@ import { functionEntries } from '#shared/catalogue/all-functions.ts';
 import { collectionCeiling } from '#shared/domain/ceilings.ts';
 import { feeScheduleFromEnvironment } from '#shared/domain/fees.ts';
 import { appFor, build, registry, registryWith } from '#test/support/stage-synth.ts';
-import { synthesizedStage } from '#test/support/stage-synthesized.ts';
+import { synthesizedStages } from '#test/support/stage-synthesized.ts';
 import { stageTemplateOf } from '#test/support/stage-template.ts';
 import { functionOf, functionsNamed, type Json, resourcesOf } from '#test/support/stage-template-queries.ts';
 
-const dev = await synthesizedStage('dev');
-const prod = await synthesizedStage('prod');
+const { dev, prod } = await synthesizedStages();
 
 describe('the stage', () => {
   it('is required', () => {
