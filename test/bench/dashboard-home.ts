@@ -31,6 +31,7 @@ async function measureHomeCost(): Promise<HomeCostRow[]> {
   const { createBusiness } = await import('#shared/data/business.ts');
   const { createStore } = await import('#shared/data/store.ts');
   const { businessOverview, homeMoney } = await import('#shared/operations/dashboard-overview.ts');
+  const { benchOrderLine } = await import('#test/support/transaction-history.ts');
   const at = new Date(Date.parse('2026-10-31T18:00:00.000Z'));
   const end = at.getTime() - 60_000;
   const start = end - historyDays * dayMs;
@@ -57,27 +58,18 @@ async function measureHomeCost(): Promise<HomeCostRow[]> {
       counter[movement] = (counter[movement] ?? 0) + amount;
       counter[`${movement}Count`] = (counter[`${movement}Count`] ?? 0) + 1;
       counters.set(day, counter);
-      const id = randomUUID();
-      return {
-        pk: `TXDAY#${business.id}#${day}`,
-        sk: `${createdAt}#${id}`,
-        entity: 'transaction',
-        id,
+      const line = benchOrderLine(i, {
         businessId: business.id,
         storeId: store.id,
-        type,
-        status: 'success',
-        amount: { amount, currency: 'XOF' },
-        fees: { amount: 1_500, currency: 'XOF' },
-        currency: 'XOF',
-        paymentMethod: 'wave',
-        counterpartLabel: 'Client Sandbox',
-        counterpartIdentifier: '+2250700000001',
-        description: `Payment order-${i}`,
-        reference: `order-${i}`,
         createdAt,
-        transactionDetails: { id: randomUUID(), reference: `order-${i}` },
-        paymentRequestId: randomUUID(),
+        type,
+        amount,
+      });
+      return {
+        pk: `TXDAY#${business.id}#${day}`,
+        sk: `${createdAt}#${line.id}`,
+        entity: 'transaction',
+        ...line,
       };
     });
     for (let i = 0; i < items.length; i += 25 * 8) {

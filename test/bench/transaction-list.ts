@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { measureUnits, medianMs, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import type { Bench } from '#test/bench/report.ts';
 
@@ -34,29 +33,15 @@ async function measureListCost(): Promise<ListCostRow[]> {
     await useBenchTable(`bench-list-${size}`);
     const businessId = randomUUID();
     const storeId = randomUUID();
-    const { writeTransactionHistory } = await import('#test/support/transaction-history.ts');
+    const { benchOrderLine, writeTransactionHistory } = await import('#test/support/transaction-history.ts');
     await writeTransactionHistory(
-      Array.from({ length: size }, (_, i): TransactionRecord => {
-        const createdAt = new Date(start + Math.floor(((end - start) * i) / size)).toISOString();
-        return {
-          id: randomUUID(),
+      Array.from({ length: size }, (_, i) =>
+        benchOrderLine(i, {
           businessId,
           storeId,
-          type: 'payment',
-          status: 'success',
-          amount: { amount: 150_000, currency: 'XOF' },
-          fees: { amount: 1_500, currency: 'XOF' },
-          currency: 'XOF',
-          paymentMethod: 'wave',
-          counterpartLabel: 'Client Sandbox',
-          counterpartIdentifier: '+2250700000001',
-          description: `Payment order-${i}`,
-          reference: `order-${i}`,
-          createdAt,
-          transactionDetails: { id: randomUUID(), reference: `order-${i}` },
-          paymentRequestId: randomUUID(),
-        };
-      }),
+          createdAt: new Date(start + Math.floor(((end - start) * i) / size)).toISOString(),
+        }),
+      ),
     );
     const lastPage = Math.ceil(size / limit);
     for (const [label, page] of [

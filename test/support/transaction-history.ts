@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { hourAttribute, type TransactionRecord, transactionDay } from '#shared/data/transaction-record.ts';
@@ -75,4 +76,38 @@ export async function writeTransactionHistory(
     );
   }
   return written;
+}
+
+/**
+ * The i-th line of a bench's history: a Wave payment of order-<i> (or, with `type` and `amount`,
+ * a refund or transfer of the same shape), succeeded at `createdAt`.
+ */
+export function benchOrderLine(
+  i: number,
+  line: {
+    businessId: string;
+    storeId: string;
+    createdAt: string;
+    type?: TransactionRecord['type'];
+    amount?: number;
+  },
+): TransactionRecord {
+  return {
+    id: randomUUID(),
+    businessId: line.businessId,
+    storeId: line.storeId,
+    type: line.type ?? 'payment',
+    status: 'success',
+    amount: { amount: line.amount ?? 150_000, currency: 'XOF' },
+    fees: { amount: 1_500, currency: 'XOF' },
+    currency: 'XOF',
+    paymentMethod: 'wave',
+    counterpartLabel: 'Client Sandbox',
+    counterpartIdentifier: '+2250700000001',
+    description: `Payment order-${i}`,
+    reference: `order-${i}`,
+    createdAt: line.createdAt,
+    transactionDetails: { id: randomUUID(), reference: `order-${i}` },
+    paymentRequestId: randomUUID(),
+  };
 }
