@@ -196,13 +196,19 @@ function startKeptAdmin(dataDir: string, dynamodb: string): KeptAdmin {
         pending.set(id, (answer) => {
           if (answer instanceof Error) return reject(answer);
           if (answer.code === 0) return resolve(answer);
-          // As execFile rejects: the command line, then what the command wrote on stderr.
+          // As execFile rejects: the command line, then what the command wrote on stderr (or, for a
+          // report that failed its check, such as an audit's breaks, on stdout).
           reject(
-            Object.assign(new Error(`Command failed: npm run admin -- ${args.join(' ')}\n${answer.stderr}`), {
-              code: answer.code,
-              stdout: answer.stdout,
-              stderr: answer.stderr,
-            }),
+            Object.assign(
+              new Error(
+                `Command failed: npm run admin -- ${args.join(' ')}\n${answer.stderr || answer.stdout}`,
+              ),
+              {
+                code: answer.code,
+                stdout: answer.stdout,
+                stderr: answer.stderr,
+              },
+            ),
           );
         });
         hold(true);
