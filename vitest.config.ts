@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.ts';
 
 /**
  * Tests are split by what they need: nothing (unit), DynamoDB Local (integration), the CDK
@@ -12,6 +13,8 @@ export default defineConfig({
     // three files at once keep both cores busy and bring the whole run back well under CI's 30
     // minutes. Tests make their own businesses and phones, so files do not see each other.
     maxWorkers: 3,
+    // One queue for every project, the longest files first (the packing decides the wall time).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
@@ -31,6 +34,8 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
+          // Files read templates and mock nothing: aws-cdk-lib loaded once per worker, not per file.
+          isolate: false,
           // The dev and prod stages, synthesized once per run for every file that reads them.
           globalSetup: ['test/support/stage-synthesized-global-setup.ts'],
           testTimeout: 120_000,
@@ -41,6 +46,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // Files speak HTTP to the host and mock nothing: their modules loaded once per worker.
+          isolate: false,
           globalSetup: ['test/support/local-host-global-setup.ts'],
           setupFiles: ['test/support/answer-validation-setup.ts'],
           testTimeout: 60_000,
@@ -51,6 +58,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          isolate: false,
           globalSetup: ['test/support/browser-global-setup.ts', 'test/support/local-host-global-setup.ts'],
           setupFiles: ['test/support/answer-validation-setup.ts'],
           testTimeout: 90_000,
