@@ -178,7 +178,9 @@ describe('business link requests', () => {
     expect(links.body.map((link: { merchantBusinessId: string }) => link.merchantBusinessId)).not.toContain(
       owner.businessId,
     );
-    expect((await eventsOf(request.id, 2)).map((event) => event.status)).toEqual(['pending', 'declined']);
+    // No order between events (the approval's test above says why): a busy host sent these reversed.
+    const events = await eventsOf(request.id, 2);
+    expect(events.map((event) => event.status).sort()).toEqual(['declined', 'pending']);
   });
 
   it('refuse merchant and platform keys', async () => {
