@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
-import { apiClient, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, newMerchant, platformKey } from '#test/support/api-client.ts';
 import { eventually } from '#test/support/eventually.ts';
 import { newPhone } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
@@ -205,14 +205,7 @@ describe('compliance verifications', () => {
     });
     expect(badType.status).toBe(422);
     expect(badType.body.extras.errors).toEqual([expect.objectContaining({ field: 'type', rule: 'in' })]);
-    const platform = await admin(
-      dataDir,
-      'create-key',
-      '--business',
-      stranger.businessId,
-      '--kind',
-      'platform',
-    );
+    const platform = await platformKey(dataDir, stranger.businessId);
     for (const headers of [stranger.headers, keyHeaders(platform.keyId as string, platform.key as string)]) {
       const answer = await call('POST', `${base}/compliance_verifications`, headers, {
         type: 'kyc',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, type Body, newMerchant } from '#test/support/api-client.ts';
-import { admin, newDataDir, startLocalHost } from '#test/support/local-host.ts';
+import { apiClient, type Body, newMerchant, platformKey } from '#test/support/api-client.ts';
+import { newDataDir, startLocalHost } from '#test/support/local-host.ts';
 
 describe('escrow holds across a stop of the local host', () => {
   // Two starts of the host on a loaded machine.
@@ -14,14 +14,7 @@ describe('escrow holds across a stop of the local host', () => {
     let second: Awaited<ReturnType<typeof startLocalHost>> | undefined;
     try {
       const merchant = await newMerchant(dataDir, 'Marché Restart');
-      const { keyId, key } = await admin(
-        dataDir,
-        'create-key',
-        '--business',
-        merchant.businessId,
-        '--kind',
-        'platform',
-      );
+      const { keyId, key } = await platformKey(dataDir, merchant.businessId);
       const platform = {
         'X-API-KEY-ID': keyId as string,
         'X-API-KEY': key as string,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useLocalAws } from '#infra/local/local-config.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
-import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, type Body, type Merchant, newMerchant, platformKey } from '#test/support/api-client.ts';
 import { eventually } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
@@ -37,18 +37,7 @@ beforeAll(async () => {
     '--name',
     'Annexe Cocody',
   )) as { storeId: string });
-  annexeKey = keyHeaders(
-    await admin(
-      dataDir,
-      'create-key',
-      '--business',
-      merchant.businessId,
-      '--kind',
-      'platform',
-      '--store',
-      annexe,
-    ),
-  );
+  annexeKey = keyHeaders(await platformKey(dataDir, merchant.businessId, annexe));
   receiver = await startWebhookReceiver();
   await admin(
     dataDir,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { platformKey } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
 
 const { config, dataDir, output } = inject('localHost');
@@ -166,16 +167,7 @@ describe('a platform key scoped to one store', () => {
       '--name',
       'Second shop',
     );
-    const { keyId, key } = await admin(
-      dataDir,
-      'create-key',
-      '--business',
-      demo.businessId,
-      '--kind',
-      'platform',
-      '--store',
-      demo.storeId,
-    );
+    const { keyId, key } = await platformKey(dataDir, demo.businessId, demo.storeId);
     const scoped = { 'X-API-KEY-ID': keyId as string, 'X-API-KEY': key as string };
     expect((await get('/partner_api/stores', scoped)).body.map((s: { id: string }) => s.id)).toEqual([
       demo.storeId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
-import { apiClient, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, newMerchant, platformKey } from '#test/support/api-client.ts';
 import { newOwner, newPhone, smsCodeFor } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -185,14 +185,7 @@ describe('business link requests', () => {
 
   it('refuse merchant and platform keys', async () => {
     const merchant = await newMerchant(dataDir);
-    const platform = await admin(
-      dataDir,
-      'create-key',
-      '--business',
-      merchant.businessId,
-      '--kind',
-      'platform',
-    );
+    const platform = await platformKey(dataDir, merchant.businessId);
     for (const headers of [merchant.headers, keyHeaders(platform.keyId as string, platform.key as string)]) {
       for (const [method, url] of [
         ['POST', path],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, type Body, type Merchant, newMerchant, platformKey } from '#test/support/api-client.ts';
 import { eventually } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 
@@ -333,16 +333,7 @@ describe('GET /partner_api/payment_links', () => {
       '--name',
       'Annexe',
     ));
-    const key = await admin(
-      dataDir,
-      'create-key',
-      '--business',
-      shop.businessId,
-      '--kind',
-      'platform',
-      '--store',
-      annexe,
-    );
+    const key = await platformKey(dataDir, shop.businessId, annexe);
     annexeKey = { 'X-API-KEY-ID': key.keyId as string, 'X-API-KEY': key.key as string };
     made = [];
     for (const storeId of [shop.storeId, annexe, shop.storeId, annexe, shop.storeId]) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, type Body, type Merchant, newMerchant, platformKey } from '#test/support/api-client.ts';
 import { eventually, receivedWebhook } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
@@ -278,14 +278,7 @@ describe('what cannot be refunded', () => {
   });
 
   it('sends a payment held in escrow to its escrow’s refund (409), and refunds it once released', async () => {
-    const platform = await admin<{ keyId: string; key: string }>(
-      dataDir,
-      'create-key',
-      '--business',
-      merchant.businessId,
-      '--kind',
-      'platform',
-    );
+    const platform = await platformKey(dataDir, merchant.businessId);
     const headers = {
       'X-API-KEY-ID': platform.keyId,
       'X-API-KEY': platform.key,

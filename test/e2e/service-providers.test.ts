@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, newMerchant, platformKey } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
 import { testHostEnv } from '#test/support/local-host-global-setup.ts';
 
@@ -44,14 +44,7 @@ let refusedKeys: Record<string, Record<string, string>>;
 beforeAll(async () => {
   [provider, otherProvider] = await Promise.all([newProvider(), newProvider('Autre Intégrateur')]);
   const merchant = await newMerchant(dataDir, 'Boutique');
-  const platform = await admin(
-    dataDir,
-    'create-key',
-    '--business',
-    merchant.businessId,
-    '--kind',
-    'platform',
-  );
+  const platform = await platformKey(dataDir, merchant.businessId);
   refusedKeys = {
     merchant: merchant.headers,
     platform: keyHeaders(platform.keyId as string, platform.key as string),

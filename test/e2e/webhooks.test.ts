@@ -8,6 +8,7 @@ import { deadLetterQueueName } from '#infra/naming.ts';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
+import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import {
   type ReceiverBehaviour,
   startWebhookReceiver,
@@ -54,16 +55,15 @@ async function subscribedMerchant(
 
 /** A redirect payment, paid by the sandbox's success number: it completes before this answers. */
 async function completedPayment(merchant: Merchant): Promise<Body> {
-  const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
-    storeId: merchant.storeId,
-    amountCents: 150_000,
-    currency: 'XOF',
-    reference: `order-${randomUUID()}`,
-    paymentDetails: {
-      type: 'redirect',
-      data: { paymentMethod: 'wave', successUrl: 'myapp://paid', errorUrl: 'https://shop.example/failed' },
-    },
-  });
+  const created = await call(
+    'POST',
+    '/partner_api/payment_requests',
+    merchant.headers,
+    redirectRequestBody(merchant.storeId, {
+      amountCents: 150_000,
+      data: { successUrl: 'myapp://paid', errorUrl: 'https://shop.example/failed' },
+    }),
+  );
   expect(created.status).toBe(200);
   const approved = await call(
     'POST',
@@ -422,16 +422,15 @@ describe.concurrent('webhooks, delivered to a real receiver', () => {
 describe("webhooks from the table's stream", () => {
   it("send a completed payment whose function stopped before dispatching it, from the table's stream", async () => {
     const { merchant, receiver, secret } = await subscribedMerchant();
-    const created = await call('POST', '/partner_api/payment_requests', merchant.headers, {
-      storeId: merchant.storeId,
-      amountCents: 90_000,
-      currency: 'XOF',
-      reference: `order-${randomUUID()}`,
-      paymentDetails: {
-        type: 'redirect',
-        data: { paymentMethod: 'wave', successUrl: 'myapp://paid', errorUrl: 'https://shop.example/failed' },
-      },
-    });
+    const created = await call(
+      'POST',
+      '/partner_api/payment_requests',
+      merchant.headers,
+      redirectRequestBody(merchant.storeId, {
+        amountCents: 90_000,
+        data: { successUrl: 'myapp://paid', errorUrl: 'https://shop.example/failed' },
+      }),
+    );
     expect(created.status).toBe(200);
     // What a function stopped right after committing a completion leaves: the completed request,
     // no delivery. (The ledger's part of that transaction plays no role in the webhook.)

@@ -34,6 +34,20 @@ export async function newMerchant(dataDir: string, name = 'Boutique', country?: 
   };
 }
 
+/** A platform key of the business (scoped to one store when given), made with the admin command. */
+export async function platformKey(dataDir: string, businessId: string, storeId?: string) {
+  const { keyId, key } = await admin(
+    dataDir,
+    'create-key',
+    '--business',
+    businessId,
+    '--kind',
+    'platform',
+    ...(storeId ? ['--store', storeId] : []),
+  );
+  return { keyId: keyId as string, key: key as string };
+}
+
 /** Another store of the business, made with the admin command (in `country` when given): its id. */
 export async function newStore(dataDir: string, businessId: string, name: string, country?: string) {
   const { storeId } = await admin(
