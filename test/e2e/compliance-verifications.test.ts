@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
-import { apiClient, newMerchant, platformKey } from '#test/support/api-client.ts';
+import { apiClient, newMerchant, platformKey, setWebhook } from '#test/support/api-client.ts';
 import { eventually } from '#test/support/eventually.ts';
 import { newPhone } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
@@ -37,14 +37,10 @@ beforeAll(async () => {
   const { keyId, key } = await admin(dataDir, 'create-key', '--business', businessId as string);
   provider = { businessId: businessId as string, headers: keyHeaders(keyId as string, key as string) };
   receiver = await startWebhookReceiver();
-  ({ secret } = (await admin(
+  ({ secret } = (await setWebhook(
     dataDir,
-    'set-webhook',
-    '--business',
     provider.businessId,
-    '--url',
     receiver.url,
-    '--events',
     'COMPLIANCE_VERIFICATION_COMPLETED',
   )) as { secret: string });
 });

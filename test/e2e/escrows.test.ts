@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useLocalAws } from '#infra/local/local-config.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
-import { apiClient, type Body, type Merchant, newMerchant, platformKey } from '#test/support/api-client.ts';
+import {
+  apiClient,
+  type Body,
+  type Merchant,
+  newMerchant,
+  platformKey,
+  setWebhook,
+} from '#test/support/api-client.ts';
 import { eventually } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
@@ -39,14 +46,10 @@ beforeAll(async () => {
   )) as { storeId: string });
   annexeKey = keyHeaders(await platformKey(dataDir, merchant.businessId, annexe));
   receiver = await startWebhookReceiver();
-  await admin(
+  await setWebhook(
     dataDir,
-    'set-webhook',
-    '--business',
     merchant.businessId,
-    '--url',
     receiver.url,
-    '--events',
     'TRANSACTION_COMPLETED,ESCROW_HELD,ESCROW_RELEASED,ESCROW_REFUNDED',
   );
 });

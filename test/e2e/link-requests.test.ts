@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
-import { apiClient, newMerchant, platformKey } from '#test/support/api-client.ts';
+import { apiClient, newMerchant, platformKey, setWebhook } from '#test/support/api-client.ts';
 import { newOwner, newPhone, smsCodeFor } from '#test/support/link-requests.ts';
 import { admin } from '#test/support/local-host.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -33,14 +33,10 @@ beforeAll(async () => {
     newProvider(`Autre ${randomUUID().slice(0, 6)}`),
   ]);
   receiver = await startWebhookReceiver();
-  const subscription = await admin(
+  const subscription = await setWebhook(
     dataDir,
-    'set-webhook',
-    '--business',
     provider.businessId,
-    '--url',
     receiver.url,
-    '--events',
     'SERVICE_PROVIDER_LINK_REQUEST',
   );
   secret = subscription.secret as string;

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/paths.ts';
-import { apiClient, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, newMerchant, newStore } from '#test/support/api-client.ts';
 import { admin, newDataDir, startLocalHost } from '#test/support/local-host.ts';
 import { startWebhookReceiver } from '#test/support/webhook-receiver.ts';
 
@@ -33,14 +33,7 @@ describe('the local host', () => {
   }, async () => {
     const dataDir = newDataDir();
     const first = await startLocalHost(dataDir);
-    const { storeId } = await admin(
-      dataDir,
-      'create-store',
-      '--business',
-      first.config.demo.businessId,
-      '--name',
-      'Kept across restarts',
-    );
+    const storeId = await newStore(dataDir, first.config.demo.businessId, 'Kept across restarts');
 
     expect(await first.stop()).toBe(0);
     expect(await answers(first.config.endpoints.dynamodb)).toBe(false);

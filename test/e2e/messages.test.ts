@@ -57,28 +57,21 @@ describe('the message account', () => {
       whatsappBalance: 0,
       createdAt: expect.any(String),
     });
-    const credit = await admin(
-      dataDir,
-      'credit-sms',
-      '--business',
-      merchant.businessId,
-      '--segments',
-      '25',
-      '--entry-id',
-      'topup-1',
-    );
+    const topUp = () =>
+      admin(
+        dataDir,
+        'credit-sms',
+        '--business',
+        merchant.businessId,
+        '--segments',
+        '25',
+        '--entry-id',
+        'topup-1',
+      );
+    const credit = await topUp();
     expect(credit).toMatchObject({ credited: true, smsBalance: 25 });
     // The same top-up again (a retried command) adds nothing.
-    const again = await admin(
-      dataDir,
-      'credit-sms',
-      '--business',
-      merchant.businessId,
-      '--segments',
-      '25',
-      '--entry-id',
-      'topup-1',
-    );
+    const again = await topUp();
     expect(again).toMatchObject({ credited: false, smsBalance: 25 });
     const after = await call('GET', '/partner_api/messages/account', merchant.headers);
     expect(after.body).toEqual({ ...first.body, smsBalance: 25 });

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient } from '#test/support/api-client.ts';
+import { apiClient, newStore } from '#test/support/api-client.ts';
 import { eventually } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
@@ -356,16 +356,7 @@ describe('payers of the whole zone', () => {
   });
 
   it('answers each store’s country, Côte d’Ivoire unless it was made elsewhere', async () => {
-    const { storeId } = await admin(
-      dataDir,
-      'create-store',
-      '--business',
-      demo.businessId,
-      '--name',
-      'Boutique Dakar Plateau',
-      '--country',
-      'SN',
-    );
+    const storeId = await newStore(dataDir, demo.businessId, 'Boutique Dakar Plateau', 'SN');
     const { body } = await call('GET', '/partner_api/stores');
     const countries = Object.fromEntries(
       body.map((store: { id: string; country: string }) => [store.id, store.country]),
@@ -426,14 +417,7 @@ describe('direct payments: the sandbox phone numbers choose the outcome', () => 
 describe('soundbox payments', () => {
   let otherStoreDevice: string;
   beforeAll(async () => {
-    const { storeId } = await admin(
-      dataDir,
-      'create-store',
-      '--business',
-      demo.businessId,
-      '--name',
-      'Annexe',
-    );
+    const storeId = await newStore(dataDir, demo.businessId, 'Annexe');
     otherStoreDevice = `Annexe-${randomUUID().slice(0, 8)}`;
     await admin(dataDir, 'create-device', '--store', storeId as string, '--device-id', otherStoreDevice);
   });

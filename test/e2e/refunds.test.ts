@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, type Body, type Merchant, newMerchant, platformKey } from '#test/support/api-client.ts';
+import {
+  apiClient,
+  type Body,
+  type Merchant,
+  newMerchant,
+  platformKey,
+  setWebhook,
+} from '#test/support/api-client.ts';
 import { eventually, receivedWebhook } from '#test/support/eventually.ts';
 import { admin } from '#test/support/local-host.ts';
 import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
@@ -33,16 +40,7 @@ beforeAll(async () => {
   [receiver, defaultReceiver] = await Promise.all([startWebhookReceiver(), startWebhookReceiver()]);
   await Promise.all([
     // One lists REFUND_COMPLETED; the other takes the default events, as a receiver for payments.
-    admin(
-      dataDir,
-      'set-webhook',
-      '--business',
-      subscribed.businessId,
-      '--url',
-      receiver.url,
-      '--events',
-      'TRANSACTION_COMPLETED,REFUND_COMPLETED',
-    ),
+    setWebhook(dataDir, subscribed.businessId, receiver.url, 'TRANSACTION_COMPLETED,REFUND_COMPLETED'),
     admin(dataDir, 'set-webhook', '--business', merchant.businessId, '--url', defaultReceiver.url),
     // The store pays refunds out of its balance, which holds payments less their fees: some more.
     admin(dataDir, 'credit', '--store', merchant.storeId, '--amount', '1000000'),

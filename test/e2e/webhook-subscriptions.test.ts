@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, type Merchant, newMerchant, setWebhook } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
 
 const { config, dataDir } = inject('localHost');
@@ -212,14 +212,10 @@ describe('the admin command', () => {
   it('set-webhook replaces the subscription and prints its id and secret, shown nowhere else', async () => {
     const merchant = await linkedMerchant();
     await create({ merchantBusinessId: merchant.businessId, url });
-    const { subscriptionId, secret } = await admin(
+    const { subscriptionId, secret } = await setWebhook(
       dataDir,
-      'set-webhook',
-      '--business',
       merchant.businessId,
-      '--url',
       'http://127.0.0.1:4000/hooks',
-      '--events',
       'TRANSACTION_COMPLETED,ESCROW_RELEASED',
     );
     expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { localQueueUrl } from '#infra/local/sqs.ts';
 import { deadLetterQueueName } from '#infra/naming.ts';
 import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
-import { apiClient, type Body, type Merchant, newMerchant } from '#test/support/api-client.ts';
+import { apiClient, type Body, type Merchant, newMerchant, setWebhook } from '#test/support/api-client.ts';
 import { admin } from '#test/support/local-host.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 import {
@@ -42,14 +42,7 @@ async function subscribedMerchant(
   const merchant = await newMerchant(dataDir, 'Boutique Webhooks');
   const receiver = await startWebhookReceiver(behaviour, checkAgainstReference);
   receivers.push(receiver);
-  const { subscriptionId, secret } = await admin(
-    dataDir,
-    'set-webhook',
-    '--business',
-    merchant.businessId,
-    '--url',
-    receiver.url,
-  );
+  const { subscriptionId, secret } = await setWebhook(dataDir, merchant.businessId, receiver.url);
   return { merchant, receiver, subscriptionId: subscriptionId as string, secret: secret as string };
 }
 

@@ -51,41 +51,38 @@ const transferCallback = (transfer: Transfer, outcome: PayoutOutcome) => payoutC
 
 const refundCallback = (refund: Refund, outcome: PayoutOutcome) => payoutCallback(refund, outcome);
 
-async function declinedPayment(m: Merchant, amountCents: number) {
-  const request = await createPaymentRequestFor(
-    m.caller,
-    redirectRequestBody(m.store.id, { amountCents }),
-    baseUrl,
-  );
+/** A request of the merchant, its Wave collection started and told `outcome` by the provider. */
+async function collected(
+  caller: Merchant['caller'],
+  body: ReturnType<typeof redirectRequestBody>,
+  outcome: 'declined' | 'success',
+) {
+  const request = await createPaymentRequestFor(caller, body, baseUrl);
   const started = await startCollection(request, 'redirect', 'wave', silentNumber, baseUrl);
-  const declined = {
+  const told = {
     callbackId: randomUUID(),
     provider: 'wave' as const,
     providerReference: started.providerReference as string,
     paymentRequestId: request.id,
-    outcome: 'declined' as const,
+    outcome,
   };
-  await completePayment(declined);
+  await completePayment(told);
+  return { request, told };
+}
+
+async function declinedPayment(m: Merchant, amountCents: number) {
+  const { request } = await collected(m.caller, redirectRequestBody(m.store.id, { amountCents }), 'declined');
   await leaveAfterFailedAttempt(request.id);
 }
 
 async function escrowPayment(m: Merchant, amountCents: number) {
-  const request = await createPaymentRequestFor(
+  const { request, told } = await collected(
     { ...m.caller, keyKind: 'platform' },
     redirectRequestBody(m.store.id, { amountCents, escrow: { holdDays: 1, onExpiry: 'release' } }),
-    baseUrl,
+    'success',
   );
-  const started = await startCollection(request, 'redirect', 'wave', silentNumber, baseUrl);
-  const success = {
-    callbackId: randomUUID(),
-    provider: 'wave' as const,
-    providerReference: started.providerReference as string,
-    paymentRequestId: request.id,
-    outcome: 'success' as const,
-  };
-  await completePayment(success);
   // The same success told again (a provider's retry) changes nothing.
-  await completePayment({ ...success, callbackId: randomUUID() });
+  await completePayment({ ...told, callbackId: randomUUID() });
   return request.escrow?.id as string;
 }
 

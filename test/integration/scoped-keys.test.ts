@@ -21,16 +21,22 @@ async function businessWithTwoStores() {
   return { business, owner, first, second };
 }
 
+/** A platform key of the business, scoped to its first store, made by its owner. */
+async function keyScopedToFirstStore() {
+  const stores = await businessWithTwoStores();
+  const { apiKey, secret } = await createApiKey({
+    businessId: stores.business.id,
+    kind: 'platform',
+    storeId: stores.first.id,
+    memberId: stores.owner.id,
+    name: 'P',
+  });
+  return { ...stores, apiKey, secret };
+}
+
 describe('keys read from DynamoDB', () => {
   it('authenticate as their business, with kind, store scope and creating member', async () => {
-    const { business, owner, first } = await businessWithTwoStores();
-    const { apiKey, secret } = await createApiKey({
-      businessId: business.id,
-      kind: 'platform',
-      storeId: first.id,
-      memberId: owner.id,
-      name: 'P',
-    });
+    const { business, owner, first, apiKey, secret } = await keyScopedToFirstStore();
     const caller = await authenticate({ 'x-api-key-id': apiKey.id, 'x-api-key': secret }, 'platform_key');
     expect(caller).toMatchObject({
       businessId: business.id,
@@ -41,14 +47,7 @@ describe('keys read from DynamoDB', () => {
   });
 
   it('scoped to a store see only that store, its devices and its balance', async () => {
-    const { business, owner, first, second } = await businessWithTwoStores();
-    const { apiKey, secret } = await createApiKey({
-      businessId: business.id,
-      kind: 'platform',
-      storeId: first.id,
-      memberId: owner.id,
-      name: 'P',
-    });
+    const { first, second, apiKey, secret } = await keyScopedToFirstStore();
     const caller = await authenticate({ 'x-api-key-id': apiKey.id, 'x-api-key': secret }, 'api_key');
     expect((await storesOf(caller)).map((s) => s.id)).toEqual([first.id]);
     expect((await devicesOf(caller)).map((d) => d.storeId)).toEqual([first.id]);

@@ -48,6 +48,20 @@ export async function platformKey(dataDir: string, businessId: string, storeId?:
   return { keyId: keyId as string, key: key as string };
 }
 
+/** The business's webhook subscription, set with the admin command (`events` comma-separated). */
+export async function setWebhook(dataDir: string, businessId: string, url: string, events?: string) {
+  const { subscriptionId, secret } = await admin(
+    dataDir,
+    'set-webhook',
+    '--business',
+    businessId,
+    '--url',
+    url,
+    ...(events ? ['--events', events] : []),
+  );
+  return { subscriptionId: subscriptionId as string, secret: secret as string };
+}
+
 /** Another store of the business, made with the admin command (in `country` when given): its id. */
 export async function newStore(dataDir: string, businessId: string, name: string, country?: string) {
   const { storeId } = await admin(
