@@ -26,9 +26,10 @@ export interface Random {
   pick<T>(items: readonly T[]): T;
 }
 
-export function randomStream(seed: number, label: string): Random {
+export function randomStream(seed: number, label: string, onDraw?: () => void): Random {
   let state = createHash('sha256').update(`${seed}:${label}`).digest().readUInt32LE(0);
   const next = () => {
+    onDraw?.();
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
@@ -60,6 +61,9 @@ export const io = {
     for (const waiter of this.waiters.splice(0)) waiter();
   },
 };
+
+/** How many numbers `Math.random` and the ids have drawn in this run (the call trace prints them). */
+export const drawn = { random: 0, ids: 0 };
 
 let tracking = false;
 let httpWrapped = false;
@@ -131,8 +135,10 @@ function uuidOf(random: Random): string {
  */
 export function installDeterminism(seed: number, epoch: number, salt: number): Determinism {
   trackHttpRequests();
-  const ids = randomStream(seed, `ids:${salt}`);
-  const chance = randomStream(seed, `Math.random:${salt}`);
+  drawn.random = 0;
+  drawn.ids = 0;
+  const ids = randomStream(seed, `ids:${salt}`, () => drawn.ids++);
+  const chance = randomStream(seed, `Math.random:${salt}`, () => drawn.random++);
   const original = {
     random: Math.random,
     randomUUID: nodeCrypto.randomUUID,
@@ -175,6 +181,17 @@ export function installDeterminism(seed: number, epoch: number, salt: number): D
     fakeSetTimeout(AsyncResource.bind(callback), ms, ...args)) as typeof setTimeout;
   globalThis.setInterval = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) =>
     fakeSetInterval(AsyncResource.bind(callback), ms, ...args)) as typeof setInterval;
+  // A deadline (a webhook's answer, a provider's) on the clock too: a real one would abort an
+  // attempt held on the clock whenever the machine is slow enough, which the seed did not decide.
+  const abortTimeout = AbortSignal.timeout;
+  AbortSignal.timeout = (ms: number) => {
+    const controller = new AbortController();
+    globalThis.setTimeout(
+      () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+      ms,
+    );
+    return controller.signal;
+  };
   // What a receiver took, as the sender measures it: simulated milliseconds.
   const performanceNow = Object.getOwnPropertyDescriptor(globalThis.performance, 'now');
   Object.defineProperty(globalThis.performance, 'now', {
@@ -190,6 +207,7 @@ export function installDeterminism(seed: number, epoch: number, salt: number): D
     clock,
     uninstall() {
       tracking = false;
+      AbortSignal.timeout = abortTimeout;
       clock.uninstall();
       if (performanceNow) Object.defineProperty(globalThis.performance, 'now', performanceNow);
       else delete (globalThis.performance as { now?: unknown }).now;

@@ -7,7 +7,7 @@ import { ConflictException, ResourceNotFoundException } from '@aws-sdk/client-sc
 import { dynamodb } from '#shared/aws/dynamodb.ts';
 import { scheduler } from '#shared/aws/scheduler.ts';
 import { sqs } from '#shared/aws/sqs.ts';
-import { canonical, currentTask, io, type Random, sleep } from '#test/simulation/determinism.ts';
+import { canonical, currentTask, drawn, io, type Random, sleep } from '#test/simulation/determinism.ts';
 import type { SimulatedQueues } from '#test/simulation/queues.ts';
 import { keysWritten, type TableWatch } from '#test/simulation/table-watch.ts';
 
@@ -39,6 +39,18 @@ export interface Network {
 
 export class WorkerKilled extends Error {
   override name = 'WorkerKilled';
+}
+
+/**
+ * One line of `SIMULATION_TRACE_CALLS`: simulated time, the task, what happened. Two runs of one
+ * seed write the same file; where they part is where the run stopped being the seed's.
+ */
+export function trace(what: string): void {
+  if (process.env.SIMULATION_TRACE_CALLS)
+    appendFileSync(
+      process.env.SIMULATION_TRACE_CALLS,
+      `${Date.now()} r${drawn.random} i${drawn.ids} ${currentTask.getStore()?.name ?? '-'} ${what}\n`,
+    );
 }
 
 /** The simulation's own reads and writes: no latency, no fault, not counted as the service's. */
@@ -79,6 +91,7 @@ function faultBefore(network: Network, transaction: boolean): void {
   // Transactions meet their own faults more often: they are where money moves.
   if (transaction && random.next() < rate / 2) {
     network.faults.transaction_conflict++;
+    trace('fault transaction_conflict');
     throw new TransactionCanceledException({
       message: 'simulated conflict',
       $metadata: {},
@@ -88,10 +101,12 @@ function faultBefore(network: Network, transaction: boolean): void {
   const roll = random.next();
   if (roll < rate * 0.3) {
     network.faults.throttling++;
+    trace('fault throttling');
     throw sdkError('ThrottlingException', { throttling: true });
   }
   if (roll < rate * 0.6) {
     network.faults.timeout++;
+    trace('fault timeout');
     throw sdkError('TimeoutError', {});
   }
 }
@@ -101,12 +116,14 @@ function faultAfter(network: Network, transaction: boolean): void {
   const { random, faultRate: rate } = network;
   if (random.next() < rate * 0.4) {
     network.faults.response_lost++;
+    trace('fault response_lost');
     throw sdkError('TimeoutError', {});
   }
   const task = currentTask.getStore();
   if (transaction && task && random.next() < rate) {
     // Killed between the transaction and whatever came next (the queue send, the provider call).
     network.faults.worker_killed++;
+    trace('fault worker_killed');
     task.killed = true;
     throw new WorkerKilled('the worker was killed after its transaction');
   }
@@ -133,11 +150,7 @@ async function reachDynamoDb(next: Next, args: unknown): Promise<unknown> {
       return await next(args);
     } catch (error) {
       const answered = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (process.env.SIMULATION_TRACE_CALLS)
-        appendFileSync(
-          process.env.SIMULATION_TRACE_CALLS,
-          `${Date.now()} error ${answered ?? 'unanswered'} ${(error as Error).name}: ${(error as Error).message}\n`,
-        );
+      trace(`error ${answered ?? 'unanswered'} ${(error as Error).name}: ${(error as Error).message}`);
       if (answered !== undefined || tries >= 5) throw error;
       if (process.env.SIMULATION_DEBUG) console.error('DynamoDB Local unreachable, sent again:', error);
     }
@@ -169,11 +182,7 @@ const tableMiddleware = ((next: Next, context: { commandName?: string }) => asyn
   for (const [address, constant] of Object.entries(network.localAddresses))
     text = text.replaceAll(address, constant);
   network.calls.digest.update(text);
-  if (process.env.SIMULATION_TRACE_CALLS)
-    appendFileSync(
-      process.env.SIMULATION_TRACE_CALLS,
-      `${Date.now()} ${currentTask.getStore()?.name ?? '-'} ${text}`,
-    );
+  trace(text.trimEnd());
   const transaction = command === 'TransactWriteItemsCommand';
   await sleep(network.random.int(1, transaction ? 20 : 8));
   const task = currentTask.getStore();
@@ -187,6 +196,7 @@ const tableMiddleware = ((next: Next, context: { commandName?: string }) => asyn
 const queueMiddleware = ((next: Next, context: { commandName?: string }) => async (args: unknown) => {
   const network = current;
   if (!network) return next(args);
+  trace(`queue ${context.commandName ?? ''}`);
   await sleep(network.random.int(1, 6));
   if (currentTask.getStore()?.killed) throw new WorkerKilled('the worker was killed');
   if (network.armed) faultBefore(network, false);
@@ -197,6 +207,7 @@ const queueMiddleware = ((next: Next, context: { commandName?: string }) => asyn
   // The message went; its answer did not come back, so the SDK sends it again.
   if (network.armed && network.random.next() < network.faultRate * 0.4) {
     network.faults.response_lost++;
+    trace('fault response_lost (queue)');
     throw sdkError('TimeoutError', {});
   }
   return {
@@ -210,6 +221,7 @@ const scheduleMiddleware = ((next: Next, context: { commandName?: string }) => a
   if (!network) return next(args);
   await sleep(network.random.int(1, 6));
   const input = (args as { input: Record<string, unknown> }).input;
+  trace(`schedule ${context.commandName ?? ''} ${String(input.Name)}`);
   const output = network.schedules.handle(context.commandName ?? '', input);
   return {
     output: { ...output, $metadata: { httpStatusCode: 200 } },
@@ -217,15 +229,28 @@ const scheduleMiddleware = ((next: Next, context: { commandName?: string }) => a
   };
 }) as unknown as Middleware;
 
+/**
+ * The SDK reads the server's `Date` on every answer and, when it is minutes from the client's
+ * clock, moves its own offset and retries the failed call as a transient error. Here the server's
+ * clock is the machine's and the client's the simulation's, so when their gap crossed the SDK's
+ * threshold was the machine's speed: a conditional check that failed was sent again three times in
+ * one run and not in another under load (the first place two such runs parted).
+ */
+function withoutClockSkewCorrection(config: object): void {
+  Object.assign(config, { disableClockSkewCorrection: () => Promise.resolve(true) });
+}
+
 function install(): void {
   if (installed) return;
   // The webhook secrets' KMS is reached over real HTTP: each call starts on a tick of its own, so
   // two never race on the wire (the KMS client is the service's own, made when first used).
   const send = KMSClient.prototype.send;
   KMSClient.prototype.send = async function (this: KMSClient, ...args: Parameters<typeof send>) {
+    withoutClockSkewCorrection(this.config);
     if (current) await sleep(current.random.int(1, 4));
     return (send as (...a: unknown[]) => Promise<unknown>).apply(this, args);
   } as typeof send;
+  withoutClockSkewCorrection(dynamodb.config);
   const placement = { relation: 'after', toMiddleware: 'retryMiddleware' } as const;
   dynamodb.middlewareStack.addRelativeTo(tableMiddleware, { ...placement, name: 'simulatedTable' });
   sqs.middlewareStack.addRelativeTo(queueMiddleware as never, { ...placement, name: 'simulatedQueues' });
