@@ -12,35 +12,16 @@ import {
   recordCarrierOutcome,
 } from '#shared/data/message.ts';
 import { InsufficientSmsBalance, MessageExistsWithReference } from '#shared/errors/messages.ts';
+import { pendingSms } from '#test/support/fixtures.ts';
 
 const newBusiness = () => randomUUID();
-
-function messageFor(businessId: string, segments: number, overrides: Partial<Message> = {}): Message {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    businessId,
-    channel: 'sms',
-    to: '+2250700000001',
-    body: 'x',
-    reference: randomUUID(),
-    status: 'pending',
-    failedReason: null,
-    segments,
-    encoding: 'GSM-7',
-    charged: true,
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  };
-}
 
 const balance = async (businessId: string) => (await getOrCreateAccount(businessId)).smsBalance;
 
 describe('the SMS balance', () => {
   it('refuses a message on a business that never had an account, recording nothing', async () => {
     const businessId = newBusiness();
-    const message = messageFor(businessId, 1);
+    const message = pendingSms(businessId, 1);
     await expect(createMessage(message)).rejects.toBeInstanceOf(InsufficientSmsBalance);
     expect(await getMessage(businessId, message.id, true)).toBeUndefined();
     expect(await balance(businessId)).toBe(0);
@@ -50,7 +31,7 @@ describe('the SMS balance', () => {
     const businessId = newBusiness();
     await creditSms(businessId, 10, 'topup');
     const messages = Array.from({ length: 100 }, () =>
-      messageFor(businessId, 1 + Math.floor(Math.random() * 3)),
+      pendingSms(businessId, 1 + Math.floor(Math.random() * 3)),
     );
     const results = await Promise.allSettled(messages.map((message) => createMessage(message)));
     const accepted = messages.filter((_, index) => results[index]?.status === 'fulfilled');
@@ -73,7 +54,7 @@ describe('the SMS balance', () => {
   it('gives the segments back once, however many failures race', async () => {
     const businessId = newBusiness();
     await creditSms(businessId, 5, 'topup');
-    const message = messageFor(businessId, 3);
+    const message = pendingSms(businessId, 3);
     await createMessage(message);
     expect(await balance(businessId)).toBe(2);
     const outcomes = await Promise.all(
@@ -90,7 +71,7 @@ describe('the SMS balance', () => {
   it('gives nothing back for a message the carrier already has', async () => {
     const businessId = newBusiness();
     await creditSms(businessId, 2, 'topup');
-    const message = messageFor(businessId, 2);
+    const message = pendingSms(businessId, 2);
     await createMessage(message);
     expect(await markSent(message, 'provider-1')).toBe(true);
     expect(await failBeforeCarrier(message, 'provider_unavailable')).toBe(false);
@@ -126,7 +107,7 @@ describe('the SMS balance', () => {
               await creditSms(businessId, step.segments, randomUUID());
               credits += step.segments;
             } else if (step.kind === 'send') {
-              const message = messageFor(businessId, step.segments);
+              const message = pendingSms(businessId, step.segments);
               try {
                 await createMessage(message);
                 sent.push(message);
@@ -158,22 +139,22 @@ describe('a message', () => {
   it('keeps its reference unique per business', async () => {
     const businessId = newBusiness();
     await creditSms(businessId, 3, 'topup');
-    const first = messageFor(businessId, 1, { reference: 'order-1' });
+    const first = pendingSms(businessId, 1, { reference: 'order-1' });
     await createMessage(first);
-    await expect(createMessage(messageFor(businessId, 1, { reference: 'order-1' }))).rejects.toBeInstanceOf(
+    await expect(createMessage(pendingSms(businessId, 1, { reference: 'order-1' }))).rejects.toBeInstanceOf(
       MessageExistsWithReference,
     );
     expect(await balance(businessId)).toBe(2);
     // Another business may use the same reference.
     const other = newBusiness();
     await creditSms(other, 1, 'topup');
-    await createMessage(messageFor(other, 1, { reference: 'order-1' }));
+    await createMessage(pendingSms(other, 1, { reference: 'order-1' }));
   });
 
   it('moves pending → sent → delivered, and a final status never changes again', async () => {
     const businessId = newBusiness();
     await creditSms(businessId, 1, 'topup');
-    const message = messageFor(businessId, 1);
+    const message = pendingSms(businessId, 1);
     await createMessage(message);
     expect(await markSent(message, 'provider-1')).toBe(true);
     expect(await markSent(message, 'provider-2')).toBe(false);
@@ -189,7 +170,7 @@ describe('a message', () => {
   it('is delivered even when the event outruns the record of its sending', async () => {
     const businessId = newBusiness();
     await creditSms(businessId, 1, 'topup');
-    const message = messageFor(businessId, 1);
+    const message = pendingSms(businessId, 1);
     await createMessage(message);
     expect(await recordCarrierOutcome(message, { status: 'delivered' })).toBe(true);
     expect(await markSent(message, 'provider-1')).toBe(false);
@@ -197,7 +178,7 @@ describe('a message', () => {
   });
 
   it('of the platform charges nobody', async () => {
-    const message = messageFor('platform', 2, { charged: false });
+    const message = pendingSms('platform', 2, { charged: false });
     await createMessage(message);
     expect((await getMessage('platform', message.id, true))?.status).toBe('pending');
     expect(await failBeforeCarrier(message, 'invalid_number')).toBe(true);

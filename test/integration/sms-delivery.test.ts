@@ -22,6 +22,7 @@ import {
   parseSmsEventMessage,
   sendQueuedSms,
 } from '#shared/operations/sms-delivery.ts';
+import { pendingSms } from '#test/support/fixtures.ts';
 
 // The production path: the AWS gateway, whose service cannot run here, answers through a mock;
 // the messages and balances are real, on DynamoDB Local.
@@ -35,22 +36,7 @@ beforeEach(() => {
 async function pendingMessage(segments: number): Promise<Message> {
   const businessId = randomUUID();
   await creditSms(businessId, 10, 'topup');
-  const now = new Date().toISOString();
-  const message: Message = {
-    id: randomUUID(),
-    businessId,
-    channel: 'sms',
-    to: '+2250700000001',
-    body: 'Merci',
-    reference: randomUUID(),
-    status: 'pending',
-    failedReason: null,
-    segments,
-    encoding: 'GSM-7',
-    charged: true,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const message = pendingSms(businessId, segments);
   await createMessage(message);
   return message;
 }

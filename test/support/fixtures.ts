@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { createApiKey } from '#shared/data/api-key.ts';
 import { createBusiness } from '#shared/data/business.ts';
 import { registerDevice } from '#shared/data/device.ts';
+import type { Message } from '#shared/data/message.ts';
 import { createStore } from '#shared/data/store.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
 import type { Caller } from '#shared/domain/caller.ts';
@@ -98,4 +100,25 @@ export async function mtnPayout(
     }),
     baseUrl,
   );
+}
+
+/** A charged SMS of the business, pending, as the service records one before it is sent. */
+export function pendingSms(businessId: string, segments: number, overrides: Partial<Message> = {}): Message {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    businessId,
+    channel: 'sms',
+    to: '+2250700000001',
+    body: 'Merci',
+    reference: randomUUID(),
+    status: 'pending',
+    failedReason: null,
+    segments,
+    encoding: 'GSM-7',
+    charged: true,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
 }
