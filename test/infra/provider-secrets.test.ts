@@ -9,12 +9,26 @@ import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import { workerEntries } from '#shared/catalogue/queue-workers.ts';
 import { scheduleEntries } from '#shared/catalogue/schedules.ts';
 import { adapterSecretVariable } from '#shared/providers/adapters.ts';
+import { synthesizedStage } from '#test/support/stage-synthesized.ts';
 import { stageTemplateOf } from '#test/support/stage-template.ts';
 
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
 
+// Dev and prod as the registry declares them are the run's own synthesized stages; a stage with
+// settings added is synthesized here, once per settings (a whole synth is seconds of CPU).
+const asDeclared: Record<string, Template> = {
+  dev: (await synthesizedStage('dev')).template,
+  prod: (await synthesizedStage('prod')).template,
+};
+const synthesized = new Map<string, Template>();
+
 /** The stage as the registry declares it, with `settings` added to its entry. */
-function build(stage: string, settings: Record<string, unknown> = {}) {
+function build(stage: string, settings: Record<string, unknown> = {}): Template {
+  const declared = asDeclared[stage];
+  if (declared && Object.keys(settings).length === 0) return declared;
+  const key = JSON.stringify([stage, settings]);
+  const known = synthesized.get(key);
+  if (known) return known;
   const app = new App({
     context: {
       'aws:cdk:bundling-stacks': [],
@@ -23,7 +37,9 @@ function build(stage: string, settings: Record<string, unknown> = {}) {
       [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false,
     },
   });
-  return stageTemplateOf(buildPaymentsApp(app));
+  const template = stageTemplateOf(buildPaymentsApp(app));
+  synthesized.set(key, template);
+  return template;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped.
