@@ -482,8 +482,7 @@ export async function auditLedger(passes = 3): Promise<AuditReport> {
   let held = new Set(report.breaks.map(same));
   for (let pass = 2; pass <= passes && held.size > 0; pass++) {
     report = (await readBooks()).report();
-    const again = new Set(report.breaks.filter((item) => held.has(same(item))).map(same));
-    held = again;
+    held = new Set(report.breaks.map(same).filter((key) => held.has(key)));
   }
   const breaks = report.breaks.filter((item) => held.has(same(item)));
   return { ...report, ok: breaks.length === 0, breaks };

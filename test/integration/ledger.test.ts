@@ -27,17 +27,26 @@ function debit(businessId: string, storeId: string, amount: number, id: string) 
   );
 }
 
-/** A wallet's balance moved outside the ledger, as a defect (or a write caught half-way) would. */
-const editWalletTotal = (key: Record<string, string>, amount: number) =>
-  documentClient.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: 'SET #total = #total + :amount, available = available + :amount',
-      ExpressionAttributeNames: { '#total': 'total' },
-      ExpressionAttributeValues: { ':amount': amount },
-    }),
-  );
+/**
+ * A store credited with `cents`, and `edit` that moves its operating wallet's balance outside the
+ * ledger, as a defect (or a write caught half-way) would.
+ */
+async function storeWithEditableWallet(cents: number) {
+  const { business, store } = await merchant();
+  await creditStore(store.id, cents);
+  const key = walletKey(business.id, store.id, 'operating');
+  const edit = (amount: number) =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #total = #total + :amount, available = available + :amount',
+        ExpressionAttributeNames: { '#total': 'total' },
+        ExpressionAttributeValues: { ':amount': amount },
+      }),
+    );
+  return { business, store, edit };
+}
 
 describe('the ledger', () => {
   it('credits a store through an entry from the funding account, and the books balance', async () => {
@@ -50,10 +59,7 @@ describe('the ledger', () => {
   });
 
   it('audit reports a wallet whose balance was edited outside the ledger', async () => {
-    const { business, store } = await merchant();
-    await creditStore(store.id, 7_000);
-    const key = walletKey(business.id, store.id, 'operating');
-    const edit = (amount: number) => editWalletTotal(key, amount);
+    const { business, store, edit } = await storeWithEditableWallet(7_000);
     await edit(500);
     try {
       const audit = await auditLedger();
@@ -70,10 +76,7 @@ describe('the ledger', () => {
   });
 
   it('audit on a table in use: a break one scan saw and the next did not is a write in flight, not a break', async () => {
-    const { business, store } = await merchant();
-    await creditStore(store.id, 4_000);
-    const key = walletKey(business.id, store.id, 'operating');
-    const edit = (amount: number) => editWalletTotal(key, amount);
+    const { edit } = await storeWithEditableWallet(4_000);
     // The wallet moves before its entry lands, as a scan that reads between the two would see it.
     await edit(300);
     const send = documentClient.send.bind(documentClient);
