@@ -544,7 +544,7 @@ const isTableAccess = (access: AwsAccess): access is `table:${TableAction}` => a
 
 /**
  * Exactly the table actions the function declares, which are those its code uses (checked against
- * its bundle by test/infra/table-actions.test.ts): no batch write or delete for a function that
+ * its bundle by test/infra/function-bundles.test.ts): no batch write or delete for a function that
  * never deletes. No `Scan` is declared by any: the ledger audit reads the whole table from the
  * admin command, with the operator role. Queries go to the table and to the indexes the table
  * definition declares, each named: no `index/*`, so an index added later is granted only once it

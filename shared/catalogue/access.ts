@@ -2,7 +2,7 @@ import type { QueueName } from '#shared/catalogue/queues.ts';
 
 /**
  * The DynamoDB actions a function may be granted on the table, one by one: each function names
- * those its code uses and no others (test/infra/table-actions.test.ts reads every function's
+ * those its code uses and no others (test/infra/function-bundles.test.ts reads every function's
  * bundle and holds the two equal). A transaction's items are authorized by their kinds (PutItem,
  * UpdateItem, DeleteItem, ConditionCheckItem); `Query` covers the indexes the table declares.
  */

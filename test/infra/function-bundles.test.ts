@@ -1,12 +1,10 @@
-import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '#infra/bundling.ts';
-import { projectRoot } from '#infra/paths.ts';
-import type { AwsAccess } from '#shared/catalogue/access.ts';
+import type { AwsAccess, TableAction } from '#shared/catalogue/access.ts';
 import { functionEntries as functions } from '#shared/catalogue/all-functions.ts';
 import { workerEntries } from '#shared/catalogue/queue-workers.ts';
 import { scheduleEntries, scheduleTargetEntries } from '#shared/catalogue/schedules.ts';
+import { bundleEntries } from '#test/support/function-bundles.ts';
+import { tableActionsIn } from '#test/support/table-actions.ts';
 
 // What each function's bundle holds, as the stack bundles it (the options of infra/bundling.ts).
 // An SDK client in a bundle is ~15-35 KB of code and import time; one the function may not use is
@@ -42,27 +40,13 @@ const timed = [...scheduleEntries, ...scheduleTargetEntries];
 const zodInputs = (inputs: string[]) => inputs.filter((input) => /node_modules\/zod\//.test(input));
 
 let inputsByHandler: Map<string, string[]>;
+let tableActionsByHandler: Map<string, TableAction[]>;
 
 beforeAll(async () => {
-  // One build of every entry (esbuild shares the parsing), unminified: only the inputs are read.
-  const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('', '');
-  const handlers = [...new Set(functions.map(([, fn]) => fn.entry))];
-  const { metafile } = await build({
-    ...options,
-    entryPoints: handlers.map((handler) => ({
-      in: path.join(projectRoot, handler),
-      out: handler.replace(/\.ts$/, ''),
-    })),
-    outdir: path.join(projectRoot, '.bench', 'bundle-inputs'),
-    write: false,
-    metafile: true,
-    minify: false,
-    sourcemap: false,
-  });
-  inputsByHandler = new Map(
-    Object.values(metafile.outputs as Metafile['outputs'])
-      .filter((output) => output.entryPoint)
-      .map((output) => [output.entryPoint as string, Object.keys(output.inputs)]),
+  const bundles = await bundleEntries([...new Set(functions.map(([, fn]) => fn.entry))]);
+  inputsByHandler = new Map([...bundles].map(([entry, bundle]) => [entry, bundle.inputs]));
+  tableActionsByHandler = new Map(
+    [...bundles].map(([entry, bundle]) => [entry, tableActionsIn(bundle.code)]),
   );
 });
 
@@ -104,5 +88,49 @@ describe('function bundles', () => {
   it('sees the clients it looks for (a bundle with none would prove nothing)', () => {
     const seen = new Set([...inputsByHandler.values()].flatMap((inputs) => [...clientsIn(inputs)]));
     expect([...seen].sort()).toEqual(Object.keys(clientGrants).sort());
+  });
+});
+
+// Each function is granted the DynamoDB actions its declaration lists (infra/service-function.ts);
+// here the list is held to the code the function is bundled with. An action declared but not used
+// is a grant nobody needs (a delete or batch write an injected request could use); an action used
+// but not declared would be refused by IAM on AWS, while the local host, which has no IAM, lets it
+// pass. Both fail here.
+
+const declaredBy = (access: readonly string[]) =>
+  access.filter((granted) => granted.startsWith('table:')).map((granted) => granted.slice('table:'.length));
+
+describe('table actions', () => {
+  it.each(functions)('%s declares exactly the table actions its code uses', (_name, fn) => {
+    const inCode = tableActionsByHandler.get(fn.entry);
+    expect(inCode, fn.entry).toBeDefined();
+    expect(declaredBy(fn.access).sort()).toEqual([...(inCode ?? [])].sort());
+  });
+
+  it('no function writes in batches or scans; deletes only where a function removes items', () => {
+    const declaring = (action: TableAction) =>
+      functions.filter(([, fn]) => fn.access.includes(`table:${action}`)).map(([name]) => name);
+    expect(declaring('BatchWriteItem')).toEqual([]);
+    expect(declaring('Scan')).toEqual([]);
+    const deleters = declaring('DeleteItem');
+    // Fewer than half: reading a declaration's list is still worth it.
+    expect(deleters.length).toBeGreaterThan(0);
+    expect(deleters.length).toBeLessThan(functions.length / 2);
+    for (const name of ['getPaymentRequest', 'listStores', 'recordDevicePresence', 'sendWebhooks']) {
+      expect(deleters, name).not.toContain(name);
+    }
+  });
+
+  it('reads the code it is given: a delete in a transaction and a delete command are both seen', async () => {
+    // Two functions known to delete, one each way (a contact's removal is a transaction of an
+    // update and a delete; signing out deletes the session item).
+    expect(tableActionsByHandler.get('functions/contacts/delete-contact.ts')).toContain('DeleteItem');
+    expect(tableActionsByHandler.get('functions/dashboard/sign-out.ts')).toContain('DeleteItem');
+    // And one that reads, but for the hourly note of its key's last use (shared/http/authenticate.ts).
+    expect(tableActionsByHandler.get('functions/stores/list-stores.ts')).toEqual([
+      'GetItem',
+      'Query',
+      'UpdateItem',
+    ]);
   });
 });

@@ -1,7 +1,3 @@
-import path from 'node:path';
-import { build } from 'esbuild';
-import { esbuildOptions } from '#infra/bundling.ts';
-import { projectRoot } from '#infra/paths.ts';
 import { type TableAction, tableActions } from '#shared/catalogue/access.ts';
 
 /**
@@ -38,32 +34,9 @@ const ownCode = (bundle: string) =>
     .filter((module) => /^\/\/ (functions|shared|infra)\//.test(module))
     .join('\n');
 
-/** Entry file (relative to the project root) → the table actions its bundle's own code uses. */
-export async function tableActionsUsedBy(entries: readonly string[]): Promise<Map<string, TableAction[]>> {
-  const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('', '');
-  const outdir = path.join(projectRoot, '.bench', 'table-actions');
-  // One build of every entry (esbuild shares the parsing), unminified, kept in memory.
-  const { outputFiles } = await build({
-    ...options,
-    entryPoints: entries.map((entry) => ({
-      in: path.join(projectRoot, entry),
-      out: entry.replace(/\.ts$/, ''),
-    })),
-    outdir,
-    write: false,
-    minify: false,
-    sourcemap: false,
-  });
-  const used = new Map<string, TableAction[]>();
-  for (const output of outputFiles) {
-    const entry = path.relative(outdir, output.path).replace(/\.js$/, '.ts');
-    if (!entries.includes(entry)) continue;
-    const code = ownCode(output.text);
-    const found = new Set(usedBy.filter(([pattern]) => pattern.test(code)).map(([, action]) => action));
-    used.set(
-      entry,
-      tableActions.filter((action) => found.has(action)),
-    );
-  }
-  return used;
+/** The table actions an unminified bundle's own code uses, in the catalogue's order. */
+export function tableActionsIn(bundle: string): TableAction[] {
+  const code = ownCode(bundle);
+  const found = new Set(usedBy.filter(([pattern]) => pattern.test(code)).map(([, action]) => action));
+  return tableActions.filter((action) => found.has(action));
 }
