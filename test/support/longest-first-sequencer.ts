@@ -11,18 +11,18 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const measuredSeconds: Record<string, number> = {
   // `npm test`'s per-file report on the idle 2-core machine, 2026-11-28: the files over 40 s
   // (provider-secrets, 80 s then, left the list when it stopped synthesizing stages of its own).
-  'test/integration/simulation.test.ts': 250,
   'test/browser/accessibility.test.ts': 160,
   'test/e2e/local-host-lifecycle.test.ts': 140,
   'test/e2e/tenancy-matrix.test.ts': 110,
+  'test/integration/simulation.test.ts': 100,
   'test/e2e/smoke.test.ts': 90,
   'test/e2e/escrow-expiry-restart.test.ts': 85,
   'test/e2e/transactions.test.ts': 70,
   'test/infra/cdk-nag.test.ts': 65,
   'test/browser/hosted-pages.test.ts': 60,
+  'test/infra/function-bundles.test.ts': 60,
   'test/infra/constructs/stage.test.ts': 55,
   'test/browser/link-page.test.ts': 50,
-  'test/infra/function-bundles.test.ts': 60,
   'test/e2e/payment-requests.test.ts': 45,
   'test/e2e/webhooks.test.ts': 45,
   'test/e2e/demo-receiver.test.ts': 40,
