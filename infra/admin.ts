@@ -308,7 +308,7 @@ async function run(
         );
       const { isLiveAdapter, newSecretsManagerClient, putProviderSecret } = await import('./admin-secret.ts');
       const provider = required('provider');
-      if (!isLiveAdapter(provider)) throw new UsageError('--provider must be wave or mtn');
+      if (!isLiveAdapter(provider)) throw new UsageError('--provider must be wave, mtn or pawapay');
       const file = required('from-file');
       // From a file or standard input, never an argument: a key typed on the command line stays
       // in the shell's history.

@@ -1,7 +1,13 @@
 import type { Node } from 'constructs';
 import { feeScheduleFromEnvironment, payoutFeeScheduleFromEnvironment } from '#shared/domain/fees.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
-import { type AdapterName, adapterNames, type LiveAdapterName } from '#shared/providers/adapters.ts';
+import { isUemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
+import {
+  type AdapterName,
+  adapterNames,
+  type LiveAdapterName,
+  type MethodRoute,
+} from '#shared/providers/adapters.ts';
 
 /**
  * Checks of the per-stage settings of the stage registry (infra/stage-registry.ts), run at synth so
@@ -119,41 +125,73 @@ export function checkHttpsUrl(text: string): string {
 
 export function checkProviderRoutes(text: string): string {
   const routes = parseObject(text);
-  for (const [method, adapter] of Object.entries(routes)) {
-    if (![...providerCodes, 'bank'].includes(method)) throw new Error(`${method} is not a payment method`);
+  const checkAdapter = (where: string, adapter: unknown) => {
     if (!(adapterNames as readonly string[]).includes(adapter as string)) {
-      throw new Error(`${method} → ${String(adapter)}: the adapters are ${adapterNames.join(', ')}`);
+      throw new Error(`${where} → ${String(adapter)}: the adapters are ${adapterNames.join(', ')}`);
     }
+  };
+  for (const [method, route] of Object.entries(routes)) {
+    if (![...providerCodes, 'bank'].includes(method)) throw new Error(`${method} is not a payment method`);
+    if (typeof route === 'object' && route !== null && !Array.isArray(route)) {
+      for (const [country, adapter] of Object.entries(route)) {
+        if (country !== '*' && !isUemoaCountry(country)) {
+          throw new Error(`${method}.${country}: a country of the zone (${uemoaCountries.join(', ')}) or *`);
+        }
+        checkAdapter(`${method}.${country}`, adapter);
+      }
+    } else checkAdapter(method, route);
   }
   return JSON.stringify(routes);
 }
 
 /**
- * Which adapter serves each payment method on a stage. Production takes Wave and MTN MoMo through
- * their own adapters unless told otherwise, and never the sandbox; a sandbox stage sends every
- * method to the sandbox unless its `providerRoutes` names a real adapter (a staging stage on the
- * providers' own sandboxes, say).
+ * Production's routes unless its registry entry says otherwise: Wave through its own API; MTN
+ * MoMo through its own in Côte d'Ivoire (the country its adapter targets) and through pawaPay
+ * elsewhere; Orange Money and Moov Money through pawaPay. Djamo has no public API: no route, so it
+ * is refused (docs/operations/live-providers.md).
+ */
+export const productionRoutes: Record<string, MethodRoute> = {
+  wave: 'wave',
+  mtn: { CI: 'mtn', '*': 'pawapay' },
+  orange: 'pawapay',
+  moov: 'pawapay',
+};
+
+/**
+ * Which adapter serves each payment method on a stage. Production takes `productionRoutes`
+ * unless told otherwise, and never the sandbox; a sandbox stage sends every method to the sandbox
+ * unless its `providerRoutes` names a real adapter (a staging stage on the providers' own
+ * sandboxes, say).
  */
 export function providerRoutesOf(
   stageEnvironment: Readonly<Record<string, string>>,
   production: boolean,
-): Partial<Record<string, AdapterName>> {
+): Partial<Record<string, MethodRoute>> {
   const given = stageEnvironment.PROVIDER_ROUTES;
   const routes = given
-    ? (JSON.parse(given) as Record<string, AdapterName>)
+    ? (JSON.parse(given) as Record<string, MethodRoute>)
     : production
-      ? { wave: 'wave' as const, mtn: 'mtn' as const }
+      ? productionRoutes
       : {};
-  if (production && Object.values(routes).includes('sandbox')) {
+  if (production && adaptersOfRoutes(routes).includes('sandbox')) {
     throw new Error('Invalid providerRoutes: production cannot route to the sandbox');
   }
   return routes;
 }
 
+const adaptersOfRoutes = (routes: Partial<Record<string, MethodRoute>>): AdapterName[] =>
+  Object.values(routes).flatMap((route) =>
+    route === undefined
+      ? []
+      : typeof route === 'string'
+        ? [route]
+        : Object.values(route).filter((a) => a !== undefined),
+  );
+
 /** The live adapters a stage's routes use: each has its credentials secret on that stage. */
-export const liveAdaptersOf = (routes: Partial<Record<string, AdapterName>>) =>
-  [...new Set(Object.values(routes))].filter(
-    (adapter): adapter is LiveAdapterName => adapter !== undefined && adapter !== 'sandbox',
+export const liveAdaptersOf = (routes: Partial<Record<string, MethodRoute>>) =>
+  [...new Set(adaptersOfRoutes(routes))].filter(
+    (adapter): adapter is LiveAdapterName => adapter !== 'sandbox',
   );
 
 export function checkEscrowMinHoldSeconds(text: string): string {

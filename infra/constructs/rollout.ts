@@ -41,6 +41,7 @@ export const moneyPathEndpoints = [
   'receiveProviderCallbackPut',
   'receivePayoutCallback',
   'receivePayoutCallbackPut',
+  'receivePawapayCallback',
   // Money out.
   'createTransfer',
   'createRefund',

@@ -29,7 +29,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   const mtn: MtnCredentials = { collection: product(), disbursement: product() };
   const waveFake = await startWaveFake({ ...wave, webhookUrl: 'http://127.0.0.1:9/not-yet-known' });
   const mtnFake = await startMtnFake({ credentials: mtn, targetEnvironment: 'sandbox' });
-  process.env.PROVIDER_ROUTES = JSON.stringify({ wave: 'wave', mtn: 'mtn' });
+  // Routes given beside PROVIDERS=fake (pawaPay's, say) are kept.
+  process.env.PROVIDER_ROUTES ??= JSON.stringify({ wave: 'wave', mtn: 'mtn' });
   process.env.WAVE_API_URL = waveFake.url;
   process.env.WAVE_PROVIDER_SECRET = JSON.stringify(wave);
   process.env.MTN_API_URL = mtnFake.url;

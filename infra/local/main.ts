@@ -102,6 +102,7 @@ const fakeProviders =
   process.env.PROVIDERS === 'fake'
     ? await (await import('./fake-providers.ts')).startFakeProviders()
     : undefined;
+const liveRoutes = (await import('./live-providers.ts')).useLiveProviderEnvironment();
 
 const gateway = createApiGateway(projectRoot, {
   rateLimit: new PerKeyRateLimit(requestsPerKeyPerMinute, 60_000),
@@ -197,7 +198,7 @@ ${seeded ? 'A demo business was created' : 'The demo business from the last run'
   Store id     ${demo.storeId}
   Device id    ${demo.deviceId}
   Data         ${dataDir} (kept across restarts; delete it to start afresh)
-  Webhooks     ${webhooks}${fakeProviders ? `\n  Providers    wave, mtn through their adapters to the fakes at ${fakeProviders.waveUrl} and ${fakeProviders.mtnUrl}` : ''}
+  Webhooks     ${webhooks}${fakeProviders ? `\n  Providers    wave, mtn through their adapters to the fakes at ${fakeProviders.waveUrl} and ${fakeProviders.mtnUrl}` : ''}${liveRoutes.length > 0 ? `\n  Routes       ${liveRoutes.join(', ')}${process.env.PAWAPAY_PROVIDER_SECRET ? ` (pawaPay at ${process.env.PAWAPAY_BASE_URL ?? 'https://api.sandbox.pawapay.io'})` : ''}` : ''}
   Dashboard    ${baseUrl}/dashboard (sign in as the demo owner: ${demo.ownerPhone}; the code is in the SMS inbox)
   SMS inbox    ${baseUrl}${smsInboxPath} (what the sandbox SMS gateway sent, by number)
   Soundbox     ${baseUrl}${devices.pagePath(demo.deviceId)} (the demo device: open it, then create a soundbox payment request)

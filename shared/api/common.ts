@@ -8,6 +8,7 @@ import {
   int,
   iso,
   lte,
+  multipleOf,
   object,
   overwrite,
   regex,
@@ -17,11 +18,26 @@ import {
   type ZodMiniType,
 } from 'zod/mini';
 import type { $RefinementCtx, $ZodRawIssue } from 'zod/v4/core';
+import { maxAmountCents } from '#shared/domain/money.ts';
 import {
   canonicalPaymentMethod,
   type PaymentMethodAlias,
   paymentMethodAliases,
 } from '#shared/domain/payment-methods.ts';
+
+/**
+ * An amount to move, in cents of XOF, from `min`: whole francs only (a multiple of 100). XOF has no
+ * smaller unit and no operator of the zone takes one (pawaPay's active configuration says
+ * `decimalsInAmount: NONE` for every XOF provider; Wave and MTN MoMo take whole francs), so 100050
+ * would fail at the provider after the request exists: it is refused here, on every stage, the
+ * sandbox included, before anything is written. The bounds are checked first and stop there.
+ */
+export const wholeFrancCents = (min: number) =>
+  int().check(
+    gte(min, { abort: true }),
+    lte(maxAmountCents, { abort: true }),
+    multipleOf(100, { error: 'must be whole francs (a multiple of 100 cents): XOF has no smaller unit' }),
+  );
 
 /** An amount in cents (1 XOF = 100 cents) with its currency: every amount the API answers. */
 export const money = object({

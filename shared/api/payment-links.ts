@@ -2,9 +2,6 @@ import {
   boolean,
   enum as enumOf,
   globalRegistry,
-  gte,
-  int,
-  lte,
   maxLength,
   minLength,
   nullable,
@@ -17,17 +14,16 @@ import {
   transform,
   uuid,
 } from 'zod/mini';
-import { instant, money, pageOf, pagingQuery } from '#shared/api/common.ts';
+import { instant, money, pageOf, pagingQuery, wholeFrancCents } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
-import { maxAmountCents } from '#shared/api/payment-requests.ts';
 import { readsTable } from '#shared/catalogue/access.ts';
 import { canReceivePayments, type PaymentLink } from '#shared/data/payment-link.ts';
 
 export const createPaymentLinkBody = object({
   storeId: uuid(),
   title: string().check(minLength(10), maxLength(255)),
-  amountCents: int().check(gte(10_000), lte(maxAmountCents)),
+  amountCents: wholeFrancCents(10_000),
   currency: optional(string().check(regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'))),
   allowMultiplePayments: optional(boolean()).register(globalRegistry, {
     description: 'False by default: the link is paid once.',

@@ -2,10 +2,7 @@ import {
   boolean,
   enum as enumOf,
   globalRegistry,
-  gte,
-  int,
   iso,
-  lte,
   maxLength,
   minLength,
   nullable,
@@ -18,7 +15,7 @@ import {
   trim,
   uuid,
 } from 'zod/mini';
-import { executedAt, instant, money, paymentMethodInput } from '#shared/api/common.ts';
+import { executedAt, instant, money, paymentMethodInput, wholeFrancCents } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { escrowTermsBody } from '#shared/api/escrows.ts';
 import { refuseUnservedNumber, zoneMobileNumber } from '#shared/api/phone-number.ts';
@@ -67,9 +64,7 @@ export const paymentMethodGiven = paymentMethodInput(providerCodes, providersDes
 
 export const createPaymentRequestBody = object({
   storeId: uuid(),
-  amountCents: int()
-    .check(gte(100), lte(maxAmountCents))
-    .register(globalRegistry, { description: 'Cents: 150000 is 1 500 XOF.' }),
+  amountCents: wholeFrancCents(100).register(globalRegistry, { description: 'Cents: 150000 is 1 500 XOF.' }),
   currency: string().check(regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code')),
   reference: string().check(minLength(1), maxLength(100)).register(globalRegistry, {
     description: 'Yours, unique per business: a second request with it answers 409.',

@@ -70,6 +70,44 @@ const payoutCallback = {
   errors: ['unauthorized'],
 } as const;
 
+/** The kinds of pawaPay's callbacks, each at the URL its dashboard is given for it. */
+export const pawapayCallbackParams = object({ kind: enumOf(['deposits', 'payouts', 'refunds']) });
+
+/**
+ * pawaPay's callbacks (https://docs.pawapay.io/v2/api-reference/deposits/deposit-callback): one
+ * route for the three kinds, since they differ only in what they settle. Signed by RFC 9421 where
+ * the stage holds pawaPay's key; believed only as far as pawaPay's status check agrees.
+ */
+const pawapayCallback = {
+  path: '/provider_callbacks/pawapay/{kind}',
+  caller: 'public',
+  access: [
+    'table:GetItem',
+    'table:PutItem',
+    'table:UpdateItem',
+    'table:DeleteItem',
+    'table:ConditionCheckItem',
+    // Every provider's secret: pawaPay's, and the sandbox's (its route settles what it started).
+    ...completesCollections,
+  ],
+  tag: 'Providers',
+  params: pawapayCallbackParams,
+  response: object({
+    received: literal(true),
+    result: enumOf([
+      'completed',
+      'already_completed',
+      'unknown_request',
+      'wrong_collection',
+      'orphan_collection',
+      'unknown_transfer',
+      'wrong_payout',
+    ]),
+  }),
+  responseDescription: 'Taken into account (or already was).',
+  errors: ['unauthorized', 'conflict'],
+} as const;
+
 /** MTN MoMo calls back with PUT as often as POST (its callback guide asks for both). */
 export const providerCallbackEndpoints = /* @__PURE__ */ endpointsIn('provider-callbacks', {
   receiveProviderCallback: {
@@ -91,5 +129,10 @@ export const providerCallbackEndpoints = /* @__PURE__ */ endpointsIn('provider-c
     method: 'PUT',
     ...payoutCallback,
     summary: 'Receive a provider’s payout callback (PUT)',
+  },
+  receivePawapayCallback: {
+    method: 'POST',
+    ...pawapayCallback,
+    summary: 'Receive a pawaPay callback (deposits, payouts, refunds)',
   },
 });

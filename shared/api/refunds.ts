@@ -15,16 +15,15 @@ import {
   string,
   uuid,
 } from 'zod/mini';
-import { idPathParams, instant, money, pageOf } from '#shared/api/common.ts';
+import { idPathParams, instant, money, pageOf, wholeFrancCents } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { maxAmountCents } from '#shared/api/payment-requests.ts';
 import { paysOut } from '#shared/catalogue/access.ts';
 import type { Refund } from '#shared/data/refund.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 
 export const createRefundBody = object({
   paymentRequestId: uuid().register(globalRegistry, { description: 'The paid payment request to refund.' }),
-  amountCents: optional(int().check(gte(100), lte(maxAmountCents))).register(globalRegistry, {
+  amountCents: optional(wholeFrancCents(100)).register(globalRegistry, {
     description: 'Cents to give back; by default, all that remains refundable of the payment.',
   }),
   reference: string()

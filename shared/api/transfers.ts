@@ -20,7 +20,6 @@ import {
 import { instant, money, paymentMethodInput, transformWithIssues } from '#shared/api/common.ts';
 import { contactName, parseIdentifier } from '#shared/api/contacts.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { maxAmountCents } from '#shared/api/payment-requests.ts';
 import { paysOut } from '#shared/catalogue/access.ts';
 import type { Transfer } from '#shared/data/transfer.ts';
 import {
@@ -29,6 +28,7 @@ import {
   type ContactMethod,
   contactMethods,
 } from '#shared/domain/contacts.ts';
+import { maxAmountCents } from '#shared/domain/money.ts';
 
 export type BeneficiaryForm =
   | { form: 'contact'; contactId: string }
@@ -92,6 +92,18 @@ export const createTransferBody = pipe(
           message: `The ${field} field cannot be combined with the fields of another beneficiary form (${forms.join(', ')}): give exactly one.`,
         });
       }
+      return NEVER;
+    }
+    // Money that leaves through a provider is whole francs (wholeFrancCents says why); a transfer
+    // between two stores of the service (svc) moves cents on the ledger alone.
+    if (forms[0] !== 'store' && body.amountCents % 100 !== 0) {
+      context.addIssue({
+        code: 'custom',
+        path: ['amountCents'],
+        params: { rule: 'multiple_of' },
+        message:
+          'The amountCents field must be whole francs (a multiple of 100 cents): XOF has no smaller unit.',
+      });
       return NEVER;
     }
     const common = {

@@ -56,6 +56,8 @@ export function toFieldError(issue: $ZodIssue, input: unknown): FieldError {
         message: `The ${field} field must not be greater than ${issue.maximum}${unit}.`,
       };
     }
+    case 'not_multiple_of':
+      return { field, rule: 'multiple_of', message: `The ${field} field ${issue.message}.` };
     case 'custom':
       return { field, rule: String(issue.params?.rule ?? 'invalid'), message: issue.message };
     default:

@@ -61,6 +61,11 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     'payment arriving while you page neither repeats nor hides another.',
   receiveProviderCallback: collectionCallbackDescription,
   receiveProviderCallbackPut: `MTN MoMo calls back with PUT as often as POST: the same as the POST. ${collectionCallbackDescription}`,
+  receivePawapayCallback:
+    'pawaPay’s callbacks, at the URLs its dashboard is given for deposits, payouts and refunds. Where the ' +
+    'stage holds pawaPay’s public key, the RFC 9421 signature (`Signature`, `Signature-Input`, ' +
+    '`Content-Digest`) must hold; whatever the signature, the callback moves money only when pawaPay’s ' +
+    'status check for that id gives the same final status and amount. Anything else answers 401 with nothing written.',
   approveSandboxPaymentRequest:
     'Plays the payer approving in their app, through the provider’s signed callback: the phone ' +
     'number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...; ' +

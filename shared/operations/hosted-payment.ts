@@ -12,6 +12,7 @@ import { ProviderRefused } from '#shared/errors/providers.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 import { startCollection } from '#shared/operations/payment-requests.ts';
+import { routedOnThisStage } from '#shared/providers/adapters.ts';
 
 /**
  * What the hosted payment page does (`/payment/{id}`): the payer, who holds only the request's
@@ -67,7 +68,8 @@ export function checkPayerForm(
   const given = form.paymentMethod && canonicalPaymentMethod(form.paymentMethod);
   const method = given && isProviderCode(given) ? given : undefined;
   const number = readZoneNumber(form.payerPhone, country);
-  const served = method && number && providerServes(method, number.country);
+  const served =
+    method && number && providerServes(method, number.country) && routedOnThisStage(method, number.country);
   if (method && number && served) return { method, phone: number.e164 };
   const errors: HostedPaymentFormErrors = {};
   if (!method) errors.paymentMethod = 'required';

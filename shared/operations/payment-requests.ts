@@ -212,7 +212,7 @@ export async function startCollection(
 ): Promise<PaymentRequest> {
   if (Date.now() >= Date.parse(request.expiresAt)) throw new PaymentRequestExpired();
   try {
-    const provider = providerFor(method);
+    const provider = providerFor(method, { phone: payerPhone, country: request.storeCountry });
     const started = await provider.startCollection({
       paymentRequestId: request.id,
       provider: method,

@@ -88,7 +88,13 @@ function amountAsked(remaining: number, asked: number | undefined): number {
  * payout to the payer, whose number must then be known (a QR payment's may not be).
  */
 function routeOf(request: PaymentRequest, provider: ProviderCode, amount: number): RefundRoute {
-  if (providerFor(provider).refundsCollection?.(provider, amount === request.amountCents)) return 'refund';
+  if (
+    providerFor(provider, { phone: request.payerPhone, country: request.storeCountry }).refundsCollection?.(
+      provider,
+      amount === request.amountCents,
+    )
+  )
+    return 'refund';
   if (!request.payerPhone) {
     throw new PaymentRequestNotRefundable(
       `the payer’s number is not known, and ${provider} gives back only whole payments itself: refund all of it`,

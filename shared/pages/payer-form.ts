@@ -8,6 +8,7 @@ import { countryChoice, countryTexts } from '#shared/pages/country-choice.ts';
 import { formatAmount, localPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { type Messages, providerNames } from '#shared/pages/messages.ts';
+import { routedOnThisStage } from '#shared/providers/adapters.ts';
 
 /**
  * The parts a payer sees on every page that takes a payment (the payment page, the payment-link
@@ -95,7 +96,7 @@ export function payerForm(
 ): SafeHtml {
   const refusal = errors.refusedBy && t.providerRefused(providerNames[errors.refusedBy]);
   const here = countryTexts(country, language);
-  const offered = providersIn(country, providerCodes);
+  const offered = providersIn(country, providerCodes).filter((code) => routedOnThisStage(code, country));
   // Under way elsewhere: nothing is chosen for the payer; otherwise the chosen or the first offered.
   const preferred = anotherWay ? undefined : (offered.find((code) => code === chosen) ?? offered[0]);
   const phoneError =

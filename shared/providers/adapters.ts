@@ -1,9 +1,28 @@
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
+
 /** The adapters a stage can route a payment method to; data only, so the stack can import it. */
-export const adapterNames = ['wave', 'mtn', 'sandbox'] as const;
+export const adapterNames = ['wave', 'mtn', 'pawapay', 'sandbox'] as const;
 export type AdapterName = (typeof adapterNames)[number];
 
+/**
+ * Where a payment method goes on a stage: one adapter for every country, or one per country of
+ * the payer (or beneficiary) with `*` for the others (`{"CI": "mtn", "*": "pawapay"}`).
+ */
+export type MethodRoute = AdapterName | Partial<Record<UemoaCountry | '*', AdapterName>>;
+
+/** The adapter a route names for a country (undefined country: the route's `*`). */
+export const adapterOfRoute = (
+  route: MethodRoute | undefined,
+  country?: UemoaCountry,
+): AdapterName | undefined =>
+  typeof route === 'string' ? route : route && ((country ? route[country] : undefined) ?? route['*']);
+
 /** The secret each live adapter reads its credentials from (`<NAME>` or `<NAME>_ARN`). */
-export const adapterSecretVariable = { wave: 'WAVE_PROVIDER_SECRET', mtn: 'MTN_PROVIDER_SECRET' } as const;
+export const adapterSecretVariable = {
+  wave: 'WAVE_PROVIDER_SECRET',
+  mtn: 'MTN_PROVIDER_SECRET',
+  pawapay: 'PAWAPAY_PROVIDER_SECRET',
+} as const;
 export type LiveAdapterName = keyof typeof adapterSecretVariable;
 
 /**
@@ -21,6 +40,8 @@ export const adapterSecretFields: Record<LiveAdapterName, readonly string[]> = {
     'disbursement.apiUser',
     'disbursement.apiKey',
   ],
+  // `callbackPublicKey` (PEM) is optional: without it, callbacks are believed on the status check alone.
+  pawapay: ['apiToken'],
 };
 
 /** What is wrong with `text` as the adapter's credentials, by field name only (never a value). */
@@ -49,6 +70,18 @@ export function providerSecretProblems(adapter: LiveAdapterName, text: string): 
 /**
  * The live adapters whose provider calls back about payouts (`/provider_callbacks/{method}/payouts`),
  * which need its credentials to confirm a callback. Wave sends no payout event: its adapter refuses
- * every payout callback without reading its secret.
+ * every payout callback without reading its secret. pawaPay calls back on routes of its own.
  */
 export const payoutCallbackAdapters: readonly LiveAdapterName[] = ['mtn'];
+
+/**
+ * Whether a payment method can be taken from a number of `country` on this stage: always on a
+ * sandbox stage (what is not routed goes to the sandbox), only where a route names an adapter on
+ * production. The payer pages offer only these (Djamo is not offered on production).
+ */
+export function routedOnThisStage(method: string, country: UemoaCountry): boolean {
+  if (process.env.SANDBOX === 'true') return true;
+  const raw = process.env.PROVIDER_ROUTES;
+  const routes = raw ? (JSON.parse(raw) as Record<string, MethodRoute>) : {};
+  return adapterOfRoute(routes[method], country) !== undefined;
+}

@@ -144,10 +144,18 @@ export interface CallbackVerifier {
     headers: Record<string, string | undefined>,
     rawBody: string,
     query?: CallbackQuery,
+    target?: CallbackTarget,
   ): Promise<VerifiedCallback | undefined>;
   verifyPayoutCallback(
     headers: Record<string, string | undefined>,
     rawBody: string,
     query?: CallbackQuery,
+    target?: CallbackTarget,
   ): Promise<VerifiedPayoutCallback | undefined>;
+}
+
+/** The request a callback was sent as (its method and public URL), for signatures that cover them. */
+export interface CallbackTarget {
+  method: string;
+  url: string;
 }

@@ -1,24 +1,40 @@
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
-import type { AdapterName } from '#shared/providers/adapters.ts';
+import { type AdapterName, adapterOfRoute, type MethodRoute } from '#shared/providers/adapters.ts';
 import { mtnApiFromEnvironment, mtnCallbacks, mtnProvider } from '#shared/providers/mtn.ts';
+import {
+  type PawapayKind,
+  pawapayApiFromEnvironment,
+  pawapayCallbacks,
+  pawapayProvider,
+} from '#shared/providers/pawapay.ts';
 import type { CallbackVerifier, PaymentProvider } from '#shared/providers/port.ts';
 import { sandboxCallbacks, sandboxProvider } from '#shared/providers/sandbox.ts';
 import { waveCallbacks, waveConfigFromEnvironment, waveProvider } from '#shared/providers/wave.ts';
 
 /**
- * The stage's routing, payment method → adapter, as JSON in PROVIDER_ROUTES (the stack sets it from
- * the stage configuration, the local host from PROVIDERS). A method it does not name goes to the
- * sandbox on sandbox stages and is refused on production.
+ * The stage's routing, payment method → route, as JSON in PROVIDER_ROUTES (the stack sets it from
+ * the stage configuration, the local host from PROVIDERS or PROVIDER_ROUTES). A method it does not
+ * name (or a country its route does not) goes to the sandbox on sandbox stages and is refused on
+ * production.
  */
-export function providerRoutes(): Partial<Record<PayoutMethod, AdapterName>> {
+export function providerRoutes(): Partial<Record<PayoutMethod, MethodRoute>> {
   const raw = process.env.PROVIDER_ROUTES;
-  return raw ? (JSON.parse(raw) as Partial<Record<PayoutMethod, AdapterName>>) : {};
+  return raw ? (JSON.parse(raw) as Partial<Record<PayoutMethod, MethodRoute>>) : {};
 }
 
-/** The adapter that serves a payment method on this stage, both ways. */
-function routedAdapter(method: PayoutMethod): AdapterName {
-  const routed = providerRoutes()[method];
+/** Whose money it is: the payer's or beneficiary's number, else the store's country. */
+export interface RouteParty {
+  phone?: string | undefined;
+  country?: UemoaCountry | undefined;
+}
+
+/** The adapter that serves a payment method for a party on this stage, both ways. */
+function routedAdapter(method: PayoutMethod, party: RouteParty = {}): AdapterName {
+  const country = (party.phone ? countryOfNumber(party.phone) : undefined) ?? party.country;
+  const routed = adapterOfRoute(providerRoutes()[method], country);
   if (routed) return routed;
   if (process.env.SANDBOX === 'true') return 'sandbox';
   throw new ProviderRefused(`No payment provider serves ${method} on this stage yet`);
@@ -43,24 +59,51 @@ function adapterSide<Side>(build: Record<AdapterName, () => Side>): (name: Adapt
 const outgoing = /* @__PURE__ */ adapterSide<PaymentProvider>({
   wave: () => waveProvider(waveConfigFromEnvironment()),
   mtn: () => mtnProvider(mtnApiFromEnvironment()),
+  pawapay: () => pawapayProvider(pawapayApiFromEnvironment()),
   sandbox: () => sandboxProvider,
 });
 
 const callbacks = /* @__PURE__ */ adapterSide<CallbackVerifier>({
   wave: () => waveCallbacks(waveConfigFromEnvironment()),
   mtn: () => mtnCallbacks(mtnApiFromEnvironment()),
+  // pawaPay calls back on routes of its own (pawapayCallbacksFor), never on a method's.
+  pawapay: () => refusingCallbacks,
   sandbox: () => sandboxCallbacks,
 });
 
-/** The provider that serves a payment method on this stage: collections, payouts, status queries. */
-export function providerFor(method: PayoutMethod): PaymentProvider {
-  return outgoing(routedAdapter(method));
+const refusingCallbacks: CallbackVerifier = {
+  verifyCallback: async () => undefined,
+  verifyPayoutCallback: async () => undefined,
+};
+
+/**
+ * The provider that serves a payment method on this stage for a party (the payer, or the
+ * beneficiary): collections, payouts, status queries. A status query names the same party as the
+ * start, so it reaches the adapter that started it.
+ */
+export function providerFor(method: PayoutMethod, party: RouteParty = {}): PaymentProvider {
+  return outgoing(routedAdapter(method, party));
 }
 
 /**
  * The checks of the callbacks sent for a payment method (the callback routes' `{provider}`): those
- * of the adapter that serves it, so a callback is believed only from where the payment was sent.
+ * of the direct adapter that serves it in some country (pawaPay has routes of its own), so a
+ * callback is believed only from where the payment was sent.
  */
 export function callbackVerifierFor(method: PayoutMethod): CallbackVerifier {
-  return callbacks(routedAdapter(method));
+  const route = providerRoutes()[method];
+  const direct =
+    typeof route === 'object' ? Object.values(route).find((adapter) => adapter !== 'pawapay') : undefined;
+  return callbacks(direct ?? routedAdapter(method));
+}
+
+/**
+ * The checks of pawaPay's callbacks of one kind (`/provider_callbacks/pawapay/{kind}`): on a stage
+ * whose routes name pawaPay nowhere, every such callback is refused, unread.
+ */
+export function pawapayCallbacksFor(kind: PawapayKind): CallbackVerifier {
+  const routed = Object.values(providerRoutes()).some((route) =>
+    typeof route === 'string' ? route === 'pawapay' : Object.values(route ?? {}).includes('pawapay'),
+  );
+  return routed ? pawapayCallbacks(pawapayApiFromEnvironment(), kind) : refusingCallbacks;
 }

@@ -27,7 +27,7 @@ export async function sweepPendingCollections(now = new Date(), limit = 100): Pr
   for (const request of due as (PaymentRequest & { statusPolls?: number })[]) {
     try {
       const method = request.collectionMethod ?? request.paymentMethod;
-      const provider = providerFor(method);
+      const provider = providerFor(method, { phone: request.payerPhone, country: request.storeCountry });
       if (request.status !== 'pending' || !request.providerReference || !provider.collectionStatus) {
         await stopPolling(request);
         continue;

@@ -155,7 +155,7 @@ export const orphanRefunds: PayoutSettler<OrphanCollection> = {
   settle: settleOrphanRefund,
   unaskable: (orphan) => (orphan.payerPhone ? undefined : { status: 'error', errorReason: 'payer_unknown' }),
   ask(orphan) {
-    return providerFor(orphan.provider).startPayout({
+    return providerFor(orphan.provider, { phone: orphan.payerPhone }).startPayout({
       transferId: orphan.id,
       method: orphan.provider,
       amountCents: orphan.amountCents,
@@ -166,5 +166,5 @@ export const orphanRefunds: PayoutSettler<OrphanCollection> = {
     });
   },
   recordAsked: (orphan, reference) => recordRefundPayoutStarted(orphan.id, reference),
-  status: (orphan) => providerFor(orphan.provider).payoutStatus(orphan.id),
+  status: (orphan) => providerFor(orphan.provider, { phone: orphan.payerPhone }).payoutStatus(orphan.id),
 };

@@ -110,7 +110,7 @@ export const collectionRefundRequestOf = (refund: Refund): CollectionRefundReque
 
 /** Whether the provider pays this refund back by its own refund of the collection. */
 const byOwnRefund = (refund: Refund) => {
-  const provider = providerFor(refund.paymentMethod);
+  const provider = providerFor(refund.paymentMethod, { phone: refund.counterpartIdentifier });
   return refund.route === 'refund' && provider.refundCollection !== undefined ? provider : undefined;
 };
 
@@ -127,7 +127,7 @@ export const refundPayouts: PayoutSettler<Refund> = {
   ask(refund) {
     const own = byOwnRefund(refund);
     if (own?.refundCollection) return own.refundCollection(collectionRefundRequestOf(refund));
-    return providerFor(refund.paymentMethod).startPayout({
+    return providerFor(refund.paymentMethod, { phone: refund.counterpartIdentifier }).startPayout({
       transferId: refund.id,
       method: refund.paymentMethod,
       amountCents: refund.amountCents,
@@ -142,7 +142,7 @@ export const refundPayouts: PayoutSettler<Refund> = {
     const own = byOwnRefund(refund);
     return own?.collectionRefundStatus
       ? own.collectionRefundStatus(collectionRefundRequestOf(refund))
-      : providerFor(refund.paymentMethod).payoutStatus(refund.id);
+      : providerFor(refund.paymentMethod, { phone: refund.counterpartIdentifier }).payoutStatus(refund.id);
   },
 };
 

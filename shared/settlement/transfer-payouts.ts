@@ -109,19 +109,24 @@ export const transferPayouts: PayoutSettler<Transfer> = {
     const identifier = transfer.beneficiaryIdentifier;
     if (!transfer.callbackUrl)
       throw new Error(`transfer ${transfer.id} has no callback URL to ask again with`);
-    return providerFor(method).startPayout({
-      transferId: transfer.id,
-      method,
-      amountCents: transfer.amountCents,
-      currency: transfer.currency,
-      beneficiaryName: transfer.beneficiary,
-      beneficiaryNumber: 'number' in identifier ? identifier.number : undefined,
-      beneficiaryAccount: 'accountNumber' in identifier ? { ...identifier } : undefined,
-      callbackUrl: transfer.callbackUrl,
-    });
+    return providerFor(method, { phone: 'number' in identifier ? identifier.number : undefined }).startPayout(
+      {
+        transferId: transfer.id,
+        method,
+        amountCents: transfer.amountCents,
+        currency: transfer.currency,
+        beneficiaryName: transfer.beneficiary,
+        beneficiaryNumber: 'number' in identifier ? identifier.number : undefined,
+        beneficiaryAccount: 'accountNumber' in identifier ? { ...identifier } : undefined,
+        callbackUrl: transfer.callbackUrl,
+      },
+    );
   },
   recordAsked: recordPayoutStarted,
-  status: (transfer) => providerFor(transfer.paymentMethod as PayoutMethod).payoutStatus(transfer.id),
+  status: (transfer) =>
+    providerFor(transfer.paymentMethod as PayoutMethod, {
+      phone: 'number' in transfer.beneficiaryIdentifier ? transfer.beneficiaryIdentifier.number : undefined,
+    }).payoutStatus(transfer.id),
 };
 
 /**

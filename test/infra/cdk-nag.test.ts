@@ -106,7 +106,11 @@ describe('cdk-nag AWS Solutions and Serverless checks', () => {
     [
       'prod',
       prod,
-      [`${stackName('prod')}/WaveProviderSecret/Resource`, `${stackName('prod')}/MtnProviderSecret/Resource`],
+      [
+        `${stackName('prod')}/WaveProviderSecret/Resource`,
+        `${stackName('prod')}/MtnProviderSecret/Resource`,
+        `${stackName('prod')}/PawapayProviderSecret/Resource`,
+      ],
     ],
   ])(
     'acknowledge secret rotation (SMG4) on %s on the sandbox and provider secrets alone',

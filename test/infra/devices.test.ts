@@ -128,6 +128,7 @@ describe('soundbox devices in the stack', () => {
         'declineSandboxPaymentRequest',
         'expirePaymentRequests',
         'paySandboxPaymentLink',
+        'receivePawapayCallback',
         'receiveProviderCallback',
         'receiveProviderCallbackPut',
         'showTestQrPage',

@@ -30,8 +30,9 @@ const queueConsumers = new Set<string>(workerEntries.map(([, worker]) => worker.
 // those functions check callbacks. The sandbox's check holds the body to a zod schema, ~19 KB that
 // a function calling providers out (a payout, a status query) has no use for.
 const callbackSchema = 'shared/providers/callback-body.ts';
+// pawaPay's route checks pawaPay's callbacks only (signature and status check): no sandbox schema.
 const receivesProviderCallbacks = (fn: (typeof functions)[number][1]) =>
-  'path' in fn && fn.path.startsWith('/provider_callbacks/');
+  'path' in fn && fn.path.startsWith('/provider_callbacks/{provider}');
 
 // Started by a timer or by Scheduler with an id, these validate no request: the only way zod would
 // reach them is through a module they call, as it once did through the provider adapters.

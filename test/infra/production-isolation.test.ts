@@ -139,7 +139,11 @@ describe('production: secrets', () => {
     const mtn = secretIds[providerSecretName('prod', 'mtn')];
     expect(readable('receivePayoutCallback')).toEqual([mtn]);
     expect(readable('receivePayoutCallbackPut')).toEqual([mtn]);
-    expect(readable('createTransfer')).toEqual([mtn, wave].sort());
+    const pawapay = secretIds[providerSecretName('prod', 'pawapay')];
+    expect(pawapay).toBeDefined();
+    // pawaPay's route confirms its callbacks with pawaPay's status check.
+    expect(readable('receivePawapayCallback')).toContain(pawapay);
+    expect(readable('createTransfer')).toEqual([mtn, pawapay, wave].sort());
     expect(readable('listStores')).toEqual([]);
   });
 });

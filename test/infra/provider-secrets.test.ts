@@ -50,7 +50,7 @@ const functionEntries = [...endpointEntries, ...workerEntries, ...scheduleEntrie
 function providerSecrets(template: Template): Record<string, string> {
   return Object.fromEntries(
     Object.entries(template.findResources('AWS::SecretsManager::Secret'))
-      .filter(([, secret]) => /-(wave|mtn)-provider$/.test(secret.Properties.Name))
+      .filter(([, secret]) => /-(wave|mtn|pawapay)-provider$/.test(secret.Properties.Name))
       .map(([id, secret]) => [secret.Properties.Name, id]),
   );
 }
@@ -140,15 +140,17 @@ describe('the secrets extension', () => {
 describe('live provider credentials per stage', () => {
   const prod = build('prod');
 
-  it('production routes Wave and MTN MoMo to their adapters, each with a secret of its own and no value in the template', () => {
+  it('production routes Wave, MTN MoMo and pawaPay to their adapters, each with a secret of its own and no value in the template', () => {
     const secrets = providerSecrets(prod);
     expect(Object.keys(secrets).sort()).toEqual([
       providerSecretName('prod', 'mtn'),
+      providerSecretName('prod', 'pawapay'),
       providerSecretName('prod', 'wave'),
     ]);
     for (const [, secret] of Object.entries(prod.findResources('AWS::SecretsManager::Secret'))) {
       expect(secret.Properties).not.toHaveProperty('SecretString');
-      if (/-(wave|mtn)-provider$/.test(secret.Properties.Name)) expect(secret.DeletionPolicy).toBe('Retain');
+      if (/-(wave|mtn|pawapay)-provider$/.test(secret.Properties.Name))
+        expect(secret.DeletionPolicy).toBe('Retain');
     }
   });
 
@@ -156,6 +158,8 @@ describe('live provider credentials per stage', () => {
     const secrets = providerSecrets(prod);
     const wave = secrets[providerSecretName('prod', 'wave')] as string;
     const mtn = secrets[providerSecretName('prod', 'mtn')] as string;
+    const pawapay = secrets[providerSecretName('prod', 'pawapay')] as string;
+    expect(pawapay).toBeDefined();
     let readers = 0;
     let payoutCallbackReaders = 0;
     let others = 0;
@@ -164,11 +168,13 @@ describe('live provider credentials per stage', () => {
       if (!access) continue;
       if (entry.access.includes('secret:providers')) {
         readers++;
-        expect([...access.readable].filter((id) => id === wave || id === mtn).sort(), name).toEqual(
-          [mtn, wave].sort(),
-        );
+        expect(
+          [...access.readable].filter((id) => id === wave || id === mtn || id === pawapay).sort(),
+          name,
+        ).toEqual([mtn, pawapay, wave].sort());
         expect(access.variables[`${adapterSecretVariable.wave}_ARN`], name).toEqual({ Ref: wave });
         expect(access.variables[`${adapterSecretVariable.mtn}_ARN`], name).toEqual({ Ref: mtn });
+        expect(access.variables[`${adapterSecretVariable.pawapay}_ARN`], name).toEqual({ Ref: pawapay });
       } else if (entry.access.includes('secret:providers:payoutCallbacks')) {
         // Only MTN MoMo calls back about payouts: Wave's key is not the payout callback's.
         payoutCallbackReaders++;
@@ -180,10 +186,19 @@ describe('live provider credentials per stage', () => {
         expect(access.variables, name).not.toHaveProperty(`${adapterSecretVariable.wave}_ARN`);
       } else {
         others++;
-        expect(access.readable.has(wave) || access.readable.has(mtn), name).toBe(false);
+        expect(
+          access.readable.has(wave) || access.readable.has(mtn) || access.readable.has(pawapay),
+          name,
+        ).toBe(false);
         expect(access.variables, name).not.toHaveProperty(`${adapterSecretVariable.wave}_ARN`);
       }
-      expect(JSON.parse(access.variables.PROVIDER_ROUTES), name).toEqual({ wave: 'wave', mtn: 'mtn' });
+      // Production's routes: Wave and MTN Côte d'Ivoire direct, the rest of the zone through pawaPay.
+      expect(JSON.parse(access.variables.PROVIDER_ROUTES), name).toEqual({
+        wave: 'wave',
+        mtn: { CI: 'mtn', '*': 'pawapay' },
+        orange: 'pawapay',
+        moov: 'pawapay',
+      });
     }
     expect(readers).toBeGreaterThan(3);
     expect(payoutCallbackReaders).toBe(2);
@@ -201,7 +216,14 @@ describe('live provider credentials per stage', () => {
 
   it('refuses routes that name no adapter, and production routed to the sandbox', () => {
     expect(() => build('dev', { providerRoutes: '{"wave":"paypal"}' })).toThrow(
-      /adapters are wave, mtn, sandbox/,
+      /adapters are wave, mtn, pawapay, sandbox/,
+    );
+    expect(() => build('dev', { providerRoutes: '{"mtn":{"GH":"pawapay"}}' })).toThrow(
+      /mtn.GH: a country of the zone/,
+    );
+    expect(() => build('dev', { providerRoutes: '{"mtn":{"BJ":"paypal"}}' })).toThrow(/mtn.BJ → paypal/);
+    expect(() => build('prod', { providerRoutes: '{"mtn":{"CI":"mtn","*":"sandbox"}}' })).toThrow(
+      /production cannot route to the sandbox/,
     );
     expect(() => build('dev', { providerRoutes: '{"visa":"wave"}' })).toThrow(/visa is not a payment method/);
     expect(() => build('prod', { providerRoutes: '{"orange":"sandbox"}' })).toThrow(

@@ -324,7 +324,7 @@ describe("the providers' callbacks on prod", () => {
     const [[, apiStage]] = resourcesOf(prod.template, 'AWS::ApiGateway::Stage') as [[string, Json]];
     const settings: Json[] = apiStage.Properties.MethodSettings;
     const callbacks = endpointEntries.filter(([, route]) => route.path.startsWith('/provider_callbacks/'));
-    expect(callbacks.length).toBe(4);
+    expect(callbacks.length).toBe(5);
     for (const [name, route] of callbacks) {
       const setting = settings.find(
         (candidate) =>

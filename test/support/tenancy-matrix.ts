@@ -246,6 +246,9 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   receivePayoutCallbackPut: {
     public: 'a provider calls it; only a callback its adapter can prove changes anything',
   },
+  receivePawapayCallback: {
+    public: 'pawaPay calls it; only a callback its status check confirms changes anything',
+  },
   completeSandboxTransfer: hiddenAs(
     'transfer_not_found',
     (w) => `/sandbox/transfers/${w.a.pendingTransferId}/complete`,

@@ -72,6 +72,7 @@ describe('escrow hold expiry (EventBridge Scheduler)', () => {
     // a release (the API's, or the dashboard's page through the same operation) deletes the hold's
     // schedule. A refund keeps it: a failed payout holds the escrow again.
     expect(schedulingFunctions.sort()).toEqual([
+      'receivePawapayCallback',
       'receiveProviderCallback',
       'receiveProviderCallbackPut',
       'releaseEscrow',
