@@ -54,5 +54,9 @@ describe('routing by payment method and country', () => {
     expect(routedOnThisStage('mtn', 'BJ')).toBe(false);
     process.env.SANDBOX = 'true';
     expect(routedOnThisStage('djamo', 'CI')).toBe(true);
+    // No routes table at all: no deployed stage, a page rendered alone.
+    delete process.env.SANDBOX;
+    delete process.env.PROVIDER_ROUTES;
+    expect(routedOnThisStage('djamo', 'CI')).toBe(true);
   });
 });
