@@ -23,6 +23,16 @@ export const providerCallbackQuery = object({
 /** A payout's provider: a contact's payment method, or `bank`. */
 export const payoutCallbackParams = object({ provider: enumOf([...contactMethods]) });
 
+/** What a collection's callback did (settlement/collections.ts), and a payout's (settlement/payouts.ts). */
+const collectionResults = [
+  'completed',
+  'already_completed',
+  'unknown_request',
+  'wrong_collection',
+  'orphan_collection',
+] as const;
+const payoutResults = ['completed', 'already_completed', 'unknown_transfer', 'wrong_payout'] as const;
+
 /** What a collection's callback is, whichever method the provider calls back with. */
 const collectionCallback = {
   path: '/provider_callbacks/{provider}',
@@ -38,16 +48,7 @@ const collectionCallback = {
   tag: 'Providers',
   params: providerCallbackParams,
   query: providerCallbackQuery,
-  response: object({
-    received: literal(true),
-    result: enumOf([
-      'completed',
-      'already_completed',
-      'unknown_request',
-      'wrong_collection',
-      'orphan_collection',
-    ]),
-  }),
+  response: object({ received: literal(true), result: enumOf(collectionResults) }),
   responseDescription: 'Taken into account (or already was).',
   errors: ['unauthorized', 'conflict'],
 } as const;
@@ -64,7 +65,7 @@ const payoutCallback = {
   query: providerCallbackQuery,
   response: object({
     received: literal(true),
-    result: enumOf(['completed', 'already_completed', 'unknown_transfer', 'wrong_payout']),
+    result: enumOf(payoutResults),
   }),
   responseDescription: 'Taken into account (or already was).',
   errors: ['unauthorized'],
@@ -87,22 +88,15 @@ const pawapayCallback = {
     'table:UpdateItem',
     'table:DeleteItem',
     'table:ConditionCheckItem',
-    // Every provider's secret: pawaPay's, and the sandbox's (its route settles what it started).
+    // What completing a payment may touch (a soundbox, an escrow's schedule, the providers'
+    // secrets); a payout's settlement needs nothing more.
     ...completesCollections,
   ],
   tag: 'Providers',
   params: pawapayCallbackParams,
   response: object({
     received: literal(true),
-    result: enumOf([
-      'completed',
-      'already_completed',
-      'unknown_request',
-      'wrong_collection',
-      'orphan_collection',
-      'unknown_transfer',
-      'wrong_payout',
-    ]),
+    result: enumOf([...new Set([...collectionResults, ...payoutResults])]),
   }),
   responseDescription: 'Taken into account (or already was).',
   errors: ['unauthorized', 'conflict'],
