@@ -5,6 +5,7 @@ import { isUemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.t
 import {
   type AdapterName,
   adapterNames,
+  adaptersOfRoute,
   type LiveAdapterName,
   type MethodRoute,
 } from '#shared/providers/adapters.ts';
@@ -180,13 +181,7 @@ export function providerRoutesOf(
 }
 
 const adaptersOfRoutes = (routes: Partial<Record<string, MethodRoute>>): AdapterName[] =>
-  Object.values(routes).flatMap((route) =>
-    route === undefined
-      ? []
-      : typeof route === 'string'
-        ? [route]
-        : Object.values(route).filter((a) => a !== undefined),
-  );
+  Object.values(routes).flatMap(adaptersOfRoute);
 
 /** The live adapters a stage's routes use: each has its credentials secret on that stage. */
 export const liveAdaptersOf = (routes: Partial<Record<string, MethodRoute>>) =>

@@ -10,6 +10,29 @@ export type AdapterName = (typeof adapterNames)[number];
  */
 export type MethodRoute = AdapterName | Partial<Record<UemoaCountry | '*', AdapterName>>;
 
+/** Every adapter a route names, in any country. */
+export const adaptersOfRoute = (route: MethodRoute | undefined): AdapterName[] =>
+  route === undefined
+    ? []
+    : typeof route === 'string'
+      ? [route]
+      : Object.values(route).filter((adapter) => adapter !== undefined);
+
+let parsedRoutes: { raw: string | undefined; routes: Partial<Record<string, MethodRoute>> } | undefined;
+
+/**
+ * The stage's routing, payment method → route, as JSON in PROVIDER_ROUTES (the stack sets it from
+ * the stage configuration, the local host from PROVIDERS or PROVIDER_ROUTES), parsed once for as
+ * long as the variable holds the same text (every request and every operator of a page asks).
+ */
+export function providerRoutes(): Partial<Record<string, MethodRoute>> {
+  const raw = process.env.PROVIDER_ROUTES;
+  if (!parsedRoutes || parsedRoutes.raw !== raw) {
+    parsedRoutes = { raw, routes: raw ? (JSON.parse(raw) as Record<string, MethodRoute>) : {} };
+  }
+  return parsedRoutes.routes;
+}
+
 /** The adapter a route names for a country (undefined country: the route's `*`). */
 export const adapterOfRoute = (
   route: MethodRoute | undefined,
@@ -80,10 +103,8 @@ export const payoutCallbackAdapters: readonly LiveAdapterName[] = ['mtn'];
  * production. The payer pages offer only these (Djamo is not offered on production).
  */
 export function routedOnThisStage(method: string, country: UemoaCountry): boolean {
-  const raw = process.env.PROVIDER_ROUTES;
   // Every deployed stage and the local host have a routes table (the stack always sets one); a
   // page rendered without any (a unit test of the page) offers every method.
-  if (process.env.SANDBOX === 'true' || raw === undefined) return true;
-  const routes = JSON.parse(raw) as Record<string, MethodRoute>;
-  return adapterOfRoute(routes[method], country) !== undefined;
+  if (process.env.SANDBOX === 'true' || process.env.PROVIDER_ROUTES === undefined) return true;
+  return adapterOfRoute(providerRoutes()[method], country) !== undefined;
 }

@@ -33,3 +33,16 @@ export const alpha3: Record<UemoaCountry, string> = {
 /** The pawaPay provider of a method in a country; undefined where pawaPay does not carry it. */
 export const pawapayProviderOf = (method: ProviderCode, country: UemoaCountry): string | undefined =>
   pawapayProviders[method]?.[country];
+
+/** Each pawaPay provider code of the table, with its method and country. */
+export const pawapayProviderEntries = Object.entries(pawapayProviders).flatMap(([method, byCountry]) =>
+  Object.entries(byCountry ?? {}).map(([country, code]) => ({
+    code,
+    method: method as ProviderCode,
+    country: country as UemoaCountry,
+  })),
+);
+
+/** The method of a pawaPay provider code of the table (`ORANGE_CIV` → orange); undefined for another. */
+export const pawapayMethodOf = (code: string | undefined): ProviderCode | undefined =>
+  pawapayProviderEntries.find((entry) => entry.code === code)?.method;

@@ -5,7 +5,7 @@ import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { signatureProblem } from '#shared/providers/http-signatures.ts';
-import { pawapayProviderOf } from '#shared/providers/pawapay-providers.ts';
+import { pawapayMethodOf, pawapayProviderOf } from '#shared/providers/pawapay-providers.ts';
 import type {
   CallbackVerifier,
   CollectionOutcome,
@@ -310,11 +310,12 @@ export function pawapayCallbacks(api: PawapayApi, kind: PawapayKind): CallbackVe
       if (kind !== 'deposits') return undefined;
       const actual = await confirmed(headers, rawBody, target);
       const paymentRequestId = actual?.metadata?.paymentRequestId;
-      if (!actual?.depositId || !paymentRequestId) return undefined;
+      const provider = pawapayMethodOf(actual?.payer?.accountDetails.provider);
+      if (!actual?.depositId || !paymentRequestId || !provider) return undefined;
       const phone = actual.payer?.accountDetails.phoneNumber;
       return {
         callbackId: `pawapay:${actual.depositId}:${actual.status}`,
-        provider: methodOfProvider(actual.payer?.accountDetails.provider),
+        provider,
         providerReference: actual.depositId,
         paymentRequestId,
         outcome: collectionStatusOf(actual) as CollectionOutcome,
@@ -331,24 +332,17 @@ export function pawapayCallbacks(api: PawapayApi, kind: PawapayKind): CallbackVe
       if (kind === 'deposits') return undefined;
       const actual = await confirmed(headers, rawBody, target);
       const id = actual?.[idField[kind]];
-      if (!actual || !id) return undefined;
+      const method = pawapayMethodOf(actual?.recipient?.accountDetails.provider);
+      if (!actual || !id || !method) return undefined;
       return {
         callbackId: `pawapay:${id}:${actual.status}`,
-        method: methodOfProvider(actual.recipient?.accountDetails.provider),
+        method,
         providerReference: id,
         transferId: id,
         outcome: payoutStatusOf(actual) as PayoutOutcome,
       };
     },
   };
-}
-
-/** The payment method a pawaPay provider code stands for (`ORANGE_CIV` → orange). */
-function methodOfProvider(code: string | undefined): ProviderCode {
-  if (code?.startsWith('MTN')) return 'mtn';
-  if (code?.startsWith('MOOV')) return 'moov';
-  if (code?.startsWith('WAVE')) return 'wave';
-  return 'orange';
 }
 
 let environmentApi: PawapayApi | undefined;
@@ -360,7 +354,7 @@ interface PawapayCredentials {
 
 /**
  * The stage's pawaPay API, one per container: base URL from PAWAPAY_BASE_URL (pawaPay's sandbox by
- * default, as the issue of the local host asks), the token and the optional callback key from the
+ * default), the token and the optional callback key from the
  * PAWAPAY_PROVIDER secret (JSON `{"apiToken", "callbackPublicKey"?}`), read once per container.
  */
 export function pawapayApiFromEnvironment(): PawapayApi {

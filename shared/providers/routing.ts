@@ -2,7 +2,12 @@ import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
-import { type AdapterName, adapterOfRoute, type MethodRoute } from '#shared/providers/adapters.ts';
+import {
+  type AdapterName,
+  adapterOfRoute,
+  adaptersOfRoute,
+  providerRoutes,
+} from '#shared/providers/adapters.ts';
 import { mtnApiFromEnvironment, mtnCallbacks, mtnProvider } from '#shared/providers/mtn.ts';
 import {
   type PawapayKind,
@@ -13,17 +18,6 @@ import {
 import type { CallbackVerifier, PaymentProvider } from '#shared/providers/port.ts';
 import { sandboxCallbacks, sandboxProvider } from '#shared/providers/sandbox.ts';
 import { waveCallbacks, waveConfigFromEnvironment, waveProvider } from '#shared/providers/wave.ts';
-
-/**
- * The stage's routing, payment method → route, as JSON in PROVIDER_ROUTES (the stack sets it from
- * the stage configuration, the local host from PROVIDERS or PROVIDER_ROUTES). A method it does not
- * name (or a country its route does not) goes to the sandbox on sandbox stages and is refused on
- * production.
- */
-export function providerRoutes(): Partial<Record<PayoutMethod, MethodRoute>> {
-  const raw = process.env.PROVIDER_ROUTES;
-  return raw ? (JSON.parse(raw) as Partial<Record<PayoutMethod, MethodRoute>>) : {};
-}
 
 /** Whose money it is: the payer's or beneficiary's number, else the store's country. */
 export interface RouteParty {
@@ -91,9 +85,7 @@ export function providerFor(method: PayoutMethod, party: RouteParty = {}): Payme
  * callback is believed only from where the payment was sent.
  */
 export function callbackVerifierFor(method: PayoutMethod): CallbackVerifier {
-  const route = providerRoutes()[method];
-  const direct =
-    typeof route === 'object' ? Object.values(route).find((adapter) => adapter !== 'pawapay') : undefined;
+  const direct = adaptersOfRoute(providerRoutes()[method]).find((adapter) => adapter !== 'pawapay');
   return callbacks(direct ?? routedAdapter(method));
 }
 
@@ -102,8 +94,6 @@ export function callbackVerifierFor(method: PayoutMethod): CallbackVerifier {
  * whose routes name pawaPay nowhere, every such callback is refused, unread.
  */
 export function pawapayCallbacksFor(kind: PawapayKind): CallbackVerifier {
-  const routed = Object.values(providerRoutes()).some((route) =>
-    typeof route === 'string' ? route === 'pawapay' : Object.values(route ?? {}).includes('pawapay'),
-  );
+  const routed = Object.values(providerRoutes()).some((route) => adaptersOfRoute(route).includes('pawapay'));
   return routed ? pawapayCallbacks(pawapayApiFromEnvironment(), kind) : refusingCallbacks;
 }

@@ -1,7 +1,8 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { callingCodeOf } from '#shared/domain/phone-numbers.ts';
 import { contentDigest } from '#shared/providers/http-signatures.ts';
 import type { PawapayKind, PawapayTransaction } from '#shared/providers/pawapay.ts';
-import { alpha3, pawapayProviders } from '#shared/providers/pawapay-providers.ts';
+import { alpha3, pawapayProviderEntries } from '#shared/providers/pawapay-providers.ts';
 import { type FakeAnswer, type FakeRequest, postCallback, startFakeServer } from '#test/fakes/fake-server.ts';
 
 /**
@@ -43,23 +44,13 @@ const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]
 const idField = { deposits: 'depositId', payouts: 'payoutId', refunds: 'refundId' } as const;
 const keyId = 'HTTP_EC_P256_KEY:1';
 
-/** Every provider of the zone the fake carries, with its country (ISO alpha-3). */
+/** Every provider of the zone the fake carries: its country (ISO alpha-3) and calling code. */
 const providerCountry = new Map(
-  Object.values(pawapayProviders).flatMap((byCountry) =>
-    Object.entries(byCountry ?? {}).map(
-      ([country, code]) => [code, alpha3[country as keyof typeof alpha3]] as const,
-    ),
-  ),
+  pawapayProviderEntries.map(({ code, country }) => [
+    code,
+    { alpha3: alpha3[country], prefix: callingCodeOf(country) },
+  ]),
 );
-const countryPrefix: Record<string, string> = {
-  BEN: '229',
-  BFA: '226',
-  CIV: '225',
-  MLI: '223',
-  NER: '227',
-  SEN: '221',
-  TGO: '228',
-};
 
 const rejected = (
   id: Record<string, string>,
@@ -151,10 +142,13 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
     const country = providerCountry.get(provider);
     if (given?.type !== 'MMO') return { problem: 'INVALID_PARAMETER' };
     if (!country) return { problem: 'INVALID_PROVIDER' };
-    if (!/^\d{8,15}$/.test(phone) || !phone.startsWith(countryPrefix[country] ?? '?'))
+    if (!/^\d{8,15}$/.test(phone) || !phone.startsWith(country.prefix))
       return { problem: 'INVALID_PHONE_NUMBER' };
     if (availability.get(provider) === 'CLOSED') return { problem: 'PROVIDER_TEMPORARILY_UNAVAILABLE' };
-    return { party: { type: 'MMO', accountDetails: { phoneNumber: phone, provider } }, country };
+    return {
+      party: { type: 'MMO', accountDetails: { phoneNumber: phone, provider } },
+      country: country.alpha3,
+    };
   }
 
   function initiate(kind: PawapayKind, request: FakeRequest): FakeAnswer {
@@ -214,9 +208,9 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
   }
 
   function activeConfiguration() {
-    const byCountry = new Map<string, string[]>();
-    for (const [provider, country] of providerCountry)
-      byCountry.set(country, [...(byCountry.get(country) ?? []), provider]);
+    const byCountry = new Map<string, { prefix: string; providers: string[] }>();
+    for (const [provider, { alpha3: country, prefix }] of providerCountry)
+      byCountry.set(country, { prefix, providers: [...(byCountry.get(country)?.providers ?? []), provider] });
     const operation = (provider: string) => ({
       minAmount: '100',
       maxAmount: '2000000',
@@ -226,9 +220,9 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
     return {
       companyName: 'Partner Payments (fake)',
       signatureConfiguration: { signedRequestsOnly: false, signedCallbacks: true },
-      countries: [...byCountry].map(([country, providers]) => ({
+      countries: [...byCountry].map(([country, { prefix, providers }]) => ({
         country,
-        prefix: countryPrefix[country],
+        prefix,
         providers: providers.map((provider) => ({
           provider,
           currencies: [
