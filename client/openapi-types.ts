@@ -3982,6 +3982,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `provider_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying this payment method again; another works now. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "provider_unavailable";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
         };
     };
     getPaymentRequest: {
@@ -12843,6 +12862,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description `provider_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying this payment method again; another works now. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "provider_unavailable";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
         };
     };
     getTransfer: {
@@ -13341,6 +13379,25 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `provider_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying this payment method again; another works now. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "provider_unavailable";
                         message: string;
                         /** @description Null unless there is something to add. */
                         extras: (string | {

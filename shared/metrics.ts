@@ -46,6 +46,10 @@ export type MetricName =
   | 'DashboardRoleChanges'
   | 'DashboardMembersRemoved'
   | 'DashboardSignOutsEverywhere'
+  /** A start that could not reach a direct adapter's provider (dimension `provider`: the method). */
+  | 'ProviderFailures'
+  /** A payer or a caller turned away because the operator is down (dimension `provider`). */
+  | 'OperatorUnavailable'
   | 'PaymentRequestsEnded'
   | 'PaymentAttemptsFailed';
 

@@ -2,6 +2,7 @@ import { attemptCookie, attemptTokenFrom } from '#shared/http/link-attempt-cooki
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { payOnLinkPage } from '#shared/operations/link-page.ts';
 import { linkPage, linkUnavailablePage } from '#shared/pages/link-page.ts';
+import { operatorsDownNow } from '#shared/providers/routing.ts';
 
 export const handler = pageHandler('submitLinkPage', async (request) => {
   const id = request.params.id ?? '';
@@ -18,7 +19,11 @@ export const handler = pageHandler('submitLinkPage', async (request) => {
       return redirectTo(submitted.checkoutUrl, attemptCookie(id, submitted.attemptToken, request.baseUrl));
     case 'retry':
       return htmlPage(
-        linkPage({ link: submitted.link, payment: submitted.payment }, request, submitted),
+        linkPage(
+          { link: submitted.link, payment: submitted.payment },
+          { ...request, operatorsDown: await operatorsDownNow() },
+          submitted,
+        ),
         400,
       );
     case 'unavailable':

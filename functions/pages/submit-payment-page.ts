@@ -1,6 +1,7 @@
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { payOnHostedPage } from '#shared/operations/hosted-payment.ts';
 import { ownUrl, paymentPage, paymentPageUrl } from '#shared/pages/payment-page.ts';
+import { operatorsDownNow } from '#shared/providers/routing.ts';
 
 export const handler = pageHandler('submitPaymentPage', async (request) => {
   const id = request.params.id ?? '';
@@ -12,6 +13,9 @@ export const handler = pageHandler('submitPaymentPage', async (request) => {
     case 'closed':
       return redirectTo(ownUrl(paymentPageUrl(request.baseUrl, id), request));
     case 'retry':
-      return htmlPage(paymentPage(submitted.request, request, submitted), 400);
+      return htmlPage(
+        paymentPage(submitted.request, { ...request, operatorsDown: await operatorsDownNow() }, submitted),
+        400,
+      );
   }
 });

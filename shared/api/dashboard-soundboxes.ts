@@ -47,6 +47,8 @@ export const dashboardSoundboxEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     path: '/dashboard/soundboxes/{deviceId}/test-qr',
     caller: 'public',
     access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
       'table:DeleteItem',
       'table:GetItem',
       'table:PutItem',

@@ -35,7 +35,11 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/pl/{id}',
     caller: 'public',
-    access: ['table:GetItem'],
+    access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
+      'table:GetItem',
+    ],
     page: true,
     tag,
     summary: 'The page of a payment link (`link`)',
@@ -48,6 +52,8 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     path: '/pl/{id}',
     caller: 'public',
     access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
       'table:GetItem',
       'table:PutItem',
       'table:UpdateItem',
@@ -72,7 +78,11 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'GET',
     path: '/payment/{id}',
     caller: 'public',
-    access: ['table:GetItem'],
+    access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
+      'table:GetItem',
+    ],
     page: true,
     tag,
     summary: 'The payment page of a payment request (`redirectUrl`)',
@@ -84,7 +94,15 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     method: 'POST',
     path: '/payment/{id}',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...startsCollections],
+    access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...startsCollections,
+    ],
     page: true,
     tag,
     summary: 'Pay from the payment page',

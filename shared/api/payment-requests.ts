@@ -275,6 +275,8 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
     path: '/partner_api/payment_requests',
     caller: 'api_key',
     access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
       'table:GetItem',
       'table:PutItem',
       'table:UpdateItem',
@@ -293,6 +295,8 @@ export const paymentRequestEndpoints = /* @__PURE__ */ endpointsIn('payment-requ
       'device_not_found',
       'payment_request_exists_with_reference',
       'third_party_payment_provider_error',
+      // The operator is down for now: nothing written; Retry-After says when to try again.
+      'provider_unavailable',
       'collection_ceiling_exceeded',
       'forbidden_action',
       // Only with a lifetime shorter than the provider's answer to a direct or soundbox start.

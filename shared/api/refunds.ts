@@ -120,7 +120,15 @@ export const refundEndpoints = /* @__PURE__ */ endpointsIn('refunds', {
     method: 'POST',
     path: '/partner_api/refunds',
     caller: 'api_key',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysOut],
+    access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...paysOut,
+    ],
     tag: 'Refunds',
     summary: 'Refund a paid payment request',
     status: 201,
@@ -134,6 +142,8 @@ export const refundEndpoints = /* @__PURE__ */ endpointsIn('refunds', {
       'refund_exists_with_reference',
       'insufficient_balance',
       'third_party_payment_provider_error',
+      // The operator is down for now: nothing written; Retry-After says when to try again.
+      'provider_unavailable',
     ],
   },
   getRefund: {

@@ -35,6 +35,8 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     path: '/sandbox/payment_links/{id}/pay',
     caller: 'api_key',
     access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
       'table:GetItem',
       'table:PutItem',
       'table:UpdateItem',
@@ -55,7 +57,15 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/approve',
     caller: 'api_key',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysAndLeaves],
+    access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...paysAndLeaves,
+    ],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Approve as the payer (sandbox)',
@@ -69,7 +79,15 @@ export const sandboxPaymentEndpoints = /* @__PURE__ */ endpointsIn('sandbox', {
     method: 'POST',
     path: '/sandbox/payment_requests/{id}/decline',
     caller: 'api_key',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysAndLeaves],
+    access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...paysAndLeaves,
+    ],
     sandboxOnly: true,
     tag: 'Sandbox',
     summary: 'Decline as the payer (sandbox)',

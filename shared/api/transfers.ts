@@ -256,7 +256,15 @@ export const transferEndpoints = /* @__PURE__ */ endpointsIn('transfers', {
     method: 'POST',
     path: '/partner_api/transfers',
     caller: 'api_key',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'table:DeleteItem', ...paysOut],
+    access: [
+      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      'table:Query',
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...paysOut,
+    ],
     tag: 'Transfers',
     summary: 'Send money out of a store',
     body: createTransferBody,
@@ -269,6 +277,8 @@ export const transferEndpoints = /* @__PURE__ */ endpointsIn('transfers', {
       'transfer_exists_with_reference',
       'insufficient_balance',
       'third_party_payment_provider_error',
+      // The operator is down for now: nothing written; Retry-After says when to try again.
+      'provider_unavailable',
     ],
   },
   getTransfer: {

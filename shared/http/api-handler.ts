@@ -4,6 +4,7 @@ import type { output, ZodMiniType as ZodType } from 'zod/mini';
 import type { CallerKind, JsonEndpoint } from '#shared/api/endpoint.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { DomainError } from '#shared/errors/domain-error.ts';
+import { OperatorUnavailable } from '#shared/errors/providers.ts';
 import { BadRequest, RequestTooLarge } from '#shared/errors/request.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import { statusByErrorId } from '#shared/http/error-status.ts';
@@ -158,7 +159,11 @@ export function errorResponses(): MiddlewareObj<ApiEvent, APIGatewayProxyResult>
     onError: (request: Request) => {
       const { error } = request;
       if (error instanceof DomainError) {
-        request.response = jsonResponse(statusByErrorId[error.id], errorBody(error));
+        const response = jsonResponse(statusByErrorId[error.id], errorBody(error));
+        // An error that knows when to come back says so, as a throttle's 429 does.
+        if (error instanceof OperatorUnavailable)
+          response.headers = { ...response.headers, 'retry-after': String(error.retryAfterSeconds) };
+        request.response = response;
         return;
       }
       logger.error('unexpected error', {

@@ -24,6 +24,8 @@ export const statusByErrorId: Record<ErrorId, number> = {
   // The provider refused the payer at once (e.g. the phone is not on that provider): the request
   // as sent cannot succeed, and the field contract says 400.
   third_party_payment_provider_error: 400,
+  // The operator is down for now (extras.paymentMethod): nothing was written; retry after Retry-After.
+  provider_unavailable: 503,
   collection_ceiling_exceeded: 422,
   idempotency_key_reused: 422,
   idempotency_key_in_progress: 409,

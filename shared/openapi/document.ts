@@ -39,6 +39,13 @@ const rateLimitedHeaders = object({
     .meta({ description: 'Seconds to wait before the key’s next request is served.' }),
 });
 
+/** An operator down for now (`provider_unavailable`) says when to try again. */
+const operatorDownHeaders = object({
+  'Retry-After': string()
+    .regex(/^[1-9][0-9]*$/)
+    .meta({ description: 'Seconds to wait before trying this payment method again; another works now.' }),
+});
+
 /** The gateway's answer to a body over its limit, before any handler runs. */
 const tooLargeErrorId = 'request_too_large';
 
@@ -118,6 +125,7 @@ function errorResponses(ids: readonly ErrorId[]): Responses {
     const [only] = bodies;
     responses[String(status)] = {
       description: `\`${statusIds.join('`, `')}\``,
+      ...(status === 503 ? { headers: operatorDownHeaders } : {}),
       content: {
         'application/json': {
           schema: bodies.length === 1 && only ? only : union(bodies),

@@ -8,11 +8,12 @@ import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { PaymentRequestExpired, PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
-import { ProviderRefused } from '#shared/errors/providers.ts';
+import { OperatorUnavailable, ProviderRefused } from '#shared/errors/providers.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 import { startCollection } from '#shared/operations/payment-requests.ts';
 import { routedOnThisStage } from '#shared/providers/adapters.ts';
+import { operatorDown } from '#shared/providers/routing.ts';
 
 /**
  * What the hosted payment page does (`/payment/{id}`): the payer, who holds only the request's
@@ -40,8 +41,11 @@ export interface HostedPaymentForm {
 }
 
 export interface HostedPaymentFormErrors {
-  /** `unserved`: the provider does not take payments in the country of the payer's number. */
-  paymentMethod?: 'required' | 'unserved';
+  /**
+   * `unserved`: the provider does not take payments in the country of the payer's number;
+   * `down`: it is down there right now.
+   */
+  paymentMethod?: 'required' | 'unserved' | 'down';
   payerPhone?: 'required' | 'format';
   /** The provider turned the payer down at once. */
   refusedBy?: ProviderCode;
@@ -93,6 +97,8 @@ export async function payOnHostedPage(
   const checked = checkPayerForm(form, payerCountryOf(form, request));
   if ('errors' in checked) return { outcome: 'retry', request, form: checked.form, errors: checked.errors };
   const { method, phone } = checked;
+  if (await operatorDown(method, { phone }, 'collection'))
+    return { outcome: 'retry', request, form, errors: { paymentMethod: 'down' } };
   try {
     const started = await startCollection(request, 'redirect', method, phone, baseUrl, {
       payerMayRetry: payerMayRetry(request),
@@ -103,6 +109,8 @@ export async function payOnHostedPage(
   } catch (error) {
     // Expired (or paid) while the payer filled the form: the page shows how it ended.
     if (error instanceof PaymentRequestExpired || error instanceof Conflict) return { outcome: 'closed' };
+    if (error instanceof OperatorUnavailable)
+      return { outcome: 'retry', request, form, errors: { paymentMethod: 'down' } };
     if (!(error instanceof ProviderRefused)) throw error;
     return {
       outcome: 'retry',

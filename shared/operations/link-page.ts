@@ -4,7 +4,7 @@ import { uuidPattern } from '#shared/domain/ids.ts';
 import { payerCountryOf } from '#shared/domain/payer-country.ts';
 import { PaymentLinkIsInvalid, PaymentLinkNotFound } from '#shared/errors/payment-links.ts';
 import { PaymentRequestExpired } from '#shared/errors/payment-requests.ts';
-import { ProviderRefused } from '#shared/errors/providers.ts';
+import { OperatorUnavailable, ProviderRefused } from '#shared/errors/providers.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import {
   checkPayerForm,
@@ -14,6 +14,7 @@ import {
 import { openPaymentOf, retryThroughLink } from '#shared/operations/link-retry.ts';
 import { paymentLinkById, payThroughLink } from '#shared/operations/payment-links.ts';
 import { asSeenAt } from '#shared/operations/payment-request-view.ts';
+import { operatorDown } from '#shared/providers/routing.ts';
 
 /**
  * What the public payment-link page does (`/pl/{id}`): anyone holding the link picks a provider
@@ -76,6 +77,8 @@ export async function payOnLinkPage(
   if ('errors' in checked) return { outcome: 'retry', link, form: checked.form, errors: checked.errors };
   const { method, phone } = checked;
   const earlier = await openPaymentOf(link, paymentId);
+  if (await operatorDown(method, { phone }, 'collection'))
+    return { outcome: 'retry', link, payment: earlier, form, errors: { paymentMethod: 'down' } };
   try {
     const paid = earlier
       ? await retryThroughLink(
@@ -96,6 +99,8 @@ export async function payOnLinkPage(
       return { outcome: 'retry', link, form, errors: {} };
     if (error instanceof ProviderRefused)
       return { outcome: 'retry', link, payment: earlier, form, errors: { refusedBy: method } };
+    if (error instanceof OperatorUnavailable)
+      return { outcome: 'retry', link, payment: earlier, form, errors: { paymentMethod: 'down' } };
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import {
   getPaymentRequest,
   type PaymentRequest,
   recordCollectionStarted,
+  recordFailedAttempt,
 } from '#shared/data/payment-request.ts';
 import type { Store } from '#shared/data/store.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
@@ -31,7 +32,7 @@ import { assertMayHoldInEscrow, checkedTerms, pendingEscrow } from '#shared/oper
 import { asSeenAt } from '#shared/operations/payment-request-view.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
 import type { CollectionFlow } from '#shared/providers/port.ts';
-import { providerFor } from '#shared/providers/routing.ts';
+import { assertOperatorAvailable, providerFor } from '#shared/providers/routing.ts';
 
 /**
  * Creates a payment request. Redirect requests wait on the hosted page for the payer to choose
@@ -55,6 +56,12 @@ export async function createPaymentRequestFor(
   room.catch(() => undefined);
   const store = await storeForCollection(caller, body.storeId, body.currency);
   const { type, data } = body.paymentDetails;
+  // The method named is down for now: refused before anything is written, the caller told when to retry.
+  await assertOperatorAvailable(
+    data.paymentMethod,
+    { phone: data.payerPhone, country: store.country },
+    'collection',
+  );
   const request = await openPaymentRequest(
     {
       businessId: caller.businessId,
@@ -211,24 +218,18 @@ export async function startCollection(
   { payerMayRetry = false }: { payerMayRetry?: boolean } = {},
 ): Promise<PaymentRequest> {
   if (Date.now() >= Date.parse(request.expiresAt)) throw new PaymentRequestExpired();
-  try {
-    const provider = providerFor(method, { phone: payerPhone, country: request.storeCountry });
-    const started = await provider.startCollection({
-      paymentRequestId: request.id,
-      provider: method,
-      amountCents: request.amountCents,
-      currency: request.currency,
-      flow,
-      payerPhone,
-      callbackUrl: `${baseUrl}/provider_callbacks/${method}`,
-      returnUrl: `${baseUrl}/payment/${request.id}/return`,
-      baseUrl,
-    });
+  const party = { phone: payerPhone, country: request.storeCountry };
+  await assertOperatorAvailable(method, party, 'collection');
+  const provider = providerFor(method, party);
+  const collectionId = randomUUID();
+  // A provider that takes our id has it recorded first: its answer lost, the poll reads it back.
+  const recordedFirst = provider.namesCollectionsByOurId === true;
+  const record = async (providerReference: string) => {
     const at = new Date();
     const recorded = await recordCollectionStarted(
       request,
       {
-        ...started,
+        providerReference,
         paymentMethod: method,
         payerPhone,
         // A provider whose status can be asked is polled until it answers, should its callback not come.
@@ -242,6 +243,22 @@ export async function startCollection(
       if (at.getTime() >= Date.parse(request.expiresAt)) throw new PaymentRequestExpired();
       throw new Conflict('The payment request is no longer pending');
     }
+  };
+  try {
+    if (recordedFirst) await record(collectionId);
+    const started = await provider.startCollection({
+      paymentRequestId: request.id,
+      collectionId,
+      provider: method,
+      amountCents: request.amountCents,
+      currency: request.currency,
+      flow,
+      payerPhone,
+      callbackUrl: `${baseUrl}/provider_callbacks/${method}`,
+      returnUrl: `${baseUrl}/payment/${request.id}/return`,
+      baseUrl,
+    });
+    if (!recordedFirst) await record(started.providerReference);
     return {
       ...request,
       ...started,
@@ -252,6 +269,13 @@ export async function startCollection(
   } catch (error) {
     if (error instanceof ProviderRefused && !payerMayRetry)
       await failAtOnce(request, 'third_party_payment_provider_error');
+    else if (error instanceof ProviderRefused && recordedFirst)
+      // Refused at once: nothing at the provider to ask about, and not a payment under way.
+      await recordFailedAttempt(request, {
+        providerReference: collectionId,
+        reason: 'third_party_payment_provider_error',
+        payerPhone,
+      });
     throw error;
   }
 }

@@ -32,7 +32,7 @@ import {
 import { ValidationFailed } from '#shared/errors/request.ts';
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
-import { providerFor } from '#shared/providers/routing.ts';
+import { assertOperatorAvailable, providerFor } from '#shared/providers/routing.ts';
 import { refundRecord, startRefund } from '#shared/settlement/refund-payouts.ts';
 
 const refundFees = refundFeeScheduleFromEnvironment();
@@ -162,6 +162,11 @@ export async function createRefundFor(caller: Caller, input: RefundInput, baseUr
   const request = await refundablePayment(caller, input.paymentRequestId);
   const amount = amountAsked(await refundableOf(request), input.amountCents);
   const refund = newRefund(request, input, amount, baseUrl);
+  await assertOperatorAvailable(
+    refund.paymentMethod,
+    { phone: refund.counterpartIdentifier, country: request.storeCountry },
+    refund.route === 'refund' ? 'refund' : 'payout',
+  );
   const writes: GuardedWrite[] = [
     ...refundCreationWrites(refund),
     refundableClaimWrite(request, amount, () => new RefundableTaken()),

@@ -15,6 +15,7 @@ import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { beneficiaryKey, identifierLabel, type StoreIdentifier } from '#shared/domain/contacts.ts';
 import { payoutFeeScheduleFromEnvironment, splitFee } from '#shared/domain/fees.ts';
 import { accounts, storeTransferPostings } from '#shared/domain/ledger.ts';
+import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { BeneficiaryClaimed } from '#shared/errors/contacts.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
@@ -23,6 +24,7 @@ import { TransferNotFound } from '#shared/errors/transfers.ts';
 import { count } from '#shared/metrics.ts';
 import { liveContact, newContact } from '#shared/operations/contacts.ts';
 import { storeForCollection } from '#shared/operations/stores.ts';
+import { assertOperatorAvailable } from '#shared/providers/routing.ts';
 import { startTransferPayout } from '#shared/settlement/transfer-payouts.ts';
 
 const payoutFees = payoutFeeScheduleFromEnvironment();
@@ -183,6 +185,12 @@ async function payout(
   baseUrl: string,
 ): Promise<Transfer> {
   const transfer = newTransfer(store, body, beneficiary, 'pending');
+  const identifier = transfer.beneficiaryIdentifier;
+  await assertOperatorAvailable(
+    transfer.paymentMethod as PayoutMethod,
+    { phone: 'number' in identifier ? identifier.number : undefined, country: store.country },
+    'payout',
+  );
   transfer.callbackUrl = `${baseUrl}/provider_callbacks/${transfer.paymentMethod}/payouts`;
   const wallet = { businessId: store.businessId, storeId: store.id, kind: 'operating' as const };
   const reserved = transfer.amountCents + transfer.feeCents;

@@ -78,6 +78,7 @@ ${payerForm(
     phone: form?.payerPhone ?? payment?.payerPhone,
     errors,
     notice: payment && failureNotice(payment, t),
+    down: context.operatorsDown,
   },
   t,
 )}`;

@@ -29,6 +29,8 @@ const fr = {
   phoneRequired: 'Saisissez votre numéro.',
   providerRefused: (provider: string) =>
     `${provider} a refusé ce paiement. Vérifiez que le numéro a bien un compte ${provider}.`,
+  operatorDown: (providers: string) =>
+    `${providers} ne fonctionne pas en ce moment. Payez avec un autre opérateur, ou réessayez dans quelques minutes.`,
   earlierCollection: (provider: string) =>
     `Un paiement avec ${provider} a déjà été demandé et peut encore aboutir. N’approuvez qu’un seul des deux : si les deux sont approuvés, le second vous est remboursé automatiquement.`,
   underWayTitle: (provider: string) => `Paiement ${provider} en cours`,
@@ -135,6 +137,8 @@ const en: Messages = {
   phoneRequired: 'Enter your number.',
   providerRefused: (provider) =>
     `${provider} refused this payment. Check that the number has a ${provider} account.`,
+  operatorDown: (providers) =>
+    `${providers} is not working right now. Pay with another provider, or try again in a few minutes.`,
   earlierCollection: (provider) =>
     `A payment with ${provider} was already requested and may still go through. Approve only one of the two: if both are approved, the second is refunded to you automatically.`,
   underWayTitle: (provider) => `${provider} payment under way`,

@@ -9,6 +9,7 @@ import { formatAmount, localPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { type Messages, providerNames } from '#shared/pages/messages.ts';
 import { routedOnThisStage } from '#shared/providers/adapters.ts';
+import type { OperatorsDown } from '#shared/providers/routing.ts';
 
 /**
  * The parts a payer sees on every page that takes a payment (the payment page, the payment-link
@@ -63,6 +64,8 @@ export interface PayerFormOptions {
    * check on it, so nothing is chosen for the payer and its button is not the page's main one.
    */
   anotherWay?: boolean | undefined;
+  /** Operators down right now: not offered, and the form says so. */
+  down?: OperatorsDown | undefined;
 }
 
 const providerCard = (code: ProviderCode, chosen: string | undefined) => html`<label class="provider">
@@ -91,12 +94,21 @@ export function payerForm(
     country,
     language,
     anotherWay,
+    down,
   }: PayerFormOptions,
   t: Messages,
 ): SafeHtml {
   const refusal = errors.refusedBy && t.providerRefused(providerNames[errors.refusedBy]);
   const here = countryTexts(country, language);
-  const offered = providersIn(country, providerCodes).filter((code) => routedOnThisStage(code, country));
+  const routed = providersIn(country, providerCodes).filter((code) => routedOnThisStage(code, country));
+  const isDown = (code: ProviderCode) => down?.has(`${code}:${country}`) === true;
+  const offered = routed.filter((code) => !isDown(code));
+  // The country's operators that are down, named once: the payer knows why theirs is missing.
+  const downHere = routed.filter(isDown).map((code) => providerNames[code]);
+  const downNotice =
+    downHere.length > 0 && errors.paymentMethod !== 'down'
+      ? html`<p class="notice" id="operators-down">${t.operatorDown(downHere.join(', '))}</p>`
+      : undefined;
   // Under way elsewhere: nothing is chosen for the payer; otherwise the chosen or the first offered.
   const preferred = anotherWay ? undefined : (offered.find((code) => code === chosen) ?? offered[0]);
   const phoneError =
@@ -108,7 +120,11 @@ export function payerForm(
           readZoneNumber(phone, country)?.country ?? country,
         )
       : undefined;
-  const methodError = unserved ?? (errors.paymentMethod && t.providerRequired);
+  const downChosen =
+    errors.paymentMethod === 'down' && chosen && chosen in providerNames
+      ? t.operatorDown(providerNames[chosen as ProviderCode])
+      : undefined;
+  const methodError = unserved ?? downChosen ?? (errors.paymentMethod && t.providerRequired);
   const problems = [
     methodError && html`<li><a href="#method-error">${methodError}</a></li>`,
     phoneError && html`<li><a href="#payerPhone">${phoneError}</a></li>`,
@@ -116,7 +132,7 @@ export function payerForm(
   return html`${countryChoice(action, country, language)}
 <form class="content" method="post" action="${action}" novalidate>
 <input type="hidden" name="payerCountry" value="${country}">
-${notice}${refusal && html`<p class="alert" role="alert">${refusal}</p>`}
+${notice}${refusal && html`<p class="alert" role="alert">${refusal}</p>`}${downNotice}
 ${problems.length > 0 && html`<div class="error-summary" role="alert" id="form-errors"><h2>${t.fixErrors}</h2><ul>${problems}</ul></div>`}
 ${anotherWay && html`<h2>${t.tryAnother}</h2><p class="hint">${t.tryAnotherHint}</p>`}
 <fieldset${errors.paymentMethod ? html` aria-describedby="method-error"` : ''}>

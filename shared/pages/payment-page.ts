@@ -9,6 +9,7 @@ import { layout, withLanguage } from '#shared/pages/layout.ts';
 import { type Messages, messages, providerNames } from '#shared/pages/messages.ts';
 import { payerForm, paymentSummary } from '#shared/pages/payer-form.ts';
 import { receipt } from '#shared/pages/receipt.ts';
+import type { OperatorsDown } from '#shared/providers/routing.ts';
 
 export interface PageContext {
   language: Language;
@@ -17,6 +18,8 @@ export interface PageContext {
   baseUrl: string;
   /** Where the store is, for a receipt's times (IANA name); Côte d'Ivoire's when not given. */
   timeZone?: string | undefined;
+  /** Operators down right now: the form leaves them out and says so. */
+  operatorsDown?: OperatorsDown | undefined;
 }
 
 /** A link to one of the service's own pages, keeping a language the payer chose on the page. */
@@ -57,7 +60,8 @@ function paymentForm(
   // Back on the form after starting a collection: that one may still succeed, and the payer must
   // know; or it failed, and the payer is told why before trying again.
   const underWay = request.providerReference && !request.attemptError;
-  const failed = request.attemptError ? failureReason(request, t) : undefined;
+  // A refusal at once says why itself (the form's alert); the failed attempt behind it is not news.
+  const failed = request.attemptError && !errors?.refusedBy ? failureReason(request, t) : undefined;
   return html`${paymentSummary({ ...request, purpose: request.description }, t)}
 ${underWay && underWayNotice(request, context)}
 ${payerForm(
@@ -74,6 +78,7 @@ ${payerForm(
       ? html`<p class="alert" role="alert" id="attempt-failed">${t.attemptFailed(failed)}</p>`
       : undefined,
     anotherWay: Boolean(underWay),
+    down: context.operatorsDown,
   },
   t,
 )}

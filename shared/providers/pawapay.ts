@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { providerCredentials } from '#shared/aws/secrets.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
+import { operatorStatusCacheMs } from '#shared/providers/operator-health.ts';
 import { signatureProblem } from '#shared/providers/http-signatures.ts';
 import { pawapayMethodOf, pawapayProviderOf } from '#shared/providers/pawapay-providers.ts';
 import type {
@@ -44,7 +44,10 @@ import {
  *   key; whatever the signature, a callback moves money only when the status check agrees.
  * - Failure codes: https://docs.pawapay.io/v2/docs/failure_codes.
  * Every id we send is our own record's id where one exists (transfer, refund), so a lost answer is
- * read back by the status check; a deposit's id is new per attempt (a payer may try twice).
+ * read back by the status check; a deposit's id is new per attempt (a payer may try twice), and
+recorded on the payment request before the call.
+ * - Availability: GET /v2/availability, each provider's status per operation; a CLOSED operator is
+ *   not offered (https://docs.pawapay.io/v2/api-reference/toolkit/availability).
  * pawaPay shows no QR: a soundbox's collection is refused.
  */
 export interface PawapayConfig {
@@ -115,7 +118,33 @@ export interface PawapayApi {
   /** Starts one; returns when pawaPay accepted it (or had it already), throws when it refused. */
   start(kind: PawapayKind, body: Record<string, unknown>): Promise<void>;
   callbackPublicKey(): Promise<string | undefined>;
+  /** Each provider's status per operation (`ORANGE_BFA:DEPOSIT` → CLOSED), read at most once a minute. */
+  availability(): Promise<ReadonlyMap<string, string>>;
   now(): number;
+}
+
+/** pawaPay's operation types, as its availability names them. */
+const operationTypes = { collection: 'DEPOSIT', payout: 'PAYOUT', refund: 'REFUND' } as const;
+
+interface AvailabilityCountry {
+  country?: string;
+  providers?: {
+    provider?: string;
+    operationTypes?: { operationType?: string; status?: string }[];
+  }[];
+}
+
+/** GET /v2/availability's answer as a map; providers grouped by country, a status per operation type. */
+function availabilityMap(body: unknown): Map<string, string> {
+  const statuses = new Map<string, string>();
+  for (const country of Array.isArray(body) ? (body as AvailabilityCountry[]) : []) {
+    for (const { provider, operationTypes: types } of country.providers ?? []) {
+      for (const { operationType, status } of Array.isArray(types) ? types : []) {
+        if (provider && operationType && status) statuses.set(`${provider}:${operationType}`, status);
+      }
+    }
+  }
+  return statuses;
 }
 
 export function pawapayApi(config: PawapayConfig): PawapayApi {
@@ -171,24 +200,68 @@ export function pawapayApi(config: PawapayConfig): PawapayApi {
     throw new ProviderRefused(`pawaPay refused: ${code ?? answer.status}`);
   }
 
+  const now = config.now ?? Date.now;
+  let published: { at: number; statuses: Promise<ReadonlyMap<string, string>> } | undefined;
+
+  /**
+   * pawaPay's published availability (https://docs.pawapay.io/v2/api-reference/toolkit/availability):
+   * OPERATIONAL, DELAYED (payouts enqueued, paid later) or CLOSED (every request rejected). Not
+   * known is not closed: the start itself will tell.
+   */
+  function availability(): Promise<ReadonlyMap<string, string>> {
+    if (published && now() - published.at < operatorStatusCacheMs()) return published.statuses;
+    const statuses = (async () => {
+      const answer = await callProvider(
+        'pawapay',
+        {
+          method: 'GET',
+          url: `${config.baseUrl}/v2/availability`,
+          headers: await headers(),
+          retryable: true,
+        },
+        // A page waits on it: a slow answer is no answer (not closed), never a slow page.
+        { ...config.policy, attempts: 1, timeoutMs: Math.min(config.policy.timeoutMs, 2_000) },
+      );
+      if (answer.status !== 200)
+        throw new ProviderUnavailable(`pawaPay availability answered ${answer.status}`);
+      return availabilityMap(answer.body);
+    })().catch((error: unknown) => {
+      logger.warn('pawapay availability not read', { error: error as Error });
+      published = undefined;
+      return new Map<string, string>();
+    });
+    published = { at: now(), statuses };
+    return statuses;
+  }
+
   return {
     transaction,
     start,
     callbackPublicKey: config.callbackPublicKey,
-    now: config.now ?? Date.now,
+    availability,
+    now,
   };
 }
 
 /** pawaPay called out: deposits, payouts and refunds, and their status checks. */
 export function pawapayProvider(api: PawapayApi): PaymentProvider {
   return {
+    namesCollectionsByOurId: true,
+
+    async operatorClosed(method, country, operation) {
+      const code = pawapayProviderOf(method, country);
+      if (!code) return false;
+      return (await api.availability()).get(`${code}:${operationTypes[operation]}`) === 'CLOSED';
+    },
+
     async startCollection(request) {
       if (request.flow === 'qr' || !request.payerPhone) {
         throw new ProviderRefused(
           'pawaPay prompts the payer’s phone: it needs the payer’s number, and shows no QR',
         );
       }
-      const depositId = randomUUID();
+      // Recorded on the request before this call (namesCollectionsByOurId): a lost answer is read back.
+      const depositId = request.collectionId;
       await api.start('deposits', {
         depositId,
         payer: {

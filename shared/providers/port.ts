@@ -1,4 +1,5 @@
 import type { PayoutMethod, ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 
 /**
  * The port behind which the mobile-money providers sit, in two sides: what the service calls out
@@ -16,6 +17,8 @@ export type CollectionFlow =
 
 export interface CollectionRequest {
   paymentRequestId: string;
+  /** A new UUID v4 per attempt, recorded first for a provider that takes it as its own id. */
+  collectionId: string;
   provider: ProviderCode;
   amountCents: number;
   currency: string;
@@ -110,6 +113,9 @@ export type CollectionStatus = 'pending' | CollectionOutcome | 'not_found';
 /** The callback's URL query, for providers that sign nothing and name the transaction there. */
 export type CallbackQuery = Record<string, string | undefined>;
 
+/** What a provider is asked to do, each with a status of its own where the provider publishes one. */
+export type ProviderOperation = 'collection' | 'payout' | 'refund';
+
 /**
  * What the service asks of a provider: collections and payouts started, their status queried.
  * Everything that calls a provider out holds this side only; the callback checks are apart
@@ -132,6 +138,21 @@ export interface PaymentProvider {
   refundCollection?(request: CollectionRefundRequest): Promise<PayoutStarted>;
   /** Its status query, for a refund whose answer never came. */
   collectionRefundStatus?(request: CollectionRefundRequest): Promise<PayoutStatus>;
+  /**
+   * Set by a provider whose collections take an id the service chooses (`CollectionRequest.collectionId`
+   * is then its `providerReference`): the reference is recorded before the call, so an answer lost
+   * on the way is read back by the status query, never paid twice.
+   */
+  readonly namesCollectionsByOurId?: boolean;
+  /**
+   * Whether the provider says an operator is closed for an operation in a country (pawaPay
+   * publishes it); a provider without this is judged by its own failures (operator-health.ts).
+   */
+  operatorClosed?(
+    method: ProviderCode,
+    country: UemoaCountry,
+    operation: ProviderOperation,
+  ): Promise<boolean>;
 }
 
 /**

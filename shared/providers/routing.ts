@@ -1,7 +1,8 @@
-import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
+import { type PayoutMethod, type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
-import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
-import { ProviderRefused } from '#shared/errors/providers.ts';
+import { type UemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
+import { OperatorUnavailable, ProviderRefused } from '#shared/errors/providers.ts';
+import { count } from '#shared/metrics.ts';
 import {
   type AdapterName,
   adapterOfRoute,
@@ -9,13 +10,14 @@ import {
   providerRoutes,
 } from '#shared/providers/adapters.ts';
 import { mtnApiFromEnvironment, mtnCallbacks, mtnProvider } from '#shared/providers/mtn.ts';
+import { failingOperator, operatorHealthRule, watchedProvider } from '#shared/providers/operator-health.ts';
 import {
   type PawapayKind,
   pawapayApiFromEnvironment,
   pawapayCallbacks,
   pawapayProvider,
 } from '#shared/providers/pawapay.ts';
-import type { CallbackVerifier, PaymentProvider } from '#shared/providers/port.ts';
+import type { CallbackVerifier, PaymentProvider, ProviderOperation } from '#shared/providers/port.ts';
 import { sandboxCallbacks, sandboxProvider } from '#shared/providers/sandbox.ts';
 import { waveCallbacks, waveConfigFromEnvironment, waveProvider } from '#shared/providers/wave.ts';
 
@@ -27,7 +29,7 @@ export interface RouteParty {
 
 /** The adapter that serves a payment method for a party on this stage, both ways. */
 function routedAdapter(method: PayoutMethod, party: RouteParty = {}): AdapterName {
-  const country = (party.phone ? countryOfNumber(party.phone) : undefined) ?? party.country;
+  const country = countryOfParty(party);
   const routed = adapterOfRoute(providerRoutes()[method], country);
   if (routed) return routed;
   if (process.env.SANDBOX === 'true') return 'sandbox';
@@ -76,7 +78,68 @@ const refusingCallbacks: CallbackVerifier = {
  * start, so it reaches the adapter that started it.
  */
 export function providerFor(method: PayoutMethod, party: RouteParty = {}): PaymentProvider {
-  return outgoing(routedAdapter(method, party));
+  const adapter = routedAdapter(method, party);
+  // A direct adapter learns that its operator is down from its own failures, which are noted.
+  return adapter === 'wave' || adapter === 'mtn'
+    ? watchedProvider(adapter, method, outgoing(adapter))
+    : outgoing(adapter);
+}
+
+let pawapayStatus: PaymentProvider | undefined;
+
+const countryOfParty = (party: RouteParty) =>
+  (party.phone ? countryOfNumber(party.phone) : undefined) ?? party.country;
+
+/**
+ * Whether the operator of a method is down for a party's country right now: closed by pawaPay's
+ * published availability, or failing through a direct adapter (operator-health.ts). The sandbox
+ * and a method no adapter serves are never "down" (the latter is refused as unserved).
+ */
+export async function operatorDown(
+  method: PayoutMethod,
+  party: RouteParty,
+  operation: ProviderOperation,
+): Promise<boolean> {
+  const country = countryOfParty(party);
+  const adapter = adapterOfRoute(providerRoutes()[method], country);
+  if (!adapter || adapter === 'sandbox' || method === 'bank') return false;
+  if (adapter === 'wave' || adapter === 'mtn') return failingOperator(adapter, method);
+  if (!country) return false;
+  // pawaPay alone publishes its operators' status; read through its own provider, so a page
+  // that asks does not carry every adapter.
+  pawapayStatus ??= pawapayProvider(pawapayApiFromEnvironment());
+  return (await pawapayStatus.operatorClosed?.(method, country, operation)) === true;
+}
+
+/**
+ * Refuses, before anything is written, a collection, payout or refund whose operator is down:
+ * 503 `provider_unavailable` with when to come back.
+ */
+export async function assertOperatorAvailable(
+  method: PayoutMethod,
+  party: RouteParty,
+  operation: ProviderOperation,
+): Promise<void> {
+  if (!(await operatorDown(method, party, operation))) return;
+  count('OperatorUnavailable', { provider: method });
+  throw new OperatorUnavailable(method, operatorHealthRule.retryAfterSeconds, countryOfParty(party));
+}
+
+/** Operators down for collections, each as `<method>:<country>`: what the payer pages leave out. */
+export type OperatorsDown = ReadonlySet<`${ProviderCode}:${UemoaCountry}`>;
+
+/**
+ * Every operator of the zone down for collections now. Cheap to ask on every page: pawaPay's
+ * availability is one call a minute, a direct adapter's health one query per operator and 30 s.
+ */
+export async function operatorsDownNow(): Promise<OperatorsDown> {
+  const pairs = providerCodes.flatMap((code) => uemoaCountries.map((country) => ({ code, country })));
+  const down = await Promise.all(
+    pairs.map(async ({ code, country }) =>
+      (await operatorDown(code, { country }, 'collection')) ? [`${code}:${country}` as const] : [],
+    ),
+  );
+  return new Set(down.flat());
 }
 
 /**

@@ -32,6 +32,8 @@ beforeAll(async () => {
     PAWAPAY_BASE_URL: pawapay.url,
     PAWAPAY_API_TOKEN: apiToken,
     PAWAPAY_CALLBACK_PUBLIC_KEY: pawapay.publicKeyPem.replaceAll('\n', '\\n'),
+    // pawaPay's availability read again each second, so closing an operator shows at once.
+    OPERATOR_STATUS_CACHE_SECONDS: '1',
   });
   // pawaPay's dashboard holds the callback URLs: the host's, now it is known.
   pawapay.setCallbackBase(host.config.baseUrl);
@@ -176,6 +178,71 @@ describe('pawaPay on the local host', () => {
       expect.objectContaining({ field: 'amountCents', rule: 'multiple_of' }),
     ]);
     expect(deposits().length).toBe(before);
+  });
+
+  it('does not offer an operator pawaPay closed, and answers 503 with Retry-After, writing nothing', async () => {
+    const orangeBurkina = redirectRequestBody(merchant.storeId, {
+      paymentMethod: 'orange',
+      amountCents: 300_000,
+      data: { forceProviderDirect: true, payerPhone: '+22607000789' },
+    });
+    const before = deposits().length;
+    await control('/_fake/providers/ORANGE_BFA', { status: 'CLOSED' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const response = await fetch(`${host.config.baseUrl}/partner_api/payment_requests`, {
+        method: 'POST',
+        headers: { ...merchant.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(orangeBurkina),
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('60');
+      expect(await response.json()).toMatchObject({
+        id: 'provider_unavailable',
+        extras: { paymentMethod: 'orange', country: 'BF', retryAfterSeconds: 60 },
+      });
+      const payout = await api('POST', '/partner_api/transfers', {
+        storeId: merchant.storeId,
+        amountCents: 100_000,
+        currency: 'XOF',
+        name: 'Fournisseur',
+        paymentMethod: 'orange',
+        identifier: { number: '+22607000789' },
+      });
+      expect(payout.status).toBe(503);
+      expect(payout.body.id).toBe('provider_unavailable');
+      // Still open in Mali.
+      expect((await directPayment('orange', '+22376000789')).status).toBe(200);
+
+      // The payer page for a number of Burkina Faso leaves Orange Money out and says why.
+      const other = await api(
+        'POST',
+        '/partner_api/payment_requests',
+        redirectRequestBody(merchant.storeId, { paymentMethod: 'moov', amountCents: 200_000 }),
+      );
+      const pageUrl = `${host.config.baseUrl}/payment/${other.body.id}`;
+      const page = await (await fetch(`${pageUrl}?country=BF&lang=fr`)).text();
+      expect(page).toContain('id="operators-down"');
+      expect(page).toContain('Orange Money ne fonctionne pas en ce moment');
+      expect(page).not.toMatch(/name="paymentMethod" value="orange"/);
+      expect(page).toMatch(/name="paymentMethod" value="moov"/);
+      // A form posted with it all the same comes back, nothing started.
+      const posted = await fetch(pageUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ paymentMethod: 'orange', payerPhone: '07000789', payerCountry: 'BF' }),
+        redirect: 'manual',
+      });
+      expect(posted.status).toBe(400);
+      expect(await posted.text()).toContain('id="method-error"');
+    } finally {
+      await control('/_fake/providers/ORANGE_BFA', { status: 'OPERATIONAL' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Nothing was written: the same reference is free, and pawaPay saw no Burkinabè deposit.
+    expect(deposits().slice(before).some((t) => t.payer?.accountDetails.provider === 'ORANGE_BFA')).toBe(false);
+    const reopened = await api('POST', '/partner_api/payment_requests', orangeBurkina);
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
   });
 
   it('keeps the ledger whole', async () => {

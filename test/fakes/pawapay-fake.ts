@@ -207,10 +207,15 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
     return { status: 200, body: { ...idOf, status: 'ACCEPTED', created: transaction.created } };
   }
 
-  function activeConfiguration() {
+  function countries() {
     const byCountry = new Map<string, { prefix: string; providers: string[] }>();
     for (const [provider, { alpha3: country, prefix }] of providerCountry)
       byCountry.set(country, { prefix, providers: [...(byCountry.get(country)?.providers ?? []), provider] });
+    return byCountry;
+  }
+
+  function activeConfiguration() {
+    const byCountry = countries();
     const operation = (provider: string) => ({
       minAmount: '100',
       maxAmount: '2000000',
@@ -228,11 +233,11 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
           currencies: [
             {
               currency: 'XOF',
-              operationTypes: {
-                DEPOSIT: { ...operation(provider), authType: 'PROVIDER_AUTH', pinPrompt: 'AUTOMATIC' },
-                PAYOUT: operation(provider),
-                REFUND: operation(provider),
-              },
+              operationTypes: [
+                { DEPOSIT: { ...operation(provider), authType: 'PROVIDER_AUTH', pinPrompt: 'AUTOMATIC' } },
+                { PAYOUT: operation(provider) },
+                { REFUND: operation(provider) },
+              ],
             },
           ],
         })),
@@ -278,19 +283,18 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
     if (path === '/v2/public-key/http' && method === 'GET')
       return { status: 200, body: [{ id: keyId, key: publicKey.export({ type: 'spki', format: 'pem' }) }] };
     if (path === '/v2/active-conf' && method === 'GET') return { status: 200, body: activeConfiguration() };
+    // Providers grouped by country, a status per operation type, as the published example shows.
     if (path === '/v2/availability' && method === 'GET')
       return {
         status: 200,
-        body: activeConfiguration().countries.map(({ country, providers }) => ({
+        body: [...countries()].map(([country, { providers }]) => ({
           country,
-          providers: providers.map(({ provider, currencies }) => ({
+          providers: providers.map((provider) => ({
             provider,
-            operationTypes: Object.fromEntries(
-              Object.entries(currencies[0]?.operationTypes ?? {}).map(([type, value]) => [
-                type,
-                value.status,
-              ]),
-            ),
+            operationTypes: (['DEPOSIT', 'PAYOUT', 'REFUND'] as const).map((operationType) => ({
+              operationType,
+              status: availability.get(provider) ?? 'OPERATIONAL',
+            })),
           })),
         })),
       };

@@ -183,6 +183,7 @@ describe('MTN MoMo collections against the fake', () => {
     await control('/failures', { pathPattern: '^/collection/v1_0/requesttopay$', kind: '5xx', count: 1 });
     const started = await adapter().startCollection({
       paymentRequestId: randomUUID(),
+      collectionId: randomUUID(),
       provider: 'mtn',
       amountCents: 10_000,
       currency: 'XOF',

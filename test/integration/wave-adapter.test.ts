@@ -194,6 +194,7 @@ describe('Wave collections against the fake', () => {
     await expect(
       directAdapter({ timeoutMs: 300 }).startCollection({
         paymentRequestId: randomUUID(),
+        collectionId: randomUUID(),
         provider: 'wave',
         amountCents: 10_000,
         currency: 'XOF',
