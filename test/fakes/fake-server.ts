@@ -20,7 +20,8 @@ export interface FakeAnswer {
 /** What the fake does to the next calls that match: a server error, or no answer at all. */
 export interface InjectedFailure {
   pathPattern: string;
-  kind: '5xx' | 'timeout';
+  /** `lost`: done all the same, its answer lost on the way back (a 503 in its stead). */
+  kind: '5xx' | 'timeout' | 'lost';
   remaining: number;
 }
 
@@ -34,7 +35,7 @@ export interface FakeServer {
 /**
  * A provider's API as an HTTP server on 127.0.0.1. Control calls under `/_fake/` (tests, the local
  * host's demo) script it: `POST /_fake/failures {pathPattern, kind, count}` makes the next matching
- * calls answer 503 or hang, as a provider in trouble does.
+ * calls answer 503 or hang, as a provider in trouble does, or (`lost`) be done and answered 503.
  */
 export async function startFakeServer(
   route: (request: FakeRequest) => Promise<FakeAnswer> | FakeAnswer,
@@ -66,7 +67,7 @@ export async function startFakeServer(
     if (request.path === '/_fake/failures' && request.method === 'POST') {
       const { pathPattern, kind, count } = body as {
         pathPattern: string;
-        kind: '5xx' | 'timeout';
+        kind: InjectedFailure['kind'];
         count: number;
       };
       failures.push({ pathPattern, kind, remaining: count });
@@ -82,6 +83,7 @@ export async function startFakeServer(
           hanging.add(response);
           return;
         }
+        if (failure.kind === 'lost') await route(request);
         answer = { status: 503, body: { code: 'service-unavailable', message: 'Service unavailable' } };
       } else {
         try {
