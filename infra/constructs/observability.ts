@@ -24,6 +24,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { ServiceFunctions } from '#infra/constructs/service-functions.ts';
 import { pascalCase, serviceName, stackName } from '#infra/naming.ts';
 import type { QueueName } from '#shared/catalogue/queues.ts';
+import { operatorHealthRule } from '#shared/domain/operator-health.ts';
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 
 /** Where shared/metrics.ts writes the service's own metrics. */
@@ -98,6 +99,15 @@ export const webhookFailureRateAlarm = {
   period: Duration.minutes(15),
 } as const;
 
+/**
+ * An operator down: its failed starts and the requests refused for it over the rule's window
+ * (shared/providers/operator-health.ts), at the rule's own threshold.
+ */
+export const operatorDownAlarm = {
+  threshold: operatorHealthRule.failureThreshold,
+  period: Duration.minutes(operatorHealthRule.windowMinutes),
+} as const;
+
 /** The table operations the service makes; CloudWatch alarms take at most 10 metrics. */
 const tableOperations = [
   Operation.GET_ITEM,
@@ -170,11 +180,13 @@ export class StageObservability {
    * outcome is a metric of its own, summed here.
    */
   private addBusinessFailureAlarms(): void {
+    // Every metric carries the stage (shared/metrics.ts), and an alarm matches its dimensions
+    // exactly: without `stage`, these alarms would watch a metric that is never written.
     const business = (metricName: string, period: Duration, dimensions: Record<string, string> = {}) =>
       new Metric({
         namespace: businessMetricsNamespace,
         metricName,
-        dimensionsMap: { service: serviceName, ...dimensions },
+        dimensionsMap: { service: serviceName, stage: this.stage, ...dimensions },
         period,
         statistic: Stats.SUM,
       });
@@ -199,6 +211,26 @@ export class StageObservability {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
     });
+    // One alarm per operator: its starts failing (a direct adapter), and payers or callers turned
+    // away while it is down (pawaPay's published status, or that rule), over the rule's window.
+    const operators = operatorDownAlarm;
+    for (const provider of providerCodes) {
+      this.alarm(`OperatorDown${pascalCase(provider)}Alarm`, `operator-${provider}-down`, {
+        alarmDescription: `${provider}: ${operators.threshold} or more starts failed or payers were turned away within ${operators.period.toMinutes()} minutes. The payer pages offer the country's other operators meanwhile, and the API answers 503 provider_unavailable. Look at the 'provider call failed' log lines, and at pawaPay's status page when it is routed there.`,
+        metric: new MathExpression({
+          expression: 'FILL(failures, 0) + FILL(refused, 0)',
+          usingMetrics: {
+            failures: business('ProviderFailures', operators.period, { provider }),
+            refused: business('OperatorUnavailable', operators.period, { provider }),
+          },
+          label: `${provider}: failed starts and payers turned away`,
+          period: operators.period,
+        }),
+        threshold: operators.threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
     const webhooks = webhookFailureRateAlarm;
     this.alarm('WebhookFailureRateAlarm', 'webhook-failure-rate', {
       alarmDescription: `Over ${webhooks.percent}% of webhook attempts (at least ${webhooks.minimumAttempts}) got no 2xx answer within ${webhooks.period.toMinutes()} minutes: most receivers failing at once points at the sender or the network. The sender's logs have each attempt's status.`,

@@ -4,21 +4,12 @@ import {
   recordProviderFailure,
   recordProviderRecovery,
 } from '#shared/data/provider-health.ts';
+import { operatorHealthRule } from '#shared/domain/operator-health.ts';
 import type { PayoutMethod } from '#shared/domain/payment-methods.ts';
 import { ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
 import { count } from '#shared/metrics.ts';
 import type { PaymentProvider } from '#shared/providers/port.ts';
-
-/**
- * How a direct adapter (Wave, MTN: no published status) learns that an operator is down, from its
- * own calls: `failureThreshold` starts that could not reach the provider (or met its server
- * errors after the retries) within `windowMinutes`, and no start answered since, and the operator
- * is down: the API answers 503 `provider_unavailable` and the payer pages offer the country's
- * other operators, until the failures leave the window (then the next call tries again) or a call
- * succeeds. A refusal (a payer not found, a declined payment) is an answer, not a failure.
- */
-export const operatorHealthRule = { failureThreshold: 5, windowMinutes: 5, retryAfterSeconds: 60 } as const;
 
 /**
  * How long a container trusts what it read of an operator's status (its health here, pawaPay's

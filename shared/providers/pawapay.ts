@@ -3,8 +3,8 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
-import { operatorStatusCacheMs } from '#shared/providers/operator-health.ts';
 import { signatureProblem } from '#shared/providers/http-signatures.ts';
+import { operatorStatusCacheMs } from '#shared/providers/operator-health.ts';
 import { pawapayMethodOf, pawapayProviderOf } from '#shared/providers/pawapay-providers.ts';
 import type {
   CallbackVerifier,

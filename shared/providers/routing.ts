@@ -1,3 +1,4 @@
+import { operatorHealthRule } from '#shared/domain/operator-health.ts';
 import { type PayoutMethod, type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import { countryOfNumber } from '#shared/domain/phone-numbers.ts';
 import { type UemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
@@ -10,7 +11,7 @@ import {
   providerRoutes,
 } from '#shared/providers/adapters.ts';
 import { mtnApiFromEnvironment, mtnCallbacks, mtnProvider } from '#shared/providers/mtn.ts';
-import { failingOperator, operatorHealthRule, watchedProvider } from '#shared/providers/operator-health.ts';
+import { failingOperator, watchedProvider } from '#shared/providers/operator-health.ts';
 import {
   type PawapayKind,
   pawapayApiFromEnvironment,

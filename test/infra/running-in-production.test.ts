@@ -18,6 +18,7 @@ import {
 import { providerCallbackThrottling, stageThrottling } from '#infra/constructs/api.ts';
 import { iteratorAgeAlarm } from '#infra/constructs/function-alarms.ts';
 import {
+  operatorDownAlarm,
   paymentFailureRateAlarm,
   wafBlockedAlarm,
   webhookFailureRateAlarm,
@@ -38,6 +39,7 @@ import { readRegistryFile, stageEntry } from '#infra/stage-registry.ts';
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import { workerEntries } from '#shared/catalogue/queue-workers.ts';
 import { scheduleEntries } from '#shared/catalogue/schedules.ts';
+import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { requestLimits } from '#shared/http/request-limits.ts';
 import { nestedStacksOf, stageTemplateOf } from '#test/support/stage-template.ts';
 
@@ -408,6 +410,29 @@ describe('the alarms of prod', () => {
     expect(webhooks.Threshold).toBe(webhookFailureRateAlarm.percent);
     for (const alarm of [payments, webhooks]) {
       expect(alarm.Metrics.find((metric: Json) => metric.Expression).Expression).toMatch(/^IF\(/);
+    }
+    // An alarm matches a metric's dimensions exactly, and every metric is written with its stage.
+    for (const alarm of [payments, webhooks]) {
+      for (const metric of alarm.Metrics.filter((m: Json) => m.MetricStat)) {
+        expect(metric.MetricStat.Metric.Dimensions).toContainEqual({ Name: 'stage', Value: 'prod' });
+      }
+    }
+  });
+
+  it('raise an alarm per operator when its starts fail or payers are turned away for it', () => {
+    for (const provider of providerCodes) {
+      const alarm = alarmNamed(prod.template, `${prefix}-operator-${provider}-down`);
+      expect(metricNamesOf(alarm).sort()).toEqual(['OperatorUnavailable', 'ProviderFailures']);
+      for (const metric of alarm.Metrics.filter((m: Json) => m.MetricStat)) {
+        expect(metric.MetricStat.Metric.Dimensions).toEqual(
+          expect.arrayContaining([
+            { Name: 'stage', Value: 'prod' },
+            { Name: 'provider', Value: provider },
+          ]),
+        );
+        expect(metric.MetricStat.Period).toBe(operatorDownAlarm.period.toSeconds());
+      }
+      expect(alarm.Threshold).toBe(operatorDownAlarm.threshold);
     }
   });
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPaymentRequest } from '#shared/data/payment-request.ts';
+import { operatorHealthRule } from '#shared/domain/operator-health.ts';
 import { OperatorUnavailable, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
-import { forgetOperatorHealth, operatorHealthRule } from '#shared/providers/operator-health.ts';
+import { forgetOperatorHealth } from '#shared/providers/operator-health.ts';
 import { operatorDown, operatorsDownNow, providerFor } from '#shared/providers/routing.ts';
 import { sweepPendingCollections } from '#shared/settlement/collection-sweep.ts';
 import { type PawapayFake, startPawapayFake } from '#test/fakes/pawapay-fake.ts';
