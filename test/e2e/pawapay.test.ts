@@ -240,7 +240,11 @@ describe('pawaPay on the local host', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     // Nothing was written: the same reference is free, and pawaPay saw no Burkinabè deposit.
-    expect(deposits().slice(before).some((t) => t.payer?.accountDetails.provider === 'ORANGE_BFA')).toBe(false);
+    expect(
+      deposits()
+        .slice(before)
+        .some((t) => t.payer?.accountDetails.provider === 'ORANGE_BFA'),
+    ).toBe(false);
     const reopened = await api('POST', '/partner_api/payment_requests', orangeBurkina);
     expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
   });
