@@ -8,6 +8,7 @@ import {
   adaptersOfRoute,
   type LiveAdapterName,
   type MethodRoute,
+  routeProblems,
 } from '#shared/providers/adapters.ts';
 
 /**
@@ -142,6 +143,8 @@ export function checkProviderRoutes(text: string): string {
       }
     } else checkAdapter(method, route);
   }
+  const problems = routeProblems(routes as Record<string, MethodRoute>);
+  if (problems.length > 0) throw new Error(problems.join('; '));
   return JSON.stringify(routes);
 }
 
@@ -177,6 +180,8 @@ export function providerRoutesOf(
   if (production && adaptersOfRoutes(routes).includes('sandbox')) {
     throw new Error('Invalid providerRoutes: production cannot route to the sandbox');
   }
+  const problems = routeProblems(routes);
+  if (problems.length > 0) throw new Error(`Invalid providerRoutes: ${problems.join('; ')}`);
   return routes;
 }
 

@@ -1,4 +1,7 @@
-import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
+import { providerCountries, providerServes } from '#shared/domain/operator-countries.ts';
+import { isProviderCode } from '#shared/domain/payment-methods.ts';
+import { type UemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
+import { pawapayProviderOf } from '#shared/providers/pawapay-providers.ts';
 
 /** The adapters a stage can route a payment method to; data only, so the stack can import it. */
 export const adapterNames = ['wave', 'mtn', 'pawapay', 'sandbox'] as const;
@@ -107,4 +110,43 @@ export function routedOnThisStage(method: string, country: UemoaCountry): boolea
   // page rendered without any (a unit test of the page) offers every method.
   if (process.env.SANDBOX === 'true' || process.env.PROVIDER_ROUTES === undefined) return true;
   return adapterOfRoute(providerRoutes()[method], country) !== undefined;
+}
+
+/**
+ * Whether an adapter carries a payment method for a payer (or beneficiary) of a country: Wave's
+ * own API takes Wave wherever Wave is; MTN's takes MTN MoMo in the country its X-Target-Environment
+ * names (`mtnivorycoast` by default, a stage setting); pawaPay takes what its provider table names;
+ * the sandbox takes everything.
+ */
+export function adapterCarries(adapter: AdapterName, method: string, country: UemoaCountry): boolean {
+  if (adapter === 'sandbox') return true;
+  if (!isProviderCode(method)) return false;
+  if (adapter === 'pawapay') return pawapayProviderOf(method, country) !== undefined;
+  if (adapter === 'mtn') return method === 'mtn';
+  return method === 'wave';
+}
+
+/**
+ * Where a stage's routes and the payer pages' operator table (providerCountries) disagree: a
+ * country a route names where the pages never offer that operator, or a country where the pages
+ * offer it and the route sends it to an adapter that does not carry it there (the payer would
+ * choose it and be refused). Checked at synth, so a stage cannot deploy either.
+ */
+export function routeProblems(routes: Partial<Record<string, MethodRoute>>): string[] {
+  return Object.entries(routes).flatMap(([method, route]) => {
+    if (!isProviderCode(method) || route === undefined) return [];
+    const named = typeof route === 'string' ? [] : Object.keys(route).filter((key) => key !== '*');
+    const unoffered = named
+      .filter((country) => !providerCountries[method].includes(country as UemoaCountry))
+      .map((country) => `${method}.${country}: the payer pages do not offer ${method} in ${country}`);
+    const uncarried = uemoaCountries
+      .filter((country) => providerServes(method, country))
+      .flatMap((country) => {
+        const adapter = adapterOfRoute(route, country);
+        return adapter && !adapterCarries(adapter, method, country)
+          ? [`${method} in ${country} → ${adapter}: that adapter does not carry it there`]
+          : [];
+      });
+    return [...unoffered, ...uncarried];
+  });
 }

@@ -1,4 +1,5 @@
-import { measuredPaidPayment } from '#test/bench/capacity.ts';
+import { measuredPaidPayment, measuredPawapayPayment } from '#test/bench/capacity.ts';
+import type { PaidPayment } from '#test/bench/paid-payment.ts';
 import type { Bench } from '#test/bench/report.ts';
 
 /**
@@ -9,24 +10,7 @@ import type { Bench } from '#test/bench/report.ts';
  */
 export const capacityWhere: Bench = async () => {
   const paid = await measuredPaidPayment();
-  const rows: (string | number)[][] = [];
-  for (const step of paid.steps.filter((s) => !s.extra)) {
-    const writes = (step.writes ?? []).map((w) => `${w.item} ${w.units}`).join('; ');
-    rows.push([
-      step.step,
-      step.writeUnits,
-      writes || '-',
-      step.roundTrips ?? 0,
-      (step.requestNames ?? []).join(', '),
-    ]);
-  }
-  rows.push([
-    'whole paid payment',
-    paid.writeUnits,
-    '',
-    paid.steps.filter((s) => !s.extra).reduce((sum, s) => sum + (s.roundTrips ?? 0), 0),
-    '',
-  ]);
+  const rows = [...rowsOf(paid, ''), ...rowsOf(await measuredPawapayPayment(), 'through pawaPay: ')];
   return {
     name: 'capacity-where',
     title: "Where a paid payment's write units and DynamoDB round trips go",
@@ -41,3 +25,24 @@ export const capacityWhere: Bench = async () => {
     })),
   };
 };
+
+/** One row per step of a paid payment, then its whole; `prefix` says which route it took. */
+function rowsOf(paid: PaidPayment, prefix: string): (string | number)[][] {
+  const rows: (string | number)[][] = paid.steps
+    .filter((s) => !s.extra)
+    .map((step) => [
+      `${prefix}${step.step}`,
+      step.writeUnits,
+      (step.writes ?? []).map((w) => `${w.item} ${w.units}`).join('; ') || '-',
+      step.roundTrips ?? 0,
+      (step.requestNames ?? []).join(', '),
+    ]);
+  rows.push([
+    `${prefix}whole paid payment`,
+    paid.writeUnits,
+    '',
+    paid.steps.filter((s) => !s.extra).reduce((sum, s) => sum + (s.roundTrips ?? 0), 0),
+    '',
+  ]);
+  return rows;
+}

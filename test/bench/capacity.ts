@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Caller } from '#shared/domain/caller.ts';
 import { measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import { billOf } from '#test/bench/bill.ts';
@@ -211,6 +212,18 @@ async function measureCapacity(): Promise<CapacityRow[]> {
     requests: paidPayment.steps.reduce((sum, step) => sum + step.requests, 0),
     largestItemBytes: Math.max(...paidPayment.steps.map((step) => step.largestItemBytes)),
   });
+  // The same paid payment through pawaPay (Orange Money in Côte d'Ivoire), its contract fake
+  // answering over HTTP: its deposit id is recorded before the call, and it is polled until paid.
+  pawapayPayment = await measureThroughPawapay(caller, store.id, business.id, baseUrl);
+  const pawapay = pawapayPayment;
+  rows.push({
+    operation: 'whole paid payment through pawaPay (Orange Money)',
+    reportedUnits: 0,
+    awsReadUnits: pawapay.readUnits,
+    awsWriteUnits: pawapay.writeUnits,
+    requests: pawapay.steps.reduce((sum, step) => sum + step.requests, 0),
+    largestItemBytes: Math.max(...pawapay.steps.map((step) => step.largestItemBytes)),
+  });
   // What ends a request unpaid costs: none of it is on a paid payment's path.
   process.env.PAYMENT_REQUEST_MIN_LIFETIME_SECONDS = '1';
   const { checkExpiry } = await import('#shared/operations/payment-expiry.ts');
@@ -347,6 +360,34 @@ async function measureRefunds(measure: Measure, caller: Caller, storeId: string,
 }
 
 let paidPayment: PaidPayment | undefined;
+let pawapayPayment: PaidPayment | undefined;
+
+async function measureThroughPawapay(
+  caller: Caller,
+  storeId: string,
+  businessId: string,
+  baseUrl: string,
+): Promise<PaidPayment> {
+  const { startPawapayFake } = await import('#test/fakes/pawapay-fake.ts');
+  const apiToken = randomUUID();
+  // Slow to settle: the bench completes each payment itself, as its verified callback would.
+  const fake = await startPawapayFake({ apiToken, answerDelayMs: 600_000 });
+  const routes = process.env.PROVIDER_ROUTES;
+  process.env.PROVIDER_ROUTES = JSON.stringify({ orange: 'pawapay' });
+  process.env.PAWAPAY_BASE_URL = fake.url;
+  process.env.PAWAPAY_PROVIDER_SECRET = JSON.stringify({ apiToken });
+  try {
+    return await measurePaidPayments(caller, storeId, businessId, baseUrl, {
+      method: 'orange',
+      phone: '+2250700000789',
+      label: 'pawapay',
+    });
+  } finally {
+    if (routes === undefined) delete process.env.PROVIDER_ROUTES;
+    else process.env.PROVIDER_ROUTES = routes;
+    await fake.close();
+  }
+}
 
 export const capacity: Bench = async () => {
   const rows = await measureCapacity();
@@ -364,6 +405,12 @@ export const capacity: Bench = async () => {
 export async function measuredPaidPayment(): Promise<PaidPayment> {
   if (!paidPayment) await measureCapacity();
   return paidPayment as PaidPayment;
+}
+
+/** The paid payment through pawaPay `capacity` measured (measured now if it has not run). */
+export async function measuredPawapayPayment(): Promise<PaidPayment> {
+  if (!pawapayPayment) await measureCapacity();
+  return pawapayPayment as PaidPayment;
 }
 
 /** The bill of a paid payment at AWS list prices, from the figures `capacity` measured. */

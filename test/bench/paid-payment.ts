@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { queueUrlVariable } from '#shared/catalogue/queues.ts';
 import type { Caller } from '#shared/domain/caller.ts';
+import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { DeliveryMessage } from '#shared/events/announce.ts';
 import { type CapacityTotals, measureUnits, roundTrips } from '#test/bench/bench-dynamodb.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
@@ -52,12 +53,20 @@ export async function measurePaidPayments(
   storeId: string,
   businessId: string,
   baseUrl: string,
+  /** The method and payer, so the route chooses the adapter (the sandbox's, or pawaPay's). */
+  via: { method: ProviderCode; phone: string; label: string } = {
+    method: 'wave',
+    phone: '+2250700000001',
+    label: 'sandbox',
+  },
 ): Promise<PaidPayment> {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
   process.env[queueUrlVariable('webhooks')] = 'https://sqs.bench.invalid/000000000000/webhooks';
   process.env[queueUrlVariable('paymentExpiry')] = 'https://sqs.bench.invalid/000000000000/paymentExpiry';
   const { sqs } = await import('#shared/aws/sqs.ts');
   let sent: DeliveryMessage[] = [];
+  // Measured more than once (per route): the counter of this run replaces the last one's.
+  sqs.middlewareStack.remove('benchSqsCounter');
   sqs.middlewareStack.add(
     () => async (args) => {
       sent.push(JSON.parse((args.input as { MessageBody: string }).MessageBody) as DeliveryMessage);
@@ -66,13 +75,8 @@ export async function measurePaidPayments(
     { step: 'initialize', name: 'benchSqsCounter' },
   );
   const receiver = await startWebhookReceiver();
-  // Subscriptions keep their signing secret encrypted: the local KMS stand-in encrypts it here.
-  const { startKmsStandIn, localWebhookSecretsKeyId, newLocalKeyMaterial } = await import(
-    '#infra/local/kms.ts'
-  );
-  const kms = await startKmsStandIn({ keyMaterial: newLocalKeyMaterial() });
-  process.env.AWS_ENDPOINT_URL_KMS = kms.endpoint;
-  process.env.WEBHOOK_SECRETS_KEY_ID = localWebhookSecretsKeyId;
+  // Subscriptions keep their signing secret encrypted: useBenchTable's KMS stand-in encrypts it (one
+  // per process: the KMS client keeps the endpoint it was made with).
   const { saveSubscription } = await import('#shared/data/webhook-subscription.ts');
   await saveSubscription({ businessId, url: receiver.url, name: 'bench', events: [] }, { replace: true });
   const { createPaymentRequestFor, paymentRequestOf, startCollection } = await import(
@@ -105,7 +109,11 @@ export async function measurePaidPayments(
   try {
     for (let i = 0; i < paidPayments; i++) {
       const created = await step('create (POST /payment_requests)', () =>
-        createPaymentRequestFor(caller, redirectRequestBody(storeId, { reference: `paid-${i}` }), baseUrl),
+        createPaymentRequestFor(
+          caller,
+          redirectRequestBody(storeId, { reference: `paid-${via.label}-${i}`, paymentMethod: via.method }),
+          baseUrl,
+        ),
       );
       // The table's stream carries the request's insert: the check at its expiry is queued.
       const insert = { eventName: 'INSERT', newImage: await imageOf(created.id) };
@@ -116,17 +124,17 @@ export async function measurePaidPayments(
       if (queuedCheck !== 'expiry_queued' || sent.length !== 1)
         throw new Error(`the insert queued ${queuedCheck}, ${sent.length} message(s)`);
       const started = await step('provider start (hosted page)', () =>
-        startCollection(created, 'redirect', 'wave', '+2250700000001', baseUrl),
+        startCollection(created, 'redirect', via.method, via.phone, baseUrl),
       );
       const beforeCompletion = await imageOf(created.id);
       await step('completion (verified callback)', () =>
         completePayment({
-          callbackId: `paid-${i}`,
-          provider: 'wave',
+          callbackId: `paid-${via.label}-${i}`,
+          provider: via.method,
           providerReference: started.providerReference as string,
           paymentRequestId: created.id,
           outcome: 'success',
-          payerPhone: '+2250700000001',
+          payerPhone: via.phone,
         }),
       );
       await step('status poll (GET /payment_requests/{id})', () => paymentRequestOf(caller, created.id));
@@ -156,7 +164,6 @@ export async function measurePaidPayments(
     await receiver.waitFor(paidPayments, 5_000);
   } finally {
     await receiver.close();
-    await kms.stop();
   }
   const shape: Record<string, Pick<PaidPaymentStep, 'lambda' | 'apiRequests' | 'sqsRequests' | 'extra'>> = {
     'create (POST /payment_requests)': { lambda: 'create-payment-request', apiRequests: 1, sqsRequests: 0 },

@@ -45,6 +45,11 @@ try {
     console.log(`${formatTable(report)}\n`);
     reports.push(report);
   }
+} catch (error) {
+  // Printed before the table stops: what still runs in the background then fails on the closed
+  // table, and its error would be the only one seen.
+  console.error(error);
+  throw error;
 } finally {
   await stopBenchDynamoDb();
 }

@@ -230,4 +230,21 @@ describe('live provider credentials per stage', () => {
       /production cannot route to the sandbox/,
     );
   });
+
+  it("refuses routes the payer pages' operator table disagrees with, and builds production's own", () => {
+    // Orange Money is offered in Senegal, Côte d'Ivoire, Mali and Burkina Faso, never in Benin.
+    expect(() => build('dev', { providerRoutes: '{"orange":{"BJ":"pawapay"}}' })).toThrow(
+      /orange.BJ: the payer pages do not offer orange in BJ/,
+    );
+    // pawaPay carries no Wave, and no Djamo anywhere: a payer would choose it and be refused.
+    expect(() => build('prod', { providerRoutes: '{"wave":"pawapay"}' })).toThrow(
+      /wave in SN → pawapay: that adapter does not carry it there/,
+    );
+    expect(() => build('dev', { providerRoutes: '{"djamo":"pawapay"}' })).toThrow(/djamo in CI → pawapay/);
+    // Wave's own API takes only Wave.
+    expect(() => build('dev', { providerRoutes: '{"orange":{"SN":"wave","*":"pawapay"}}' })).toThrow(
+      /orange in SN → wave/,
+    );
+    expect(() => build('prod')).not.toThrow();
+  });
 });
