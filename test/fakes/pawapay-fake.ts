@@ -32,6 +32,8 @@ export interface PawapayFakeOptions {
   callbackBase?: string;
   /** How long the payer takes to approve the prompt. */
   answerDelayMs?: number;
+  /** False: nothing settles by itself, every outcome is the caller's (`settle`), as the simulation plays it. */
+  settlesItself?: boolean;
   port?: number;
 }
 
@@ -73,7 +75,8 @@ const payoutFailures: Record<string, string> = {
   '119': 'UNSPECIFIED_FAILURE',
 };
 
-export async function startPawapayFake(options: PawapayFakeOptions) {
+/** pawaPay's API as a function of a request, and its controls: served over HTTP, or in the simulation. */
+export function pawapayFake(options: PawapayFakeOptions) {
   const held = new Map<string, Held>();
   const availability = new Map<string, 'OPERATIONAL' | 'DELAYED' | 'CLOSED'>();
   const callbacksSent: { kind: PawapayKind; id: string; status: number }[] = [];
@@ -197,7 +200,7 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
     };
     held.set(`${kind}:${id}`, transaction);
     const suffix = subject.party?.accountDetails.phoneNumber.slice(-3) ?? '';
-    if (suffix !== '129') {
+    if (suffix !== '129' && options.settlesItself !== false) {
       const failure = (kind === 'deposits' ? depositFailures : payoutFailures)[suffix];
       setTimeout(
         () => void settle(kind, id, failure ? 'FAILED' : 'COMPLETED', failure),
@@ -245,7 +248,7 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
     };
   }
 
-  const server = await startFakeServer(async (request) => {
+  async function route(request: FakeRequest): Promise<FakeAnswer> {
     const { method, path } = request;
     let match = path.match(/^\/_fake\/(deposits|payouts|refunds)\/([\w-]+)\/settle$/);
     if (match) {
@@ -309,17 +312,24 @@ export async function startPawapayFake(options: PawapayFakeOptions) {
       };
     }
     return { status: 404, body: { failureReason: { failureCode: 'NOT_FOUND' } } };
-  }, options.port);
+  }
 
   return {
-    ...server,
+    route,
     held,
+    settle,
     callbacksSent,
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     setCallbackBase: (base: string) => {
       callbackBase = base;
     },
   };
+}
+
+export async function startPawapayFake(options: PawapayFakeOptions) {
+  const fake = pawapayFake(options);
+  const server = await startFakeServer(fake.route, options.port);
+  return { ...server, ...fake };
 }
 
 export type PawapayFake = Awaited<ReturnType<typeof startPawapayFake>>;

@@ -29,6 +29,13 @@ describe('the deterministic simulation with faults', () => {
     expect(report.payoutsPaid).toBeGreaterThan(0);
     expect(report.dashboardActions).toBeGreaterThan(0);
     expect(report.stepUpTransfers).toBeGreaterThan(0);
+    // Moov Money went through pawaPay's adapter: deposits paid and failed, payouts and refunds paid,
+    // callbacks that disagreed with its status check refused.
+    expect(report.pawapay['deposits.completed']).toBeGreaterThan(0);
+    expect(report.pawapay['deposits.failed']).toBeGreaterThan(0);
+    expect(report.pawapay['payouts.completed']).toBeGreaterThan(0);
+    expect(report.pawapay['refunds.completed']).toBeGreaterThan(0);
+    expect(report.pawapay.disagreeingCallbacksRefused).toBeGreaterThan(0);
     // Requests expired, were cancelled and abandoned; successes after their end were refunded.
     expect(Object.values(report.paymentRequestsEnded).every((n) => n > 0)).toBe(true);
     expect(report.lateSuccessesRefunded).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import nodeCrypto, { createHash } from 'node:crypto';
 import nodeHttp from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
+import nodeTimersPromises from 'node:timers/promises';
 import { type Clock, withGlobal } from '@sinonjs/fake-timers';
 
 /**
@@ -91,6 +92,15 @@ function trackHttpRequests(): void {
 trackHttpRequests();
 
 /**
+ * Origins the simulation answers itself during a run (a provider's API it plays: pawapay.ts): the
+ * answer is computed in the process and takes simulated time, so it never races real I/O.
+ */
+export const simulatedOrigins = new Map<
+  string,
+  (url: URL, init: RequestInit | undefined) => Promise<Response>
+>();
+
+/**
  * `fetch` (undici) does not go through `node:http`: the sandbox provider's callbacks use it, and a
  * call the clock did not wait for would end in the order the machine finishes it. Counted from the
  * call to its answer (what its callers await; none of them reads a body in a run).
@@ -99,6 +109,9 @@ function trackFetch(): void {
   const original = globalThis.fetch;
   globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
     if (!tracking) return original(...args);
+    const url = new URL(args[0] instanceof Request ? args[0].url : String(args[0]));
+    const simulated = simulatedOrigins.get(url.origin);
+    if (simulated) return simulated(url, args[1]);
     io.inFlight++;
     try {
       return await original(...args);
@@ -192,6 +205,13 @@ export function installDeterminism(seed: number, epoch: number, salt: number): D
     );
     return controller.signal;
   };
+  // A provider call's backoff between attempts (provider-http.ts) waits on the clock too.
+  const promisedTimeout = nodeTimersPromises.setTimeout;
+  nodeTimersPromises.setTimeout = (<T>(ms?: number, value?: T) =>
+    new Promise<T | undefined>((resolve) =>
+      globalThis.setTimeout(() => resolve(value), ms),
+    )) as typeof nodeTimersPromises.setTimeout;
+  syncBuiltinESMExports();
   // What a receiver took, as the sender measures it: simulated milliseconds.
   const performanceNow = Object.getOwnPropertyDescriptor(globalThis.performance, 'now');
   Object.defineProperty(globalThis.performance, 'now', {
@@ -208,6 +228,7 @@ export function installDeterminism(seed: number, epoch: number, salt: number): D
     uninstall() {
       tracking = false;
       AbortSignal.timeout = abortTimeout;
+      nodeTimersPromises.setTimeout = promisedTimeout;
       clock.uninstall();
       if (performanceNow) Object.defineProperty(globalThis.performance, 'now', performanceNow);
       else delete (globalThis.performance as { now?: unknown }).now;

@@ -11,8 +11,8 @@ import { accounts } from '#shared/domain/ledger.ts';
 import { endReasons } from '#shared/domain/payment-lifetime.ts';
 import { eventOfChange } from '#shared/events/stream-jobs.ts';
 import { maxAttempts } from '#shared/operations/webhook-send.ts';
-import { getSandboxPayout } from '#shared/providers/sandbox.ts';
 import { type SandboxSmsBehaviour, sandboxSmsBehaviour } from '#shared/sms/sandbox.ts';
+import { payoutTruth } from '#test/simulation/pawapay.ts';
 import type { Receiver } from '#test/simulation/receiver.ts';
 import { refundModel } from '#test/simulation/refund-model.ts';
 import type { StreamRecord } from '#test/simulation/table-watch.ts';
@@ -138,7 +138,7 @@ export async function judge(
       if (request.escrow) {
         // Held, released to the store, or refunded to the payer (fee included) by a paid payout.
         const escrow = await findEscrow(request.escrow.id, true);
-        const refund = escrow?.refundTransferId ? await getSandboxPayout(escrow.refundTransferId) : undefined;
+        const refund = escrow?.refundTransferId ? await payoutTruth(escrow.refundTransferId) : undefined;
         findings.escrows++;
         if (refund?.state === 'success') {
           if (escrow?.status !== 'refunded')
@@ -161,7 +161,7 @@ export async function judge(
       findings.orphanCollections++;
       if (request && ['expired', 'cancelled', 'abandoned'].includes(request.errorReason ?? ''))
         findings.lateSuccessesRefunded++;
-      const refund = await getSandboxPayout(orphanIdOf(collection.provider, collection.reference));
+      const refund = await payoutTruth(orphanIdOf(collection.provider, collection.reference));
       if (refund?.state === 'success') {
         add(accounts.payoutClearing(collection.provider), collection.amount);
         findings.payoutsPaid++;
@@ -178,11 +178,12 @@ export async function judge(
     const transfer = await getTransfer(world.m.business.id, id, true);
     // An escrow's refund is counted with its escrow; a refund of a payment, with its payment.
     if (!transfer || transfer.escrow) continue;
-    const payout = await getSandboxPayout(id);
-    const fee = splitFee(transfer.amountCents, defaultPayoutFeeSchedule.mtn).fee;
+    const payout = await payoutTruth(id);
+    const method = transfer.paymentMethod as 'mtn' | 'moov';
+    const fee = splitFee(transfer.amountCents, defaultPayoutFeeSchedule[method]).fee;
     if (payout?.state === 'success') {
       walletTotal -= transfer.amountCents + fee;
-      add(accounts.payoutClearing('mtn'), transfer.amountCents);
+      add(accounts.payoutClearing(method), transfer.amountCents);
       add(accounts.platformFees, fee);
       findings.payoutsPaid++;
       if (transfer.status !== 'success') mismatch(`transfer ${id}: paid out, yet ${transfer.status}`);

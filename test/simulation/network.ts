@@ -19,7 +19,14 @@ import { keysWritten, type TableWatch } from '#test/simulation/table-watch.ts';
  * SDK meets a real one (and retried as it retries one). They are installed once for the process,
  * and do nothing between runs.
  */
-export type FaultKind = 'throttling' | 'transaction_conflict' | 'timeout' | 'response_lost' | 'worker_killed';
+export type FaultKind =
+  | 'throttling'
+  | 'transaction_conflict'
+  | 'timeout'
+  | 'response_lost'
+  | 'worker_killed'
+  /** A provider's answer lost after it did the call (pawapay.ts). */
+  | 'provider_answer_lost';
 
 export interface Network {
   /** Latencies and faults are drawn from here. */
@@ -75,6 +82,7 @@ export const emptyFaults = (): Record<FaultKind, number> => ({
   timeout: 0,
   response_lost: 0,
   worker_killed: 0,
+  provider_answer_lost: 0,
 });
 
 const sdkError = (name: string, retryable: { throttling?: boolean } | undefined) =>

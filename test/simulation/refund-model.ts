@@ -1,7 +1,7 @@
 import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { findRefund, refundableOf, refundIdsOfPayment } from '#shared/data/refund.ts';
 import { accounts } from '#shared/domain/ledger.ts';
-import { getSandboxPayout } from '#shared/providers/sandbox.ts';
+import { payoutTruth } from '#test/simulation/pawapay.ts';
 
 export interface RefundModel {
   /** What paid refunds took out of the store's operating wallet, and what pending ones hold there. */
@@ -33,7 +33,7 @@ export async function refundModel(
         continue;
       }
       model.refunds++;
-      const payout = await getSandboxPayout(id);
+      const payout = await payoutTruth(id);
       const cost = refund.amountCents + refund.feeCents;
       if (payout?.state === 'success') {
         model.walletOut += cost;

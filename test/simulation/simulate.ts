@@ -5,7 +5,6 @@ import { localWebhookSecretsKeyId, startKmsStandIn } from '#infra/local/kms.ts';
 import { LedgerBooks, readBooks } from '#shared/audit/ledger-audit.ts';
 import { unsettledPayouts } from '#shared/data/payout.ts';
 import { setStepUpThreshold } from '#shared/operations/dashboard-transfers.ts';
-import { getSandboxPayout } from '#shared/providers/sandbox.ts';
 import { sandboxSmsGateway } from '#shared/sms/sandbox.ts';
 import { asTask, fireEscrowExpiry, startBackground } from '#test/simulation/background.ts';
 import { installDeterminism, randomStream, runOnClock, sleep } from '#test/simulation/determinism.ts';
@@ -20,6 +19,7 @@ import {
   SimulatedSchedules,
   truthfully,
 } from '#test/simulation/network.ts';
+import { pawapayTally, payoutTruth, startSimulatedPawapay } from '#test/simulation/pawapay.ts';
 import { SimulatedQueues } from '#test/simulation/queues.ts';
 import { startReceiver } from '#test/simulation/receiver.ts';
 import { creditSmsOnce, messageOperations } from '#test/simulation/scenarios/messages.ts';
@@ -81,6 +81,8 @@ export interface SimulationReport extends Omit<Findings, 'mismatches'> {
   streamRecords: number;
   streamRecordsParked: number;
   schedulesFired: number;
+  /** pawaPay's deposits, payouts and refunds by final status, and the disagreeing callbacks refused. */
+  pawapay: Record<string, number>;
   /** How long the run was on the simulated clock. */
   simulatedSeconds: number;
   mismatches: string[];
@@ -150,6 +152,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     takes.set(sms.messageId, (takes.get(sms.messageId) ?? 0) + 1);
     return gatewaySend(sms);
   };
+  const stopPawapay = startSimulatedPawapay(network, randomStream(seed, 'pawapay'));
   connect(network);
   const determinism = installDeterminism(seed, epoch, salt);
   try {
@@ -157,6 +160,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   } finally {
     determinism.uninstall();
     disconnect();
+    stopPawapay();
     sandboxSmsGateway.send = gatewaySend;
     await receiver.stop();
     await kms.stop();
@@ -263,6 +267,7 @@ async function run(
   const findings = await truthfully(() =>
     judge(world, fresh, before, watch.records, receiver, takes, smsFailedAttempts),
   );
+  findings.mismatches.push(...world.problems);
   for (const parked of background.streamRecordsParked)
     findings.mismatches.push(`stream record ${parked.sequence}: given up after its retries`);
   const { mismatches, ...found } = findings;
@@ -284,6 +289,7 @@ async function run(
     streamRecords: watch.records.length,
     streamRecordsParked: background.streamRecordsParked.length,
     schedulesFired: network.schedules.fired,
+    pawapay: pawapayTally(),
     simulatedSeconds: Math.round((Date.now() - epoch) / 1000),
     ...found,
     mismatches,
@@ -305,7 +311,7 @@ async function settleWhatIsOpen(world: World): Promise<boolean> {
   const unsettled = await truthfully(() => unsettledPayouts(new Date(Date.now() + 3_600_000), 1_000));
   for (const payout of unsettled) {
     world.payouts.add(payout.id);
-    if ((await truthfully(() => getSandboxPayout(payout.id)))?.state !== 'pending') continue;
+    if ((await truthfully(() => payoutTruth(payout.id)))?.state !== 'pending') continue;
     open = true;
     await decidePayout(world, payout.id);
   }

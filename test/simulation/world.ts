@@ -49,6 +49,8 @@ export interface World {
     refusedForBalance: number;
   };
   counts: { callbacksDelivered: number; dashboardActions: number; stepUpTransfers: number };
+  /** What the run saw go wrong on the way (a disagreeing callback believed): reported as mismatches. */
+  problems: string[];
 }
 
 export type Operation = { weight: number; name: string; run: (world: World) => Promise<void> };
@@ -94,6 +96,7 @@ export async function makeWorld(random: Random, receiverUrl: string): Promise<Wo
     credits: [],
     sms: { asked: new Map(), credits: [], refusedForBalance: 0 },
     counts: { callbacksDelivered: 0, dashboardActions: 0, stepUpTransfers: 0 },
+    problems: [],
   };
 }
 

@@ -16,6 +16,7 @@ import type { PayoutOutcome } from '#shared/providers/port.ts';
 import { getSandboxPayout, settleSandboxPayout } from '#shared/providers/sandbox.ts';
 import { settlePayout } from '#shared/settlement/payouts.ts';
 import { truthfully } from '#test/simulation/network.ts';
+import { decidePawapayPayout, pawapayPayoutCallback } from '#test/simulation/pawapay.ts';
 import { type Operation, removeOnce, type World } from '#test/simulation/world.ts';
 
 /**
@@ -37,6 +38,17 @@ export async function creditOnce(world: World, credit: { entryId: string; amount
 
 /** A provider's callback about a payout, as its verified callback hands it to the service. */
 export async function deliverPayoutCallback(callback: { id: string; outcome: PayoutOutcome }) {
+  // pawaPay's, through the adapter's status check (null: refused, which it must not be here).
+  const viaPawapay = await pawapayPayoutCallback(callback.id);
+  if (viaPawapay !== undefined) {
+    if (viaPawapay)
+      await settlePayout({
+        payoutId: viaPawapay.transferId,
+        providerReference: viaPawapay.providerReference,
+        outcome: viaPawapay.outcome,
+      });
+    return;
+  }
   const payout = await truthfully(() => getSandboxPayout(callback.id));
   if (!payout) return;
   await settlePayout({
@@ -49,6 +61,11 @@ export async function deliverPayoutCallback(callback: { id: string; outcome: Pay
 /** The provider's decision on a payout: four in five pay. Answers whether it was open. */
 export async function decidePayout(world: World, id: string): Promise<boolean> {
   const outcome: PayoutOutcome = world.random.chance(0.8) ? 'success' : 'declined';
+  const atPawapay = await decidePawapayPayout(id, outcome);
+  if (atPawapay !== undefined) {
+    if (atPawapay) world.payoutCallbacks.push({ id, outcome });
+    return atPawapay;
+  }
   const settled = await truthfully(() => settleSandboxPayout(id, outcome, false));
   if (settled) world.payoutCallbacks.push({ id, outcome });
   return settled !== undefined;
@@ -73,13 +90,20 @@ const askRefund = async (world: World, request: PaymentRequest, amountCents: num
   world.payouts.add(refund.id);
 };
 
+/** Up to `cents`, in whole francs (XOF has no smaller unit; the API refuses any other). */
+const wholeFrancsUpTo = (world: World, cents: number) =>
+  world.random.int(1, Math.max(1, Math.floor(cents / 100))) * 100;
+
+/** MTN MoMo through the sandbox, Moov Money through pawaPay. */
+const payoutMethods = ['mtn', 'moov'] as const;
+
 const transferTo = (world: World, amountCents: number) =>
   createTransferBody.parse({
     storeId: world.m.store.id,
     amountCents,
     currency: 'XOF',
     name: 'Fournisseur',
-    paymentMethod: 'mtn',
+    paymentMethod: world.random.pick(payoutMethods),
     identifier: { number: world.payerPhone },
   });
 
@@ -104,7 +128,7 @@ export const moneyOutOperations: Operation[] = [
     async run(world) {
       const transfer = await createTransferFor(
         world.m.caller,
-        transferTo(world, world.random.int(100, 100_000)),
+        transferTo(world, wholeFrancsUpTo(world, 100_000)),
         world.baseUrl,
       );
       world.payouts.add(transfer.id);
@@ -121,7 +145,7 @@ export const moneyOutOperations: Operation[] = [
         contactId: '',
         destinationStoreId: '',
         name: 'Fournisseur',
-        paymentMethod: 'mtn',
+        paymentMethod: world.random.pick(payoutMethods),
         number: world.payerPhone,
         amount: String(amount),
         description: '',
@@ -186,7 +210,7 @@ export const moneyOutOperations: Operation[] = [
     async run(world) {
       const request = await paidPayment(world);
       if (!request) return;
-      const amount = world.random.chance(0.4) ? undefined : world.random.int(100, request.amountCents);
+      const amount = world.random.chance(0.4) ? undefined : wholeFrancsUpTo(world, request.amountCents);
       await askRefund(world, request, amount);
     },
   },
@@ -197,7 +221,7 @@ export const moneyOutOperations: Operation[] = [
       const request = await paidPayment(world);
       if (!request) return;
       const parts = Array.from({ length: world.random.int(2, 4) }, () =>
-        world.random.int(100, Math.max(100, Math.floor(request.amountCents / 2))),
+        wholeFrancsUpTo(world, request.amountCents / 2),
       );
       const results = await Promise.allSettled(parts.map((amount) => askRefund(world, request, amount)));
       const failure = results.find((result) => result.status === 'rejected');
@@ -211,7 +235,7 @@ export const moneyOutOperations: Operation[] = [
       const request = await paidPayment(world);
       if (!request) return;
       const detail = await transactionDetailOf(world.member, request.id);
-      const amount = world.random.int(100, Math.max(100, detail.refundableCents));
+      const amount = wholeFrancsUpTo(world, detail.refundableCents);
       const form = { amountCents: String(amount), key: randomUUID() };
       const request2 = { baseUrl: world.baseUrl, sourceIp: '127.0.0.1' };
       const id = await confirmRefund(world.member, detail, form, request2);

@@ -6,10 +6,10 @@ import { cancelPaymentRequestFor, leaveHostedPage } from '#shared/operations/end
 import { expireEscrow, refundEscrow, releaseEscrow } from '#shared/operations/escrows.ts';
 import { payThroughLink } from '#shared/operations/payment-links.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
-import type { CollectionOutcome } from '#shared/providers/port.ts';
 import { completePayment } from '#shared/settlement/collections.ts';
 import { truthfully } from '#test/simulation/network.ts';
-import { type Operation, remember, removeOnce, type World } from '#test/simulation/world.ts';
+import { decidePawapayDeposit, pawapayDepositCallback, throughPawapay } from '#test/simulation/pawapay.ts';
+import { type Collection, type Operation, remember, removeOnce, type World } from '#test/simulation/world.ts';
 
 /**
  * Payments, from the merchant's request to the provider's callbacks: payers restarting with
@@ -30,6 +30,20 @@ const pickRequest = (world: World) =>
 export async function deliverCallback(world: World, reference: string): Promise<void> {
   const collection = world.collections.get(reference);
   if (!collection?.outcome) return;
+  if (throughPawapay(collection.provider)) {
+    // Now and then someone else's copy claiming the opposite comes first: it must move nothing.
+    if (world.random.chance(0.25)) {
+      const forged = await pawapayDepositCallback(reference, true);
+      if (forged.problem) world.problems.push(forged.problem);
+    }
+    // pawaPay's own, believed once its status check agrees.
+    const { callback } = await pawapayDepositCallback(reference, false);
+    if (callback) {
+      await completePayment(callback);
+      world.counts.callbacksDelivered++;
+    }
+    return;
+  }
   await completePayment({
     callbackId: randomUUID(),
     provider: collection.provider,
@@ -42,11 +56,18 @@ export async function deliverCallback(world: World, reference: string): Promise<
 }
 
 /** The provider's decision on a collection: three in four pay. */
-export function decideCollection(world: World, collection: { outcome?: CollectionOutcome }) {
-  collection.outcome = world.random.chance(0.75)
+export async function decideCollection(world: World, collection: Collection) {
+  const outcome = world.random.chance(0.75)
     ? 'success'
     : world.random.pick(['declined', 'insufficient_funds'] as const);
+  // pawaPay's record is the truth its status check answers: decided there first.
+  if (throughPawapay(collection.provider) && !(await decidePawapayDeposit(collection.reference, outcome)))
+    return;
+  collection.outcome = outcome;
 }
+
+/** An amount of whole francs (XOF has no smaller unit; the API refuses any other), in cents. */
+const francs = (world: World, min: number, max: number) => world.random.int(min, max) * 100;
 
 export const paymentOperations: Operation[] = [
   {
@@ -54,7 +75,7 @@ export const paymentOperations: Operation[] = [
     name: 'a payment request started',
     async run(world) {
       const provider = world.random.pick(world.providers);
-      const amount = world.random.int(100, 500_000);
+      const amount = francs(world, 1, 5_000);
       const request = await createPaymentRequestFor(
         world.m.caller,
         {
@@ -103,7 +124,7 @@ export const paymentOperations: Operation[] = [
     name: 'a payment request that lives a few seconds',
     async run(world) {
       const provider = world.random.pick(world.providers);
-      const amount = world.random.int(100, 300_000);
+      const amount = francs(world, 1, 3_000);
       const request = await createPaymentRequestFor(
         world.m.caller,
         {
@@ -147,7 +168,7 @@ export const paymentOperations: Operation[] = [
       const open = [...world.collections.values()].filter((collection) => !collection.outcome);
       if (open.length === 0) return;
       const collection = world.random.pick(open);
-      decideCollection(world, collection);
+      await decideCollection(world, collection);
       world.callbacks.push({ reference: collection.reference, deliveries: world.random.int(1, 3) });
     },
   },
@@ -174,7 +195,7 @@ export const paymentOperations: Operation[] = [
     async run(world) {
       // A marketplace's payment, held until released, refunded or its hold ends (minutes here).
       const provider = world.random.pick(world.providers);
-      const amount = world.random.int(100, 300_000);
+      const amount = francs(world, 1, 3_000);
       const request = await createPaymentRequestFor(
         { ...world.m.caller, keyKind: 'platform' },
         {
