@@ -9124,7 +9124,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The form again, with its errors (an unserved number, the balance too low). */
+            /** @description The form again, with its errors (an unserved number, the balance too low, the operator down). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9286,6 +9286,15 @@ export interface operations {
             };
             /** @description The threshold came down since the check step and no more codes may be sent now. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The beneficiary’s operator went down since the check step: nothing sent, the page says so. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,6 @@
+import { isProviderCode } from '#shared/domain/payment-methods.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
+import { OperatorUnavailable } from '#shared/errors/providers.ts';
 import { BadRequest, IdempotencyKeyReused } from '#shared/errors/request.ts';
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
@@ -80,6 +82,9 @@ export const handler = pageHandler(
         return htmlPage(transferRefusedPage(request, { kind: 'insufficient' }), 422);
       if (error instanceof IdempotencyKeyReused)
         return htmlPage(transferRefusedPage(request, { kind: 'reused' }), 422);
+      // Down between the check and the confirm: nothing was written, nothing sent.
+      if (error instanceof OperatorUnavailable && isProviderCode(error.paymentMethod))
+        return htmlPage(transferRefusedPage(request, { kind: 'down', provider: error.paymentMethod }), 503);
       throw error;
     }
   }),

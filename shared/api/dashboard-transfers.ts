@@ -64,7 +64,8 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'POST',
     path: '/dashboard/transfers/new',
     caller: 'public',
-    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
+    // The providers' secret: whether the beneficiary's operator is down (pawaPay's availability).
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem', 'secret:providers'],
     page: true,
     tag,
     summary:
@@ -74,7 +75,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     answers: {
       200: 'The confirm step.',
       303: signedOut,
-      400: 'The form again, with its errors (an unserved number, the balance too low).',
+      400: 'The form again, with its errors (an unserved number, the balance too low, the operator down).',
       403: forbidden,
       404: notOurs,
       429: 'Above the threshold, and three step-up codes were sent in the last 15 minutes: the check step, saying so.',
@@ -112,6 +113,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
       409: 'The same confirm form is being sent at this very moment.',
       422: 'The balance no longer covers it, or the form was used for another transfer: nothing sent.',
       429: 'The threshold came down since the check step and no more codes may be sent now.',
+      503: 'The beneficiary’s operator went down since the check step: nothing sent, the page says so.',
     },
   },
   setStepUpThresholdPage: {

@@ -36,9 +36,11 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     path: '/pl/{id}',
     caller: 'public',
     access: [
-      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      // Query: whether the operator is down (shared/providers/operator-health.ts); the providers'
+      // secret: pawaPay's published availability is read with its token.
       'table:Query',
       'table:GetItem',
+      'secret:providers',
     ],
     page: true,
     tag,
@@ -79,9 +81,11 @@ export const hostedPageEndpoints = /* @__PURE__ */ endpointsIn('pages', {
     path: '/payment/{id}',
     caller: 'public',
     access: [
-      // Query: whether the operator is down (shared/providers/operator-health.ts).
+      // Query: whether the operator is down (shared/providers/operator-health.ts); the providers'
+      // secret: pawaPay's published availability is read with its token.
       'table:Query',
       'table:GetItem',
+      'secret:providers',
     ],
     page: true,
     tag,

@@ -26,6 +26,7 @@ import { transactionsOf } from '#shared/operations/transactions.ts';
 import { checkStepUpCode, requestStepUpCode, stepUpBinding } from '#shared/operations/transfer-step-up.ts';
 import { createTransferFor, transferOf } from '#shared/operations/transfers.ts';
 import { formatAmount } from '#shared/pages/format.ts';
+import { operatorDown } from '#shared/providers/routing.ts';
 
 /** What the API's transfer operation takes: the dashboard's form becomes the same body. */
 type CreateTransferBody = Parameters<typeof createTransferFor>[1];
@@ -80,7 +81,9 @@ export type TransferProblem =
   | { field: TransferField; rule: 'required' | 'format' | 'min' | 'max' | 'same_store' | 'currency' }
   /** The operator does not take money in the number's country (the API's `provider_country`). */
   | { field: 'paymentMethod'; rule: 'provider_country'; provider: ProviderCode; country: UemoaCountry }
-  | { field: 'amount'; rule: 'insufficient'; availableCents: Cents; totalCents: Cents };
+  | { field: 'amount'; rule: 'insufficient'; availableCents: Cents; totalCents: Cents }
+  /** The operator is down right now (the API's 503 `provider_unavailable`): nothing is sent. */
+  | { field: 'paymentMethod' | 'contactId'; rule: 'down'; provider: ProviderCode };
 
 /** What the confirm step shows and posts: the checked transfer. */
 export interface TransferDraft {
@@ -201,6 +204,11 @@ export async function checkTransferForm(
     const { amount: availableCents } = await balanceOf(caller, store.id);
     if (availableCents < totalCents) {
       return { problems: [{ field: 'amount', rule: 'insufficient', availableCents, totalCents }] };
+    }
+    // Said at the check step, before an SMS code is spent on a transfer that would be turned away.
+    if (isProviderCode(method) && (await operatorDown(method, { phone: beneficiaryIdentifier }, 'payout'))) {
+      const field = form.to === 'contact' ? 'contactId' : 'paymentMethod';
+      return { problems: [{ field, rule: 'down', provider: method }] };
     }
   }
   return {

@@ -99,6 +99,8 @@ const text = {
     limited: 'Trop de codes demandés : réessayez dans 15 minutes.',
     noPhone: 'Aucun téléphone n’est enregistré pour vous : le code ne peut pas être envoyé.',
     refusedTitle: 'Le transfert n’a pas été envoyé',
+    operatorDown: (operator: string) =>
+      `${operator} ne répond pas en ce moment : rien n’a été envoyé. Réessayez dans quelques minutes, ou envoyez par un autre opérateur.`,
     insufficientNow:
       'Le solde disponible du point de vente ne couvre plus ce transfert, frais compris : rien n’a été envoyé.',
     reused: 'Ce formulaire a déjà servi pour un autre transfert : recommencez depuis le début.',
@@ -185,6 +187,8 @@ const text = {
     limited: 'Too many codes asked for: try again in 15 minutes.',
     noPhone: 'No phone is recorded for you: the code cannot be sent.',
     refusedTitle: 'The transfer was not sent',
+    operatorDown: (operator: string) =>
+      `${operator} is not answering right now: nothing was sent. Try again in a few minutes, or send through another operator.`,
     insufficientNow:
       'The point of sale’s available balance no longer covers this transfer, fee included: nothing was sent.',
     reused: 'This form was already used for another transfer: start again from the beginning.',
@@ -311,6 +315,8 @@ function problemMessages(language: Language, problems: readonly TransferProblem[
     let message: string;
     if (problem.rule === 'provider_country') {
       message = t.unserved(providerNames[problem.provider], countryNames[problem.country]);
+    } else if (problem.rule === 'down') {
+      message = t.operatorDown(providerNames[problem.provider]);
     } else if (problem.rule === 'insufficient') {
       message = t.insufficient(formatAmount(problem.availableCents), formatAmount(problem.totalCents));
     } else if (problem.rule === 'same_store' || problem.rule === 'currency') {
@@ -528,14 +534,20 @@ ${hiddenFields(state)}
 /** A transfer refused as a whole (the balance moved meanwhile, a reused form): why, and the way back. */
 export function transferRefusedPage(
   context: DashboardPageContext,
-  reason: { kind: 'insufficient' } | { kind: 'reused' },
+  reason: { kind: 'insufficient' } | { kind: 'reused' } | { kind: 'down'; provider: ProviderCode },
 ): string {
   const t = text[context.language];
+  const why =
+    reason.kind === 'insufficient'
+      ? t.insufficientNow
+      : reason.kind === 'down'
+        ? t.operatorDown(providerNames[reason.provider])
+        : t.reused;
   return page(
     context,
     t.refusedTitle,
     html`<h1>${t.refusedTitle}</h1>
-<div class="alert" role="alert"><p>${reason.kind === 'insufficient' ? t.insufficientNow : t.reused}</p></div>
+<div class="alert" role="alert"><p>${why}</p></div>
 <p><a href="${dashboardUrl(context, '/transfers')}">${t.back}</a></p>`,
   );
 }

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPaymentRequest } from '#shared/data/payment-request.ts';
 import { operatorHealthRule } from '#shared/domain/operator-health.ts';
 import { OperatorUnavailable, ProviderUnavailable } from '#shared/errors/providers.ts';
+import { creditStore } from '#shared/operations/credit.ts';
+import type { ActingMember } from '#shared/operations/dashboard-access.ts';
+import { checkTransferForm } from '#shared/operations/dashboard-transfers.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { forgetOperatorHealth } from '#shared/providers/operator-health.ts';
 import { operatorDown, operatorsDownNow, providerFor } from '#shared/providers/routing.ts';
@@ -128,6 +131,46 @@ describe('pawaPay', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(await operatorDown('orange', { phone: '+22607000789' }, 'collection')).toBe(false);
+  });
+
+  it("tells the dashboard's send-money check step that the beneficiary's operator is down, before any code", async () => {
+    const m = await merchant({ verificationLevel: 3 });
+    await creditStore(m.store.id, 1_000_000, `credit:${randomUUID()}`);
+    const member: ActingMember = {
+      businessId: m.business.id,
+      businessName: m.business.name,
+      memberId: m.owner.id,
+      userId: 'owner',
+      role: 'owner',
+      isServiceProvider: false,
+      verificationLevel: 3,
+    };
+    const form = {
+      storeId: m.store.id,
+      to: 'new' as const,
+      contactId: '',
+      destinationStoreId: '',
+      name: 'Fournisseur',
+      paymentMethod: 'orange',
+      number: '+226 07 00 07 89',
+      amount: '5000',
+      description: '',
+    };
+    expect(await checkTransferForm(member, form)).toHaveProperty('draft');
+    await pawapayControl('/providers/ORANGE_BFA', { status: 'CLOSED' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await checkTransferForm(member, form)).toEqual({
+        problems: [{ field: 'paymentMethod', rule: 'down', provider: 'orange' }],
+      });
+      // The confirm step leaves it to the operation, which refuses it before anything is written.
+      const checked = await checkTransferForm(member, form, { checkBalance: false });
+      expect(checked).toHaveProperty('draft');
+    } finally {
+      await pawapayControl('/providers/ORANGE_BFA', { status: 'OPERATIONAL' });
+    }
+    // Past the cached status: the next test finds it open.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
   });
 
   it('settles a deposit whose answers were all lost by the status check, under the id recorded first', async () => {
