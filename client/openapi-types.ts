@@ -10314,6 +10314,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The payer’s operator is down: nothing refunded, the page says so. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     cancelPaymentPage: {

@@ -126,6 +126,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
       403: forbidden,
       404: notFound,
       409: 'More than remains refundable, not refundable, or the balance does not cover it: the page says which.',
+      503: 'The payer’s operator is down: nothing refunded, the page says so.',
     },
   },
   cancelPaymentPage: {

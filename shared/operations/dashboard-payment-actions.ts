@@ -3,6 +3,7 @@ import type { PaymentRequest } from '#shared/data/payment-request.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { PaymentRequestNotCancellable } from '#shared/errors/payment-requests.ts';
+import { OperatorUnavailable } from '#shared/errors/providers.ts';
 import {
   PaymentRequestNotRefundable,
   RefundAboveRemaining,
@@ -30,12 +31,14 @@ export type RefundProblem =
   | { kind: 'amount'; reason: 'missing' | 'not_a_number' | 'too_small' | 'too_large'; remainingCents: number }
   | { kind: 'not_refundable' }
   | { kind: 'insufficient_balance' }
+  /** The payer's operator is down (the API's 503 `provider_unavailable`): nothing was done. */
+  | { kind: 'operator_down' }
   | { kind: 'not_cancellable' };
 
 export class ActionRefused extends Error {
   constructor(
     readonly problem: RefundProblem,
-    readonly status: 400 | 409,
+    readonly status: 400 | 409 | 503,
   ) {
     super(problem.kind);
   }
@@ -119,6 +122,7 @@ export async function confirmRefund(
     if (error instanceof PaymentRequestNotRefundable)
       throw new ActionRefused({ kind: 'not_refundable' }, 409);
     if (error instanceof InsufficientBalance) throw new ActionRefused({ kind: 'insufficient_balance' }, 409);
+    if (error instanceof OperatorUnavailable) throw new ActionRefused({ kind: 'operator_down' }, 503);
     throw error;
   }
 }

@@ -74,6 +74,8 @@ const text = {
       not_refundable:
         'Ce paiement ne peut pas être remboursé (il n’est pas payé, il est en séquestre ou déjà remboursé en entier).',
       insufficient_balance: 'Le solde disponible de la boutique ne couvre pas ce remboursement et ses frais.',
+      operator_down:
+        'L’opérateur du payeur ne répond pas en ce moment : rien n’a été remboursé. Réessayez dans quelques minutes.',
       not_cancellable: 'Cette demande de paiement est déjà terminée : elle ne peut plus être annulée.',
     },
     confirmTitle: 'Confirmer le remboursement',
@@ -141,6 +143,8 @@ const text = {
       not_refundable:
         'This payment cannot be refunded (it is not paid, it is in escrow, or it is refunded in full).',
       insufficient_balance: 'The store’s available balance does not cover this refund and its fee.',
+      operator_down:
+        'The payer’s operator is not answering right now: nothing was refunded. Try again in a few minutes.',
       not_cancellable: 'This payment request has ended already: it can no longer be cancelled.',
     },
     confirmTitle: 'Confirm the refund',

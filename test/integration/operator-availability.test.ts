@@ -5,6 +5,8 @@ import { operatorHealthRule } from '#shared/domain/operator-health.ts';
 import { OperatorUnavailable, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
+import { confirmRefund } from '#shared/operations/dashboard-payment-actions.ts';
+import { transactionDetailOf } from '#shared/operations/dashboard-transactions.ts';
 import { checkTransferForm } from '#shared/operations/dashboard-transfers.ts';
 import { createPaymentRequestFor, startCollection } from '#shared/operations/payment-requests.ts';
 import { forgetOperatorHealth } from '#shared/providers/operator-health.ts';
@@ -49,6 +51,17 @@ afterAll(async () => {
 const waveControl = fakeControl(() => wave.url);
 const pawapayControl = fakeControl(() => pawapay.url);
 const senegal = { phone: '+221770000001' };
+
+/** The merchant's owner, as the dashboard acts for it. */
+const ownerOf = (m: Awaited<ReturnType<typeof merchant>>): ActingMember => ({
+  businessId: m.business.id,
+  businessName: m.business.name,
+  memberId: m.owner.id,
+  userId: 'owner',
+  role: 'owner',
+  isServiceProvider: false,
+  verificationLevel: 3,
+});
 
 describe('a direct adapter learns that its operator is down from its own failures', () => {
   it(`refuses Wave after ${operatorHealthRule.failureThreshold} failed starts, and lifts it when a start answers`, async () => {
@@ -136,15 +149,7 @@ describe('pawaPay', () => {
   it("tells the dashboard's send-money check step that the beneficiary's operator is down, before any code", async () => {
     const m = await merchant({ verificationLevel: 3 });
     await creditStore(m.store.id, 1_000_000, `credit:${randomUUID()}`);
-    const member: ActingMember = {
-      businessId: m.business.id,
-      businessName: m.business.name,
-      memberId: m.owner.id,
-      userId: 'owner',
-      role: 'owner',
-      isServiceProvider: false,
-      verificationLevel: 3,
-    };
+    const member = ownerOf(m);
     const form = {
       storeId: m.store.id,
       to: 'new' as const,
@@ -208,5 +213,27 @@ describe('pawaPay', () => {
       status: 'success',
       providerReference: deposit?.depositId,
     });
+
+    // Its refund asked on the dashboard while pawaPay has Orange Burkina closed: said on the page, nothing done.
+    const owner = ownerOf(m);
+    await creditStore(m.store.id, 1_000_000, `credit:${randomUUID()}`);
+    await pawapayControl('/providers/ORANGE_BFA', { status: 'CLOSED' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const detail = await transactionDetailOf(owner, paymentRequestId);
+      const refused = confirmRefund(
+        owner,
+        detail,
+        { amountCents: '100000', key: randomUUID() },
+        {
+          baseUrl,
+          sourceIp: '127.0.0.1',
+        },
+      );
+      await expect(refused).rejects.toMatchObject({ problem: { kind: 'operator_down' }, status: 503 });
+      expect((await transactionDetailOf(owner, paymentRequestId)).refundableCents).toBe(300_000);
+    } finally {
+      await pawapayControl('/providers/ORANGE_BFA', { status: 'OPERATIONAL' });
+    }
   });
 });
