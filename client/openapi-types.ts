@@ -287,6 +287,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/identity_callbacks/smileid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Smile ID result (an owner’s identity check)
+         * @description Smile ID’s Enhanced KYC result for an owner’s identity check (job id = the verification’s id). Its `signature` (HMAC-SHA256 of `timestamp` + partner id + "sid_request" with the API key) must hold and `timestamp` be within the hour; the result believed is the job status asked of Smile ID. Anything else answers 401.
+         */
+        post: operations["receiveSmileIdCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pl/{id}": {
         parameters: {
             query?: never;
@@ -5898,6 +5918,82 @@ export interface operations {
             };
         };
     };
+    receiveSmileIdCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken into account (or already was). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                        /** @enum {string} */
+                        result: "approved" | "rejected" | "retry" | "pending" | "unknown" | "already_completed";
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
     linkPage: {
         parameters: {
             query?: {
@@ -7599,7 +7695,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The outcome. */
+            /** @description The outcome, or (Smile ID) the check under way, its result to come by callback. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -22,7 +22,7 @@ export const handler = pageHandler(
         400,
       );
     }
-    const completed = await completeVerification(verification.id, checked.details);
+    const completed = await completeVerification(verification.id, checked.details, request.baseUrl);
     const target = verificationCallbackTarget(completed);
     if (target) return redirectTo(target);
     return htmlPage(verificationPage(await verificationPageView(completed.id, completed), request));

@@ -14,7 +14,7 @@ export const handler = pageHandler('submitSandboxVerificationPage', async (reque
     const view = await verificationPageView(id);
     return htmlPage(verificationPage(view, request, { form: request.form, errors: checked.errors }), 400);
   }
-  const completed = await completeVerification(id, checked.details);
+  const completed = await completeVerification(id, checked.details, request.baseUrl);
   const target = verificationCallbackTarget(completed);
   if (target) return redirectTo(target);
   return htmlPage(verificationPage(await verificationPageView(id, completed), request));

@@ -6,8 +6,8 @@ import { endpointsIn } from '#shared/api/endpoint.ts';
  * The owner's identity check on the dashboard (issue 25, item 5): the first verification level,
  * which opens API access and lifts the level-0 collection ceiling. A compliance verification's
  * `url` is its page here; only the business's owner opens it (the `verify` action). The identity
- * decision is the sandbox's (by test values), so these pages exist on sandbox stages only, as the
- * former `/sandbox/kyc/{id}` did: production needs an identity vendor behind them (not built).
+ * decision is the sandbox's (by test values), or Smile ID's where IDENTITY_VENDOR=smileid (the
+ * local host, for now: no stage is wired to Smile ID yet, so these pages stay on sandbox stages).
  */
 const tag = 'Dashboard';
 const notAForm = 'A body that is not a form.';
@@ -54,7 +54,8 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification/{id}',
     caller: 'public',
-    access: ['table:DeleteItem', 'table:GetItem', 'table:UpdateItem'],
+    // Query: the business's store, whose country is the ID's Smile ID looks up.
+    access: ['table:DeleteItem', 'table:GetItem', 'table:Query', 'table:UpdateItem'],
     sandboxOnly: true,
     page: true,
     tag,
@@ -69,7 +70,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
       dateOfBirth: string(),
     }),
     answers: {
-      200: 'The outcome.',
+      200: 'The outcome, or (Smile ID) the check under way, its result to come by callback.',
       303: 'To the provider’s `callbackUrl`, with `verificationId` and `status` added to its query.',
       400: 'The form again, with the missing fields.',
       403: `${forbidden} Or: ${refused}`,

@@ -129,4 +129,20 @@ export const providerCallbackEndpoints = /* @__PURE__ */ endpointsIn('provider-c
     ...pawapayCallback,
     summary: 'Receive a pawaPay callback (deposits, payouts, refunds)',
   },
+  receiveSmileIdCallback: {
+    method: 'POST',
+    path: '/identity_callbacks/smileid',
+    caller: 'public',
+    // The verification, the business's level and API access, the open pointer; no secret grant
+    // yet: a stage has no Smile ID key until its vendor is wired (the local host reads its env).
+    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem'],
+    tag: 'Providers',
+    summary: 'Receive a Smile ID result (an owner’s identity check)',
+    response: object({
+      received: literal(true),
+      result: enumOf(['approved', 'rejected', 'retry', 'pending', 'unknown', 'already_completed']),
+    }),
+    responseDescription: 'Taken into account (or already was).',
+    errors: ['unauthorized'],
+  },
 });

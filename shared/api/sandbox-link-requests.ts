@@ -51,7 +51,8 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/kyc/{id}',
     caller: 'public',
-    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem'],
+    // Query: the business's store, whose country is the ID's Smile ID looks up.
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem', 'table:DeleteItem'],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',

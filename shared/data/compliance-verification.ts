@@ -1,4 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { businessKey } from '#shared/data/business.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
@@ -34,6 +35,12 @@ export interface ComplianceVerification {
   url: string;
   callbackUrl?: string | undefined;
   rejectionReason?: string | undefined;
+  /** Sent to the identity vendor (Smile ID), whose result callback decides it; absent on the sandbox's. */
+  submittedAt?: string | undefined;
+  /** The vendor's job of the latest try: only its result decides (a late result of an earlier try does not). */
+  vendorJobId?: string | undefined;
+  /** The vendor asks the owner to try again (a number in the wrong format): why, shown on the form. */
+  retryReason?: string | undefined;
   createdAt: string;
   updatedAt: string;
 }
@@ -143,3 +150,37 @@ export function raiseLevelWrite(businessId: string, from: number, to: number): G
     onConditionFailed: () => new Conflict('The business changed meanwhile; try again'),
   };
 }
+
+/**
+ * Records that a pending verification went to the identity vendor (its result comes by callback),
+ * or, with `retryReason`, that the vendor asks the owner to try again. Answers false when it is no
+ * longer pending.
+ */
+export async function markVerificationAttempt(
+  id: string,
+  attempt: { submittedAt: string; vendorJobId: string } | { retryReason: string },
+  at: string,
+): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: verificationKey(id),
+        UpdateExpression:
+          'submittedAt' in attempt
+            ? 'SET submittedAt = :submittedAt, vendorJobId = :vendorJobId, updatedAt = :at REMOVE retryReason'
+            : 'SET retryReason = :retryReason, updatedAt = :at REMOVE submittedAt',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ...prefixed(attempt), ':at': at, ':pending': 'pending' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+const prefixed = (values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).map(([key, value]) => [`:${key}`, value]));

@@ -66,6 +66,10 @@ export const endpointDescriptions: { readonly [Name in EndpointName]?: string } 
     'stage holds pawaPay’s public key, the RFC 9421 signature (`Signature`, `Signature-Input`, ' +
     '`Content-Digest`) must hold; whatever the signature, the callback moves money only when pawaPay’s ' +
     'status check for that id gives the same final status and amount. Anything else answers 401 with nothing written.',
+  receiveSmileIdCallback:
+    'Smile ID’s Enhanced KYC result for an owner’s identity check (job id = the verification’s id). Its ' +
+    '`signature` (HMAC-SHA256 of `timestamp` + partner id + "sid_request" with the API key) must hold and ' +
+    '`timestamp` be within the hour; the result believed is the job status asked of Smile ID. Anything else answers 401.',
   approveSandboxPaymentRequest:
     'Plays the payer approving in their app, through the provider’s signed callback: the phone ' +
     'number chooses the outcome (`+2250700000002` declined, `+2250700000003` insufficient funds, ...; ' +

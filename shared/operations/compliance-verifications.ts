@@ -5,17 +5,21 @@ import {
   completeVerificationWrites,
   getOpenVerification,
   getVerification,
+  markVerificationAttempt,
   newVerificationWrites,
   raiseLevelWrite,
 } from '#shared/data/compliance-verification.ts';
 import { getLink } from '#shared/data/service-provider-link.ts';
+import { listStores } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
+import { defaultCountry } from '#shared/domain/uemoa-countries.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { ComplianceVerificationNotFound, VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 import { verificationResponse } from '#shared/events/partner-events.ts';
+import { confirmedSmileIdOutcome, submitEnhancedKyc } from '#shared/identity/smile-id.ts';
 import { count } from '#shared/metrics.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 
@@ -112,17 +116,78 @@ export const sandboxIdentityOutcome = (details: IdentityDetails) =>
     ? ({ status: 'rejected', reason: 'identity_not_confirmed' } as const)
     : ({ status: 'approved' } as const);
 
+/** Which vendor checks identities on this stage: the sandbox's own test values, or Smile ID. */
+export const identityVendor = (): 'sandbox' | 'smileid' =>
+  process.env.IDENTITY_VENDOR === 'smileid' ? 'smileid' : 'sandbox';
+
+/** Where Smile ID posts its results, under the stage's base URL. */
+export const smileIdCallbackPath = '/identity_callbacks/smileid';
+
 /**
- * Completes a pending verification: approved raises the business's level (so its collection
- * ceiling) and opens its API access in the same transaction. A completed verification is returned as it is.
+ * The owner's details, submitted: the sandbox decides at once; Smile ID is asked and decides by
+ * its callback (the verification stays pending, `submittedAt` set, the page says it is under way).
+ * A completed verification is returned as it is.
  */
 export async function completeVerification(
   id: string,
   details: IdentityDetails,
+  baseUrl: string,
 ): Promise<ComplianceVerification> {
   const verification = await verificationById(id);
   if (verification.status !== 'pending') return verification;
-  const outcome = sandboxIdentityOutcome(details);
+  if (identityVendor() === 'sandbox')
+    return decideVerification(verification, sandboxIdentityOutcome(details));
+  const [store] = await listStores(verification.merchantBusinessId);
+  const vendorJobId = randomUUID();
+  await submitEnhancedKyc({
+    jobId: vendorJobId,
+    verificationId: verification.id,
+    userId: verification.merchantBusinessId,
+    country: store?.country ?? defaultCountry,
+    idNumber: details.idNumber,
+    firstName: details.firstName,
+    lastName: details.lastName,
+    dateOfBirth: details.dateOfBirth,
+    callbackUrl: `${baseUrl}${smileIdCallbackPath}`,
+  });
+  const at = new Date().toISOString();
+  await markVerificationAttempt(verification.id, { submittedAt: at, vendorJobId }, at);
+  return { ...verification, submittedAt: at, vendorJobId, retryReason: undefined, updatedAt: at };
+}
+
+/**
+ * Smile ID's result, its job status confirmed: approved or rejected completes the verification
+ * through the one transaction the sandbox's decision uses; "try again" reopens the form with the
+ * reason; anything else leaves it pending. Answers what it did.
+ */
+export async function applySmileIdResult(
+  verificationId: string,
+  jobId: string,
+): Promise<'approved' | 'rejected' | 'retry' | 'pending' | 'unknown' | 'already_completed'> {
+  const verification = uuidPattern.test(verificationId) ? await getVerification(verificationId) : undefined;
+  if (!verification) return 'unknown';
+  if (verification.status !== 'pending') return 'already_completed';
+  // A late result of an earlier try (or of a job that is not this verification's) decides nothing.
+  if (verification.vendorJobId !== jobId) return 'unknown';
+  const outcome = await confirmedSmileIdOutcome(jobId, verification.merchantBusinessId);
+  if (!outcome || outcome.status === 'pending') return 'pending';
+  if (outcome.status === 'retry') {
+    const at = new Date().toISOString();
+    await markVerificationAttempt(verification.id, { retryReason: outcome.reason }, at);
+    return 'retry';
+  }
+  const completed = await decideVerification(verification, outcome);
+  return completed.status === 'pending' ? 'pending' : completed.status;
+}
+
+/**
+ * Decides a pending verification: approved raises the business's level (so its collection ceiling)
+ * and opens its API access in the same transaction. One transaction for every vendor.
+ */
+async function decideVerification(
+  verification: ComplianceVerification,
+  outcome: { status: 'approved' } | { status: 'rejected'; reason: string },
+): Promise<ComplianceVerification> {
   const business = await getBusiness(verification.merchantBusinessId);
   if (!business) throw new BusinessNotFound();
   const at = new Date().toISOString();

@@ -1,6 +1,7 @@
 import type { Language } from '#shared/domain/languages.ts';
 import {
   type IdentityDetails,
+  identityVendor,
   type VerificationPageView,
   verificationPageUrl,
 } from '#shared/operations/compliance-verifications.ts';
@@ -49,6 +50,19 @@ const text = {
     },
     approved: 'Identité vérifiée. Votre entreprise peut maintenant encaisser davantage.',
     rejected: 'Identité non confirmée. Vérifiez vos informations avec votre prestataire.',
+    rejectedNotFound:
+      'Identité non confirmée : ce numéro n’a pas été trouvé auprès de l’autorité d’identification. Vérifiez le numéro sur votre pièce, puis recommencez la vérification depuis l’accueil.',
+    privacyVendor:
+      'Vos données\u00a0: elles sont transmises à Smile ID, notre prestataire de vérification d’identité, seulement pour cette vérification, et ne sont pas conservées par Partner Payments Service.',
+    underWay: 'Vérification en cours',
+    underWayText:
+      'Smile ID vérifie votre pièce auprès de l’autorité d’identification. Cela prend en général quelques minutes.',
+    refresh: 'Actualiser la page',
+    retry: {
+      id_number_format:
+        'Ce numéro n’a pas le format de votre pièce d’identité. Vérifiez-le sur la pièce, puis renvoyez le formulaire.',
+    } as Record<string, string>,
+    retryOther: 'La vérification n’a pas pu aboutir. Vérifiez vos informations, puis renvoyez le formulaire.',
   },
   en: {
     title: 'Identity check',
@@ -86,6 +100,19 @@ const text = {
     },
     approved: 'Identity verified. Your business may now collect more.',
     rejected: 'Identity not confirmed. Check your details with your provider.',
+    rejectedNotFound:
+      'Identity not confirmed: this number was not found at the identity authority. Check the number on your document, then start the check again from the home page.',
+    privacyVendor:
+      'Your data: it is sent to Smile ID, our identity check provider, for this check only, and is not kept by Partner Payments Service.',
+    underWay: 'Check under way',
+    underWayText:
+      'Smile ID is checking your document with the identity authority. It usually takes a few minutes.',
+    refresh: 'Refresh the page',
+    retry: {
+      id_number_format:
+        'This number is not in your identity document’s format. Check it on the document, then send the form again.',
+    } as Record<string, string>,
+    retryOther: 'The check could not finish. Check your details, then send the form again.',
   },
 } satisfies Record<Language, unknown>;
 
@@ -175,13 +202,20 @@ ${dateParts.map(
     return wrong ? [html`<li><a href="#${target}">${wrong}</a></li>`] : [];
   });
   const content =
-    verification.status === 'pending'
-      ? html`<div class="panel">
+    verification.status === 'pending' && verification.submittedAt
+      ? html`<section class="status" data-status="submitted">
+<h1>${t.underWay}</h1>
+<p>${t.underWayText}</p>
+<p><a href="${ownUrl(pageUrl, context)}">${t.refresh}</a></p>
+</section>`
+      : verification.status === 'pending'
+        ? html`<div class="panel">
 <h1>${t.title}</h1>
 ${summary.length > 0 && html`<div class="error-summary" role="alert" id="form-errors"><h2>${t.fixErrors}</h2><ul>${summary}</ul></div>`}
 <p data-testid="asks"><strong>${serviceProviderName ? t.asks(serviceProviderName, merchantName) : t.asksOwn(merchantName)}</strong></p>
 <p>${t.why}</p>
-<p class="muted">${t.sandbox}</p>
+${identityVendor() === 'sandbox' && html`<p class="muted">${t.sandbox}</p>`}
+${verification.retryReason && html`<div class="alert" role="alert" id="retry"><p>${t.retry[verification.retryReason] ?? t.retryOther}</p></div>`}
 <form method="post" action="${ownUrl(pageUrl, context)}" novalidate>
 ${filled.csrfToken && csrfField(filled.csrfToken)}
 <p>${t.intro}</p>
@@ -189,14 +223,14 @@ ${input('firstName', 'given-name')}
 ${input('lastName', 'family-name')}
 ${input('idNumber', 'off')}
 ${dateInput}
-<p class="privacy">${t.privacy(serviceProviderName)}</p>
+<p class="privacy">${identityVendor() === 'smileid' ? t.privacyVendor : t.privacy(serviceProviderName)}</p>
 <button class="button" type="submit">${t.submit}</button>
 </form>
 </div>`
-      : html`<section class="status ${verification.status === 'approved' ? 'status-success' : 'status-error'}" data-status="${verification.status}">
+        : html`<section class="status ${verification.status === 'approved' ? 'status-success' : 'status-error'}" data-status="${verification.status}">
 <div class="status-icon" aria-hidden="true">${verification.status === 'approved' ? '✓' : '!'}</div>
 <h1>${t.title}</h1>
-<p>${verification.status === 'approved' ? t.approved : t.rejected}</p>
+<p>${verification.status === 'approved' ? t.approved : verification.rejectionReason === 'identity_not_found' ? t.rejectedNotFound : t.rejected}</p>
 </section>`;
   return layout({ language: context.language, title: t.title, content, pageUrl });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { handler as payoutCallback } from '#functions/provider-callbacks/receive-payout-callback.ts';
 import { handler as collectionCallback } from '#functions/provider-callbacks/receive-provider-callback.ts';
+import { handler as smileIdCallback } from '#functions/provider-callbacks/receive-smile-id-callback.ts';
 import { proxyEvent } from '#test/support/proxy-event.ts';
 
 /** The API functions' 10 s timeout: a cold first call on a loaded machine must not be cut short. */
@@ -16,7 +17,7 @@ export interface BridgedCallback {
 }
 
 /**
- * The service's provider-callback endpoints over real HTTP, for integration tests without the
+ * The service's provider-callback endpoints (and Smile ID's result route) over real HTTP, for integration tests without the
  * local host: each request becomes the API Gateway event the deployed function would get.
  */
 export async function startCallbackBridge() {
@@ -25,6 +26,19 @@ export async function startCallbackBridge() {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const url = new URL(request.url ?? '/', 'http://bridge');
+    if (url.pathname === '/identity_callbacks/smileid') {
+      const event = proxyEvent({
+        httpMethod: request.method ?? 'POST',
+        path: url.pathname,
+        resource: url.pathname,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      const result = await smileIdCallback(event, context);
+      answered.push({ path: url.pathname, method: 'POST', status: result.statusCode, body: result.body });
+      response.writeHead(result.statusCode, { 'content-type': 'application/json' }).end(result.body);
+      return;
+    }
     const match = url.pathname.match(/^\/provider_callbacks\/([^/]+)(\/payouts)?$/);
     if (!match) {
       response.writeHead(404).end();

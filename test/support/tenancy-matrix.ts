@@ -249,6 +249,9 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   receivePawapayCallback: {
     public: 'pawaPay calls it; only a callback its status check confirms changes anything',
   },
+  receiveSmileIdCallback: {
+    public: 'Smile ID calls it; only a signed result its job status confirms changes anything',
+  },
   completeSandboxTransfer: hiddenAs(
     'transfer_not_found',
     (w) => `/sandbox/transfers/${w.a.pendingTransferId}/complete`,
