@@ -7756,6 +7756,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Smile ID looks up no ID number of the business’s country: the form again, saying so. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Smile ID could not be reached: the form again, nothing sent. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     apiKeysPage: {

@@ -2,6 +2,7 @@ import { dashboardPageOptions, withSession } from '#shared/http/dashboard-sessio
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import {
   completeVerification,
+  vendorProblemOf,
   verificationCallbackTarget,
   verificationOfMember,
   verificationPageView,
@@ -22,7 +23,16 @@ export const handler = pageHandler(
         400,
       );
     }
-    const completed = await completeVerification(verification.id, checked.details, request.baseUrl);
+    let completed: Awaited<ReturnType<typeof completeVerification>>;
+    try {
+      completed = await completeVerification(verification.id, checked.details, request.baseUrl);
+    } catch (error) {
+      const vendorProblem = vendorProblemOf(error);
+      if (!vendorProblem) throw error;
+      const filled = { form: request.form, csrfToken: session.csrfToken, vendorProblem };
+      const view = await verificationPageView(verification.id, verification);
+      return htmlPage(verificationPage(view, request, filled), vendorProblem === 'refused' ? 422 : 503);
+    }
     const target = verificationCallbackTarget(completed);
     if (target) return redirectTo(target);
     return htmlPage(verificationPage(await verificationPageView(completed.id, completed), request));

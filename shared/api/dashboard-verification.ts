@@ -75,6 +75,8 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
       400: 'The form again, with the missing fields.',
       403: `${forbidden} Or: ${refused}`,
       404: 'Unknown id, or another business’s verification.',
+      422: 'Smile ID looks up no ID number of the business’s country: the form again, saying so.',
+      503: 'Smile ID could not be reached: the form again, nothing sent.',
     },
   },
 });

@@ -17,6 +17,7 @@ import { uuidPattern } from '#shared/domain/ids.ts';
 import { isFollowableReturnUrl } from '#shared/domain/return-urls.ts';
 import { defaultCountry } from '#shared/domain/uemoa-countries.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
+import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { ComplianceVerificationNotFound, VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 import { verificationResponse } from '#shared/events/partner-events.ts';
 import { confirmedSmileIdOutcome, submitEnhancedKyc } from '#shared/identity/smile-id.ts';
@@ -119,6 +120,14 @@ export const sandboxIdentityOutcome = (details: IdentityDetails) =>
 /** Which vendor checks identities on this stage: the sandbox's own test values, or Smile ID. */
 export const identityVendor = (): 'sandbox' | 'smileid' =>
   process.env.IDENTITY_VENDOR === 'smileid' ? 'smileid' : 'sandbox';
+
+/** What a vendor's failure to take the check means for the owner's page, if it is one. */
+export const vendorProblemOf = (error: unknown): 'refused' | 'unavailable' | undefined =>
+  error instanceof ProviderRefused
+    ? 'refused'
+    : error instanceof ProviderUnavailable
+      ? 'unavailable'
+      : undefined;
 
 /** Where Smile ID posts its results, under the stage's base URL. */
 export const smileIdCallbackPath = '/identity_callbacks/smileid';

@@ -63,6 +63,12 @@ const text = {
         'Ce numéro n’a pas le format de votre pièce d’identité. Vérifiez-le sur la pièce, puis renvoyez le formulaire.',
     } as Record<string, string>,
     retryOther: 'La vérification n’a pas pu aboutir. Vérifiez vos informations, puis renvoyez le formulaire.',
+    vendor: {
+      refused:
+        'La vérification par numéro de pièce n’est pas encore possible pour le pays de votre entreprise. Contactez le support pour vérifier votre identité autrement.',
+      unavailable:
+        'Le service de vérification ne répond pas en ce moment : rien n’a été envoyé. Réessayez dans quelques minutes.',
+    },
   },
   en: {
     title: 'Identity check',
@@ -113,6 +119,12 @@ const text = {
         'This number is not in your identity document’s format. Check it on the document, then send the form again.',
     } as Record<string, string>,
     retryOther: 'The check could not finish. Check your details, then send the form again.',
+    vendor: {
+      refused:
+        'Checking by document number is not yet possible for your business’s country. Contact support to check your identity another way.',
+      unavailable:
+        'The identity check service is not answering right now: nothing was sent. Try again in a few minutes.',
+    },
   },
 } satisfies Record<Language, unknown>;
 
@@ -165,7 +177,13 @@ export function checkIdentityForm(
 export function verificationPage(
   { verification, serviceProviderName, merchantName }: VerificationPageView,
   context: PageContext,
-  filled: { form?: Record<string, string>; errors?: IdentityFormErrors; csrfToken?: string } = {},
+  filled: {
+    form?: Record<string, string>;
+    errors?: IdentityFormErrors;
+    csrfToken?: string;
+    /** The vendor refused the check (no lookup for the country) or could not be reached. */
+    vendorProblem?: 'refused' | 'unavailable';
+  } = {},
 ): string {
   const t = text[context.language];
   const pageUrl = verificationPageUrl(context.baseUrl, verification.id);
@@ -215,7 +233,8 @@ ${summary.length > 0 && html`<div class="error-summary" role="alert" id="form-er
 <p data-testid="asks"><strong>${serviceProviderName ? t.asks(serviceProviderName, merchantName) : t.asksOwn(merchantName)}</strong></p>
 <p>${t.why}</p>
 ${identityVendor() === 'sandbox' && html`<p class="muted">${t.sandbox}</p>`}
-${verification.retryReason && html`<div class="alert" role="alert" id="retry"><p>${t.retry[verification.retryReason] ?? t.retryOther}</p></div>`}
+${verification.retryReason && !filled.vendorProblem && html`<div class="alert" role="alert" id="retry"><p>${t.retry[verification.retryReason] ?? t.retryOther}</p></div>`}
+${filled.vendorProblem && html`<div class="alert" role="alert" id="vendor-problem"><p>${t.vendor[filled.vendorProblem]}</p></div>`}
 <form method="post" action="${ownUrl(pageUrl, context)}" novalidate>
 ${filled.csrfToken && csrfField(filled.csrfToken)}
 <p>${t.intro}</p>

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBusiness } from '#shared/data/business.ts';
 import { getVerification } from '#shared/data/compliance-verification.ts';
-import { completeVerification, startOwnVerification } from '#shared/operations/compliance-verifications.ts';
+import {
+  completeVerification,
+  startOwnVerification,
+  vendorProblemOf,
+} from '#shared/operations/compliance-verifications.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { type SmileIdFake, startSmileIdFake } from '#test/fakes/smileid-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
@@ -141,5 +145,25 @@ describe("an owner's identity checked by Smile ID", () => {
     expect(bridge.answered.at(-1)).toMatchObject({ status: 200, body: expect.stringContaining('"pending"') });
     expect(await getVerification(verification.id)).toMatchObject({ status: 'pending' });
     expect((await getBusiness(m.business.id))?.verificationLevel).toBe(0);
+  });
+
+  it('says so, with nothing sent, when Smile ID looks up no number of the country or cannot be reached', async () => {
+    const { verification } = await newOwner();
+    process.env.SMILE_ID_ID_TYPES = '{}';
+    try {
+      const refused = completeVerification(verification.id, details('CI0012345670'), bridge.url);
+      expect(vendorProblemOf(await refused.catch((error: unknown) => error))).toBe('refused');
+    } finally {
+      delete process.env.SMILE_ID_ID_TYPES;
+    }
+    process.env.SMILE_ID_BASE_URL = 'http://127.0.0.1:9/v1';
+    try {
+      const unreachable = completeVerification(verification.id, details('CI0012345670'), bridge.url);
+      expect(vendorProblemOf(await unreachable.catch((error: unknown) => error))).toBe('unavailable');
+    } finally {
+      process.env.SMILE_ID_BASE_URL = `${smileId.url}/v1`;
+    }
+    expect(await getVerification(verification.id)).toMatchObject({ status: 'pending' });
+    expect((await getVerification(verification.id))?.submittedAt).toBeUndefined();
   });
 });
