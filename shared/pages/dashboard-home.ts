@@ -74,6 +74,12 @@ const text = {
     collected: 'Encaissé ce mois-ci',
     verify: 'Vérifier votre identité',
     verifyWhy: 'Vérifiez votre identité pour activer l’API et relever votre plafond d’encaissement.',
+    steps: 'Vos premiers pas',
+    stepsIntro: 'Ce qui reste avant de recevoir et de retirer votre premier paiement :',
+    stepDone: 'Fait',
+    stepVerifyWait: 'Vérification d’identité : notre équipe vous contactera.',
+    stepCollect: 'Encaisser un premier paiement : créer un lien de paiement',
+    stepOut: 'Retirer votre argent : l’envoyer sur votre compte mobile money',
     businesses: 'Changer d’entreprise',
     signOut: 'Se déconnecter',
     signOutEverywhere: 'Se déconnecter partout',
@@ -92,6 +98,12 @@ const text = {
     collected: 'Collected this month',
     verify: 'Verify your identity',
     verifyWhy: 'Verify your identity to enable the API and raise your collection ceiling.',
+    steps: 'Your first steps',
+    stepsIntro: 'What stands between you and your first payment, received and taken out:',
+    stepDone: 'Done',
+    stepVerifyWait: 'Identity check: our team will contact you.',
+    stepCollect: 'Take a first payment: make a payment link',
+    stepOut: 'Take your money out: send it to your mobile money account',
     businesses: 'Switch business',
     signOut: 'Sign out',
     signOutEverywhere: 'Sign out everywhere',
@@ -152,6 +164,40 @@ function latestTable(context: DashboardPageContext, latest: HomeMoney['latest'])
 }
 
 /**
+ * A new business's way to its first payment, in the first screen until every step is done: its
+ * identity checked (the form that starts it, for whom may), a first payment taken (a payment link),
+ * money taken out (send money; withdrawals to the business's own accounts are not built yet). A
+ * step is done when the level is 1, and when the last 30 days show a collection, and a payout.
+ */
+function firstSteps(
+  context: DashboardPageContext & { csrfToken: string; overview: BusinessOverview; money: HomeMoney },
+  canVerify: boolean,
+): SafeHtml | undefined {
+  const t = text[context.language];
+  const totals = context.money.business.map((figures) => figures.lastDays);
+  const done = {
+    verify: context.overview.verificationLevel >= 1,
+    collect: totals.some((figures) => figures.collected.count > 0),
+    out: totals.some((figures) => figures.paidOut.count > 0),
+  };
+  if (done.verify && done.collect && done.out) return undefined;
+  const step = (name: keyof typeof done, todo: SafeHtml | string, label: string) =>
+    html`<li data-step="${name}" data-done="${String(done[name])}">${done[name] ? html`${label} : <strong>${t.stepDone}</strong>` : todo}</li>`;
+  const verify = canVerify
+    ? html`<p>${t.verifyWhy}</p>${postForm(dashboardUrl(context, '/verification'), context.csrfToken, html`<button class="button" type="submit">${t.verify}</button>`)}`
+    : t.stepVerifyWait;
+  return html`<section aria-labelledby="first-steps" data-testid="first-steps">
+<h2 id="first-steps">${t.steps}</h2>
+<p>${t.stepsIntro}</p>
+<ol class="steps">
+${step('verify', verify, t.verify)}
+${step('collect', html`<a href="${dashboardUrl(context, '/payment-links/new')}">${t.stepCollect}</a>`, t.stepCollect)}
+${step('out', html`<a href="${dashboardUrl(context, '/transfers/new')}">${t.stepOut}</a>`, t.stepOut)}
+</ol>
+</section>`;
+}
+
+/**
  * `/dashboard`: the money first (each store's available balance, what is held in escrow and
  * reserved, today's and the last 30 days' collected, refunded and paid-out totals with a chart of
  * the days, the business's totals when it has several stores, the 10 latest transactions), then
@@ -182,6 +228,7 @@ export function dashboardHomePage(
 ${context.nav}
 <p class="eyebrow">${t.title}</p>
 <h1 data-testid="business-name" data-business-id="${member.businessId}">${member.businessName}</h1>
+${firstSteps(context, canVerify)}
 ${money.stores.map((store, index) => storeSection(context, store, index))}
 ${
   money.stores.length > 1 &&
@@ -201,7 +248,6 @@ ${latestTable(context, money.latest)}
 <dt>${t.ceiling}</dt><dd data-testid="ceiling">${overview.ceiling === null ? t.unlimited : formatAmount(overview.ceiling)}</dd>
 <dt>${t.collected}</dt><dd data-testid="collected">${formatAmount(overview.collected)}</dd>
 </dl>
-${canVerify && html`<p>${t.verifyWhy}</p>${postForm(dashboardUrl(context, '/verification'), context.csrfToken, html`<button class="button" type="submit">${t.verify}</button>`)}`}
 ${context.memberships.length > 1 && html`<a class="button button-secondary" href="${dashboardUrl(context, '/businesses')}">${t.businesses}</a>`}
 ${postForm(dashboardUrl(context, '/sign-out'), context.csrfToken, html`<button class="button button-decline" type="submit">${t.signOut}</button>`)}
 ${postForm(dashboardUrl(context, '/sign-out-everywhere'), context.csrfToken, html`<button class="button button-decline" type="submit" aria-describedby="sign-out-everywhere-hint">${t.signOutEverywhere}</button><p class="hint" id="sign-out-everywhere-hint">${t.signOutEverywhereHint}</p>`)}

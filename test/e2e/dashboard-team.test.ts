@@ -353,6 +353,10 @@ describe('verification and API access', () => {
     expect(before).toContain('<dd data-testid="verification-level">0</dd>');
     expect(before).toContain('Pas encore activé');
     expect(before).toMatch(/data-testid="ceiling">0\s?F\s?CFA</);
+    // The way to a first payment leads the page, each step a link until done.
+    expect(before).toContain('<li data-step="verify" data-done="false">');
+    expect(before).toContain(`href="${baseUrl}/dashboard/payment-links/new"`);
+    expect(before).toContain(`href="${baseUrl}/dashboard/transfers/new"`);
     const headers = await apiKeyOf(dataDir, owner.businessId);
     expect((await fetch(`${baseUrl}/partner_api/stores`, { headers })).status).toBe(403);
 
@@ -391,6 +395,8 @@ describe('verification and API access', () => {
     expect(home.text).toContain('<dd data-testid="api-access">Activé</dd>');
     expect(home.text).toMatch(/data-testid="ceiling">2\s?000\s?000\s?F\s?CFA</);
     expect(home.text).not.toContain('/dashboard/verification"');
+    expect(home.text).toContain('<li data-step="verify" data-done="true">');
+    expect(home.text).toContain('<li data-step="collect" data-done="false">');
     expect(await data.business.getBusiness(owner.businessId)).toMatchObject({
       verificationLevel: 1,
       apiAccessEnabled: true,
