@@ -1,14 +1,16 @@
-import { IDApi } from 'smile-identity-core/dist/src/id-api.js';
 import signatureModule from 'smile-identity-core/dist/src/signature.js';
-import { get_job_status } from 'smile-identity-core/dist/src/utilities.js';
 import { secretValue } from '#shared/aws/secrets.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
+import { callProvider, defaultCallPolicy } from '#shared/providers/provider-http.ts';
 
 /**
- * Smile ID (https://docs.usesmileid.com), the identity vendor of the zone, through its official
- * Node SDK (`smile-identity-core`, v1 API). The owner's check is Enhanced KYC (job type 5): the
+ * Smile ID (https://docs.usesmileid.com), the identity vendor of the zone, v1 API. Requests and
+ * answers are signed with its official Node SDK's `Signature` (`smile-identity-core`); the HTTP is
+ * the service's own (`callProvider`: timeouts, bounded retries, the stage's base URL as given),
+ * with the bodies the SDK's `IDApi` and `get_job_status` send: the SDK's HTTP client (axios and
+ * its MIME table) would double the two functions' bundles and force every base URL to https. The owner's check is Enhanced KYC (job type 5): the
  * ID number, names and date of birth the owner typed, looked up at the ID authority
  * (https://docs.usesmileid.com/products/for-individuals-kyc/identity-lookup), asked
  * asynchronously (`/v1/async_id_verification`); Smile ID posts the result to our callback, signed
@@ -30,6 +32,9 @@ export const smileIdJobType = 5;
 // `default`), bundlers and vitest hand the class.
 const Signature =
   (signatureModule as unknown as { default?: typeof signatureModule }).default ?? signatureModule;
+
+/** What the SDK says of itself in every request (its `sdkVersionInfo`). */
+const sdkVersion = { source_sdk: 'javascript', source_sdk_version: '3.2.1' };
 
 /** The ID type looked up per country, unless the stage says otherwise. */
 export const defaultSmileIdIdTypes: Partial<Record<UemoaCountry, string>> = { CI: 'NATIONAL_ID_NO_PHOTO' };
@@ -81,44 +86,42 @@ export async function submitEnhancedKyc(request: EnhancedKycRequest): Promise<vo
   if (!idType)
     throw new ProviderRefused(`Smile ID looks up no ID number of ${request.country} on this stage`);
   const { baseUrl, partnerId, apiKey } = config();
-  const api = new IDApi(partnerId, await apiKey(), baseUrl);
-  // The SDK turns every server into https://; a stage's base URL is used as configured (a
-  // stand-in on the laptop is http).
-  (
-    api as unknown as { axiosInstance: { defaults: { baseURL: string; timeout: number } } }
-  ).axiosInstance.defaults.baseURL = baseUrl;
-  (api as unknown as { axiosInstance: { defaults: { timeout: number } } }).axiosInstance.defaults.timeout =
-    8_000;
-  try {
-    const answer = (await api.submitAsyncjob(
-      {
-        job_id: request.jobId,
-        user_id: request.userId,
-        job_type: smileIdJobType,
-        verification_id: request.verificationId,
-      },
-      {
+  const answer = await callProvider(
+    'smileid',
+    {
+      method: 'POST',
+      url: `${baseUrl}/async_id_verification`,
+      headers: {},
+      // As the SDK's IDApi.submitAsyncjob sends it (IDApi.createVerificationRequest).
+      body: {
+        partner_id: partnerId,
+        partner_params: {
+          job_id: request.jobId,
+          user_id: request.userId,
+          job_type: smileIdJobType,
+          verification_id: request.verificationId,
+        },
         country: request.country,
         id_type: idType,
         id_number: request.idNumber,
         first_name: request.firstName,
         last_name: request.lastName,
         dob: request.dateOfBirth,
+        ...new Signature(partnerId, await apiKey()).generate_signature(),
+        ...sdkVersion,
+        callback_url: request.callbackUrl,
       },
-      request.callbackUrl,
-    )) as { success?: boolean };
-    if (answer?.success !== true) throw new ProviderUnavailable('Smile ID did not take the job');
-  } catch (error) {
-    const response = (error as { response?: { status?: number; data?: { code?: string; error?: string } } })
-      .response;
-    // 2215: a job already exists under this id (our retry of one whose answer was lost): it runs.
-    if (response?.data?.code === '2215') return;
-    if (error instanceof ProviderRefused || error instanceof ProviderUnavailable) throw error;
-    logger.warn('smile id job not taken', { status: response?.status, code: response?.data?.code });
-    if (response?.status && response.status < 500)
-      throw new ProviderRefused(`Smile ID refused the job (${response.data?.code ?? response.status})`);
-    throw new ProviderUnavailable('Smile ID could not be reached; try again later');
-  }
+      // A job id Smile ID already has is refused (2215): a retry of a lost answer is safe.
+      retryable: true,
+    },
+    defaultCallPolicy,
+  );
+  const body = answer.body as { success?: boolean; code?: string } | undefined;
+  if (answer.status === 200 && body?.success === true) return;
+  // 2215: a job already exists under this id (our retry of one whose answer was lost): it runs.
+  if (body?.code === '2215') return;
+  logger.warn('smile id job not taken', { status: answer.status, code: body?.code });
+  throw new ProviderRefused(`Smile ID refused the job (${body?.code ?? answer.status})`);
 }
 
 /** What a verified result says, in the service's words. */
@@ -211,14 +214,40 @@ export async function confirmedSmileIdOutcome(
   userId: string,
 ): Promise<SmileIdOutcome | undefined> {
   const { baseUrl, partnerId, apiKey } = config();
-  let status: { job_complete?: boolean; result?: { ResultCode?: unknown } | string };
-  try {
-    status = await get_job_status(partnerId, await apiKey(), baseUrl, userId, jobId, {
-      return_history: false,
-      return_images: false,
-    });
-  } catch (error) {
-    logger.warn('smile id job status not read', { jobId, error: error as Error });
+  const signature = new Signature(partnerId, await apiKey());
+  // As the SDK's get_job_status asks it, and checks its answer's signature.
+  const answer = await callProvider(
+    'smileid',
+    {
+      method: 'POST',
+      url: `${baseUrl}/job_status`,
+      headers: {},
+      body: {
+        user_id: userId,
+        job_id: jobId,
+        partner_id: partnerId,
+        history: false,
+        image_links: false,
+        ...signature.generate_signature(),
+      },
+      retryable: true,
+    },
+    defaultCallPolicy,
+  );
+  const status = answer.body as
+    | {
+        timestamp?: unknown;
+        signature?: unknown;
+        job_complete?: boolean;
+        result?: { ResultCode?: unknown } | string;
+      }
+    | undefined;
+  const signed =
+    typeof status?.timestamp === 'string' &&
+    typeof status.signature === 'string' &&
+    signature.confirm_signature(status.timestamp, status.signature);
+  if (answer.status !== 200 || !signed) {
+    logger.warn('smile id job status not read', { jobId, status: answer.status, signed });
     throw new ProviderUnavailable('Smile ID did not answer the job status; it will call back again');
   }
   const code = typeof status.result === 'object' ? status.result?.ResultCode : undefined;
