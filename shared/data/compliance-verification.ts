@@ -153,34 +153,35 @@ export function raiseLevelWrite(businessId: string, from: number, to: number): G
 
 /**
  * Records that a pending verification went to the identity vendor (its result comes by callback),
- * or, with `retryReason`, that the vendor asks the owner to try again. Answers false when it is no
- * longer pending.
+ * or, with `retryReason`, that the vendor asks the owner to try again. One no longer pending (a
+ * result that came meanwhile) is left as it is.
  */
 export async function markVerificationAttempt(
   id: string,
   attempt: { submittedAt: string; vendorJobId: string } | { retryReason: string },
   at: string,
-): Promise<boolean> {
+): Promise<void> {
+  const submitted = 'submittedAt' in attempt;
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: verificationKey(id),
-        UpdateExpression:
-          'submittedAt' in attempt
-            ? 'SET submittedAt = :submittedAt, vendorJobId = :vendorJobId, updatedAt = :at REMOVE retryReason'
-            : 'SET retryReason = :retryReason, updatedAt = :at REMOVE submittedAt',
+        UpdateExpression: submitted
+          ? 'SET submittedAt = :submittedAt, vendorJobId = :vendorJobId, updatedAt = :at REMOVE retryReason'
+          : 'SET retryReason = :retryReason, updatedAt = :at REMOVE submittedAt',
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ...prefixed(attempt), ':at': at, ':pending': 'pending' },
+        ExpressionAttributeValues: {
+          ...(submitted
+            ? { ':submittedAt': attempt.submittedAt, ':vendorJobId': attempt.vendorJobId }
+            : { ':retryReason': attempt.retryReason }),
+          ':at': at,
+          ':pending': 'pending',
+        },
       }),
     );
-    return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }
-
-const prefixed = (values: Record<string, string>) =>
-  Object.fromEntries(Object.entries(values).map(([key, value]) => [`:${key}`, value]));

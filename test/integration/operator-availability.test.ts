@@ -4,7 +4,6 @@ import { getPaymentRequest } from '#shared/data/payment-request.ts';
 import { operatorHealthRule } from '#shared/domain/operator-health.ts';
 import { OperatorUnavailable, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { creditStore } from '#shared/operations/credit.ts';
-import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { confirmRefund } from '#shared/operations/dashboard-payment-actions.ts';
 import { transactionDetailOf } from '#shared/operations/dashboard-transactions.ts';
 import { checkTransferForm } from '#shared/operations/dashboard-transfers.ts';
@@ -15,7 +14,7 @@ import { sweepPendingCollections } from '#shared/settlement/collection-sweep.ts'
 import { type PawapayFake, startPawapayFake } from '#test/fakes/pawapay-fake.ts';
 import { startWaveFake, type WaveFake } from '#test/fakes/wave-fake.ts';
 import { fakeControl } from '#test/support/fake-control.ts';
-import { merchant } from '#test/support/fixtures.ts';
+import { actingOwnerOf, merchant } from '#test/support/fixtures.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 /**
@@ -51,17 +50,6 @@ afterAll(async () => {
 const waveControl = fakeControl(() => wave.url);
 const pawapayControl = fakeControl(() => pawapay.url);
 const senegal = { phone: '+221770000001' };
-
-/** The merchant's owner, as the dashboard acts for it. */
-const ownerOf = (m: Awaited<ReturnType<typeof merchant>>): ActingMember => ({
-  businessId: m.business.id,
-  businessName: m.business.name,
-  memberId: m.owner.id,
-  userId: 'owner',
-  role: 'owner',
-  isServiceProvider: false,
-  verificationLevel: 3,
-});
 
 describe('a direct adapter learns that its operator is down from its own failures', () => {
   it(`refuses Wave after ${operatorHealthRule.failureThreshold} failed starts, and lifts it when a start answers`, async () => {
@@ -149,7 +137,7 @@ describe('pawaPay', () => {
   it("tells the dashboard's send-money check step that the beneficiary's operator is down, before any code", async () => {
     const m = await merchant({ verificationLevel: 3 });
     await creditStore(m.store.id, 1_000_000, `credit:${randomUUID()}`);
-    const member = ownerOf(m);
+    const member = actingOwnerOf(m);
     const form = {
       storeId: m.store.id,
       to: 'new' as const,
@@ -215,7 +203,7 @@ describe('pawaPay', () => {
     });
 
     // Its refund asked on the dashboard while pawaPay has Orange Burkina closed: said on the page, nothing done.
-    const owner = ownerOf(m);
+    const owner = actingOwnerOf(m);
     await creditStore(m.store.id, 1_000_000, `credit:${randomUUID()}`);
     await pawapayControl('/providers/ORANGE_BFA', { status: 'CLOSED' });
     try {

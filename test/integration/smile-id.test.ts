@@ -7,12 +7,11 @@ import {
   startOwnVerification,
   vendorProblemOf,
 } from '#shared/operations/compliance-verifications.ts';
-import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { type SmileIdFake, startSmileIdFake } from '#test/fakes/smileid-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
 import { eventually } from '#test/support/eventually.ts';
 import { fakeControl } from '#test/support/fake-control.ts';
-import { merchant } from '#test/support/fixtures.ts';
+import { actingOwnerOf, merchant } from '#test/support/fixtures.ts';
 
 /**
  * An owner's identity check through Smile ID (Enhanced KYC), against its contract fake over HTTP:
@@ -45,15 +44,7 @@ const control = fakeControl(() => smileId.url);
 
 async function newOwner() {
   const m = await merchant({ verificationLevel: 0 });
-  const owner: ActingMember = {
-    businessId: m.business.id,
-    businessName: m.business.name,
-    memberId: m.owner.id,
-    userId: 'owner',
-    role: 'owner',
-    isServiceProvider: false,
-    verificationLevel: 0,
-  };
+  const owner = actingOwnerOf(m);
   const verification = await startOwnVerification(owner, bridge.url);
   return { m, verification };
 }

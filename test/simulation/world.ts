@@ -5,7 +5,7 @@ import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { createPaymentLinkFor } from '#shared/operations/payment-links.ts';
 import type { CollectionOutcome, PayoutOutcome } from '#shared/providers/port.ts';
 import type { Random } from '#test/simulation/determinism.ts';
-import { merchant } from '#test/support/fixtures.ts';
+import { actingOwnerOf, merchant } from '#test/support/fixtures.ts';
 
 /**
  * The simulated merchant and what the world knows of it: what the operations made, what the
@@ -72,15 +72,7 @@ export async function makeWorld(random: Random, receiverUrl: string): Promise<Wo
   return {
     random,
     m,
-    member: {
-      businessId: m.business.id,
-      businessName: m.business.name,
-      memberId: m.owner.id,
-      userId: 'owner',
-      role: 'owner',
-      isServiceProvider: false,
-      verificationLevel: 3,
-    },
+    member: actingOwnerOf(m),
     subscription,
     linkId: link.id,
     baseUrl: 'http://localhost:0',

@@ -8,6 +8,7 @@ import { listStoreWallets } from '#shared/data/wallet.ts';
 import type { Caller } from '#shared/domain/caller.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
+import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { redirectRequestBody } from '#test/support/payment-request-body.ts';
 
 /** A business with API access, one store, one soundbox and a merchant key, straight in DynamoDB. */
@@ -36,6 +37,17 @@ export async function merchant(
   const caller: Caller = await authenticate({ 'x-api-key-id': apiKey.id, 'x-api-key': secret }, 'api_key');
   return { business, owner, store, device, caller };
 }
+
+/** The merchant's owner as the dashboard acts for it (what a signed-in owner's session gives). */
+export const actingOwnerOf = (m: Awaited<ReturnType<typeof merchant>>): ActingMember => ({
+  businessId: m.business.id,
+  businessName: m.business.name,
+  memberId: m.owner.id,
+  userId: 'owner',
+  role: 'owner',
+  isServiceProvider: false,
+  verificationLevel: m.business.verificationLevel,
+});
 
 export async function operatingWallet(businessId: string, storeId: string) {
   const wallets = await listStoreWallets(businessId, storeId);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { productionRoutes } from '#infra/stage-config.ts';
 import { ProviderRefused } from '#shared/errors/providers.ts';
-import { adapterOfRoute, routedOnThisStage } from '#shared/providers/adapters.ts';
+import { adapterOfRoute, routedOnThisStage, routeProblems } from '#shared/providers/adapters.ts';
 import { providerFor } from '#shared/providers/routing.ts';
 import { sandboxProvider } from '#shared/providers/sandbox.ts';
 
@@ -23,6 +23,8 @@ describe('routing by payment method and country', () => {
     expect(adapterOfRoute(productionRoutes.orange, 'ML')).toBe('pawapay');
     expect(adapterOfRoute(productionRoutes.wave, 'SN')).toBe('wave');
     expect(productionRoutes).not.toHaveProperty('djamo');
+    // Production's default agrees with the payer pages' operator table, as a registry entry must.
+    expect(routeProblems(productionRoutes)).toEqual([]);
   });
 
   it('reads the country off the number: a Beninese number routed to the sandbox, an Ivorian one not', () => {
