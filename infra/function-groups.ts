@@ -16,11 +16,13 @@ import type { Construct, IConstruct } from 'constructs';
 export const cloudFormationResourceLimit = 500;
 
 /**
- * What a stack may hold at most: a fifth of CloudFormation's limit stays free, so a capability of
- * a dozen routes (about a hundred resources) never lands a stage one change away from the limit.
- * Crossing it fails the synth, which is the time to add a group or move resources out.
+ * What a stack may hold at most: 60 of CloudFormation's limit stay free, so a capability of a
+ * dozen routes (about 25 resources in the stage's stack, 70 in a group's) never lands a stage one
+ * change away from the limit. Crossing it fails the synth, which is the time to add a group or move
+ * resources out. It was 400 until the withdrawals (issue 34) found dev's stack at 386 with nothing
+ * left to move but the API's methods (docs/architecture/stacks.md, "Headroom").
  */
-export const stackResourceMargin = 400;
+export const stackResourceMargin = 440;
 
 /**
  * The group of a function: the directory of its entry under `functions/` (`payment-requests`,
