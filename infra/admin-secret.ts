@@ -5,26 +5,30 @@
  * from the command so tests can reach it (infra/admin.ts runs as soon as it is imported).
  */
 import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import {
-  adapterSecretFields,
-  type LiveAdapterName,
-  providerSecretProblems,
-} from '#shared/providers/adapters.ts';
+import { smileIdSecretFields } from '#shared/identity/smile-id.ts';
+import { adapterSecretFields, jsonSecretProblems } from '#shared/providers/adapters.ts';
 import { providerSecretName } from './naming.ts';
 import type { StageEntry } from './stage-registry.ts';
 
-export const isLiveAdapter = (name: string): name is LiveAdapterName => name in adapterSecretFields;
+/** The fields of each secret an operator fills: the live providers', and Smile ID's (identity checks). */
+const secretFields: Record<string, readonly string[]> = {
+  ...adapterSecretFields,
+  smileid: smileIdSecretFields,
+};
+export type FilledSecretName = keyof typeof adapterSecretFields | 'smileid';
+
+export const isFilledSecret = (name: string): name is FilledSecretName => Object.hasOwn(secretFields, name);
 
 /** Writes a new version of the stage's secret: the functions use it within a minute (their cache). */
 export async function putProviderSecret(
   client: SecretsManagerClient,
   stage: StageEntry,
-  adapter: LiveAdapterName,
+  provider: FilledSecretName,
   text: string,
 ): Promise<{ secretName: string; versionId: string | undefined }> {
-  const problems = providerSecretProblems(adapter, text);
-  if (problems.length > 0) throw new Error(`${adapter} credentials refused: ${problems.join('; ')}`);
-  const secretName = providerSecretName(stage.name, adapter);
+  const problems = jsonSecretProblems(secretFields[provider] ?? [], text);
+  if (problems.length > 0) throw new Error(`${provider} credentials refused: ${problems.join('; ')}`);
+  const secretName = providerSecretName(stage.name, provider);
   const answer = await client.send(new PutSecretValueCommand({ SecretId: secretName, SecretString: text }));
   return { secretName, versionId: answer.VersionId };
 }

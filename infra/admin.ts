@@ -47,9 +47,10 @@ Commands:
   retire-business --business ID
                   turns its API access off and removes its webhook subscription; its ledger
                   entries stay (the smoke test's throwaway businesses end this way)
-  put-provider-secret --provider wave|mtn --from-file FILE   (with --stage only)
+  put-provider-secret --provider wave|mtn|pawapay|smileid --from-file FILE   (with --stage only)
                   puts the provider's credentials (JSON, read from FILE, or - for standard input)
                   into the stage's secret, created empty by the stack, after checking each field
+                  (smileid: {"partnerId", "apiKey"}, on a stage whose identityVendor is smileid)
   audit           recompute the books; exits 1 on any break
   orphan-collections
                   collections a provider reported as paid that completed no payment request (a
@@ -306,9 +307,11 @@ async function run(
         throw new UsageError(
           'put-provider-secret needs --stage: the local host reads providers from variables',
         );
-      const { isLiveAdapter, newSecretsManagerClient, putProviderSecret } = await import('./admin-secret.ts');
+      const { isFilledSecret, newSecretsManagerClient, putProviderSecret } = await import(
+        './admin-secret.ts'
+      );
       const provider = required('provider');
-      if (!isLiveAdapter(provider)) throw new UsageError('--provider must be wave, mtn or pawapay');
+      if (!isFilledSecret(provider)) throw new UsageError('--provider must be wave, mtn, pawapay or smileid');
       const file = required('from-file');
       // From a file or standard input, never an argument: a key typed on the command line stays
       // in the shell's history.

@@ -3,6 +3,7 @@ import { secretValue } from '#shared/aws/secrets.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { logger } from '#shared/logger.ts';
+import { jsonSecretProblems } from '#shared/providers/adapters.ts';
 import { callProvider, defaultCallPolicy } from '#shared/providers/provider-http.ts';
 
 /**
@@ -42,20 +43,43 @@ export const defaultSmileIdIdTypes: Partial<Record<UemoaCountry, string>> = { CI
 /** How old a signed callback may be: a replay of an old one is refused. */
 const callbackFreshnessMs = 60 * 60 * 1000;
 
-interface SmileIdConfig {
-  baseUrl: string;
+/**
+ * A deployed stage's Smile ID account: the secret (its ARN in `SMILE_ID_SECRET_ARN`) holding JSON
+ * with both fields, created empty by the stack and filled by an operator (`npm run admin --
+ * put-provider-secret --provider smileid`), as the payment providers' credentials are.
+ */
+export const smileIdSecretVariable = 'SMILE_ID_SECRET';
+export const smileIdSecretFields = ['partnerId', 'apiKey'] as const;
+
+interface SmileIdCredentials {
   partnerId: string;
-  apiKey: () => Promise<string>;
+  apiKey: string;
 }
 
-function config(): SmileIdConfig {
+const baseUrl = () =>
+  (process.env.SMILE_ID_BASE_URL ?? 'https://api.smileidentity.com/v1').replace(/\/$/, '');
+
+/**
+ * The partner id and API key: as two variables on the local host (`SMILE_ID_PARTNER_ID`, and
+ * `SMILE_ID_API_KEY` or the secret `SMILE_ID_API_KEY_ARN`), from the stage's secret otherwise.
+ */
+async function credentials(): Promise<SmileIdCredentials> {
   const partnerId = process.env.SMILE_ID_PARTNER_ID;
-  if (!partnerId) throw new Error('SMILE_ID_PARTNER_ID is not set: the stage has no Smile ID account');
-  return {
-    baseUrl: (process.env.SMILE_ID_BASE_URL ?? 'https://api.smileidentity.com/v1').replace(/\/$/, ''),
-    partnerId,
-    apiKey: () => secretValue('SMILE_ID_API_KEY'),
-  };
+  if (partnerId) return { partnerId, apiKey: await secretValue('SMILE_ID_API_KEY') };
+  if (!process.env[smileIdSecretVariable] && !process.env[`${smileIdSecretVariable}_ARN`]) {
+    throw new Error(
+      `neither SMILE_ID_PARTNER_ID nor ${smileIdSecretVariable}(_ARN) is set: the stage has no Smile ID account`,
+    );
+  }
+  const text = await secretValue(smileIdSecretVariable);
+  const problems = jsonSecretProblems(smileIdSecretFields, text);
+  if (problems.length > 0) {
+    throw new Error(
+      `Smile ID credentials unusable (${problems.join('; ')}): put them again with \`npm run admin -- put-provider-secret --provider smileid\``,
+    );
+  }
+  const parsed = JSON.parse(text) as SmileIdCredentials;
+  return { partnerId: parsed.partnerId, apiKey: parsed.apiKey };
 }
 
 export function smileIdIdTypeOf(country: UemoaCountry): string | undefined {
@@ -85,12 +109,12 @@ export async function submitEnhancedKyc(request: EnhancedKycRequest): Promise<vo
   const idType = smileIdIdTypeOf(request.country);
   if (!idType)
     throw new ProviderRefused(`Smile ID looks up no ID number of ${request.country} on this stage`);
-  const { baseUrl, partnerId, apiKey } = config();
+  const { partnerId, apiKey } = await credentials();
   const answer = await callProvider(
     'smileid',
     {
       method: 'POST',
-      url: `${baseUrl}/async_id_verification`,
+      url: `${baseUrl()}/async_id_verification`,
       headers: {},
       // As the SDK's IDApi.submitAsyncjob sends it (IDApi.createVerificationRequest).
       body: {
@@ -107,7 +131,7 @@ export async function submitEnhancedKyc(request: EnhancedKycRequest): Promise<vo
         first_name: request.firstName,
         last_name: request.lastName,
         dob: request.dateOfBirth,
-        ...new Signature(partnerId, await apiKey()).generate_signature(),
+        ...new Signature(partnerId, apiKey).generate_signature(),
         ...sdkVersion,
         callback_url: request.callbackUrl,
       },
@@ -189,8 +213,8 @@ export async function verifiedSmileIdResult(
   const at = Date.parse(timestamp);
   if (!Number.isFinite(at) || Math.abs(now - at) > callbackFreshnessMs)
     return refused('timestamp not within the hour');
-  const { partnerId, apiKey } = config();
-  if (!new Signature(partnerId, await apiKey()).confirm_signature(timestamp, signature))
+  const { partnerId, apiKey } = await credentials();
+  if (!new Signature(partnerId, apiKey).confirm_signature(timestamp, signature))
     return refused('signature does not hold');
   const jobId = body.PartnerParams?.job_id;
   const verificationId = body.PartnerParams?.verification_id;
@@ -213,14 +237,14 @@ export async function confirmedSmileIdOutcome(
   jobId: string,
   userId: string,
 ): Promise<SmileIdOutcome | undefined> {
-  const { baseUrl, partnerId, apiKey } = config();
-  const signature = new Signature(partnerId, await apiKey());
+  const { partnerId, apiKey } = await credentials();
+  const signature = new Signature(partnerId, apiKey);
   // As the SDK's get_job_status asks it, and checks its answer's signature.
   const answer = await callProvider(
     'smileid',
     {
       method: 'POST',
-      url: `${baseUrl}/job_status`,
+      url: `${baseUrl()}/job_status`,
       headers: {},
       body: {
         user_id: userId,

@@ -71,7 +71,14 @@ export const adapterSecretFields: Record<LiveAdapterName, readonly string[]> = {
 };
 
 /** What is wrong with `text` as the adapter's credentials, by field name only (never a value). */
-export function providerSecretProblems(adapter: LiveAdapterName, text: string): string[] {
+export const providerSecretProblems = (adapter: LiveAdapterName, text: string): string[] =>
+  jsonSecretProblems(adapterSecretFields[adapter], text);
+
+/**
+ * What is wrong with `text` as a JSON secret whose `fields` (dotted paths) must each be a
+ * non-empty string, by field name only (never a value).
+ */
+export function jsonSecretProblems(fields: readonly string[], text: string): string[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -81,7 +88,7 @@ export function providerSecretProblems(adapter: LiveAdapterName, text: string): 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return ['the value must be a JSON object'];
   }
-  return adapterSecretFields[adapter].flatMap((field) => {
+  return fields.flatMap((field) => {
     const value = field
       .split('.')
       .reduce<unknown>(

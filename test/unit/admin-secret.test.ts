@@ -24,6 +24,27 @@ describe('put-provider-secret', () => {
     });
   });
 
+  it("writes Smile ID's partner id and key into the stage's identity secret, refusing either missing", async () => {
+    secretsManager.on(PutSecretValueCommand).resolves({ VersionId: 'v1' });
+    const smileId = { partnerId: '2343', apiKey: 'smile_prod_key_1' };
+    const answer = await putProviderSecret(
+      new SecretsManagerClient({}),
+      prod,
+      'smileid',
+      JSON.stringify(smileId),
+    );
+    expect(answer).toEqual({ secretName: 'partner-payments-prod-smileid-provider', versionId: 'v1' });
+    const missing = putProviderSecret(
+      new SecretsManagerClient({}),
+      prod,
+      'smileid',
+      JSON.stringify({ apiKey: 'smile_prod_key_1' }),
+    );
+    await expect(missing).rejects.toThrow(/partnerId must be a non-empty string/);
+    await expect(missing).rejects.not.toThrow(/smile_prod_key_1/);
+    expect(secretsManager.commandCalls(PutSecretValueCommand)).toHaveLength(1);
+  });
+
   it('refuses a value the functions would sign with an empty or missing key, writing nothing and quoting no value', async () => {
     const refusals = [
       ['wave', '', /must be a JSON object/],
