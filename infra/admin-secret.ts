@@ -5,7 +5,7 @@
  * from the command so tests can reach it (infra/admin.ts runs as soon as it is imported).
  */
 import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { smileIdSecretFields } from '#shared/identity/smile-id.ts';
+import { smileIdSecretFields } from '#shared/identity/smile-id-secret.ts';
 import { adapterSecretFields, jsonSecretProblems } from '#shared/providers/adapters.ts';
 import { providerSecretName } from './naming.ts';
 import type { StageEntry } from './stage-registry.ts';

@@ -37,6 +37,7 @@ import type { AwsAccess, TableAction } from '#shared/catalogue/access.ts';
 import { type QueueDefinition, type QueueName, queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
 import { tableDefinition } from '#shared/data/table-definition.ts';
 import { soundboxTopicPrefix } from '#shared/domain/soundbox.ts';
+import { smileIdSecretVariable } from '#shared/identity/smile-id-secret.ts';
 import {
   adapterSecretVariable,
   type LiveAdapterName,
@@ -61,6 +62,8 @@ export interface ServiceResources {
   readonly escrowExpiry?: EscrowExpiryResources;
   /** The credentials of each live provider the stage routes to. */
   readonly providerSecrets?: ReadonlyMap<LiveAdapterName, ISecret>;
+  /** Smile ID's partner id and key, where it checks identities; missing where the sandbox does. */
+  readonly identitySecret?: ISecret;
 }
 
 export interface EscrowExpiryResources {
@@ -338,6 +341,11 @@ function secretsReadWith(access: AwsAccess, resources: ServiceResources, fn: Fun
       return [...(resources.providerSecrets ?? [])]
         .filter(([adapter]) => access === 'secret:providers' || payoutCallbackAdapters.includes(adapter))
         .map(([adapter, secret]) => ({ secret, arnVariable: `${adapterSecretVariable[adapter]}_ARN` }));
+    case 'secret:identity':
+      // Only where Smile ID checks identities: the sandbox's check reads no secret.
+      return resources.identitySecret
+        ? [{ secret: resources.identitySecret, arnVariable: `${smileIdSecretVariable}_ARN` }]
+        : [];
     default:
       return [];
   }
@@ -379,6 +387,7 @@ function grantAccess(fn: ServiceFunction, access: AwsAccess, resources: ServiceR
     case 'secret:sandboxProvider':
     case 'secret:providers':
     case 'secret:providers:payoutCallbacks':
+    case 'secret:identity':
       // Granted with the extension they are read through, when the function is made.
       return;
     case 'sms:send':

@@ -67,6 +67,8 @@ export class PaymentsStack extends Stack {
   readonly sandboxProviderSecret: Secret | undefined;
   /** The credentials of each live provider the stage routes to. */
   readonly providerSecrets: ReadonlyMap<LiveAdapterName, Secret>;
+  /** Smile ID's partner id and key, where it checks the stage's identities. */
+  readonly identitySecret: Secret | undefined;
   /** Every alarm of the stage notifies it; operators subscribe to it. */
   readonly alarmTopic: Topic;
   /** Encrypts webhook signing secrets in the table. */
@@ -103,10 +105,16 @@ export class PaymentsStack extends Stack {
     const sms = production ? new SmsConfigurationSet(this, stage.name, this.queues) : undefined;
     this.smsConfigurationSet = sms?.resource;
     const providerRoutes = providerRoutesOf(props.stage.environment, production);
-    const secrets = new StageSecrets(this, stage, liveAdaptersOf(providerRoutes));
+    const secrets = new StageSecrets(
+      this,
+      stage,
+      liveAdaptersOf(providerRoutes),
+      props.stage.environment.IDENTITY_VENDOR,
+    );
     this.sandboxProviderSecret = secrets.sandboxProvider;
     this.webhookSecretsKey = secrets.webhookSecretsKey;
     this.providerSecrets = secrets.liveProviders;
+    this.identitySecret = secrets.identity;
     const escrowExpiry = new EscrowExpirySchedules(this, stage.name);
 
     const api = new PaymentsApi(this, stage);
@@ -121,6 +129,7 @@ export class PaymentsStack extends Stack {
         smsConfigurationSet: sms,
         webhookSecretsKey: this.webhookSecretsKey,
         providerSecrets: this.providerSecrets,
+        identitySecret: this.identitySecret,
       },
       stageEnvironment: {
         ...props.stage.environment,
@@ -143,7 +152,10 @@ export class PaymentsStack extends Stack {
     const operator = new OperatorRole(this, stage, {
       table: this.table,
       webhookSecretsKey: this.webhookSecretsKey,
-      providerSecrets: this.providerSecrets.values(),
+      providerSecrets: [
+        ...this.providerSecrets.values(),
+        ...(this.identitySecret ? [this.identitySecret] : []),
+      ],
     });
 
     const observability = new StageObservability(this, stage.name, {

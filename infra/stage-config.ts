@@ -244,3 +244,56 @@ export function apiKeyRateLimitPerMinute(environment: Readonly<Record<string, st
     ? defaultApiKeyRateLimitPerMinute
     : Number(checkApiKeyRateLimitPerMinute(given));
 }
+
+/** Who checks identities on the stage: the sandbox's own test values, or Smile ID. */
+export const identityVendors = ['sandbox', 'smileid'] as const;
+
+export function checkIdentityVendor(text: string): string {
+  if (!(identityVendors as readonly string[]).includes(text)) {
+    throw new Error(`must be one of ${identityVendors.join(', ')}`);
+  }
+  return text;
+}
+
+/** Country of the zone → the ID type Smile ID looks up there (`NATIONAL_ID_NO_PHOTO`, say). */
+export function checkSmileIdIdTypes(text: string): string {
+  const idTypes = parseObject(text);
+  for (const [country, idType] of Object.entries(idTypes)) {
+    if (!isUemoaCountry(country)) {
+      throw new Error(`${country}: a country of the zone (${uemoaCountries.join(', ')})`);
+    }
+    if (typeof idType !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(idType)) {
+      throw new Error(`${country} must name one of Smile ID's ID types, such as NATIONAL_ID_NO_PHOTO`);
+    }
+  }
+  return JSON.stringify(idTypes);
+}
+
+/**
+ * A stage's identity vendor as its functions read it (`IDENTITY_VENDOR`, from the entry's
+ * settings): production's is Smile ID unless its entry says otherwise, and never the sandbox, whose
+ * check approves any ID number not ending in 0000; Smile ID's settings are refused where Smile ID
+ * is not the vendor, as nothing would read them. Undefined: the sandbox's, by default.
+ */
+export function identityVendorOf(
+  settings: Readonly<Record<string, string>>,
+  production: boolean,
+): string | undefined {
+  const vendor = settings.IDENTITY_VENDOR ?? (production ? 'smileid' : undefined);
+  if (production && vendor === 'sandbox') {
+    throw new Error(
+      'identityVendor: a production stage cannot use the sandbox\'s own identity check (it approves any ID number not ending in 0000): set "smileid" (docs/operations/identity.md)',
+    );
+  }
+  if (vendor !== 'smileid') {
+    const unused = Object.entries(smileIdSettingVariables).find(([, variable]) => variable in settings);
+    if (unused) throw new Error(`${unused[0]} is read only where identityVendor is "smileid"`);
+  }
+  return vendor;
+}
+
+/** Smile ID's settings in a registry entry, and the variables they become. */
+export const smileIdSettingVariables = {
+  smileIdBaseUrl: 'SMILE_ID_BASE_URL',
+  smileIdIdTypes: 'SMILE_ID_ID_TYPES',
+} as const;

@@ -8,12 +8,16 @@ import {
   checkEscrowMinHoldSeconds,
   checkFeeSchedule,
   checkHttpsUrl,
+  checkIdentityVendor,
   checkPaymentRequestMinLifetimeSeconds,
   checkPayoutFeeSchedule,
   checkProviderRoutes,
   checkPublicBaseUrl,
   checkSignInCodesPerHour,
+  checkSmileIdIdTypes,
   checkSmsOriginationIdentity,
+  identityVendorOf,
+  smileIdSettingVariables,
 } from '#infra/stage-config.ts';
 import { localStageName } from '#shared/stage.ts';
 
@@ -84,6 +88,16 @@ const settingVariables = {
     variable: 'API_KEY_RATE_LIMIT_PER_MINUTE',
     check: checkApiKeyRateLimitPerMinute,
   },
+  /**
+   * Who checks owners' identities: `sandbox` (the default on sandbox stages) or `smileid` (the
+   * default on production, which refuses the sandbox). Smile ID's partner id and key are the
+   * stage's secret, filled by an operator (docs/operations/identity.md).
+   */
+  identityVendor: { variable: 'IDENTITY_VENDOR', check: checkIdentityVendor },
+  /** Smile ID's API: production's (https://api.smileidentity.com/v1) unless set, its sandbox's say. */
+  smileIdBaseUrl: { variable: smileIdSettingVariables.smileIdBaseUrl, check: checkHttpsUrl },
+  /** Country → the ID type Smile ID looks up there; `{"CI": "NATIONAL_ID_NO_PHOTO"}` unless set. */
+  smileIdIdTypes: { variable: smileIdSettingVariables.smileIdIdTypes, check: checkSmileIdIdTypes },
 } as const;
 
 const knownFields = new Set([
@@ -192,6 +206,12 @@ export function stageEntry(registry: unknown, stage: string): StageEntry {
     } catch (error) {
       fail(`${field}: ${(error as Error).message}`);
     }
+  }
+  try {
+    const vendor = identityVendorOf(environment, kind === 'production');
+    if (vendor) environment.IDENTITY_VENDOR = vendor;
+  } catch (error) {
+    fail((error as Error).message);
   }
   return {
     name: stage,

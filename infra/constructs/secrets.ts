@@ -1,7 +1,8 @@
 /**
  * The stage's secrets: on sandbox stages the key the sandbox provider signs its callbacks with
  * (and the service checks), the KMS key that encrypts the webhook signing secrets stored in the
- * table, and the credentials of each live provider the stage routes to. A function gets a secret
+ * table, the credentials of each live provider the stage routes to, and Smile ID's where it checks
+ * identities. A function gets a secret
  * or the key only when its access names it (infra/service-function.ts).
  */
 import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
@@ -25,8 +26,15 @@ export class StageSecrets {
   readonly webhookSecretsKey: Key;
   /** The credentials of each live provider the stage routes to. */
   readonly liveProviders: ReadonlyMap<LiveAdapterName, Secret>;
+  /** Smile ID's partner id and API key, where it checks identities (`identityVendor`). */
+  readonly identity: Secret | undefined;
 
-  constructor(stack: Stack, stage: Stage, liveAdapters: Iterable<LiveAdapterName>) {
+  constructor(
+    stack: Stack,
+    stage: Stage,
+    liveAdapters: Iterable<LiveAdapterName>,
+    identityVendor: string | undefined,
+  ) {
     this.sandboxProvider = stage.production ? undefined : sandboxProviderSecret(stack, stage.name);
 
     // The key policy leaves use to IAM: only the roles the function catalogue grants it (the functions
@@ -41,25 +49,49 @@ export class StageSecrets {
 
     const liveProviders = new Map<LiveAdapterName, Secret>();
     for (const adapter of liveAdapters) {
-      const secret = new Secret(stack, `${pascalCase(adapter)}ProviderSecret`, {
-        secretName: providerSecretName(stage.name, adapter),
-        description: `${adapter} API credentials of the ${stage.name} stage, as JSON: filled with npm run admin -- put-provider-secret (docs/operations/live-providers.md)`,
-        removalPolicy: stage.removalPolicy,
-      });
-      // Created empty, with no value at all: a generated placeholder would be CloudFormation's to
-      // regenerate, and a later change to its settings would replace the provider's real keys on
-      // the next deploy. The value is only ever the operator's (put-provider-secret); until then a
-      // function reading it fails, saying so, rather than calling the provider with a wrong key.
-      (secret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
-      acknowledge(
-        secret,
-        'AwsSolutions-SMG4',
-        'Keys issued by the provider in its own portal: rotated there, then put here by an operator (docs/operations/secrets.md).',
+      liveProviders.set(
+        adapter,
+        operatorFilledSecret(
+          stack,
+          stage,
+          `${pascalCase(adapter)}ProviderSecret`,
+          adapter,
+          `${adapter} API credentials of the ${stage.name} stage, as JSON: filled with npm run admin -- put-provider-secret (docs/operations/live-providers.md)`,
+        ),
       );
-      liveProviders.set(adapter, secret);
     }
     this.liveProviders = liveProviders;
+    this.identity =
+      identityVendor === 'smileid'
+        ? operatorFilledSecret(
+            stack,
+            stage,
+            'SmileIdSecret',
+            'smileid',
+            `Smile ID partner id and API key of the ${stage.name} stage, as JSON: filled with npm run admin -- put-provider-secret --provider smileid (docs/operations/identity.md)`,
+          )
+        : undefined;
   }
+}
+
+/** Credentials a third party issues, which an operator puts in after the first deploy. */
+function operatorFilledSecret(stack: Stack, stage: Stage, id: string, provider: string, description: string) {
+  const secret = new Secret(stack, id, {
+    secretName: providerSecretName(stage.name, provider),
+    description,
+    removalPolicy: stage.removalPolicy,
+  });
+  // Created empty, with no value at all: a generated placeholder would be CloudFormation's to
+  // regenerate, and a later change to its settings would replace the provider's real keys on
+  // the next deploy. The value is only ever the operator's (put-provider-secret); until then a
+  // function reading it fails, saying so, rather than calling the provider with a wrong key.
+  (secret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+  acknowledge(
+    secret,
+    'AwsSolutions-SMG4',
+    'Keys issued by the provider in its own portal: rotated there, then put here by an operator (docs/operations/secrets.md).',
+  );
+  return secret;
 }
 
 function sandboxProviderSecret(stack: Stack, stage: string): Secret {

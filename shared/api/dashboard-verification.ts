@@ -6,8 +6,8 @@ import { endpointsIn } from '#shared/api/endpoint.ts';
  * The owner's identity check on the dashboard (issue 25, item 5): the first verification level,
  * which opens API access and lifts the level-0 collection ceiling. A compliance verification's
  * `url` is its page here; only the business's owner opens it (the `verify` action). The identity
- * decision is the sandbox's (by test values), or Smile ID's where IDENTITY_VENDOR=smileid (the
- * local host, for now: no stage is wired to Smile ID yet, so these pages stay on sandbox stages).
+ * decision is the sandbox's (by test values), or Smile ID's where the stage's identity vendor is
+ * Smile ID (production's always is): the pages exist on every stage.
  */
 const tag = 'Dashboard';
 const notAForm = 'A body that is not a form.';
@@ -20,7 +20,6 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     path: '/dashboard/verification',
     caller: 'public',
     access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
-    sandboxOnly: true,
     page: true,
     tag,
     summary: 'Start the identity check of the business acted for (or resume its open one)',
@@ -37,7 +36,6 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     path: '/dashboard/verification/{id}',
     caller: 'public',
     access: ['table:GetItem', 'table:UpdateItem'],
-    sandboxOnly: true,
     page: true,
     tag,
     summary: 'A compliance verification’s page: the identity form while pending, the outcome afterwards',
@@ -54,9 +52,9 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification/{id}',
     caller: 'public',
-    // Query: the business's store, whose country is the ID's Smile ID looks up.
-    access: ['table:DeleteItem', 'table:GetItem', 'table:Query', 'table:UpdateItem'],
-    sandboxOnly: true,
+    // Query: the business's store, whose country is the ID's Smile ID looks up; the secret:
+    // Smile ID's key, where it checks identities.
+    access: ['table:DeleteItem', 'table:GetItem', 'table:Query', 'table:UpdateItem', 'secret:identity'],
     page: true,
     tag,
     summary: 'Submit the identity form: approved raises the business to level 1 and opens its API access',

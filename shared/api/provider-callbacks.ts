@@ -133,9 +133,10 @@ export const providerCallbackEndpoints = /* @__PURE__ */ endpointsIn('provider-c
     method: 'POST',
     path: '/identity_callbacks/smileid',
     caller: 'public',
-    // The verification, the business's level and API access, the open pointer; no secret grant
-    // yet: a stage has no Smile ID key until its vendor is wired (the local host reads its env).
-    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem'],
+    // The verification, the business's level and API access, the open pointer; Smile ID's key,
+    // which checks the callback's signature and signs the job status asked (none where the
+    // stage's identity vendor is the sandbox: the route then refuses every callback).
+    access: ['table:GetItem', 'table:UpdateItem', 'table:DeleteItem', 'secret:identity'],
     tag: 'Providers',
     summary: 'Receive a Smile ID result (an owner’s identity check)',
     response: object({

@@ -51,8 +51,9 @@ export const sandboxLinkRequestEndpoints = /* @__PURE__ */ endpointsIn('sandbox'
     method: 'POST',
     path: '/sandbox/kyc/{id}',
     caller: 'public',
-    // Query: the business's store, whose country is the ID's Smile ID looks up.
-    access: ['table:GetItem', 'table:Query', 'table:UpdateItem', 'table:DeleteItem'],
+    // Query: the business's store, whose country is the ID's Smile ID looks up; the secret:
+    // Smile ID's key, on a sandbox stage whose identity vendor is Smile ID.
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem', 'table:DeleteItem', 'secret:identity'],
     sandboxOnly: true,
     page: true,
     tag: 'Sandbox',

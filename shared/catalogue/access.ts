@@ -46,6 +46,11 @@ export type AwsAccess =
    */
   | 'secret:providers:payoutCallbacks'
   /**
+   * Smile ID's partner id and API key, on a stage whose identity vendor is Smile ID (none where it
+   * is the sandbox's): the functions that submit an owner's details or read its result.
+   */
+  | 'secret:identity'
+  /**
    * Creating and deleting the one-time EventBridge Scheduler schedules that end escrow holds: the
    * stage's schedule group only, and passing the role Scheduler invokes the expiry function with.
    */

@@ -2,6 +2,7 @@ import signatureModule from 'smile-identity-core/dist/src/signature.js';
 import { secretValue } from '#shared/aws/secrets.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
+import { smileIdSecretFields, smileIdSecretVariable } from '#shared/identity/smile-id-secret.ts';
 import { logger } from '#shared/logger.ts';
 import { jsonSecretProblems } from '#shared/providers/adapters.ts';
 import { callProvider, defaultCallPolicy } from '#shared/providers/provider-http.ts';
@@ -42,14 +43,6 @@ export const defaultSmileIdIdTypes: Partial<Record<UemoaCountry, string>> = { CI
 
 /** How old a signed callback may be: a replay of an old one is refused. */
 const callbackFreshnessMs = 60 * 60 * 1000;
-
-/**
- * A deployed stage's Smile ID account: the secret (its ARN in `SMILE_ID_SECRET_ARN`) holding JSON
- * with both fields, created empty by the stack and filled by an operator (`npm run admin --
- * put-provider-secret --provider smileid`), as the payment providers' credentials are.
- */
-export const smileIdSecretVariable = 'SMILE_ID_SECRET';
-export const smileIdSecretFields = ['partnerId', 'apiKey'] as const;
 
 interface SmileIdCredentials {
   partnerId: string;

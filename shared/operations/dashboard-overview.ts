@@ -18,8 +18,8 @@ export interface BusinessOverview {
   ceiling: Cents | null;
   collected: Cents;
   /**
-   * The identity check can be done on this stage: its decision is the sandbox's, so only sandbox
-   * stages have its pages (production needs an identity vendor, not built).
+   * The identity check can be done on this stage: true on every stage since each has an identity
+   * vendor (Smile ID on production, which refuses the sandbox's at synth) and its pages.
    */
   identityCheckOffered: boolean;
 }
@@ -36,7 +36,7 @@ export async function businessOverview(member: ActingMember, at = new Date()): P
     apiAccessEnabled: business.apiAccessEnabled,
     ceiling: collectionCeiling(business.verificationLevel),
     collected,
-    identityCheckOffered: process.env.SANDBOX === 'true',
+    identityCheckOffered: true,
   };
 }
 

@@ -4,7 +4,7 @@ import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { describe, expect, it } from 'vitest';
 import { providerSecretName, stackName } from '#infra/naming.ts';
 import { buildPaymentsApp } from '#infra/payments-app.ts';
-import { readRegistryFile } from '#infra/stage-registry.ts';
+import { readRegistryFile, stageEntry } from '#infra/stage-registry.ts';
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import { workerEntries } from '#shared/catalogue/queue-workers.ts';
 import { scheduleEntries } from '#shared/catalogue/schedules.ts';
@@ -246,5 +246,120 @@ describe('live provider credentials per stage', () => {
       /orange in SN → wave/,
     );
     expect(() => build('prod')).not.toThrow();
+  });
+});
+
+describe("identity checks by Smile ID (the stage's identityVendor)", () => {
+  const prod = build('prod');
+  /** The routes of the owner's check, and the functions of them that call Smile ID. */
+  const verificationRoutes = [
+    'startDashboardVerification',
+    'dashboardVerificationPage',
+    'submitDashboardVerificationPage',
+    'receiveSmileIdCallback',
+  ];
+  const smileIdCallers = ['submitDashboardVerificationPage', 'receiveSmileIdCallback'];
+  const smileIdSecrets = (template: Template) =>
+    Object.entries(template.findResources('AWS::SecretsManager::Secret')).filter(([, secret]) =>
+      /-smileid-provider$/.test(secret.Properties.Name),
+    ) as [string, Json][];
+
+  it("production has the verification pages and Smile ID's callback, with the registry's settings", () => {
+    for (const name of verificationRoutes) {
+      const access = secretAccessOf(prod, 'prod', name);
+      expect(access, name).toBeDefined();
+      expect(access?.variables, name).toMatchObject({
+        IDENTITY_VENDOR: 'smileid',
+        SMILE_ID_BASE_URL: 'https://api.smileidentity.com/v1',
+        SMILE_ID_ID_TYPES: '{"CI":"NATIONAL_ID_NO_PHOTO"}',
+      });
+      // The partner id is the secret's, not a value of the template.
+      expect(access?.variables, name).not.toHaveProperty('SMILE_ID_PARTNER_ID');
+    }
+    const paths = Object.values(prod.findResources('AWS::ApiGateway::Resource')).map(
+      (resource: Json) => resource.Properties.PathPart,
+    );
+    expect(paths).toEqual(expect.arrayContaining(['verification', 'smileid']));
+  });
+
+  it("holds Smile ID's partner id and key in one secret with no value, read only by the functions that call Smile ID", () => {
+    const secrets = smileIdSecrets(prod);
+    expect(secrets.map(([, secret]) => secret.Properties.Name)).toEqual([
+      providerSecretName('prod', 'smileid'),
+    ]);
+    const [id, secret] = secrets[0] as [string, Json];
+    expect(secret.Properties).not.toHaveProperty('SecretString');
+    expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
+    expect(secret.DeletionPolicy).toBe('Retain');
+    const readers = functionsWithSecrets(prod)
+      .filter((fn) => fn.readable.includes(id))
+      .map((fn) => fn.name)
+      .sort();
+    expect(readers).toEqual(smileIdCallers.map((name) => `${stackName('prod')}-${name}`).sort());
+    for (const name of smileIdCallers) {
+      expect(secretAccessOf(prod, 'prod', name)?.variables.SMILE_ID_SECRET_ARN, name).toEqual({ Ref: id });
+    }
+    for (const fn of functionsWithSecrets(prod).filter((candidate) => !readers.includes(candidate.name))) {
+      expect(fn.variables, fn.name).not.toHaveProperty('SMILE_ID_SECRET_ARN');
+    }
+    // The operator fills it, as the providers' (npm run admin -- put-provider-secret --provider smileid).
+    const operatorPuts = Object.values(prod.findResources('AWS::IAM::Policy'))
+      .flatMap((policy: Json) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement: Json) =>
+        asArray<string>(statement.Action).includes('secretsmanager:PutSecretValue'),
+      )
+      .flatMap((statement: Json) => asArray<Json>(statement.Resource));
+    expect(operatorPuts).toContainEqual({ Ref: id });
+  });
+
+  it("a sandbox stage keeps the sandbox's check and no Smile ID secret, unless its entry names Smile ID", () => {
+    const dev = build('dev');
+    expect(smileIdSecrets(dev)).toEqual([]);
+    const page = secretAccessOf(dev, 'dev', 'submitDashboardVerificationPage');
+    expect(page?.variables).not.toHaveProperty('IDENTITY_VENDOR');
+    expect(page?.variables).not.toHaveProperty('SMILE_ID_SECRET_ARN');
+    const staging = build('staging', {
+      identityVendor: 'smileid',
+      smileIdBaseUrl: 'https://testapi.smileidentity.com/v1/',
+    });
+    const [[id]] = smileIdSecrets(staging) as [[string, Json]];
+    // The sandbox's own form (/sandbox/kyc/{id}) submits through the same vendor.
+    for (const name of [...smileIdCallers, 'submitSandboxVerificationPage']) {
+      const access = secretAccessOf(staging, 'staging', name);
+      expect(access?.readable.has(id), name).toBe(true);
+      expect(access?.variables, name).toMatchObject({
+        IDENTITY_VENDOR: 'smileid',
+        SMILE_ID_BASE_URL: 'https://testapi.smileidentity.com/v1',
+        SMILE_ID_SECRET_ARN: { Ref: id },
+      });
+    }
+  });
+
+  it("refuses production with the sandbox's check, and settings Smile ID would not read", () => {
+    expect(() => build('prod', { identityVendor: 'sandbox' })).toThrow(
+      /^Stage "prod" in cdk.json: identityVendor: a production stage cannot use the sandbox's own identity check/,
+    );
+    expect(() => build('prod', { identityVendor: 'veriff' })).toThrow(
+      /^Stage "prod" in cdk.json: identityVendor: must be one of sandbox, smileid/,
+    );
+    expect(() => build('dev', { smileIdBaseUrl: 'https://testapi.smileidentity.com/v1' })).toThrow(
+      /^Stage "dev" in cdk.json: smileIdBaseUrl is read only where identityVendor is "smileid"/,
+    );
+    expect(() => build('prod', { smileIdBaseUrl: 'http://api.smileidentity.com/v1' })).toThrow(
+      /smileIdBaseUrl: must be an https:\/\/ URL/,
+    );
+    expect(() => build('prod', { smileIdIdTypes: { GH: 'GHANA_CARD' } })).toThrow(
+      /smileIdIdTypes: GH: a country of the zone/,
+    );
+    expect(() => build('prod', { smileIdIdTypes: { SN: '' } })).toThrow(
+      /smileIdIdTypes: SN must name one of Smile ID's ID types/,
+    );
+  });
+
+  it('gives production Smile ID when its entry names no vendor', () => {
+    const { identityVendor: _named, ...unnamed } = registry.prod ?? {};
+    const entry = stageEntry({ ...registry, prod: unnamed }, 'prod');
+    expect(entry.environment.IDENTITY_VENDOR).toBe('smileid');
+    expect(stageEntry(registry, 'dev').environment).not.toHaveProperty('IDENTITY_VENDOR');
   });
 });
