@@ -102,7 +102,8 @@ describe('cdk-nag AWS Solutions and Serverless checks', () => {
 
   it.each([
     ['dev', dev, [`${stackName('dev')}/SandboxProviderSecret/Resource`]],
-    // The providers' keys are issued and rotated in their own portals (provider-secrets.test.ts).
+    // The providers' and Smile ID's keys are issued and rotated in their own portals
+    // (provider-secrets.test.ts).
     [
       'prod',
       prod,
@@ -110,10 +111,11 @@ describe('cdk-nag AWS Solutions and Serverless checks', () => {
         `${stackName('prod')}/WaveProviderSecret/Resource`,
         `${stackName('prod')}/MtnProviderSecret/Resource`,
         `${stackName('prod')}/PawapayProviderSecret/Resource`,
+        `${stackName('prod')}/SmileIdSecret/Resource`,
       ],
     ],
   ])(
-    'acknowledge secret rotation (SMG4) on %s on the sandbox and provider secrets alone',
+    'acknowledge secret rotation (SMG4) on %s on the sandbox, provider and identity secrets alone',
     (_stage, { acknowledgements }, expected) => {
       const acknowledgedAt = acknowledgements
         .filter(({ id }) => id.includes('AwsSolutions-SMG4'))
