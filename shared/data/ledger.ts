@@ -1,4 +1,5 @@
 import { tableName } from '#shared/aws/dynamodb.ts';
+import { statementCounterWrites } from '#shared/data/statement-counter.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
 import { settleReservationWrite, walletKey } from '#shared/data/wallet.ts';
 import { type AccountId, type JournalEntry, planEntry, type WalletAccount } from '#shared/domain/ledger.ts';
@@ -22,11 +23,15 @@ import { AlreadyPosted, InsufficientBalance, ReservationMissing } from '#shared/
  *   item, which the entry updates anyway, or for an entry that moves no wallet, an item
  *   pk = LEDGERSHARD#<n>, sk = SHARD. So no item on the money path is shared across stores, and
  *   an account's balance is the sum of its shares (the audit adds them up).
+ * - the statement counters of each store the entry moves (shared/data/statement-counter.ts): what
+ *   the entry did to the store that UTC day, added to the store's day counter, which the
+ *   transaction usually updates anyway for its transaction-list line (then merged into that update).
  *
  * Cost, items under 1 KB, 2 WCU per item inside a transaction: one per wallet posting (the shares
  * ride along), plus the entry's own item when it is not carried by another (2), plus a shard item
- * for an entry without a wallet (2). A payment is 2 WCU of ledger writes (its wallet), the entry
- * riding in its transaction record; a sandbox credit 4.
+ * for an entry without a wallet (2), plus a store's day counter when its transaction does not
+ * update it anyway (2 per store). A payment is 2 WCU of ledger writes (its wallet), the entry
+ * riding in its transaction record and its counter in the line's; a sandbox credit 6.
  */
 export const entryKey = (entryId: string) => ({ pk: `ENTRY#${entryId}`, sk: 'ENTRY' });
 export const bucketShardKey = (bucket: number) => ({ pk: `LEDGERSHARD#${bucket}`, sk: 'SHARD' });
@@ -133,6 +138,7 @@ export function ledgerWrites(entry: JournalEntry, options: LedgerWriteOptions = 
       },
     });
   }
+  writes.push(...statementCounterWrites(entry));
   return writes;
 }
 
