@@ -219,6 +219,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner_api/payout_accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business’s payout accounts */
+        get: operations["listPayoutAccounts"];
+        put?: never;
+        /** Register one of the business’s own accounts, usable after the cooling period */
+        post: operations["createPayoutAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/payout_accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a payout account */
+        delete: operations["deletePayoutAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw a store’s money to one of the business’s own accounts */
+        post: operations["createWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner_api/sms_credit_purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy SMS credit from a store’s available balance */
+        post: operations["buySmsCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/sms/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy SMS credit: a check step with the price, then the purchase from the chosen store */
+        post: operations["buySmsCreditPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/provider_callbacks/{provider}": {
         parameters: {
             query?: never;
@@ -2288,7 +2374,7 @@ export interface components {
             holdUntil: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             occurredAt: string;
         };
@@ -2315,12 +2401,11 @@ export interface components {
             /**
              * Format: date-time
              * @description Seven days after creation; a request still pending then is `expired`.
-             * @example 2026-11-20T14:08:55.665Z
              */
             expiresAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /** @description `too_many_code_attempts` when declined after the fifth wrong code. */
@@ -2488,7 +2573,7 @@ export interface components {
             country: "BJ" | "BF" | "CI" | "GW" | "ML" | "NE" | "SN" | "TG";
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
         };
@@ -2541,7 +2626,7 @@ export interface components {
             storeId: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /** @description Beyond the spec, additive: connected, or a heartbeat under 90 s old. */
@@ -2626,7 +2711,7 @@ export interface components {
             expiresAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
         };
@@ -2687,7 +2772,7 @@ export interface components {
             escrowId: string | null;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
         };
@@ -2705,7 +2790,6 @@ export interface components {
             /**
              * Format: date-time
              * @description The instant the listing is taken at: pass it on, or page with the same query.
-             * @example 2026-11-20T14:08:55.665Z
              */
             asOf: string;
         };
@@ -2741,10 +2825,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description A `refund` line gives (part of) a payment back: its `paymentRequestId` and `refundId`.
+             * @description A `refund` line gives (part of) a payment back: its `paymentRequestId` and `refundId`. An `sms_credit` line is SMS credit bought from the store’s balance.
              * @enum {string}
              */
-            type: "payment" | "transfer" | "escrow" | "refund";
+            type: "payment" | "transfer" | "escrow" | "refund" | "sms_credit";
             /** @enum {string} */
             status: "pending" | "success" | "error";
             amount: components["schemas"]["MoneyOutput"];
@@ -2759,7 +2843,7 @@ export interface components {
             storeId: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             transactionDetails?: {
@@ -2773,6 +2857,99 @@ export interface components {
             escrowId?: string;
             /** Format: uuid */
             refundId?: string;
+        };
+        PayoutAccount: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank";
+            holder: string;
+            identifier: components["schemas"]["ContactIdentifier"];
+            /**
+             * Format: date-time
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
+             */
+            usableFrom: string;
+            /**
+             * Format: date-time
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
+             */
+            createdAt: string;
+        };
+        ContactIdentifier: {
+            /** @example +2250700000001 */
+            number: string;
+        } | {
+            bankName: string;
+            accountNumber: string;
+            bankCode: string;
+            swiftCode: string;
+            agencyCode: string;
+            key: string;
+        } | {
+            /** Format: uuid */
+            storeId: string;
+        };
+        Withdrawal: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            storeId: string;
+            /**
+             * Format: uuid
+             * @description The beneficiary: the contact given, or the one the transfer made.
+             */
+            contactId: string;
+            amount: components["schemas"]["MoneyOutput"];
+            fees: components["schemas"]["MoneyOutput"];
+            /** @enum {string} */
+            status: "pending" | "success" | "error";
+            /** @description Why it ended in `error`: `declined`, `insufficient_balance`, ... */
+            errorReason: string | null;
+            /** @enum {string} */
+            paymentMethod: "orange" | "wave" | "mtn" | "moov" | "djamo" | "bank" | "svc";
+            /** @description Whom the money goes to: the mobile-money number in E.164 (`+2250701234567`); for `bank`, the bank code, agency code, account number and key, space-separated; for `svc`, the receiving store’s name. */
+            beneficiary: string;
+            /** @description The beneficiary’s name: the contact’s, the inline `name`, or the receiving store’s. */
+            beneficiaryName: string;
+            /** Format: uuid */
+            destinationStoreId?: string;
+            description: string;
+            /** @description Yours, or the transfer’s id when none was given. */
+            reference: string;
+            /**
+             * Format: date-time
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
+             */
+            createdAt: string;
+            /** @description The line of the transaction list that reports it. */
+            transaction: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                status: "pending" | "success" | "error";
+            };
+            /** Format: uuid */
+            payoutAccountId: string;
+        };
+        SmsCreditPurchase: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            storeId: string;
+            segments: number;
+            /** @description What the store paid, in cents: the segments at the stage’s price per segment. */
+            price: {
+                amount: number;
+                currency: string;
+            };
+            /** @description The business’s SMS balance after it. */
+            smsBalance: number;
+            /**
+             * Format: date-time
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
+             */
+            createdAt: string;
         };
         /**
          * @example {
@@ -2802,12 +2979,12 @@ export interface components {
             bodyFormat?: "flat" | "envelope";
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             updatedAt: string;
         };
@@ -2826,12 +3003,12 @@ export interface components {
             bodyFormat?: "flat" | "envelope";
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             updatedAt: string;
             /** @description Signs every delivery (`Svc-Signature`); shown only here. */
@@ -2883,7 +3060,7 @@ export interface components {
             attempts: {
                 /**
                  * Format: date-time
-                 * @example 2026-11-20T14:08:55.665Z
+                 * @description From when withdrawals may go there: the stage’s cooling period after it was added.
                  */
                 at: string;
                 /** @description The receiver’s HTTP status; null when none came. */
@@ -2901,12 +3078,12 @@ export interface components {
             resendOf?: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             updatedAt: string;
         };
@@ -2930,23 +3107,9 @@ export interface components {
             identifier: components["schemas"]["ContactIdentifier"];
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
-        };
-        ContactIdentifier: {
-            /** @example +2250700000001 */
-            number: string;
-        } | {
-            bankName: string;
-            accountNumber: string;
-            bankCode: string;
-            swiftCode: string;
-            agencyCode: string;
-            key: string;
-        } | {
-            /** Format: uuid */
-            storeId: string;
         };
         /**
          * @example {
@@ -3004,7 +3167,7 @@ export interface components {
             reference: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /** @description The line of the transaction list that reports it. */
@@ -3063,12 +3226,12 @@ export interface components {
             counterpartIdentifier: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             updatedAt: string;
         };
@@ -3110,7 +3273,7 @@ export interface components {
             segments: number;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
         };
@@ -3138,7 +3301,7 @@ export interface components {
             whatsappBalance: number;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
         };
@@ -3181,7 +3344,7 @@ export interface components {
             paymentLinkId: string | null;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
         };
@@ -3258,7 +3421,7 @@ export interface components {
             serviceProviderBusinessName: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             linkedAt: string;
         };
@@ -3275,12 +3438,12 @@ export interface components {
             businessMemberId: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             updatedAt: string;
             /** @description The secret (`X-API-KEY`), with `id` as `X-API-KEY-ID`: shown only here. */
@@ -3318,12 +3481,11 @@ export interface components {
             /**
              * Format: date-time
              * @description Seven days after creation; a request still pending then is `expired`.
-             * @example 2026-11-20T14:08:55.665Z
              */
             expiresAt: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T14:08:55.665Z
+             * @description From when withdrawals may go there: the stage’s cooling period after it was added.
              */
             createdAt: string;
         };
@@ -5323,6 +5485,991 @@ export interface operations {
                             [key: string]: unknown;
                         }) | null;
                     };
+                };
+            };
+        };
+    };
+    listPayoutAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutAccount"][];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    createPayoutAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A mobile-money number of the zone, or a bank account of the UEMOA.
+                     * @enum {string}
+                     */
+                    type: "mobile_money" | "bank";
+                    /** @description Whose account it is, as the operator or the bank knows them. */
+                    holder: string;
+                    /** @description `mobile_money`: the operator (`orange`, `wave`, `mtn`, `moov`, `djamo`). */
+                    paymentMethod?: string;
+                    /** @description `mobile_money`: the number, international (`+221771234567`) or national as in Côte d’Ivoire. */
+                    number?: string;
+                    /** @description `bank`: the bank’s name. */
+                    bankName?: string;
+                    /** @description `bank`: the IBAN of the UEMOA (28 characters: country, check digits, bank code, agency, account, RIB key); spaces allowed. */
+                    iban?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account, with the time from which it receives withdrawals. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutAccount"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payout_account_exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payout_account_exists";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    deletePayoutAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access`, `forbidden_action` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access" | "forbidden_action";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `payout_account_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "payout_account_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    createWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters. The same key with the same body within 24 hours answers the first answer again, creating nothing; with another body, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_progress`.
+                 * @example commande-2042-essai-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    storeId: string;
+                    /** Format: uuid */
+                    payoutAccountId: string;
+                    /** @description Whole francs, in cents. Omitted: everything available, less the fee. */
+                    amountCents?: number;
+                    reference?: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The transfer that pays the account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description `bad_request`, `third_party_payment_provider_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request" | "third_party_payment_provider_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `store_not_found`, `payout_account_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "store_not_found" | "payout_account_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_progress`, `payout_account_cooling`, `transfer_exists_with_reference` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "idempotency_key_in_progress" | "payout_account_cooling" | "transfer_exists_with_reference";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error`, `idempotency_key_reused`, `nothing_to_withdraw`, `insufficient_balance` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | {
+                        /** @enum {string} */
+                        id: "idempotency_key_reused" | "nothing_to_withdraw" | "insufficient_balance";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `provider_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying this payment method again; another works now. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "provider_unavailable";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    buySmsCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any string up to 255 characters. The same key with the same body within 24 hours answers the first answer again, creating nothing; with another body, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_progress`.
+                 * @example commande-2042-essai-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The store whose available balance pays.
+                     */
+                    storeId: string;
+                    /** @description SMS segments to add to the business’s balance. */
+                    segments: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The purchase and the new SMS balance; a `sms_credit` line in the store’s transactions. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmsCreditPurchase"];
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "unauthorized";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `business_not_enabled_for_api_access` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "business_not_enabled_for_api_access";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `store_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "store_not_found";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "idempotency_key_in_progress";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `request_too_large`: the body is over the gateway's limit; nothing was read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "request_too_large";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `validation_error`, `idempotency_key_reused`, `insufficient_balance` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | {
+                        /** @enum {string} */
+                        id: "idempotency_key_reused" | "insufficient_balance";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `too_many_requests`: the key's requests per minute, or the stage's request rate, were exceeded; nothing was done. Retry after `Retry-After` seconds when given, and back off. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the key’s next request is served. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "too_many_requests";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "internal_error";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    buySmsCreditPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf: string;
+                    storeId: string;
+                    /** @description One of the packs: 100, 500, 1000, 5000. */
+                    segments: string;
+                    /** @description The check step’s key: with it, buy; a second post gets the first answer. */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The check step: the segments, the price and the store that pays. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bought: to the SMS page, with the new balance. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The SMS page again, each wrong field named. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A store that is not the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description The store’s available balance does not cover the price: nothing bought. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

@@ -39,6 +39,8 @@ export type MetricName =
   /** A transfer's step-up code sent, or typed wrong (the dashboard's send money, above the threshold). */
   | 'StepUpCodesSent'
   | 'StepUpCodesWrong'
+  /** SMS credit bought from a store's balance (issue 34). */
+  | 'SmsCreditBought'
   | 'DashboardSignIns'
   | 'DashboardSignUps'
   | 'DashboardInvitationsSent'

@@ -27,6 +27,7 @@ import { sandboxPaymentEndpoints } from '#shared/api/sandbox-payments.ts';
 import { sandboxRefundEndpoints } from '#shared/api/sandbox-refunds.ts';
 import { sandboxTransferEndpoints } from '#shared/api/sandbox-transfers.ts';
 import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
+import { smsCreditEndpoints } from '#shared/api/sms-credit.ts';
 import { storeEndpoints } from '#shared/api/stores.ts';
 import { transactionEndpoints } from '#shared/api/transactions.ts';
 import { transferEndpoints } from '#shared/api/transfers.ts';
@@ -35,6 +36,7 @@ import {
   ownWebhookSubscriptionEndpoints,
   webhookSubscriptionEndpoints,
 } from '#shared/api/webhook-subscriptions.ts';
+import { withdrawalEndpoints } from '#shared/api/withdrawals.ts';
 
 /**
  * Every endpoint of the service, one capability at a time: what the stack deploys, the local host
@@ -49,6 +51,8 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...paymentRequestEndpoints,
   ...paymentLinkEndpoints,
   ...transactionEndpoints,
+  ...withdrawalEndpoints,
+  ...smsCreditEndpoints,
   ...providerCallbackEndpoints,
   ...hostedPageEndpoints,
   ...dashboardEndpoints,

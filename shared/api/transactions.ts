@@ -20,7 +20,7 @@ import {
 } from 'zod/mini';
 import { instant, money, pageOf } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import type { TransactionRecord } from '#shared/data/transaction-record.ts';
+import { type TransactionRecord, transactionTypes } from '#shared/data/transaction-record.ts';
 
 import { maxRangeDays } from '#shared/domain/dates.ts';
 
@@ -88,8 +88,9 @@ export type ListTransactionsQuery = ReturnType<typeof listTransactionsQuery.pars
 
 export const transactionSchema = object({
   id: uuid(),
-  type: enumOf(['payment', 'transfer', 'escrow', 'refund']).register(globalRegistry, {
-    description: 'A `refund` line gives (part of) a payment back: its `paymentRequestId` and `refundId`.',
+  type: enumOf(transactionTypes).register(globalRegistry, {
+    description:
+      'A `refund` line gives (part of) a payment back: its `paymentRequestId` and `refundId`. An `sms_credit` line is SMS credit bought from the store’s balance.',
   }),
   status: enumOf(['pending', 'success', 'error']),
   amount: money,

@@ -24,6 +24,7 @@ export type FunctionFolder =
   | 'transfers'
   | 'webhook-deliveries'
   | 'webhook-subscriptions'
+  | 'withdrawals'
   | 'workers';
 
 /** What locating adds to a declaration: its name and its entry file, relative to the project root. */

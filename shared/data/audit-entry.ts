@@ -50,6 +50,10 @@ export const auditActions = [
   'escrow_released',
   'escrow_refunded',
   'soundbox_test_qr_shown',
+  'payout_account_added',
+  'payout_account_removed',
+  'withdrawal_made',
+  'sms_credit_bought',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -291,9 +291,12 @@ export async function failBeforeCarrier(
   }
 }
 
-/** The business's account, created with zero balances when it is first asked for. */
-export async function getOrCreateAccount(businessId: string): Promise<MessageAccount> {
-  const existing = await getAccount(businessId);
+/**
+ * The business's account, created with zero balances when it is first asked for; `consistent`
+ * after a change of this request's own (a purchase's new balance).
+ */
+export async function getOrCreateAccount(businessId: string, consistent = false): Promise<MessageAccount> {
+  const existing = await getAccount(businessId, consistent);
   if (existing?.id) return existing;
   const account: MessageAccount = {
     id: randomUUID(),
@@ -337,50 +340,58 @@ async function getAccount(businessId: string, consistent = false): Promise<Messa
  * `entryId` already used changes nothing (a retried top-up). Answers whether it was added.
  */
 export async function creditSms(businessId: string, segments: number, entryId: string): Promise<boolean> {
-  const table = tableName();
-  const now = new Date().toISOString();
   try {
-    await transactWrite([
-      {
-        write: {
-          Put: {
-            TableName: table,
-            Item: {
-              ...creditKey(businessId, entryId),
-              entity: 'sms_credit',
-              entryId,
-              segments,
-              createdAt: now,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        onConditionFailed: () => new SmsCreditAlreadyRecorded(),
-      },
-      {
-        write: {
-          Update: {
-            TableName: table,
-            Key: accountKey(businessId),
-            UpdateExpression:
-              'SET id = if_not_exists(id, :id), businessId = :businessId, entity = :entity, createdAt = if_not_exists(createdAt, :now), whatsappBalance = if_not_exists(whatsappBalance, :zero) ADD smsBalance :segments',
-            ExpressionAttributeValues: {
-              ':id': randomUUID(),
-              ':businessId': businessId,
-              ':entity': 'message_account',
-              ':now': now,
-              ':zero': 0,
-              ':segments': segments,
-            },
-          },
-        },
-      },
-    ]);
+    await transactWrite(smsCreditWrites(businessId, segments, entryId));
     return true;
   } catch (error) {
     if (error instanceof SmsCreditAlreadyRecorded) return false;
     throw error;
   }
+}
+
+/**
+ * The credit's record (once per `entryId`) and the balance's increase, for a transaction: the
+ * operator's top-up alone, or a purchase with the ledger entry that pays for it.
+ */
+export function smsCreditWrites(businessId: string, segments: number, entryId: string): GuardedWrite[] {
+  const table = tableName();
+  const now = new Date().toISOString();
+  return [
+    {
+      write: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...creditKey(businessId, entryId),
+            entity: 'sms_credit',
+            entryId,
+            segments,
+            createdAt: now,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      onConditionFailed: () => new SmsCreditAlreadyRecorded(),
+    },
+    {
+      write: {
+        Update: {
+          TableName: table,
+          Key: accountKey(businessId),
+          UpdateExpression:
+            'SET id = if_not_exists(id, :id), businessId = :businessId, entity = :entity, createdAt = if_not_exists(createdAt, :now), whatsappBalance = if_not_exists(whatsappBalance, :zero) ADD smsBalance :segments',
+          ExpressionAttributeValues: {
+            ':id': randomUUID(),
+            ':businessId': businessId,
+            ':entity': 'message_account',
+            ':now': now,
+            ':zero': 0,
+            ':segments': segments,
+          },
+        },
+      },
+    },
+  ];
 }
 
 export interface MessageListing {

@@ -28,11 +28,19 @@ import type { Money } from '#shared/domain/money.ts';
  * payment's record also carries its journal entry (shared/data/ledger.ts, `within`), which saves
  * the entry an item of its own; with it, the record stays under 1 KB.
  */
+/**
+ * What a line reports: money in, money sent, an escrow released, a refund, or SMS credit bought
+ * from the store's balance (`sms_credit`, issue 34). Integrations read `payment` and `transfer`
+ * (and `escrow`); the list's full set is not part of the field contract.
+ */
+export const transactionTypes = ['payment', 'transfer', 'escrow', 'refund', 'sms_credit'] as const;
+export type TransactionType = (typeof transactionTypes)[number];
+
 export interface TransactionRecord {
   id: string;
   businessId: string;
   storeId: string;
-  type: 'payment' | 'transfer' | 'escrow' | 'refund';
+  type: TransactionType;
   status: 'pending' | 'success' | 'error';
   amount: Money;
   fees: Money;
@@ -75,6 +83,8 @@ export function moneyMovedBy(
       return 'refunded';
     case 'transfer':
       return record.escrowId ? 'refunded' : 'paidOut';
+    case 'sms_credit':
+      return 'paidOut';
     default:
       return undefined;
   }

@@ -77,6 +77,8 @@ export interface Transfer {
   callbackUrl?: string | undefined;
   /** A refund of an escrow: paid out of its escrow wallet, which moves to `refunded` with it. */
   escrow?: TransferEscrow | undefined;
+  /** A withdrawal: the business's own payout account it pays (shared/domain/payout-accounts.ts). */
+  payoutAccountId?: string | undefined;
   createdAt: string;
   updatedAt: string;
 }

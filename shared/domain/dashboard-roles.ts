@@ -35,7 +35,11 @@ export type DashboardAction =
   | 'manageEscrows'
   | 'sendSms'
   /** The amount above which a transfer asks for a fresh SMS code (step-up): the owner's alone. */
-  | 'setStepUpThreshold';
+  | 'setStepUpThreshold'
+  /** SMS credit paid from a store's balance (owner, admin). */
+  | 'buySmsCredit'
+  /** Where withdrawals may go: the owner's alone, with a fresh SMS code. */
+  | 'managePayoutAccounts';
 
 const everything: readonly DashboardAction[] = [
   'read',
@@ -54,12 +58,18 @@ const everything: readonly DashboardAction[] = [
   'manageEscrows',
   'sendSms',
   'setStepUpThreshold',
+  'buySmsCredit',
+  'managePayoutAccounts',
 ];
 
 const allowed: Record<MemberRole, readonly DashboardAction[]> = {
   owner: everything,
   admin: everything.filter(
-    (action) => action !== 'manageOwners' && action !== 'verify' && action !== 'setStepUpThreshold',
+    (action) =>
+      action !== 'manageOwners' &&
+      action !== 'verify' &&
+      action !== 'setStepUpThreshold' &&
+      action !== 'managePayoutAccounts',
   ),
   developer: ['read', 'manageKeys', 'manageWebhooks'],
   finance: ['read', 'export', 'refund', 'cancelPayment'],

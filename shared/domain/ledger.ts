@@ -16,6 +16,7 @@ import { UnbalancedEntry } from '#shared/errors/ledger.ts';
  * - `sandbox:funding`: the source of test money credited by the operator on sandbox stages.
  * - `payout:<method>`: what the service owes a provider (or the bank rail) for the transfers it
  *   paid out on the service's behalf (goes up as payouts succeed, back down as the service settles).
+ * - `platform:sms`: what businesses paid for SMS credit out of their stores' balances.
  * - `refunds:payers`: what the service owes payers whose collection completed no request (a second
  *   collection of a request already paid, say): up as such a collection comes in, down as its
  *   refund is paid out.
@@ -34,7 +35,7 @@ export interface Posting {
 export interface JournalEntry {
   /** Derived from the business event that causes it, so a replay cannot post twice. */
   id: string;
-  kind: 'payment' | 'credit' | 'transfer' | 'escrow' | 'refund';
+  kind: 'payment' | 'credit' | 'transfer' | 'escrow' | 'refund' | 'withdrawal' | 'sms';
   postings: Posting[];
   createdAt: string;
   /** What caused it, for people reading the books (payment request id, operator, ...). */
@@ -49,6 +50,7 @@ export const accounts = {
   sandboxFunding: 'sandbox:funding' as AccountId,
   payoutClearing: (method: PayoutMethod): AccountId => `payout:${method}`,
   payerRefunds: 'refunds:payers' as AccountId,
+  platformSms: 'platform:sms' as AccountId,
 };
 
 export interface WalletAccount {
@@ -177,6 +179,16 @@ export function payoutPostings(input: {
     { account: accounts.payoutClearing(input.method), amount: input.amount },
     { account: accounts.platformFees, amount: input.fee },
   ].filter((posting) => posting.amount !== 0);
+  assertBalanced(postings);
+  return postings;
+}
+
+/** SMS credit bought from a store's operating wallet: the service is paid the price. */
+export function smsPurchasePostings(input: { businessId: string; storeId: string; price: Cents }): Posting[] {
+  const postings: Posting[] = [
+    { account: accounts.wallet(input.businessId, input.storeId, 'operating'), amount: -input.price },
+    { account: accounts.platformSms, amount: input.price },
+  ];
   assertBalanced(postings);
   return postings;
 }

@@ -7,6 +7,7 @@ import type { LedgerErrorId } from '#shared/errors/ledger.ts';
 import type { MessageErrorId } from '#shared/errors/messages.ts';
 import type { PaymentLinkErrorId } from '#shared/errors/payment-links.ts';
 import type { PaymentRequestErrorId } from '#shared/errors/payment-requests.ts';
+import type { PayoutAccountErrorId } from '#shared/errors/payout-accounts.ts';
 import type { ProviderErrorId } from '#shared/errors/providers.ts';
 import type { RefundErrorId } from '#shared/errors/refunds.ts';
 import type { RequestErrorId } from '#shared/errors/request.ts';
@@ -34,6 +35,7 @@ export type ErrorId =
   | MessageErrorId
   | WebhookErrorId
   | ServiceProviderErrorId
+  | PayoutAccountErrorId
   | 'internal_error';
 
 /**

@@ -56,5 +56,10 @@ export const statusByErrorId: Record<ErrorId, number> = {
   user_not_found: 404,
   no_owned_business: 409,
   business_link_request_not_found: 404,
+  payout_account_not_found: 404,
+  payout_account_exists: 409,
+  // Registered, but still in its cooling period: retry after `extras.usableFrom`.
+  payout_account_cooling: 409,
+  nothing_to_withdraw: 422,
   internal_error: 500,
 };

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Message, MessageAccount } from '#shared/data/message.ts';
 import { listStores } from '#shared/data/store.ts';
 import { defaultStoreCountry, storeTimeZone } from '#shared/domain/country-time-zones.ts';
+import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import { maskPhone, normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
 import { countSegments, maxBodyCharacters } from '#shared/domain/sms-segments.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
 import { messageAccountOf, messagesOf, sendMessageFor } from '#shared/operations/messages.ts';
+import { smsSegmentPriceCents } from '#shared/operations/sms-credit.ts';
+import { balanceOf } from '#shared/operations/stores.ts';
 
 /**
  * The dashboard's SMS page (issue 26, item 6): the business's SMS balance, the messages it sent
@@ -80,10 +83,24 @@ export async function smsOverview(member: ActingMember, page: number): Promise<S
   return { account, messages: listing.data, total: listing.total, page };
 }
 
-/** What the SMS page shows, with the time zone its times are read in (the first store's). */
+/**
+ * What the SMS page shows, with the time zone its times are read in (the first store's) and, for
+ * roles that may buy credit, the stores with their available balance and the price of a segment.
+ */
 export async function smsPageData(member: ActingMember, page: number) {
   const [overview, stores] = await Promise.all([smsOverview(member, page), listStores(member.businessId)]);
-  return { ...overview, timeZone: storeTimeZone(stores[0] ?? {}) };
+  const credit = roleAllows(member.role, 'buySmsCredit')
+    ? {
+        stores: await Promise.all(
+          stores.map(async (store) => ({
+            store,
+            availableCents: (await balanceOf(callerForMember(member), store.id)).amount,
+          })),
+        ),
+        segmentPriceCents: smsSegmentPriceCents(),
+      }
+    : undefined;
+  return { ...overview, timeZone: storeTimeZone(stores[0] ?? {}), credit };
 }
 
 export const smsBalanceOf = async (member: ActingMember): Promise<number> =>

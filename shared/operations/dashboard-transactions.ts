@@ -9,7 +9,7 @@ import {
   recordOfTransaction,
   requestIdOfReference,
 } from '#shared/data/transaction-lookup.ts';
-import type { TransactionRecord } from '#shared/data/transaction-record.ts';
+import { type TransactionRecord, transactionTypes } from '#shared/data/transaction-record.ts';
 import { deliveriesOfEvents, type WebhookDelivery } from '#shared/data/webhook-delivery.ts';
 import { maxRangeDays } from '#shared/domain/dates.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
@@ -29,7 +29,7 @@ import { transactionsOf } from '#shared/operations/transactions.ts';
  * records through a filter (shared/data/transaction-lookup.ts), bounded by the window (≤ 90 days),
  * except where an item names what is searched: a payment request's id or reference (its claim).
  */
-export const transactionTypes = ['payment', 'transfer', 'escrow', 'refund'] as const;
+export { transactionTypes };
 export const transactionStatuses = ['pending', 'success', 'error'] as const;
 export const operators = providerCodes;
 export const rowsPerPage = 25;

@@ -14,6 +14,7 @@ import type { Cents } from '#shared/domain/money.ts';
 import { maxAmountCents } from '#shared/domain/money.ts';
 import { providerServes } from '#shared/domain/operator-countries.ts';
 import { isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
+import { isUsable, payoutAccountLabel } from '#shared/domain/payout-accounts.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
@@ -21,6 +22,7 @@ import { TransferNotFound } from '#shared/errors/transfers.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { contactsOf, liveContact } from '#shared/operations/contacts.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
+import { payoutAccountOf } from '#shared/operations/payout-accounts.ts';
 import { balanceOf, storeForCollection, storesOf } from '#shared/operations/stores.ts';
 import { transactionsOf } from '#shared/operations/transactions.ts';
 import { checkStepUpCode, requestStepUpCode, stepUpBinding } from '#shared/operations/transfer-step-up.ts';
@@ -43,9 +45,13 @@ const minAmountCents = 500;
 /** The form as posted: every field text. */
 export interface TransferForm {
   storeId: string;
-  /** Whom to: a saved contact, a new beneficiary (operator and number), or another store. */
+  /**
+   * Whom to: a saved contact, a new beneficiary (operator and number), another store, or one of the
+   * business's own payout accounts (a withdrawal).
+   */
   to: string;
   contactId: string;
+  payoutAccountId?: string;
   destinationStoreId: string;
   name: string;
   paymentMethod: string;
@@ -58,6 +64,7 @@ export const transferFormOf = (form: Record<string, string>): TransferForm => ({
   storeId: (form.storeId ?? '').trim(),
   to: (form.to ?? '').trim(),
   contactId: (form.contactId ?? '').trim(),
+  payoutAccountId: (form.payoutAccountId ?? '').trim(),
   destinationStoreId: (form.destinationStoreId ?? '').trim(),
   name: (form.name ?? '').trim(),
   paymentMethod: (form.paymentMethod ?? '').trim(),
@@ -70,6 +77,7 @@ export type TransferField =
   | 'storeId'
   | 'to'
   | 'contactId'
+  | 'payoutAccountId'
   | 'destinationStoreId'
   | 'name'
   | 'paymentMethod'
@@ -83,7 +91,9 @@ export type TransferProblem =
   | { field: 'paymentMethod'; rule: 'provider_country'; provider: ProviderCode; country: UemoaCountry }
   | { field: 'amount'; rule: 'insufficient'; availableCents: Cents; totalCents: Cents }
   /** The operator is down right now (the API's 503 `provider_unavailable`): nothing is sent. */
-  | { field: 'paymentMethod' | 'contactId'; rule: 'down'; provider: ProviderCode };
+  | { field: 'paymentMethod' | 'contactId' | 'payoutAccountId'; rule: 'down'; provider: ProviderCode }
+  /** The payout account is still in its cooling period. */
+  | { field: 'payoutAccountId'; rule: 'cooling'; usableFrom: string };
 
 /** What the confirm step shows and posts: the checked transfer. */
 export interface TransferDraft {
@@ -100,6 +110,8 @@ export interface TransferDraft {
   description: string;
   /** Above the business's threshold: the confirm step asks for an SMS code. */
   needsStepUp: boolean;
+  /** A withdrawal: the business's own account it pays. */
+  payoutAccountId?: string | undefined;
 }
 
 /**
@@ -158,7 +170,27 @@ export async function checkTransferForm(
   let beneficiaryName = '';
   let beneficiaryIdentifier = '';
   let method: BeneficiaryMethod | undefined;
-  if (form.to === 'contact') {
+  let payoutAccountId: string | undefined;
+  if (form.to === 'account') {
+    if (!form.payoutAccountId) problems.push({ field: 'payoutAccountId', rule: 'required' });
+    else {
+      const account = await payoutAccountOf(member.businessId, form.payoutAccountId);
+      if (!isUsable(account)) {
+        problems.push({ field: 'payoutAccountId', rule: 'cooling', usableFrom: account.usableFrom });
+      } else {
+        beneficiary = {
+          form: 'inline',
+          name: account.holder,
+          paymentMethod: account.paymentMethod,
+          identifier: account.identifier,
+        };
+        beneficiaryName = account.holder;
+        beneficiaryIdentifier = payoutAccountLabel(account);
+        method = account.paymentMethod;
+        payoutAccountId = account.id;
+      }
+    }
+  } else if (form.to === 'contact') {
     if (!form.contactId) problems.push({ field: 'contactId', rule: 'required' });
     else {
       const contact: Contact = await liveContact(caller, form.contactId);
@@ -207,7 +239,8 @@ export async function checkTransferForm(
     }
     // Said at the check step, before an SMS code is spent on a transfer that would be turned away.
     if (isProviderCode(method) && (await operatorDown(method, { phone: beneficiaryIdentifier }, 'payout'))) {
-      const field = form.to === 'contact' ? 'contactId' : 'paymentMethod';
+      const field =
+        form.to === 'contact' ? 'contactId' : form.to === 'account' ? 'payoutAccountId' : 'paymentMethod';
       return { problems: [{ field, rule: 'down', provider: method }] };
     }
   }
@@ -223,6 +256,7 @@ export async function checkTransferForm(
       totalCents,
       description: form.description,
       needsStepUp: amountCents > (await stepUpThresholdOf(member.businessId)),
+      payoutAccountId,
     },
   };
 }
@@ -365,9 +399,11 @@ export async function confirmTransfer(
           throw new StepUpRefused();
         }
       }
-      const transfer = await createTransferFor(callerForMember(member), body, input.baseUrl);
+      const transfer = await createTransferFor(callerForMember(member), body, input.baseUrl, {
+        ...(draft.payoutAccountId ? { payoutAccountId: draft.payoutAccountId } : {}),
+      });
       await recordAudit(member, {
-        action: 'transfer_made',
+        action: draft.payoutAccountId ? 'withdrawal_made' : 'transfer_made',
         subjectId: transfer.id,
         detail: `${formatAmount(transfer.amountCents, transfer.currency)} → ${transfer.beneficiary}`,
         sourceIp: input.sourceIp,

@@ -4,7 +4,7 @@ import { maxRangeDays, transactionResponse } from '#shared/api/transactions.ts';
 import { getStore, listStores, type Store } from '#shared/data/store.ts';
 import { transactionPagesOf } from '#shared/data/transaction-export.ts';
 import { dayCounts } from '#shared/data/transaction-list.ts';
-import type { TransactionRecord } from '#shared/data/transaction-record.ts';
+import { type TransactionRecord, transactionTypes } from '#shared/data/transaction-record.ts';
 import { callerSeesStore } from '#shared/domain/caller.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
@@ -52,7 +52,7 @@ export interface ExportError {
   problem: ExportProblem;
 }
 
-const types = ['payment', 'transfer', 'escrow', 'refund'] as const;
+const types = transactionTypes;
 const statuses = ['pending', 'success', 'error'] as const;
 const dayMs = 24 * 60 * 60 * 1000;
 const dayShape = /^\d{4}-\d{2}-\d{2}$/;

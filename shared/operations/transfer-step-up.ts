@@ -54,6 +54,8 @@ export async function requestStepUpCode(input: {
   binding: string;
   /** What the SMS says the code confirms, in the page's language ("150 000 F CFA à Awa"). */
   purpose: string;
+  /** Sending money (the default), or adding a payout account (issue 34). */
+  confirming?: 'sending' | 'payoutAccount';
   address: string;
   language: Language;
   now?: Date;
@@ -94,7 +96,7 @@ export async function requestStepUpCode(input: {
   await sendPlatformSms({
     to: input.phone,
     reference: `step-up:${attemptId}`,
-    body: smsText[input.language](code, input.purpose),
+    body: (input.confirming === 'payoutAccount' ? payoutAccountText : smsText)[input.language](code, input.purpose),
   });
   return { outcome: 'sent', attemptId };
 }
@@ -105,6 +107,14 @@ const smsText: Record<Language, (code: string, purpose: string) => string> = {
     `Partner Payments : votre code est ${code} pour confirmer l’envoi de ${purpose}. Il expire dans 5 minutes. Ne le donnez à personne.`,
   en: (code, purpose) =>
     `Partner Payments: your code is ${code} to confirm sending ${purpose}. It expires in 5 minutes. Do not share it.`,
+};
+
+/** The same, for a payout account: what it adds, so a code asked by someone else is noticed. */
+const payoutAccountText: Record<Language, (code: string, purpose: string) => string> = {
+  fr: (code, purpose) =>
+    `Partner Payments : votre code est ${code} pour ajouter le compte de retrait ${purpose}. Il expire dans 5 minutes. Ne le donnez à personne.`,
+  en: (code, purpose) =>
+    `Partner Payments: your code is ${code} to add the payout account ${purpose}. It expires in 5 minutes. Do not share it.`,
 };
 
 export type StepUpOutcome =

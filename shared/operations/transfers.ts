@@ -108,6 +108,7 @@ export async function createTransferFor(
   caller: Caller,
   body: CreateTransferBody,
   baseUrl: string,
+  options: TransferOptions = {},
 ): Promise<Transfer> {
   const store = await storeForCollection(caller, body.storeId, body.currency);
   for (let attempt = 1; ; attempt++) {
@@ -115,7 +116,7 @@ export async function createTransferFor(
     try {
       return beneficiary.destination
         ? await storeTransfer(store, body, beneficiary, beneficiary.destination)
-        : await payout(caller, store, body, beneficiary, baseUrl);
+        : await payout(store, body, beneficiary, baseUrl, options);
     } catch (error) {
       // Another request saved the same new beneficiary first: use its contact.
       if (!(error instanceof BeneficiaryClaimed) || attempt >= 3) throw error;
@@ -123,11 +124,17 @@ export async function createTransferFor(
   }
 }
 
+/** What only the service's own callers set: a withdrawal names the payout account it pays. */
+export interface TransferOptions {
+  payoutAccountId?: string;
+}
+
 function newTransfer(
   store: Store,
   body: CreateTransferBody,
   beneficiary: Beneficiary,
   status: Transfer['status'],
+  options: TransferOptions = {},
 ): Transfer {
   const id = randomUUID();
   const now = new Date().toISOString();
@@ -152,6 +159,7 @@ function newTransfer(
     reference: body.reference ?? id,
     referenceClaimed: body.reference !== undefined,
     transactionId: randomUUID(),
+    ...(options.payoutAccountId ? { payoutAccountId: options.payoutAccountId } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -178,13 +186,13 @@ export function sendingRecord(transfer: Transfer): TransactionRecord {
 }
 
 async function payout(
-  _caller: Caller,
   store: Store,
   body: CreateTransferBody,
   beneficiary: Beneficiary,
   baseUrl: string,
+  options: TransferOptions,
 ): Promise<Transfer> {
-  const transfer = newTransfer(store, body, beneficiary, 'pending');
+  const transfer = newTransfer(store, body, beneficiary, 'pending', options);
   const identifier = transfer.beneficiaryIdentifier;
   await assertOperatorAvailable(
     transfer.paymentMethod as PayoutMethod,

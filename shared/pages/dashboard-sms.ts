@@ -1,6 +1,7 @@
 import { maxBodyCharacters } from '#shared/api/messages.ts';
 import type { Message, MessageStatus } from '#shared/data/message.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import type { Cents } from '#shared/domain/money.ts';
 import type {
   CheckedSms,
   SmsError,
@@ -11,6 +12,7 @@ import type {
 import { smsPageLength } from '#shared/operations/dashboard-sms.ts';
 import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
+import { buySmsCreditForm, type CreditStore } from '#shared/pages/dashboard-sms-credit.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
@@ -25,6 +27,7 @@ const text = {
   fr: {
     title: 'SMS',
     balance: (segments: number) => `Solde : ${segments} SMS`,
+    buyFirst: 'Le solde est vide : achetez du crédit SMS pour envoyer des SMS et des demandes de paiement.',
     balanceHint:
       'Un SMS de plus de 160 caractères (70 avec des accents comme ê ou ç, ou un emoji) en coûte plusieurs.',
     to: 'Destinataire',
@@ -64,6 +67,7 @@ const text = {
   en: {
     title: 'SMS',
     balance: (segments: number) => `Balance: ${segments} SMS`,
+    buyFirst: 'The balance is empty: buy SMS credit to send SMS and payment requests.',
     balanceHint: '160 characters an SMS, 70 with ê, ç or an emoji.',
     to: 'Recipient',
     toHint: 'For example 07 00 00 00 01 or +221 77 123 45 67',
@@ -107,6 +111,8 @@ export interface SmsPageContext extends DashboardPageContext, SmsOverview {
   timeZone: string;
   /** The member may send (`sendSms`); otherwise the balance and the list alone. */
   canSend: boolean;
+  /** For roles that may buy credit (`buySmsCredit`): the stores that can pay, and the price. */
+  credit?: { stores: readonly CreditStore[]; segmentPriceCents: Cents } | undefined;
 }
 
 export interface SmsFormState {
@@ -148,7 +154,11 @@ function messageItem(context: SmsPageContext, message: Message): SafeHtml {
 }
 
 /** The balance, the form (for roles that may send), and a page of the messages sent. */
-export function smsPage(context: SmsPageContext, state?: SmsFormState): string {
+export function smsPage(
+  context: SmsPageContext,
+  state?: SmsFormState,
+  creditState?: Parameters<typeof buySmsCreditForm>[3],
+): string {
   const t = text[context.language];
   const pages = Math.max(1, Math.ceil(context.total / smsPageLength));
   const pageLink = (page: number, label: string) =>
@@ -161,7 +171,9 @@ export function smsPage(context: SmsPageContext, state?: SmsFormState): string {
 ${dashboardNav(context, 'sms')}
 <h1>${t.title}</h1>
 <p><strong data-testid="sms-balance">${t.balance(context.account.smsBalance)}</strong></p>
+${context.account.smsBalance === 0 && context.credit && html`<p class="notice"><a href="#buy-credit">${t.buyFirst}</a></p>`}
 ${context.canSend && sendForm(context, state)}
+${context.credit && buySmsCreditForm(context, context.credit.stores, context.credit.segmentPriceCents, creditState)}
 <h2>${t.sent}</h2>
 ${context.messages.length === 0 ? html`<p>${t.none}</p>` : html`<ul data-testid="sent-sms">${context.messages.map((message) => messageItem(context, message))}</ul>`}
 <p class="note">${context.page > 1 && pageLink(context.page - 1, t.newer)}${context.page > 1 && context.page < pages && ' · '}${context.page < pages && pageLink(context.page + 1, t.older)}</p>

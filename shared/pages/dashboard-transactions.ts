@@ -25,11 +25,23 @@ import { layout } from '#shared/pages/layout.ts';
  */
 export const transactionWords = {
   fr: {
-    types: { payment: 'Paiement', transfer: 'Transfert', escrow: 'Séquestre', refund: 'Remboursement' },
+    types: {
+      payment: 'Paiement',
+      transfer: 'Transfert',
+      escrow: 'Séquestre',
+      refund: 'Remboursement',
+      sms_credit: 'Crédit SMS',
+    },
     statuses: { pending: 'En attente', success: 'Réussi', error: 'Échoué' },
   },
   en: {
-    types: { payment: 'Payment', transfer: 'Transfer', escrow: 'Escrow', refund: 'Refund' },
+    types: {
+      payment: 'Payment',
+      transfer: 'Transfer',
+      escrow: 'Escrow',
+      refund: 'Refund',
+      sms_credit: 'SMS credit',
+    },
     statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
   },
 } satisfies Record<Language, unknown>;

@@ -69,6 +69,7 @@ const text = {
       storeId: 'Choisissez le point de vente d’où part l’argent.',
       to: 'Choisissez à qui envoyer l’argent.',
       contactId: 'Choisissez un contact.',
+      payoutAccountId: 'Choisissez le compte où retirer l’argent.',
       destinationStoreId: 'Choisissez le point de vente qui reçoit l’argent.',
       same_store: 'Choisissez un autre point de vente que celui d’où part l’argent.',
       currency: 'Ce point de vente ne tient pas la même monnaie.',
@@ -156,6 +157,7 @@ const text = {
       storeId: 'Choose the point of sale the money leaves from.',
       to: 'Choose whom to send the money to.',
       contactId: 'Choose a contact.',
+      payoutAccountId: 'Choose the account to withdraw to.',
       destinationStoreId: 'Choose the point of sale that receives the money.',
       same_store: 'Choose another point of sale than the one the money leaves from.',
       currency: 'That point of sale does not keep the same currency.',
@@ -304,8 +306,16 @@ export interface TransferFormContext extends DashboardPageContext {
   contacts: readonly Contact[];
 }
 
+/** A new payout account's wait, in the page's language (UTC, as the SMS that announced it). */
+export const coolingMessage = (language: Language, usableFrom: string) => {
+  const when = usableFrom.slice(0, 16).replace('T', ' ');
+  return language === 'fr'
+    ? `Ce compte vient d’être ajouté : il pourra recevoir des retraits à partir du ${when} UTC.`
+    : `This account was just added: it can receive withdrawals from ${when} UTC.`;
+};
+
 /** Each problem as the field it belongs to and the words shown for it. */
-function problemMessages(language: Language, problems: readonly TransferProblem[]) {
+export function problemMessages(language: Language, problems: readonly TransferProblem[]) {
   const t = text[language];
   return problems.map((problem) => {
     const field =
@@ -317,6 +327,8 @@ function problemMessages(language: Language, problems: readonly TransferProblem[
       message = t.unserved(providerNames[problem.provider], countryNames[problem.country]);
     } else if (problem.rule === 'down') {
       message = t.operatorDown(providerNames[problem.provider]);
+    } else if (problem.rule === 'cooling') {
+      message = coolingMessage(language, problem.usableFrom);
     } else if (problem.rule === 'insufficient') {
       message = t.insufficient(formatAmount(problem.availableCents), formatAmount(problem.totalCents));
     } else if (problem.rule === 'same_store' || problem.rule === 'currency') {

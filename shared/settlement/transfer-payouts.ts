@@ -58,7 +58,7 @@ async function settleTransfer(
       ...ledgerWrites(
         {
           id: `transfer:${transfer.id}`,
-          kind: 'transfer',
+          kind: transfer.payoutAccountId ? 'withdrawal' : 'transfer',
           cause: `transfer ${transfer.id}`,
           createdAt: now,
           postings: refunded

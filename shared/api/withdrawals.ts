@@ -1,0 +1,169 @@
+import {
+  array,
+  enum as enumOf,
+  extend,
+  globalRegistry,
+  gte,
+  int,
+  literal,
+  lte,
+  maxLength,
+  minLength,
+  object,
+  optional,
+  type output,
+  string,
+  uuid,
+} from 'zod/mini';
+import { instant } from '#shared/api/common.ts';
+import { contactIdentifierSchema } from '#shared/api/contacts.ts';
+import { endpointsIn } from '#shared/api/endpoint.ts';
+import { transferSchema } from '#shared/api/transfers.ts';
+import { paysOut } from '#shared/catalogue/access.ts';
+import { contactMethods } from '#shared/domain/contacts.ts';
+import { maxAmountCents } from '#shared/domain/money.ts';
+import type { PayoutAccount } from '#shared/domain/payout-accounts.ts';
+
+/**
+ * Withdrawals to the business's own accounts (issue 34, item 3), through the API and the
+ * dashboard. An account is registered (the dashboard asks the owner for a fresh SMS code), every
+ * owner is told by SMS, and it receives withdrawals after the stage's cooling period. A withdrawal
+ * is a transfer to the account: the same reservation, fee, payout, webhooks and transaction-list
+ * line, read back with `GET /partner_api/transfers/{id}`.
+ */
+const tag = 'Withdrawals';
+
+export const createPayoutAccountBody = object({
+  type: enumOf(['mobile_money', 'bank']).register(globalRegistry, {
+    description: 'A mobile-money number of the zone, or a bank account of the UEMOA.',
+  }),
+  holder: string().check(minLength(1), maxLength(255)).register(globalRegistry, {
+    description: 'Whose account it is, as the operator or the bank knows them.',
+  }),
+  paymentMethod: optional(string()).register(globalRegistry, {
+    description: '`mobile_money`: the operator (`orange`, `wave`, `mtn`, `moov`, `djamo`).',
+  }),
+  number: optional(string()).register(globalRegistry, {
+    description:
+      '`mobile_money`: the number, international (`+221771234567`) or national as in Côte d’Ivoire.',
+  }),
+  bankName: optional(string()).register(globalRegistry, { description: '`bank`: the bank’s name.' }),
+  iban: optional(string()).register(globalRegistry, {
+    description:
+      '`bank`: the IBAN of the UEMOA (28 characters: country, check digits, bank code, agency, account, RIB key); spaces allowed.',
+  }),
+}).register(globalRegistry, {
+  examples: [
+    { type: 'mobile_money', holder: 'Awa Diop', paymentMethod: 'wave', number: '+221771234567' },
+    {
+      type: 'bank',
+      holder: 'Boutique Awa SARL',
+      bankName: 'Ecobank Sénégal',
+      iban: 'SN08 SN010 01522 000123456789 85',
+    },
+  ],
+});
+
+export type CreatePayoutAccountBody = output<typeof createPayoutAccountBody>;
+
+export const payoutAccountSchema = object({
+  id: uuid(),
+  paymentMethod: enumOf(contactMethods),
+  holder: string(),
+  identifier: contactIdentifierSchema,
+  usableFrom: instant.register(globalRegistry, {
+    description: 'From when withdrawals may go there: the stage’s cooling period after it was added.',
+  }),
+  createdAt: instant,
+}).register(globalRegistry, { id: 'PayoutAccount' });
+
+export const payoutAccountResponse = (account: PayoutAccount): output<typeof payoutAccountSchema> => ({
+  id: account.id,
+  paymentMethod: account.paymentMethod,
+  holder: account.holder,
+  identifier: account.identifier,
+  usableFrom: account.usableFrom,
+  createdAt: account.createdAt,
+});
+
+export const createWithdrawalBody = object({
+  storeId: uuid(),
+  payoutAccountId: uuid(),
+  amountCents: optional(int().check(gte(500), lte(maxAmountCents))).register(globalRegistry, {
+    description: 'Whole francs, in cents. Omitted: everything available, less the fee.',
+  }),
+  reference: optional(string().check(minLength(1), maxLength(100))),
+  description: optional(string().check(maxLength(255))),
+});
+
+export const withdrawalSchema = extend(transferSchema, {
+  payoutAccountId: uuid(),
+}).register(globalRegistry, { id: 'Withdrawal' });
+
+export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
+  createPayoutAccount: {
+    method: 'POST',
+    path: '/partner_api/payout_accounts',
+    caller: 'api_key',
+    // The owners' SMS leaves through the sms queue (a platform message).
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
+    tag,
+    summary: 'Register one of the business’s own accounts, usable after the cooling period',
+    body: createPayoutAccountBody,
+    status: 201,
+    response: payoutAccountSchema,
+    responseDescription: 'The account, with the time from which it receives withdrawals.',
+    errors: ['payout_account_exists', 'forbidden_action'],
+  },
+  listPayoutAccounts: {
+    method: 'GET',
+    path: '/partner_api/payout_accounts',
+    caller: 'api_key',
+    access: ['table:GetItem', 'table:Query'],
+    tag,
+    summary: 'The business’s payout accounts',
+    response: array(payoutAccountSchema),
+    responseDescription: 'Oldest first.',
+  },
+  deletePayoutAccount: {
+    method: 'DELETE',
+    path: '/partner_api/payout_accounts/{id}',
+    caller: 'api_key',
+    access: ['table:GetItem', 'table:DeleteItem', 'table:PutItem'],
+    tag,
+    summary: 'Remove a payout account',
+    params: object({ id: uuid() }),
+    response: object({ id: uuid(), deleted: literal(true) }),
+    responseDescription: 'Removed.',
+    errors: ['payout_account_not_found', 'forbidden_action'],
+  },
+  createWithdrawal: {
+    method: 'POST',
+    path: '/partner_api/withdrawals',
+    caller: 'api_key',
+    access: [
+      'table:Query',
+      'table:GetItem',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...paysOut,
+    ],
+    tag,
+    summary: 'Withdraw a store’s money to one of the business’s own accounts',
+    body: createWithdrawalBody,
+    response: withdrawalSchema,
+    responseDescription: 'The transfer that pays the account.',
+    idempotent: true,
+    errors: [
+      'store_not_found',
+      'payout_account_not_found',
+      'payout_account_cooling',
+      'nothing_to_withdraw',
+      'insufficient_balance',
+      'transfer_exists_with_reference',
+      'third_party_payment_provider_error',
+      'provider_unavailable',
+    ],
+  },
+});
