@@ -24,7 +24,13 @@ import {
   parseWalletAccount,
   shardName,
 } from '#shared/domain/ledger.ts';
-import type { Reservation } from '#shared/domain/wallet.ts';
+import {
+  deltaAttributes,
+  netAttribute,
+  statementAttributePrefix,
+  storeDayDeltas,
+} from '#shared/domain/statement.ts';
+import type { Reservation, WalletKind } from '#shared/domain/wallet.ts';
 
 /**
  * The audit of the books: an offline check of the whole table (the admin command's `audit`, the
@@ -43,6 +49,8 @@ export interface AuditBreak {
     | 'blocked_differs_from_open_reservations'
     | 'postings_to_a_missing_account'
     | 'escrow_wallet_differs_from_held_escrows'
+    | 'day_counters_differ_from_wallet'
+    | 'day_counter_differs_from_entries'
     | SmsAuditBreak['kind']
     | RefundAuditBreak['kind'];
   subject: string;
@@ -100,12 +108,41 @@ interface WalletBalance {
 
 /** What one item of the table contributes to the books; most items contribute nothing. */
 interface ItemFacts extends SmsFacts, RefundFacts {
-  entry?: { id: string; postings: { account: AccountId; amount: number }[]; shard: string };
+  entry?: {
+    id: string;
+    postings: { account: AccountId; amount: number }[];
+    shard: string;
+    /** What the entry adds to each store's statement counter of its day. */
+    statement: StatementFacts[];
+  };
+  /** A store's day counter: the statement attributes it holds. */
+  statementCounter?: StatementFacts;
   wallet?: { account: AccountId; balance: WalletBalance };
   /** Shares of non-wallet accounts held by the item (a wallet or a bucket shard), by shard. */
   shares?: { shard: string; amounts: [AccountId, number][] };
   openReservation?: { account: AccountId; amount: number };
   heldEscrow?: { wallet: AccountId; held: number };
+}
+
+/** Statement amounts of one store's day (`st:` attributes of its day counter). */
+interface StatementFacts {
+  storeId: string;
+  day: string;
+  amounts: [string, number][];
+}
+
+/** What an entry adds to the statement counters; none for an entry the ledger would refuse. */
+function statementFactsOf(entry: ReturnType<typeof journalOf>): StatementFacts[] {
+  try {
+    return storeDayDeltas(entry).map((delta) => ({
+      storeId: delta.storeId,
+      day: delta.day,
+      amounts: Object.entries(deltaAttributes(delta)),
+    }));
+  } catch {
+    // Unbalanced: reported as such, it is no statement's business.
+    return [];
+  }
 }
 
 /** The item kinds the audit reads: the filter of its scan, and what `factsOf` understands. */
@@ -114,6 +151,7 @@ const auditedEntities = {
   ':wallet': 'wallet',
   ':shard': 'ledger_shard',
   ':escrow': 'escrow',
+  ':counter': 'transaction_counter',
   ...smsAuditedEntities,
   ...refundAuditedEntities,
 };
@@ -143,6 +181,7 @@ function factsOf(item: Record<string, unknown>): ItemFacts {
       id: entry.id,
       postings: entry.postings.map(({ account, amount }) => ({ account, amount })),
       shard: shardName(ledgerShardOf(entry)),
+      statement: statementFactsOf(entry),
     };
   } else if (item.entity === 'wallet') {
     const account = accounts.wallet(
@@ -159,6 +198,14 @@ function factsOf(item: Record<string, unknown>): ItemFacts {
       },
     };
     facts.shares = { shard: account, amounts: sharesOf(item) };
+  } else if (item.entity === 'transaction_counter') {
+    facts.statementCounter = {
+      storeId: String(item.pk).slice('TXCOUNT#'.length),
+      day: item.sk as string,
+      amounts: Object.entries(item)
+        .filter(([name]) => name.startsWith(statementAttributePrefix))
+        .map(([name, value]) => [name, Number(value)]),
+    };
   } else if (item.entity === 'ledger_shard') {
     facts.shares = { shard: shardName({ bucket: Number(item.bucket) }), amounts: sharesOf(item) };
   }
@@ -202,6 +249,11 @@ export class LedgerBooks {
   private readonly reservedOn = new Map<AccountId, number>();
   /** escrow wallet account -> what its held and refunding escrows hold. */
   private readonly heldInEscrow = new Map<AccountId, number>();
+  /** storeId -> day -> statement attribute -> amount: from the journal, and on the counters. */
+  private readonly expectedStatement = new Map<string, Map<string, Map<string, number>>>();
+  private readonly foundStatement = new Map<string, Map<string, Map<string, number>>>();
+  /** storeId -> its business, learnt from its wallets: a counter's key names only its store. */
+  private readonly businessOfStore = new Map<string, string>();
   /** Entries whose postings do not sum to zero, by id. */
   private readonly unbalanced = new Map<string, number>();
   private readonly sms = new SmsBooks();
@@ -247,6 +299,7 @@ export class LedgerBooks {
         if (!parseWalletAccount(account)) addShare(this.expectedShares, entry.shard, account, sign * amount);
         scope.accounts.add(account);
       }
+      for (const facts of entry.statement) this.addStatement(this.expectedStatement, facts, sign, scope);
       this.sumOfAllPostings += sign * sum;
       if (sum !== 0) {
         if (sign > 0) this.unbalanced.set(entry.id, sum);
@@ -254,7 +307,10 @@ export class LedgerBooks {
       }
       scope.shards.add(entry.shard);
     }
+    if (facts.statementCounter) this.addStatement(this.foundStatement, facts.statementCounter, sign, scope);
     if (wallet) {
+      const parsed = parseWalletAccount(wallet.account);
+      if (parsed) this.businessOfStore.set(parsed.storeId, parsed.businessId);
       if (sign > 0) this.wallets.set(wallet.account, wallet.balance);
       else this.wallets.delete(wallet.account);
       scope.accounts.add(wallet.account);
@@ -282,6 +338,59 @@ export class LedgerBooks {
     this.refunds.apply(facts, sign, scope.refundedPayments);
   }
 
+  private addStatement(
+    into: Map<string, Map<string, Map<string, number>>>,
+    facts: StatementFacts,
+    sign: 1 | -1,
+    scope: AuditScope,
+  ) {
+    const days = into.get(facts.storeId) ?? new Map<string, Map<string, number>>();
+    into.set(facts.storeId, days);
+    const amounts = days.get(facts.day) ?? new Map<string, number>();
+    days.set(facts.day, amounts);
+    for (const [name, amount] of facts.amounts) addTo(amounts, name, sign * amount);
+    const businessId = this.businessOfStore.get(facts.storeId);
+    if (businessId)
+      for (const kind of ['operating', 'escrow'] as const)
+        scope.accounts.add(accounts.wallet(businessId, facts.storeId, kind));
+  }
+
+  /**
+   * A store's statement counters against its wallets and the journal: the nets of each wallet's
+   * days add up to its total (any month's opening plus its movements is its closing), and each
+   * day's amounts are exactly what that day's entries did to the store (a counter moved between
+   * days, or between kinds, is found even where the sum still holds).
+   */
+  private statementBreaks(storeId: string, wallets: [AccountId, WalletKind, WalletBalance][]): AuditBreak[] {
+    const breaks: AuditBreak[] = [];
+    const found = this.foundStatement.get(storeId) ?? new Map<string, Map<string, number>>();
+    const expected = this.expectedStatement.get(storeId) ?? new Map<string, Map<string, number>>();
+    for (const [account, kind, balance] of wallets) {
+      let net = 0;
+      for (const amounts of found.values()) net += amounts.get(netAttribute(kind)) ?? 0;
+      if (net !== balance.total) {
+        breaks.push({
+          kind: 'day_counters_differ_from_wallet',
+          subject: account,
+          detail: `day counters add up to ${net}, total ${balance.total}`,
+        });
+      }
+    }
+    for (const day of new Set([...found.keys(), ...expected.keys()])) {
+      const on = found.get(day) ?? new Map<string, number>();
+      const from = expected.get(day) ?? new Map<string, number>();
+      for (const name of new Set([...on.keys(), ...from.keys()])) {
+        if ((on.get(name) ?? 0) === (from.get(name) ?? 0)) continue;
+        breaks.push({
+          kind: 'day_counter_differs_from_entries',
+          subject: `TXCOUNT#${storeId} ${day}`,
+          detail: `${name} ${on.get(name) ?? 0}, the day's entries ${from.get(name) ?? 0}`,
+        });
+      }
+    }
+    return breaks;
+  }
+
   /**
    * Every rule, over the scope given (every account, shard and business when none is): each entry
    * balances, all postings sum to zero, every wallet holds exactly the sum of its postings, its
@@ -290,7 +399,8 @@ export class LedgerBooks {
    * holds exactly the postings of the entries booked there (an edited shard is found, not only an
    * edited total) and each sharded account's balance (the sum of its shares) equals the sum of its
    * postings; every store's escrow wallet holds exactly what its held (or refunding) escrows hold,
-   * the payment less its fee; the SMS books' rules (`SmsBooks.check`); and the refunds' against
+   * the payment less its fee; every store's statement counters add up, per wallet, to its total,
+   * and hold day by day what the journal's entries of that day did (`statementBreaks`); the SMS books' rules (`SmsBooks.check`); and the refunds' against
    * their payments' counters (`RefundBooks.check`).
    */
   check(scope?: AuditScope): AuditBreak[] {
@@ -359,6 +469,17 @@ export class LedgerBooks {
         });
       }
     }
+    const storesInScope = new Map<string, [AccountId, WalletKind, WalletBalance][]>();
+    for (const account of accountsInScope) {
+      const wallet = parseWalletAccount(account);
+      const balance = this.wallets.get(account);
+      if (!wallet || !balance) continue;
+      storesInScope.set(wallet.storeId, [
+        ...(storesInScope.get(wallet.storeId) ?? []),
+        [account, wallet.kind, balance],
+      ]);
+    }
+    for (const [storeId, wallets] of storesInScope) breaks.push(...this.statementBreaks(storeId, wallets));
     const shardsInScope = inScope(
       new Set([...this.expectedShares.keys(), ...this.foundShares.keys()]),
       scope?.shards,

@@ -75,6 +75,63 @@ describe('the ledger', () => {
     expect((await auditLedger()).ok).toBe(true);
   });
 
+  it('audit reports a statement counter edited outside the ledger: against its wallet, and against its day’s entries', async () => {
+    const { business, store } = await merchant();
+    await creditStore(store.id, 9_000);
+    const counter = { pk: `TXCOUNT#${store.id}`, sk: new Date().toISOString().slice(0, 10) };
+    const edit = (names: Record<string, string>, amounts: Record<string, number>) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: counter,
+          UpdateExpression: `ADD ${Object.keys(names)
+            .map((name, i) => `${name} :a${i}`)
+            .join(', ')}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: Object.fromEntries(
+            Object.values(amounts).map((amount, i) => [`:a${i}`, amount]),
+          ),
+        }),
+      );
+    const wallet = accounts.wallet(business.id, store.id, 'operating');
+    // The day's net edited: the counters no longer add up to the wallet.
+    await edit({ '#net': 'st:net:operating' }, { net: 100 });
+    try {
+      const audit = await auditLedger(1);
+      expect(audit.breaks).toContainEqual({
+        kind: 'day_counters_differ_from_wallet',
+        subject: wallet,
+        detail: 'day counters add up to 9100, total 9000',
+      });
+    } finally {
+      await edit({ '#net': 'st:net:operating' }, { net: -100 });
+    }
+    // A credit relabelled as a payment: the net still holds, the day's lines do not.
+    await edit(
+      { '#credit': 'st:credit:in', '#payment': 'st:payment:in' },
+      { credit: -9_000, payment: 9_000 },
+    );
+    try {
+      const breaks = (await auditLedger(1)).breaks.filter((found) => found.subject.includes(store.id));
+      expect(breaks).toEqual([
+        expect.objectContaining({
+          kind: 'day_counter_differs_from_entries',
+          detail: "st:credit:in 0, the day's entries 9000",
+        }),
+        expect.objectContaining({
+          kind: 'day_counter_differs_from_entries',
+          detail: "st:payment:in 9000, the day's entries 0",
+        }),
+      ]);
+    } finally {
+      await edit(
+        { '#credit': 'st:credit:in', '#payment': 'st:payment:in' },
+        { credit: 9_000, payment: -9_000 },
+      );
+    }
+    expect((await auditLedger()).breaks.filter((found) => found.subject.includes(store.id))).toEqual([]);
+  });
+
   it('audit on a table in use: a break one scan saw and the next did not is a write in flight, not a break', async () => {
     const { edit } = await storeWithEditableWallet(4_000);
     // The wallet moves before its entry lands, as a scan that reads between the two would see it.
