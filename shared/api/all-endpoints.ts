@@ -28,6 +28,7 @@ import { sandboxRefundEndpoints } from '#shared/api/sandbox-refunds.ts';
 import { sandboxTransferEndpoints } from '#shared/api/sandbox-transfers.ts';
 import { serviceProviderEndpoints } from '#shared/api/service-providers.ts';
 import { smsCreditEndpoints } from '#shared/api/sms-credit.ts';
+import { statementEndpoints } from '#shared/api/statements.ts';
 import { storeEndpoints } from '#shared/api/stores.ts';
 import { transactionEndpoints } from '#shared/api/transactions.ts';
 import { transferEndpoints } from '#shared/api/transfers.ts';
@@ -67,6 +68,7 @@ export const endpoints = /* @__PURE__ */ (() => ({
   ...dashboardTransactionEndpoints,
   ...dashboardEscrowEndpoints,
   ...dashboardSoundboxEndpoints,
+  ...statementEndpoints,
   ...webhookSubscriptionEndpoints,
   ...ownWebhookSubscriptionEndpoints,
   ...webhookDeliveryEndpoints,

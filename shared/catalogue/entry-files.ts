@@ -19,6 +19,7 @@ export type FunctionFolder =
   | 'refunds'
   | 'sandbox'
   | 'service-providers'
+  | 'statements'
   | 'stores'
   | 'transactions'
   | 'transfers'

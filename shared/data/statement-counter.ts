@@ -28,7 +28,8 @@ import {
  * of ~20 bytes). An entry without a line that day (a sandbox credit, a transfer settled the day
  * after it was made) costs 2 WCU more per store.
  *
- * Read: a store's days from the first of a month to today, one Query (≤ ~1 KB an item).
+ * Read: a store's days from the first of a month to today, one Query (≤ ~1 KB an item), between
+ * two strongly consistent reads of its wallets' totals (0.5 RCU each).
  */
 const counterKey = (storeId: string, day: string) => ({ pk: `TXCOUNT#${storeId}`, sk: day });
 
@@ -71,4 +72,14 @@ export async function storeStatementDays(
     ConsistentRead: true,
   });
   return items.map((item) => statementDayOf(item.sk as string, item));
+}
+
+/** The total of a store's wallets (both kinds), read strongly consistent. */
+export async function storeWalletsTotal(businessId: string, storeId: string): Promise<number> {
+  const wallets = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `BIZ#${businessId}`, ':prefix': `WALLET#${storeId}#` },
+    ConsistentRead: true,
+  });
+  return wallets.reduce((sum, wallet) => sum + Number(wallet.total ?? 0), 0);
 }

@@ -25,6 +25,7 @@ const text = {
   fr: {
     home: 'Accueil',
     transactions: 'Transactions',
+    statements: 'Relevés',
     paymentLinks: 'Liens de paiement',
     paymentRequests: 'Demander un paiement',
     transfers: 'Envoyer de l’argent',
@@ -43,6 +44,7 @@ const text = {
   en: {
     home: 'Home',
     transactions: 'Transactions',
+    statements: 'Statements',
     paymentLinks: 'Payment links',
     paymentRequests: 'Ask for a payment',
     transfers: 'Send money',
@@ -63,6 +65,7 @@ const text = {
 export type DashboardSection =
   | 'home'
   | 'transactions'
+  | 'statements'
   | 'paymentLinks'
   | 'paymentRequests'
   | 'transfers'
@@ -78,6 +81,7 @@ export type DashboardSection =
 const sections: readonly { section: DashboardSection; path: string }[] = [
   { section: 'home', path: '' },
   { section: 'transactions', path: '/transactions' },
+  { section: 'statements', path: '/statements' },
   { section: 'paymentLinks', path: '/payment-links' },
   { section: 'paymentRequests', path: '/payment-requests' },
   { section: 'transfers', path: '/transfers' },
