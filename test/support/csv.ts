@@ -3,7 +3,10 @@
  * hide the other's mistake: records end at CRLF, a quoted field may hold commas, CR, LF and
  * doubled quotes. Answers the header's names mapped to each record's fields.
  */
-export function parseCsv(text: string): { header: string[]; rows: Record<string, string>[] } {
+export function parseCsv(
+  text: string,
+  delimiter = ',',
+): { header: string[]; rows: Record<string, string>[] } {
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -17,7 +20,7 @@ export function parseCsv(text: string): { header: string[]; rows: Record<string,
       } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"' && field === '') quoted = true;
-    else if (char === ',') {
+    else if (char === delimiter) {
       record.push(field);
       field = '';
     } else if (char === '\r' && text[i + 1] === '\n') {
