@@ -352,6 +352,10 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
     public:
       'a dashboard page: the session is the capability; another business’s store in `store` is 404, on the form and on the file, and no row of it is sent (test/e2e/dashboard-export.test.ts, “another business’s store (404)”)',
   },
+  statementPage: {
+    public:
+      'a dashboard page: the session is the capability; another business’s store in `store` is 404, on the page and on the CSV, and none of its figures is shown (test/e2e/dashboard-statements.test.ts, “another business’s store”)',
+  },
   paymentRequestsPage: { public: dashboardReason },
   askForPaymentPage: { public: askedPaymentReason },
   paymentRequestPage: { public: askedPaymentReason },

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ledgerWrites } from '#shared/data/ledger.ts';
+import { listStores } from '#shared/data/store.ts';
+import { transactWrite } from '#shared/data/transact.ts';
+import { accounts, payoutPostings } from '#shared/domain/ledger.ts';
+import { monthOf } from '#shared/domain/statement.ts';
+import { creditStore } from '#shared/operations/credit.ts';
+import { formatAmount } from '#shared/pages/format.ts';
+import { parseCsv } from '#test/support/csv.ts';
+import { DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import { memberOf, theLocalHost } from '#test/support/dashboard-setup.ts';
+
+/**
+ * The statement page over the local host: the month's opening, movements and closing as the page
+ * and its CSV show them (the CSV as French Excel reads it: BOM, `;`, decimal comma), any member
+ * who may read sees it, a month out of range is refused, and another business's store is not
+ * found, on the page as on the file.
+ */
+const { baseUrl } = theLocalHost();
+
+/** A store with test money, SMS bought and a withdrawal: 1,000,000 − 2,500 − 300,000 − 3,000. */
+async function storeWithMovements(businessId: string) {
+  const [store] = await listStores(businessId);
+  if (!store) throw new Error('no store');
+  await creditStore(store.id, 1_000_000);
+  const now = new Date().toISOString();
+  const operating = accounts.wallet(businessId, store.id, 'operating');
+  await transactWrite(
+    ledgerWrites({
+      id: `sms:${randomUUID()}`,
+      kind: 'sms',
+      cause: 'test',
+      createdAt: now,
+      postings: [
+        { account: operating, amount: -2_500 },
+        { account: accounts.platformSms, amount: 2_500 },
+      ],
+    }),
+  );
+  await transactWrite(
+    ledgerWrites({
+      id: `withdrawal:${randomUUID()}`,
+      kind: 'withdrawal',
+      cause: 'test',
+      createdAt: now,
+      postings: payoutPostings({
+        businessId,
+        storeId: store.id,
+        method: 'wave',
+        amount: 300_000,
+        fee: 3_000,
+      }),
+    }),
+  );
+  return store;
+}
+
+const closing = 1_000_000 - 2_500 - 300_000 - 3_000;
+
+describe('the statement page', () => {
+  it('shows opening + movements = closing, and the same figures in the CSV', async () => {
+    const owner = await signUpOwner(baseUrl);
+    const store = await storeWithMovements(owner.businessId);
+    const page = await owner.browser.get(`/dashboard/statements?store=${store.id}&lang=fr`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`data-testid="statement-opening">${formatAmount(0)}`);
+    expect(page.text).toContain(`data-testid="statement-closing">${formatAmount(closing)}`);
+    expect(page.text).toContain('Retraits');
+    expect(page.text).toContain('Achats de SMS');
+
+    const file = await fetch(`${baseUrl}/dashboard/statements?store=${store.id}&format=csv&lang=fr`, {
+      headers: { cookie: owner.browser.cookieHeader },
+    });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toContain('text/csv');
+    expect(file.headers.get('content-disposition')).toContain(`releve-${monthOf(new Date())}`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const { header, rows } = parseCsv(new TextDecoder().decode(bytes.subarray(3)), ';');
+    expect(header).toEqual([
+      'Date',
+      'Libellé',
+      'Nombre',
+      'Entrées (F CFA)',
+      'Sorties (F CFA)',
+      'Frais (F CFA)',
+      'Net (F CFA)',
+      'Solde (F CFA)',
+    ]);
+    const withdrawal = rows.find((row) => row.Libellé === 'Retraits' && row.Date !== '');
+    expect(withdrawal).toMatchObject({ Nombre: '1', 'Sorties (F CFA)': '-3000', 'Frais (F CFA)': '-30' });
+    expect(rows.find((row) => row.Libellé === 'Solde de clôture')?.['Solde (F CFA)']).toBe(
+      String(closing / 100),
+    );
+
+    // A viewer reads it too; the business's statement holds its one store's figures.
+    const viewer = await memberOf(owner, 'viewer');
+    const business = await viewer.get('/dashboard/statements?lang=en');
+    expect(business.status).toBe(200);
+    expect(business.text).toContain(`data-testid="statement-closing">${formatAmount(closing)}`);
+    expect(business.text).toContain('Withdrawals');
+  });
+
+  it('refuses a month out of range (400), a session-less request (to the sign-in) and another business’s store (404)', async () => {
+    const owner = await signUpOwner(baseUrl);
+    const other = await signUpOwner(baseUrl);
+    const otherStore = await storeWithMovements(other.businessId);
+
+    expect((await owner.browser.get('/dashboard/statements?month=1999-01')).status).toBe(400);
+    expect((await owner.browser.get('/dashboard/statements?month=junk')).status).toBe(400);
+    for (const query of [`store=${otherStore.id}`, `store=${otherStore.id}&format=csv`]) {
+      const answer = await owner.browser.get(`/dashboard/statements?${query}`);
+      expect(answer.status).toBe(404);
+      expect(answer.text).not.toContain(formatAmount(closing));
+    }
+    const anonymous = await new DashboardBrowser(baseUrl).get('/dashboard/statements');
+    expect(anonymous.status).toBe(303);
+  });
+});
