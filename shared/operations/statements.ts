@@ -250,7 +250,7 @@ export function statementCsv(statement: Statement, language: Language): string {
       String(line.totals.count),
       money(line.totals.in),
       money(line.totals.out),
-      money(-line.totals.fee),
+      money(0 - line.totals.fee),
       money(netOf(line.totals)),
       endOfDay ? money(statement.balances.get(line.day) ?? 0) : '',
     ]);
@@ -264,7 +264,7 @@ export function statementCsv(statement: Statement, language: Language): string {
       String(totals.count),
       money(totals.in),
       money(totals.out),
-      money(-totals.fee),
+      money(0 - totals.fee),
       money(netOf(totals)),
       '',
     ]);

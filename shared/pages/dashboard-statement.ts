@@ -40,7 +40,7 @@ button{background:#0f766e;border-color:#0f766e;color:#fff;cursor:pointer}
 .sandbox{background:#fff3cd;border:1px solid #7a5d00;padding:4px 8px}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
-caption{text-align:left;font-weight:600;padding:4px 0}
+caption{text-align:left;font-weight:700;font-size:1.05rem;padding:12px 0 6px}
 th,td{padding:4px 6px;border-bottom:1px solid #c5ccd3;text-align:left;vertical-align:top}
 .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr.balance th,tr.balance td{font-weight:700;border-top:2px solid #111}
@@ -191,8 +191,9 @@ ${context.months.map((month) => html`<option value="${month}"${month === context
 
 const money = (cents: number, currency: string) => formatAmount(cents, currency);
 
+/** A row's figures; fees as money taken (`0 - fee`: no fee reads 0, never −0). */
 function amountCells(totals: KindTotals, currency: string): SafeHtml {
-  return html`<td class="n">${String(totals.count)}</td><td class="n">${money(totals.in, currency)}</td><td class="n">${money(totals.out, currency)}</td><td class="n">${money(-totals.fee, currency)}</td><td class="n">${money(netOf(totals), currency)}</td>`;
+  return html`<td class="n">${String(totals.count)}</td><td class="n">${money(totals.in, currency)}</td><td class="n">${money(totals.out, currency)}</td><td class="n">${money(0 - totals.fee, currency)}</td><td class="n">${money(netOf(totals), currency)}</td>`;
 }
 
 function summaryTable(context: StatementPageContext, statement: Statement): SafeHtml {
@@ -241,7 +242,6 @@ function statementBody(context: StatementPageContext, statement: Statement): Saf
 ${summaryTable(context, statement)}
 <p class="check" data-testid="statement-check">${t.check(money(statement.opening, currency), money(statement.closing - statement.opening, currency), money(statement.closing, currency))}</p>
 <p class="muted">${t.balancesNote}</p>
-<h2>${t.byDay}</h2>
 ${daysTable(context, statement)}`;
 }
 
