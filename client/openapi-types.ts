@@ -1312,6 +1312,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A month’s statement of a store or of the business: page (prints on A4) or CSV */
+        get: operations["statementPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner_api/service_providers/business_webhook_subscriptions": {
         parameters: {
             query?: never;
@@ -12295,6 +12312,77 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    statementPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+                /** @description `YYYY-MM`, one of the last 24 months (UTC days); this month by default. */
+                month?: string;
+                /** @description One store; the whole business by default. */
+                store?: string;
+                /** @description The statement as CSV (UTF-8 with BOM, `;` between fields); without it, the page. */
+                format?: "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement; with `format=csv`, the file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A month that is not one of the last 24: the page with its error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store is not one of the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
                 };
             };
         };
