@@ -271,6 +271,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Withdraw to the business’s own accounts; the accounts; the owner’s form that adds one */
+        get: operations["withdrawalsPage"];
+        put?: never;
+        /** Check a withdrawal: the amount (everything available when left empty), the fee, the total; then the send-money confirm step */
+        post: operations["checkWithdrawalPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/withdrawals/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The owner adds a payout account (`action=check`, then `confirm` with the SMS code) or removes one (`action=remove`, then `confirm=yes`) */
+        post: operations["payoutAccountPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner_api/sms_credit_purchases": {
         parameters: {
             query?: never;
@@ -6187,6 +6222,263 @@ export interface operations {
             };
         };
     };
+    withdrawalsPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+                /** @description A withdrawal just sent: its notice. */
+                sent?: string;
+                /** @description An account just added: its notice. */
+                added?: string;
+                removed?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+        };
+    };
+    checkWithdrawalPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf: string;
+                    storeId: string;
+                    payoutAccountId: string;
+                    /** @description Francs as typed; empty: everything available, less the fee. */
+                    amount?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The confirm step (it posts to `/dashboard/transfers/confirm`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No session: to the sign-in page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page again with its errors (an account still cooling, the balance too low, the operator down). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token, or by a role that may not: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A store or account that is not the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Above the threshold, and three step-up codes were sent in the last 15 minutes. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    payoutAccountPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf: string;
+                    /** @enum {string} */
+                    action: "check" | "confirm" | "remove";
+                    /** @enum {string} */
+                    kind?: "mobile" | "bank";
+                    holder?: string;
+                    paymentMethod?: string;
+                    number?: string;
+                    bankName?: string;
+                    iban?: string;
+                    attemptId?: string;
+                    code?: string;
+                    /** @description `remove`: the account. */
+                    id?: string;
+                    confirm?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code step (a code was sent to the owner’s phone), or the removal’s confirmation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Added or removed: to the withdrawals page, with a notice. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page again with the form’s errors; or the code step with a wrong or expired code. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not the owner, or a post whose Origin is not the service’s own or without the session’s token: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An account that is not the business’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description That number or bank account is registered already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Three codes were sent in the last 15 minutes: the code step says so. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     buySmsCredit: {
         parameters: {
             query?: never;
@@ -10370,9 +10662,13 @@ export interface operations {
                     /** @description The session’s form token (hidden field). */
                     csrf: string;
                     storeId: string;
-                    /** @enum {string} */
-                    to: "contact" | "new" | "store";
+                    /**
+                     * @description `account`: a withdrawal to one of the business’s own payout accounts (`payoutAccountId`).
+                     * @enum {string}
+                     */
+                    to: "contact" | "new" | "store" | "account";
                     contactId?: string;
+                    payoutAccountId?: string;
                     destinationStoreId?: string;
                     name?: string;
                     paymentMethod?: string;
@@ -10473,9 +10769,13 @@ export interface operations {
                     /** @description The session’s form token (hidden field). */
                     csrf: string;
                     storeId: string;
-                    /** @enum {string} */
-                    to: "contact" | "new" | "store";
+                    /**
+                     * @description `account`: a withdrawal to one of the business’s own payout accounts (`payoutAccountId`).
+                     * @enum {string}
+                     */
+                    to: "contact" | "new" | "store" | "account";
                     contactId?: string;
+                    payoutAccountId?: string;
                     destinationStoreId?: string;
                     name?: string;
                     paymentMethod?: string;

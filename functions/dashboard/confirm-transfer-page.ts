@@ -65,8 +65,10 @@ export const handler = pageHandler(
         context: request.context,
       });
       if (result.outcome === 'sent') {
+        // A withdrawal goes back to the withdrawals page, with its notice.
+        const list = draft.payoutAccountId ? '/withdrawals' : '/transfers';
         return redirectTo(
-          `${dashboardUrl(request, '/transfers')}${request.languagePinned ? '&' : '?'}sent=${result.transferId}`,
+          `${dashboardUrl(request, list)}${request.languagePinned ? '&' : '?'}sent=${result.transferId}`,
         );
       }
       if (result.outcome === 'code_ended') return again({ kind: 'ended' }, 400);

@@ -25,8 +25,11 @@ const tag = 'Dashboard';
 const transferForm = {
   csrf,
   storeId: string(),
-  to: enumOf(['contact', 'new', 'store']),
+  to: enumOf(['contact', 'new', 'store', 'account']).register(globalRegistry, {
+    description: '`account`: a withdrawal to one of the business’s own payout accounts (`payoutAccountId`).',
+  }),
   contactId: optional(string()),
+  payoutAccountId: optional(string()),
   destinationStoreId: optional(string()),
   name: optional(string()),
   paymentMethod: optional(string()),

@@ -207,9 +207,10 @@ export interface WithdrawalInput {
  * rules, balance and idempotency.
  */
 export async function withdraw(caller: Caller, input: WithdrawalInput, baseUrl: string): Promise<Transfer> {
+  // The store first: a key that may not see it learns nothing of the account either.
+  const store = await storeForCollection(caller, input.storeId, undefined);
   const account = await payoutAccountOf(caller.businessId, input.payoutAccountId);
   if (!isUsable(account)) throw new PayoutAccountCooling(account.usableFrom);
-  const store = await storeForCollection(caller, input.storeId, undefined);
   let amountCents = input.amountCents;
   if (amountCents === undefined) {
     const { amount: available } = await balanceOf(caller, store.id);

@@ -29,6 +29,7 @@ const text = {
     paymentLinks: 'Liens de paiement',
     paymentRequests: 'Demander un paiement',
     transfers: 'Envoyer de l’argent',
+    withdrawals: 'Retirer',
     escrows: 'Séquestres',
     soundboxes: 'Soundbox',
     sms: 'SMS',
@@ -48,6 +49,7 @@ const text = {
     paymentLinks: 'Payment links',
     paymentRequests: 'Ask for a payment',
     transfers: 'Send money',
+    withdrawals: 'Withdraw',
     escrows: 'Escrows',
     soundboxes: 'Soundboxes',
     sms: 'SMS',
@@ -69,6 +71,7 @@ export type DashboardSection =
   | 'paymentLinks'
   | 'paymentRequests'
   | 'transfers'
+  | 'withdrawals'
   | 'escrows'
   | 'soundboxes'
   | 'sms'
@@ -85,6 +88,7 @@ const sections: readonly { section: DashboardSection; path: string }[] = [
   { section: 'paymentLinks', path: '/payment-links' },
   { section: 'paymentRequests', path: '/payment-requests' },
   { section: 'transfers', path: '/transfers' },
+  { section: 'withdrawals', path: '/withdrawals' },
   { section: 'escrows', path: '/escrows' },
   { section: 'soundboxes', path: '/soundboxes' },
   { section: 'sms', path: '/sms' },

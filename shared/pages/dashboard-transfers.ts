@@ -488,7 +488,11 @@ export function checkTransferPage(
   const t = text[context.language];
   const { stepUp } = confirm;
   const currency = draft.store.currency;
-  const changeUrl = `${dashboardUrl(context, '/transfers/new')}${context.languagePinned ? '&' : '?'}${new URLSearchParams({ ...state }).toString()}`;
+  // A withdrawal is changed on its own page, whose form is short enough to fill again.
+  const changeUrl =
+    state.to === 'account'
+      ? dashboardUrl(context, '/withdrawals')
+      : `${dashboardUrl(context, '/transfers/new')}${context.languagePinned ? '&' : '?'}${new URLSearchParams({ ...state }).toString()}`;
   const codeError =
     stepUp.kind === 'code' && stepUp.error === 'wrong'
       ? t.codeWrong(stepUp.triesLeft ?? 0)

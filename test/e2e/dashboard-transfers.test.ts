@@ -6,6 +6,7 @@ import { apiClient } from '#test/support/api-client.ts';
 import {
   type Answer,
   type DashboardBrowser,
+  formFields,
   nextCodeOf,
   signInCodesOf,
   signUpOwner,
@@ -49,20 +50,6 @@ type Owner = Awaited<ReturnType<typeof ownerWithTwoStores>>;
 
 const balanceOf = async (owner: Owner, storeId = owner.storeId) =>
   (await call('GET', `/partner_api/stores/${storeId}/balance`, owner.headers)).body.amount as number;
-
-/** The hidden fields of the page's form posting to `action`, as a browser would send them. */
-function formFields(page: string, action: string): Record<string, string> {
-  const form = new RegExp(`<form method="post" action="[^"]*${action}[^"]*"[^>]*>([\\s\\S]*?)</form>`).exec(
-    page,
-  )?.[1];
-  if (!form) throw new Error(`no form to ${action}`);
-  return Object.fromEntries(
-    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
-      match[1] as string,
-      (match[2] as string).replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'"),
-    ]),
-  );
-}
 
 async function addContact(browser: DashboardBrowser, form: Record<string, string>) {
   const csrf = await browser.csrfOf('/dashboard/contacts');

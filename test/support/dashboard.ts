@@ -166,3 +166,17 @@ export async function signUpOwner(
   const businessId = /data-business-id="([^"]+)"/.exec(home.text)?.[1] ?? '';
   return { browser, phone, businessId };
 }
+
+/** The hidden fields of the page's form posting to `action`, as a browser would send them. */
+export function formFields(page: string, action: string): Record<string, string> {
+  const form = new RegExp(`<form method="post" action="[^"]*${action}[^"]*"[^>]*>([\\s\\S]*?)</form>`).exec(
+    page,
+  )?.[1];
+  if (!form) throw new Error(`no form to ${action}`);
+  return Object.fromEntries(
+    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
+      match[1] as string,
+      (match[2] as string).replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'"),
+    ]),
+  );
+}

@@ -14,6 +14,8 @@ export const testHostEnv = {
   /** Payment requests that expire in seconds, and a grace of seconds for a collection under way. */
   PAYMENT_REQUEST_MIN_LIFETIME_SECONDS: '2',
   PAYMENT_COLLECTION_GRACE_SECONDS: '2',
+  /** A new payout account cools for seconds, so the tests see a withdrawal wait, then go. */
+  PAYOUT_ACCOUNT_COOLING_SECONDS: '2',
   // A business's API access, switched on or off, takes effect within this time: tests wait for it
   // instead of a minute. (A revoked key is refused at once: its record is read on every request.)
   AUTH_CACHE_TTL_SECONDS: '2',

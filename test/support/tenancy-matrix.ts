@@ -92,6 +92,10 @@ const sendMoneyReason =
   'a dashboard page: the session is the capability; another business’s store or contact named in the form or the address is 404 and nothing is written (test/e2e/dashboard-transfers.test.ts, “another business’s store or contact”)';
 const askedPaymentReason =
   'a dashboard page: the session is the capability; another business’s payment request by id is 404 (test/e2e/dashboard-payment-requests.test.ts, “another business’s request”)';
+const payoutAccountsReason =
+  'payout accounts are the business’s own, for withdrawals from any of its stores; a store-scoped key may not add or remove one (403)';
+const withdrawalsPageReason =
+  'a dashboard page: the session is the capability; another business’s store or account named in the form is 404 and nothing is written (test/e2e/withdrawals.test.ts)';
 const smsPageReason =
   'a dashboard page: the session is the capability, and it names no object: the balance and the messages are the acting business’s alone (test/e2e/dashboard-sms.test.ts)';
 const ownSubscriptionReason =
@@ -215,6 +219,32 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   deleteContact: hiddenAs('contact_not_found', (w) => `/partner_api/contacts/${w.a.contactId}`, {
     businessWide: contactsReason,
   }),
+  listPayoutAccounts: listedWithout('/partner_api/payout_accounts', {
+    businessWide: payoutAccountsReason,
+    shows: (w) => w.a.payoutAccountId,
+  }),
+  createPayoutAccount: {
+    ownBusiness:
+      'names no object: the account is registered in the caller’s business (test/e2e/withdrawals.test.ts)',
+  },
+  deletePayoutAccount: hiddenAs(
+    'payout_account_not_found',
+    (w) => `/partner_api/payout_accounts/${w.a.removablePayoutAccountId}`,
+    { businessWide: payoutAccountsReason },
+  ),
+  // The owner's control withdraws for real, or finds the store short of it: either way it got in.
+  createWithdrawal: hiddenAs('store_not_found', '/partner_api/withdrawals', {
+    body: (w) => ({ storeId: w.a.storeId, payoutAccountId: w.a.payoutAccountId, amountCents: 500 }),
+    control: [200, 422],
+  }),
+  buySmsCredit: hiddenAs('store_not_found', '/partner_api/sms_credit_purchases', {
+    body: (w) => ({ storeId: w.a.storeId, segments: 100 }),
+    control: [201, 422],
+  }),
+  withdrawalsPage: { public: withdrawalsPageReason },
+  checkWithdrawalPage: { public: withdrawalsPageReason },
+  payoutAccountPage: { public: withdrawalsPageReason },
+  buySmsCreditPage: { public: smsPageReason },
   createTransfer: hiddenAs('store_not_found', '/partner_api/transfers', {
     body: (w) => ({
       storeId: w.a.storeId,

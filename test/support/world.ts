@@ -42,6 +42,9 @@ export interface World {
     deliveryId: string;
     subscriptionId: string;
     contactId: string;
+    /** The business's own accounts: one to withdraw to, one to remove. */
+    payoutAccountId: string;
+    removablePayoutAccountId: string;
     /** Payouts of the second store the sandbox provider leaves pending (a number ending in 04). */
     pendingTransferId: string;
     failableTransferId: string;
@@ -259,6 +262,21 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
   });
   expect(message.status, JSON.stringify(message.body)).toBe(200);
 
+  const payoutAccount = async (number: string) => {
+    const added = await call('POST', '/partner_api/payout_accounts', aPlatform, {
+      type: 'mobile_money',
+      holder: 'Compte de retrait',
+      paymentMethod: 'orange',
+      number,
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    return added.body.id as string;
+  };
+  const [payoutAccountId, removablePayoutAccountId] = [
+    await payoutAccount('+2250700000061'),
+    await payoutAccount('+2250700000062'),
+  ];
+
   return {
     a: {
       businessId: aId,
@@ -277,6 +295,8 @@ export async function buildWorld(config: LocalConfig): Promise<World> {
       deliveryId,
       subscriptionId: subscribed.body.id,
       contactId: contact.body.id,
+      payoutAccountId,
+      removablePayoutAccountId,
       pendingTransferId,
       failableTransferId,
       messageId: message.body.id,
@@ -368,6 +388,8 @@ export const idsOfBusiness = (world: World) => [
   world.a.firstStoreId,
   world.a.subscriptionId,
   world.a.contactId,
+  world.a.payoutAccountId,
+  world.a.removablePayoutAccountId,
   world.a.messageId,
   ...idsOfSecondStore(world),
 ];

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { checkTransferForm, startStepUp } from '#shared/operations/dashboard-transfers.ts';
+import { withdrawalForm, withdrawalsOverview } from '#shared/operations/dashboard-withdrawals.ts';
+import { payoutAccountCoolingSeconds } from '#shared/operations/payout-accounts.ts';
+import { checkTransferPage, type StepUpState } from '#shared/pages/dashboard-transfers.ts';
+import { withdrawalsPage } from '#shared/pages/dashboard-withdrawals.ts';
+
+/** A withdrawal checked as a transfer to the account; its confirm step is send money's. */
+export const handler = pageHandler(
+  'checkWithdrawalPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'sendMoney');
+    const form = await withdrawalForm(member, request.form);
+    const checked = await checkTransferForm(member, form);
+    const context = { ...request, csrfToken: session.csrfToken };
+    if ('problems' in checked) {
+      return htmlPage(
+        withdrawalsPage(context, await withdrawalsOverview(member), {
+          withdrawal: { form: { ...request.form }, problems: checked.problems },
+          coolingHours: Math.round(payoutAccountCoolingSeconds() / 3600),
+        }),
+        400,
+      );
+    }
+    const { draft } = checked;
+    const idempotencyKey = randomUUID();
+    let stepUp: StepUpState = { kind: 'none' };
+    if (draft.needsStepUp) {
+      const started = await startStepUp(member, draft, idempotencyKey, request);
+      stepUp =
+        started.outcome === 'sent'
+          ? { kind: 'code', attemptId: started.attemptId, phone: started.phone }
+          : { kind: started.outcome };
+    }
+    return htmlPage(
+      checkTransferPage({ ...context, pageUrl: `${request.baseUrl}/dashboard/withdrawals` }, form, draft, {
+        idempotencyKey,
+        stepUp,
+      }),
+      stepUp.kind === 'limited' ? 429 : 200,
+    );
+  }),
+  dashboardPageOptions,
+);

@@ -1,0 +1,87 @@
+import { payoutAccountLabel } from '#shared/domain/payout-accounts.ts';
+import { BadRequest } from '#shared/errors/request.ts';
+import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { smsCountryOf } from '#shared/operations/dashboard-sms.ts';
+import { memberPhone } from '#shared/operations/dashboard-transfers.ts';
+import {
+  confirmPayoutAccount,
+  payoutAccountFormOf,
+  removePayoutAccountFor,
+  startPayoutAccountCode,
+  withdrawalsOverview,
+} from '#shared/operations/dashboard-withdrawals.ts';
+import {
+  checkPayoutAccount,
+  payoutAccountCoolingSeconds,
+  payoutAccountOf,
+} from '#shared/operations/payout-accounts.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import {
+  payoutAccountCodePage,
+  removePayoutAccountPage,
+  withdrawalsPage,
+} from '#shared/pages/dashboard-withdrawals.ts';
+
+/** The owner's: add an account (check, SMS code, confirm) or remove one (confirm first). */
+export const handler = pageHandler(
+  'payoutAccountPage',
+  withSession(async (request, session) => {
+    const member = await requireAction(session, 'managePayoutAccounts');
+    const context = { ...request, csrfToken: session.csrfToken };
+    const back = (query: string) =>
+      redirectTo(`${dashboardUrl(request, '/withdrawals')}${request.languagePinned ? '&' : '?'}${query}`);
+    const action = request.form.action;
+    if (action === 'remove') {
+      const id = request.form.id ?? '';
+      if (!/^[0-9a-f-]{36}$/.test(id)) throw new BadRequest('No account to remove');
+      if (request.form.confirm !== 'yes') {
+        const account = await payoutAccountOf(member.businessId, id);
+        return htmlPage(removePayoutAccountPage(context, { ...account, label: payoutAccountLabel(account) }));
+      }
+      await removePayoutAccountFor(member, id, request.sourceIp);
+      return back('removed=1');
+    }
+    if (action !== 'check' && action !== 'confirm') throw new BadRequest('Unknown action');
+    const input = payoutAccountFormOf(request.form);
+    // A national number is read in the business's first store's country (a Dakar shop's 77 …).
+    const checked = checkPayoutAccount(input, await smsCountryOf(member));
+    if ('problems' in checked) {
+      return htmlPage(
+        withdrawalsPage(context, await withdrawalsOverview(member), {
+          account: { form: { ...request.form }, problems: checked.problems },
+          coolingHours: Math.round(payoutAccountCoolingSeconds() / 3600),
+        }),
+        400,
+      );
+    }
+    if (action === 'check') {
+      const started = await startPayoutAccountCode(member, checked.account, request);
+      return htmlPage(
+        payoutAccountCodePage(context, input, checked.account, started),
+        started.outcome === 'limited' ? 429 : 200,
+      );
+    }
+    const attemptId = request.form.attemptId ?? '';
+    const result = await confirmPayoutAccount(member, checked.account, {
+      attemptId,
+      code: request.form.code ?? '',
+      sourceIp: request.sourceIp,
+    });
+    if (result.outcome === 'added') return back(`added=${result.account.id}`);
+    const sent = { outcome: 'sent' as const, attemptId, phone: (await memberPhone(member)) ?? '' };
+    return htmlPage(
+      payoutAccountCodePage(
+        context,
+        input,
+        checked.account,
+        result.outcome === 'code_wrong'
+          ? { ...sent, error: 'wrong', triesLeft: result.triesLeft }
+          : { ...sent, error: result.outcome === 'code_malformed' ? 'malformed' : 'ended' },
+      ),
+      400,
+    );
+  }),
+  dashboardPageOptions,
+);
