@@ -202,6 +202,24 @@ export function checkEscrowMinHoldSeconds(text: string): string {
   return String(seconds);
 }
 
+/** A new payout account's wait before it receives withdrawals: 0 (none) to 7 days, in seconds. */
+export function checkPayoutAccountCoolingSeconds(text: string): string {
+  const seconds = Number(text);
+  if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > 7 * 86_400) {
+    throw new Error('must be a whole number of seconds from 0 to 7 days');
+  }
+  return String(seconds);
+}
+
+/** What a business pays a segment of SMS credit: whole francs (cents, a multiple of 100), up to 1 000 F. */
+export function checkSmsSegmentPriceCents(text: string): string {
+  const cents = Number(text);
+  if (!Number.isSafeInteger(cents) || cents < 100 || cents > 100_000 || cents % 100 !== 0) {
+    throw new Error('must be whole francs in cents (a multiple of 100) from 100 to 100000');
+  }
+  return String(cents);
+}
+
 /** Codes an hour for the whole stage: each is an SMS the service pays for, so a bounded whole number. */
 export function checkSignInCodesPerHour(text: string): string {
   const codes = Number(text);

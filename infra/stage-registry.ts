@@ -10,12 +10,14 @@ import {
   checkHttpsUrl,
   checkIdentityVendor,
   checkPaymentRequestMinLifetimeSeconds,
+  checkPayoutAccountCoolingSeconds,
   checkPayoutFeeSchedule,
   checkProviderRoutes,
   checkPublicBaseUrl,
   checkSignInCodesPerHour,
   checkSmileIdIdTypes,
   checkSmsOriginationIdentity,
+  checkSmsSegmentPriceCents,
   identityVendorOf,
   smileIdSettingVariables,
 } from '#infra/stage-config.ts';
@@ -83,6 +85,13 @@ const settingVariables = {
     variable: 'PAYMENT_REQUEST_MIN_LIFETIME_SECONDS',
     check: checkPaymentRequestMinLifetimeSeconds,
   },
+  /** How long a new payout account waits before it receives withdrawals (default 24 h). */
+  payoutAccountCoolingSeconds: {
+    variable: 'PAYOUT_ACCOUNT_COOLING_SECONDS',
+    check: checkPayoutAccountCoolingSeconds,
+  },
+  /** The price of one SMS segment bought from a store's balance, in cents (default 2 500: 25 F CFA). */
+  smsSegmentPriceCents: { variable: 'SMS_SEGMENT_PRICE_CENTS', check: checkSmsSegmentPriceCents },
   /** Requests per minute one `X-API-KEY-ID` may make before it is answered 429 (WAF, local host). */
   apiKeyRateLimitPerMinute: {
     variable: 'API_KEY_RATE_LIMIT_PER_MINUTE',

@@ -71,7 +71,8 @@ export const moneyMovements: readonly MoneyMovement[] = ['collected', 'refunded'
  * The day total a line adds its amount to once it succeeds: a payment is collected (into an escrow
  * too: held, but the store's); a refund, and the payout that pays an escrow back to its payer, are
  * refunded; a transfer is paid out (to another store too: that store's line is a payment). An
- * escrow's release moves money between the store's own wallets: no total.
+ * escrow's release moves money between the store's own wallets, and SMS credit bought pays the
+ * service, not a beneficiary: no total (the month's statement shows both).
  */
 export function moneyMovedBy(
   record: Pick<TransactionRecord, 'type' | 'escrowId'>,
@@ -83,8 +84,6 @@ export function moneyMovedBy(
       return 'refunded';
     case 'transfer':
       return record.escrowId ? 'refunded' : 'paidOut';
-    case 'sms_credit':
-      return 'paidOut';
     default:
       return undefined;
   }

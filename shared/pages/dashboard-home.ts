@@ -91,7 +91,7 @@ const text = {
     stepDone: 'Fait',
     stepVerifyWait: 'Vérification d’identité : notre équipe vous contactera.',
     stepCollect: 'Encaisser un premier paiement : créer un lien de paiement',
-    stepOut: 'Retirer votre argent : l’envoyer sur votre compte mobile money',
+    stepOut: 'Retirer votre argent sur votre compte mobile money ou bancaire',
     businesses: 'Changer d’entreprise',
     signOut: 'Se déconnecter',
     signOutEverywhere: 'Se déconnecter partout',
@@ -115,7 +115,7 @@ const text = {
     stepDone: 'Done',
     stepVerifyWait: 'Identity check: our team will contact you.',
     stepCollect: 'Take a first payment: make a payment link',
-    stepOut: 'Take your money out: send it to your mobile money account',
+    stepOut: 'Withdraw your money to your mobile money or bank account',
     businesses: 'Switch business',
     signOut: 'Sign out',
     signOutEverywhere: 'Sign out everywhere',
@@ -178,7 +178,7 @@ function latestTable(context: DashboardPageContext, latest: HomeMoney['latest'])
 /**
  * A new business's way to its first payment, in the first screen until every step is done: its
  * identity checked (the form that starts it, for whom may), a first payment taken (a payment link),
- * money taken out (send money; withdrawals to the business's own accounts are not built yet). A
+ * money taken out (a withdrawal to the business's own account, or any payout). A
  * step is done when the level is 1, and when the last 30 days show a collection, and a payout.
  */
 function firstSteps(
@@ -204,7 +204,7 @@ function firstSteps(
 <ol class="steps">
 ${step('verify', verify, t.verify)}
 ${step('collect', html`<a href="${dashboardUrl(context, '/payment-links/new')}">${t.stepCollect}</a>`, t.stepCollect)}
-${step('out', html`<a href="${dashboardUrl(context, '/transfers/new')}">${t.stepOut}</a>`, t.stepOut)}
+${step('out', html`<a href="${dashboardUrl(context, '/withdrawals')}">${t.stepOut}</a>`, t.stepOut)}
 </ol>
 </section>`;
 }

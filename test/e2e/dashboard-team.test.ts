@@ -356,7 +356,7 @@ describe('verification and API access', () => {
     // The way to a first payment leads the page, each step a link until done.
     expect(before).toContain('<li data-step="verify" data-done="false">');
     expect(before).toContain(`href="${baseUrl}/dashboard/payment-links/new"`);
-    expect(before).toContain(`href="${baseUrl}/dashboard/transfers/new"`);
+    expect(before).toContain(`href="${baseUrl}/dashboard/withdrawals"`);
     const headers = await apiKeyOf(dataDir, owner.businessId);
     expect((await fetch(`${baseUrl}/partner_api/stores`, { headers })).status).toBe(403);
 

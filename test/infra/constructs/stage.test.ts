@@ -149,6 +149,26 @@ describe("stage settings from the stage's registry entry", () => {
     }
   });
 
+  it('payoutAccountCoolingSeconds and smsSegmentPriceCents reach the functions that read them, within their bounds', () => {
+    const template = stageTemplateOf(
+      synthWith({ payoutAccountCoolingSeconds: 3600, smsSegmentPriceCents: 2000 })(),
+    );
+    const [, account] = functionOf(template, 'dev', 'createPayoutAccount');
+    expect(account.Properties.Environment.Variables.PAYOUT_ACCOUNT_COOLING_SECONDS).toBe('3600');
+    const [, credit] = functionOf(template, 'dev', 'buySmsCredit');
+    expect(credit.Properties.Environment.Variables.SMS_SEGMENT_PRICE_CENTS).toBe('2000');
+    for (const refused of [-1, 1.5, 8 * 86_400, 'later']) {
+      expect(synthWith({ payoutAccountCoolingSeconds: refused })).toThrow(
+        /Stage "dev" in cdk.json: payoutAccountCoolingSeconds: must be a whole number of seconds from 0 to 7 days/,
+      );
+    }
+    for (const refused of [0, 2550, 100_100, 'cheap']) {
+      expect(synthWith({ smsSegmentPriceCents: refused })).toThrow(
+        /Stage "dev" in cdk.json: smsSegmentPriceCents: must be whole francs in cents/,
+      );
+    }
+  });
+
   it('signInCodesPerHour and signInCodesPerAddressPerHour reach the dashboard’s sign-in function, and are whole numbers from 1 to 100000', () => {
     const template = stageTemplateOf(
       synthWith({ signInCodesPerHour: 200, signInCodesPerAddressPerHour: 60 })(),
