@@ -40,6 +40,7 @@ const text = {
     chooseAccount: 'Choisissez un compte',
     amount: 'Montant (F CFA)',
     amountHint: 'Laissez vide pour tout retirer, frais déduits.',
+    most: (most: string, available: string) => `Au plus ${most} (disponible : ${available}).`,
     continue: 'Continuer',
     noUsable: 'Aucun compte ne peut encore recevoir de retrait.',
     accounts: 'Vos comptes de retrait',
@@ -105,6 +106,7 @@ const text = {
     chooseAccount: 'Choose an account',
     amount: 'Amount (F CFA)',
     amountHint: 'Leave empty to withdraw everything, less the fee.',
+    most: (most: string, available: string) => `At most ${most} (available: ${available}).`,
     continue: 'Continue',
     noUsable: 'No account can receive a withdrawal yet.',
     accounts: 'Your payout accounts',
@@ -206,7 +208,6 @@ export function withdrawalsPage(
     t.title,
     html`<h1>${t.title}</h1>
 ${notice && html`<p class="notice" role="status" data-testid="withdrawals-notice">${notice}</p>`}
-<p class="hint">${t.intro}</p>
 ${
   overview.canWithdraw &&
   (usable.length > 0
@@ -214,6 +215,7 @@ ${
     : html`${errorSummary(t.errorSummary, problemMessages(context.language, state.withdrawal?.problems ?? []))}<p id="payoutAccountId">${t.noUsable}</p>`)
 }
 <h2>${t.accounts}</h2>
+<p class="hint">${t.intro}</p>
 ${
   overview.accounts.length === 0
     ? html`<p>${t.none}</p>`
@@ -251,17 +253,21 @@ function withdrawForm(
   return html`${errorSummary(t.errorSummary, errors)}
 <form method="post" action="${dashboardUrl(context, '/withdrawals')}" novalidate>
 ${csrfField(context.csrfToken)}
-${field({ name: 'amount', label: t.amount, hint: `${t.amountHint}${most ? ` (${formatAmount(most)})` : ''}`, value: form.amount ?? '', error: errorOf('amount'), attributes: html` inputmode="numeric" autocomplete="off"` })}
+${field({ name: 'amount', label: t.amount, hint: `${t.amountHint}${most && first ? ` ${t.most(formatAmount(most), formatAmount(first.availableCents))}` : ''}`, value: form.amount ?? '', error: errorOf('amount'), attributes: html` inputmode="numeric" autocomplete="off"` })}
 <label class="field" for="payoutAccountId">${t.account}</label>
 ${errorOf('payoutAccountId') && html`<p class="field-error" id="payoutAccountId-error">${errorOf('payoutAccountId')}</p>`}
 <select class="input" id="payoutAccountId" name="payoutAccountId">
 ${usable.map((account) => html`<option value="${account.id}"${form.payoutAccountId === account.id ? html` selected` : ''}>${account.holder} · ${accountText(account)}</option>`)}
 </select>
-<label class="field" for="storeId">${t.store}</label>
+${
+  overview.stores.length === 1 && first
+    ? html`<input type="hidden" name="storeId" value="${first.store.id}">`
+    : html`<label class="field" for="storeId">${t.store}</label>
 ${errorOf('storeId') && html`<p class="field-error" id="storeId-error">${errorOf('storeId')}</p>`}
 <select class="input" id="storeId" name="storeId">
 ${overview.stores.map(({ store, availableCents }) => html`<option value="${store.id}"${form.storeId === store.id ? html` selected` : ''}>${store.name} (${t.available(formatAmount(availableCents, store.currency))})</option>`)}
-</select>
+</select>`
+}
 <button class="button" type="submit">${t.continue}</button>
 </form>`;
 }
