@@ -201,7 +201,7 @@ const csvText = {
     ],
     opening: 'Solde d’ouverture',
     closing: 'Solde de clôture',
-    total: (kind: string) => `Total ${kind.toLowerCase()}`,
+    total: (kind: string) => `${kind} (total)`,
     movements: 'Total des mouvements',
   },
   en: {
@@ -217,7 +217,7 @@ const csvText = {
     ],
     opening: 'Opening balance',
     closing: 'Closing balance',
-    total: (kind: string) => `Total ${kind.toLowerCase()}`,
+    total: (kind: string) => `${kind} (total)`,
     movements: 'Total movements',
   },
 } satisfies Record<Language, unknown>;

@@ -3,13 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { ledgerWrites } from '#shared/data/ledger.ts';
 import { listStores } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
+import { listStoreWallets } from '#shared/data/wallet.ts';
 import { accounts, payoutPostings } from '#shared/domain/ledger.ts';
 import { monthOf } from '#shared/domain/statement.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { formatAmount } from '#shared/pages/format.ts';
+import { apiClient } from '#test/support/api-client.ts';
 import { parseCsv } from '#test/support/csv.ts';
-import { DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
-import { memberOf, theLocalHost } from '#test/support/dashboard-setup.ts';
+import { backgroundWorkMs, DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import { memberOf, theLocalHost, verifiedOwner } from '#test/support/dashboard-setup.ts';
 
 /**
  * The statement page over the local host: the month's opening, movements and closing as the page
@@ -116,5 +118,57 @@ describe('the statement page', () => {
     }
     const anonymous = await new DashboardBrowser(baseUrl).get('/dashboard/statements');
     expect(anonymous.status).toBe(303);
+  });
+
+  it('shows a withdrawal and SMS credit bought through the API, once the withdrawal is paid out', async () => {
+    const call = apiClient(baseUrl);
+    const owner = await verifiedOwner(baseUrl, { key: 'platform', creditCents: 2_000_000 });
+    const bought = await call('POST', '/partner_api/sms_credit_purchases', owner.headers, {
+      storeId: owner.storeId,
+      segments: 100,
+    });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+    const added = await call('POST', '/partner_api/payout_accounts', owner.headers, {
+      type: 'mobile_money',
+      holder: 'Awa Diop',
+      paymentMethod: 'wave',
+      number: '+221771234567',
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const account = added.body as { id: string; usableFrom: string };
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Date.parse(account.usableFrom) - Date.now()) + 200),
+    );
+    const withdrawn = await call('POST', '/partner_api/withdrawals', owner.headers, {
+      storeId: owner.storeId,
+      payoutAccountId: account.id,
+      amountCents: 500_000,
+    });
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+
+    const statementCsv = async () => {
+      const file = await fetch(`${baseUrl}/dashboard/statements?store=${owner.storeId}&format=csv&lang=en`, {
+        headers: { cookie: owner.browser.cookieHeader },
+      });
+      return parseCsv((await file.text()).replace(/^\ufeff/, ''), ';').rows;
+    };
+    // The withdrawal is in the books (and the statement) once the provider has paid it out.
+    await expect
+      .poll(async () => (await statementCsv()).find((row) => row.Item === 'Withdrawals (total)')?.Count, {
+        timeout: backgroundWorkMs,
+      })
+      .toBe('1');
+    const rows = await statementCsv();
+    expect(rows.find((row) => row.Item === 'Withdrawals (total)')).toMatchObject({ 'Out (F CFA)': '-5000' });
+    expect(rows.find((row) => row.Item === 'SMS purchases (total)')).toMatchObject({
+      Count: '1',
+      'Out (F CFA)': '-2500',
+    });
+    const total = (await listStoreWallets(owner.businessId, owner.storeId)).reduce(
+      (sum, wallet) => sum + wallet.total,
+      0,
+    );
+    expect(rows.find((row) => row.Item === 'Closing balance')?.['Balance (F CFA)']).toBe(String(total / 100));
+    expect(Number(rows.find((row) => row.Item === 'Total movements')?.['Net (F CFA)'])).toBe(total / 100);
   });
 });
