@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ibanOf } from '#shared/domain/payout-accounts.ts';
 import { apiClient, platformKey } from '#test/support/api-client.ts';
+import { parseCsv } from '#test/support/csv.ts';
 import { backgroundWorkMs, formFields, nextCodeOf, signInCodesOf, textsOf } from '#test/support/dashboard.ts';
 import {
   auditActionsOf,
@@ -105,6 +106,19 @@ describe('withdrawals on the dashboard', () => {
         });
       },
       { timeout: backgroundWorkMs, interval: 500 },
+    );
+    // The month's statement shows it as a withdrawal, and closes on the store's balance.
+    const file = await fetch(`${baseUrl}/dashboard/statements?store=${owner.storeId}&format=csv&lang=fr`, {
+      headers: { cookie: owner.browser.cookieHeader },
+    });
+    const { rows } = parseCsv((await file.text()).replace(/^\uFEFF/, ''), ';');
+    expect(rows.find((row) => row.Libellé === 'Retraits' && row.Date !== '')).toMatchObject({
+      Nombre: '1',
+      'Sorties (F CFA)': '-10000',
+      'Frais (F CFA)': '-100',
+    });
+    expect(rows.find((row) => row.Libellé === 'Solde de clôture')?.['Solde (F CFA)']).toBe(
+      String((5_000_000 - 1_010_000) / 100),
     );
   });
 
