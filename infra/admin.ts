@@ -59,6 +59,9 @@ Commands:
   migrate-payouts gives each payout recorded before payouts said what they settle (a pending
                   transfer, refund or orphan's refund) its payout, so callbacks and the sweep find
                   it; run once after deploying that version (again changes nothing)
+  migrate-statements
+                  fills the statement counters of the days before the ledger kept them, from the
+                  journal; run once after deploying that version (again finds nothing to do)
 
 --stage names an entry of the stage registry (context.stages in cdk.json); --stage local, or no
 --stage, acts on the local host's data (DATA_DIR, default .data/), where webhooks may
@@ -331,6 +334,10 @@ async function run(
     case 'migrate-payouts': {
       const { migratePayouts } = await import('#shared/settlement/payout-migration.ts');
       return { ...(await migratePayouts()) };
+    }
+    case 'migrate-statements': {
+      const { migrateStatementCounters } = await import('#shared/audit/statement-migration.ts');
+      return { ...(await migrateStatementCounters()) };
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

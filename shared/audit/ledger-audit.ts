@@ -124,6 +124,15 @@ interface ItemFacts extends SmsFacts, RefundFacts {
   heldEscrow?: { wallet: AccountId; held: number };
 }
 
+/** A statement counter attribute that says `counted` where the day's entries say `posted`. */
+export interface StatementGap {
+  storeId: string;
+  day: string;
+  attribute: string;
+  counted: number;
+  posted: number;
+}
+
 /** Statement amounts of one store's day (`st:` attributes of its day counter). */
 interface StatementFacts {
   storeId: string;
@@ -501,6 +510,28 @@ export class LedgerBooks {
     breaks.push(...this.sms.check(scope?.smsBusinesses));
     breaks.push(...this.refunds.check(scope?.refundedPayments));
     return breaks;
+  }
+
+  /**
+   * Each statement counter attribute that differs from what the journal's entries of its day did
+   * (`day_counter_differs_from_entries`), with both figures: what a migration adds to fill the
+   * counters of days before the ledger kept them.
+   */
+  statementGaps(): StatementGap[] {
+    const gaps: StatementGap[] = [];
+    for (const storeId of new Set([...this.expectedStatement.keys(), ...this.foundStatement.keys()])) {
+      const found = this.foundStatement.get(storeId) ?? new Map<string, Map<string, number>>();
+      const expected = this.expectedStatement.get(storeId) ?? new Map<string, Map<string, number>>();
+      for (const day of new Set([...found.keys(), ...expected.keys()])) {
+        const on = found.get(day) ?? new Map<string, number>();
+        const from = expected.get(day) ?? new Map<string, number>();
+        for (const attribute of new Set([...on.keys(), ...from.keys()])) {
+          const [counted, posted] = [on.get(attribute) ?? 0, from.get(attribute) ?? 0];
+          if (counted !== posted) gaps.push({ storeId, day, attribute, counted, posted });
+        }
+      }
+    }
+    return gaps;
   }
 
   /** The SMS balance of a business as recorded on its account. */

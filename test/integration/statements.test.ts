@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTransferBody } from '#shared/api/transfers.ts';
 import { auditLedger } from '#shared/audit/ledger-audit.ts';
+import { migrateStatementCounters } from '#shared/audit/statement-migration.ts';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { ledgerWrites } from '#shared/data/ledger.ts';
+import { queryAll } from '#shared/data/query.ts';
 import { findRefund, type Refund } from '#shared/data/refund.ts';
 import { createStore } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
@@ -197,6 +201,50 @@ describe('monthly statements', () => {
     expect(
       audit.breaks.filter((found) => found.subject.includes(m.store.id) || found.subject.includes(annex.id)),
     ).toEqual([]);
+  });
+
+  it('fills, once, the counters of days from before the ledger kept them', async () => {
+    const m = await merchant();
+    const member = actingOwnerOf(m);
+    const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
+    await post({
+      kind: 'credit',
+      createdAt: longAgo.toISOString(),
+      postings: [
+        { account: accounts.sandboxFunding, amount: -700_000 },
+        { account: accounts.wallet(m.business.id, m.store.id, 'operating'), amount: 700_000 },
+      ],
+    });
+    await creditStore(m.store.id, 50_000);
+    // The history of a stage deployed before the counters: the days hold no statement.
+    for (const counter of await queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `TXCOUNT#${m.store.id}` },
+      ConsistentRead: true,
+    })) {
+      const names = Object.keys(counter).filter((name) => name.startsWith('st:'));
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: counter.pk, sk: counter.sk },
+          UpdateExpression: `REMOVE ${names.map((_, i) => `#n${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+        }),
+      );
+    }
+    const ofStore = async () =>
+      (await auditLedger(1)).breaks
+        .filter((found) => found.subject.includes(m.store.id))
+        .map((found) => found.kind);
+    expect(await ofStore()).toContain('day_counters_differ_from_wallet');
+
+    const only = new Set([m.store.id]);
+    expect(await migrateStatementCounters({ storeIds: only })).toMatchObject({ filled: 2, changed: 0 });
+    expect(await ofStore()).toEqual([]);
+    expect(await migrateStatementCounters({ storeIds: only })).toEqual({ gaps: 0, filled: 0, changed: 0 });
+    const old = await statementOf(member, { month: monthOf(longAgo), storeId: m.store.id });
+    expect(old).toMatchObject({ opening: 0, closing: 700_000 });
+    expect(old.kinds.credit).toEqual({ in: 700_000, out: 0, fee: 0, count: 1 });
   });
 
   it('a store of another business is not found', async () => {
