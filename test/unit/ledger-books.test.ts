@@ -41,6 +41,16 @@ function payment(books: LedgerBooks, id: string, net: number, fee: number) {
     { account: wallet, amount: net },
     { account: accounts.platformFees, amount: fee },
   ]);
+  // The store's day counter, which the entry's transaction adds its statement to.
+  const counter = { pk: `TXCOUNT#${store.storeId}`, sk: entry.createdAt.slice(0, 10) };
+  books.put(counter, {
+    ...counter,
+    entity: 'transaction_counter',
+    'st:payment:in': net + fee,
+    'st:payment:fee': fee,
+    'st:payment:n': 1,
+    'st:net:operating': net,
+  });
   return books.put(keyOf(entry), entry);
 }
 
@@ -65,6 +75,12 @@ describe('the audit books', () => {
     const touched = books.put(walletKey('b1', 's1'), { ...fixed, total: 971, available: 971 });
     expect(books.check(touched)).toEqual([
       { kind: 'balance_differs_from_postings', subject: wallet, detail: 'total 971, postings 970' },
+      // Nor do its statement's days add up to it any more.
+      {
+        kind: 'day_counters_differ_from_wallet',
+        subject: wallet,
+        detail: 'day counters add up to 970, total 971',
+      },
     ]);
     const elsewhere = books.put(walletKey('b2', 's2'), walletItem('b2', 's2', 0));
     expect(elsewhere.accounts).toEqual(new Set([otherWallet]));
