@@ -306,6 +306,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/withdrawals/automatic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The owner sets a store’s automatic settlement (`action=save`: every day at `hour` UTC, what is available above `keep` goes to the account) or turns it off (`action=off`) */
+        post: operations["automaticSettlementPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner_api/sms_credit_purchases": {
         parameters: {
             query?: never;
@@ -6231,6 +6248,8 @@ export interface operations {
                 /** @description An account just added: its notice. */
                 added?: string;
                 removed?: string;
+                /** @description A store’s automatic settlement just set or turned off: its notice. */
+                automatic?: "on" | "off";
             };
             header?: never;
             path?: never;
@@ -6475,6 +6494,85 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    automaticSettlementPage: {
+        parameters: {
+            query?: {
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf: string;
+                    /** @enum {string} */
+                    action: "save" | "off";
+                    storeId: string;
+                    payoutAccountId?: string;
+                    /** @description `save`: 0 to 23, UTC. */
+                    hour?: string;
+                    /** @description `save`: francs the store keeps, as typed; empty: 0. */
+                    keep?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Set or turned off: to the withdrawals page, with a notice. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page again with the form’s errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not the owner, or a post whose Origin is not the service’s own or without the session’s token: nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A store or account that is not the business’s: nothing is written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
                 };
             };
         };

@@ -11,7 +11,7 @@ export const handler = pageHandler(
   'withdrawalsPage',
   withSession(async (request, session) => {
     const member = await requireAction(session, 'read');
-    const { sent, added, removed } = request.query;
+    const { sent, added, removed, automatic } = request.query;
     const [overview, sentOne, addedOne] = await Promise.all([
       withdrawalsOverview(member),
       sentTransfer(member, sent),
@@ -22,6 +22,7 @@ export const handler = pageHandler(
         sent: sentOne,
         added: addedOne,
         removed: removed === '1',
+        automaticNotice: automatic === 'on' || automatic === 'off' ? automatic : undefined,
         coolingHours: Math.round(payoutAccountCoolingSeconds() / 3600),
       }),
     );

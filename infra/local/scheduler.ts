@@ -18,6 +18,9 @@ export function localIntervals(): Record<ScheduleName, number> {
     // A QR that missed its device (the broker was down) should reach it within seconds of its return.
     sweepDevicePushes: seconds(process.env.DEVICE_PUSH_SWEEP_SECONDS, 2),
     sweepPendingCollections: seconds(process.env.COLLECTION_SWEEP_SECONDS, 30),
+    // Hourly on a stage; every minute here, so a setting made for this hour is seen paid in a
+    // minute (a store is dealt with once a day whatever runs).
+    settleAutomatically: seconds(process.env.AUTOMATIC_SETTLEMENT_SECONDS, 60),
   };
 }
 

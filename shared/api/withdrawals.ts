@@ -183,6 +183,9 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
         description: 'An account just added: its notice.',
       }),
       removed: optional(string()),
+      automatic: optional(enumOf(['on', 'off'])).register(globalRegistry, {
+        description: 'A store’s automatic settlement just set or turned off: its notice.',
+      }),
     }),
     answers: { 200: 'The page.', 303: 'No session: to the sign-in page.' },
   },
@@ -246,6 +249,33 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
       404: 'An account that is not the business’s.',
       409: 'That number or bank account is registered already.',
       429: 'Three codes were sent in the last 15 minutes: the code step says so.',
+    },
+  },
+  automaticSettlementPage: {
+    method: 'POST',
+    path: '/dashboard/withdrawals/automatic',
+    caller: 'public',
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
+    page: true,
+    tag: 'Dashboard',
+    summary:
+      'The owner sets a store’s automatic settlement (`action=save`: every day at `hour` UTC, what is available above `keep` goes to the account) or turns it off (`action=off`)',
+    query: object({ lang: optional(enumOf(['fr', 'en'])) }),
+    form: object({
+      csrf: string(),
+      action: enumOf(['save', 'off']),
+      storeId: string(),
+      payoutAccountId: optional(string()),
+      hour: optional(string()).register(globalRegistry, { description: '`save`: 0 to 23, UTC.' }),
+      keep: optional(string()).register(globalRegistry, {
+        description: '`save`: francs the store keeps, as typed; empty: 0.',
+      }),
+    }),
+    answers: {
+      303: 'Set or turned off: to the withdrawals page, with a notice.',
+      400: 'The page again with the form’s errors.',
+      403: 'Not the owner, or a post whose Origin is not the service’s own or without the session’s token: nothing changes.',
+      404: 'A store or account that is not the business’s: nothing is written.',
     },
   },
 });

@@ -66,6 +66,23 @@ export const schedules = /* @__PURE__ */ locatedIn('workers', {
       ...paysOut,
     ],
   },
+  /**
+   * Automatic settlement (issue 34): the stores whose owner chose this hour (UTC) withdraw what
+   * they have above the amount they keep to the chosen payout account, once a day each (the day's
+   * reference). Hourly: a `rate`, not a cron, so its failed-runs alarm counts runs of an hour.
+   */
+  settleAutomatically: {
+    expression: 'rate(1 hour)',
+    // A withdrawal's access (`createWithdrawal`): the transfer path's writes and the provider's payout.
+    access: [
+      'table:GetItem',
+      'table:Query',
+      'table:PutItem',
+      'table:UpdateItem',
+      'table:DeleteItem',
+      ...paysOut,
+    ],
+  },
 } satisfies Record<string, Schedule>);
 
 export type ScheduleName = keyof typeof schedules;

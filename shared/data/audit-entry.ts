@@ -54,6 +54,7 @@ export const auditActions = [
   'payout_account_removed',
   'withdrawal_made',
   'sms_credit_bought',
+  'automatic_settlement_changed',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -1,9 +1,11 @@
+import type { AutomaticSettlement } from '#shared/data/automatic-settlement.ts';
 import type { Store } from '#shared/data/store.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { Cents } from '#shared/domain/money.ts';
 import { isUsable, type PayoutAccount, payoutAccountLabel } from '#shared/domain/payout-accounts.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
+import { automaticSettlementsOf } from '#shared/operations/automatic-settlement.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
 import { memberPhone, type StepUpStart, type TransferForm } from '#shared/operations/dashboard-transfers.ts';
 import {
@@ -26,13 +28,22 @@ import { checkStepUpCode, requestStepUpCode, stepUpBinding } from '#shared/opera
 export interface WithdrawalsOverview {
   stores: { store: Store; availableCents: Cents }[];
   accounts: (PayoutAccount & { usable: boolean; label: string })[];
+  /** Each store's automatic settlement, when it has one (on or off). */
+  automatic: Map<string, AutomaticSettlement>;
   canWithdraw: boolean;
   canManageAccounts: boolean;
 }
 
-export async function withdrawalsOverview(member: ActingMember, now = new Date()): Promise<WithdrawalsOverview> {
+export async function withdrawalsOverview(
+  member: ActingMember,
+  now = new Date(),
+): Promise<WithdrawalsOverview> {
   const caller = callerForMember(member);
-  const [stores, accounts] = await Promise.all([storesOf(caller), payoutAccountsOf(member.businessId)]);
+  const [stores, accounts, automatic] = await Promise.all([
+    storesOf(caller),
+    payoutAccountsOf(member.businessId),
+    automaticSettlementsOf(member.businessId),
+  ]);
   const balances = await Promise.all(stores.map((store) => balanceOf(caller, store.id)));
   return {
     stores: stores.map((store, index) => ({ store, availableCents: balances[index]?.amount ?? 0 })),
@@ -41,6 +52,7 @@ export async function withdrawalsOverview(member: ActingMember, now = new Date()
       usable: isUsable(account, now),
       label: payoutAccountLabel(account),
     })),
+    automatic,
     canWithdraw: roleAllows(member.role, 'sendMoney'),
     canManageAccounts: roleAllows(member.role, 'managePayoutAccounts'),
   };
@@ -61,7 +73,8 @@ export async function withdrawalForm(
     const [overview] = await Promise.all([withdrawalsOverview(member)]);
     const store = overview.stores.find((each) => each.store.id === storeId);
     const account = overview.accounts.find((each) => each.id === payoutAccountId);
-    const cents = store && account ? withdrawableCents(store.availableCents, account.paymentMethod) : undefined;
+    const cents =
+      store && account ? withdrawableCents(store.availableCents, account.paymentMethod) : undefined;
     // Nothing to withdraw: an amount the check step refuses on the balance, with its numbers.
     amount = String(Math.max(5, (cents ?? 0) / 100));
   }
@@ -83,7 +96,12 @@ export async function withdrawalForm(
 export const payoutAccountFormOf = (form: Record<string, string>): PayoutAccountInput =>
   form.kind === 'bank'
     ? { kind: 'bank', holder: form.holder ?? '', bankName: form.bankName ?? '', iban: form.iban ?? '' }
-    : { kind: 'mobile', holder: form.holder ?? '', paymentMethod: form.paymentMethod ?? '', number: form.number ?? '' };
+    : {
+        kind: 'mobile',
+        holder: form.holder ?? '',
+        paymentMethod: form.paymentMethod ?? '',
+        number: form.number ?? '',
+      };
 
 /** What the code confirms: this member adding this very account. */
 const bindingOf = (member: ActingMember, account: CheckedPayoutAccount) =>

@@ -2,6 +2,7 @@ import type { Transfer } from '#shared/data/transfer.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import type { PayoutAccount } from '#shared/domain/payout-accounts.ts';
+import type { AutomaticSettlementProblem } from '#shared/operations/automatic-settlement.ts';
 import type { StepUpStart, TransferProblem } from '#shared/operations/dashboard-transfers.ts';
 import type { WithdrawalsOverview } from '#shared/operations/dashboard-withdrawals.ts';
 import {
@@ -77,6 +78,30 @@ const text = {
     limited: 'Trop de codes envoyés : réessayez dans 15 minutes.',
     noPhone: 'Aucun téléphone n’est enregistré pour vous : impossible d’envoyer le code.',
     errorSummary: 'Il y a un problème',
+    automaticTitle: 'Versement automatique',
+    automaticIntro:
+      'Chaque jour à l’heure choisie (heure UTC), ce qu’un point de vente a de disponible au-delà du montant gardé part vers le compte choisi, frais déduits. Un seul versement par jour.',
+    automaticOn: (hour: string, account: string, keep: string) =>
+      `Chaque jour à ${hour} UTC vers ${account}, en gardant ${keep}.`,
+    automaticOff: 'Désactivé.',
+    automaticNone: 'Aucun versement automatique.',
+    automaticAccountGone: 'le compte retiré (aucun versement)',
+    automaticNeedsAccount: 'Ajoutez d’abord un compte de retrait pour choisir un versement automatique.',
+    automaticSaved: 'Versement automatique enregistré.',
+    automaticTurnedOff: 'Versement automatique désactivé.',
+    automaticHour: 'Heure (UTC)',
+    automaticKeep: 'Montant à garder (F CFA)',
+    automaticKeepHint: 'Laissez vide pour tout verser.',
+    automaticSave: 'Enregistrer le versement automatique',
+    automaticTurnOff: (store: string) => `Désactiver le versement automatique de ${store}`,
+    turnOff: 'Désactiver',
+    automaticProblems: {
+      storeId: 'Choisissez le point de vente.',
+      payoutAccountId: 'Choisissez le compte.',
+      hour: 'Choisissez une heure entre 0 et 23.',
+      keepFormat: 'Saisissez un montant en francs, par exemple 50 000.',
+      keepMax: 'Ce montant est trop grand.',
+    },
     problems: {
       holder: 'Saisissez le nom du titulaire.',
       paymentMethod: 'Choisissez l’opérateur.',
@@ -143,6 +168,30 @@ const text = {
     limited: 'Too many codes sent: try again in 15 minutes.',
     noPhone: 'No phone is recorded for you: the code cannot be sent.',
     errorSummary: 'There is a problem',
+    automaticTitle: 'Automatic settlement',
+    automaticIntro:
+      'Every day at the chosen hour (UTC), what a point of sale has available above the amount it keeps goes to the chosen account, less the fee. One settlement a day.',
+    automaticOn: (hour: string, account: string, keep: string) =>
+      `Every day at ${hour} UTC to ${account}, keeping ${keep}.`,
+    automaticOff: 'Off.',
+    automaticNone: 'No automatic settlement.',
+    automaticAccountGone: 'the removed account (nothing is paid)',
+    automaticNeedsAccount: 'Add a payout account first to choose an automatic settlement.',
+    automaticSaved: 'Automatic settlement saved.',
+    automaticTurnedOff: 'Automatic settlement turned off.',
+    automaticHour: 'Hour (UTC)',
+    automaticKeep: 'Amount to keep (F CFA)',
+    automaticKeepHint: 'Leave empty to pay out everything.',
+    automaticSave: 'Save the automatic settlement',
+    automaticTurnOff: (store: string) => `Turn off the automatic settlement of ${store}`,
+    turnOff: 'Turn off',
+    automaticProblems: {
+      storeId: 'Choose the point of sale.',
+      payoutAccountId: 'Choose the account.',
+      hour: 'Choose an hour from 0 to 23.',
+      keepFormat: 'Enter an amount in francs, for example 50 000.',
+      keepMax: 'This amount is too large.',
+    },
     problems: {
       holder: 'Enter the holder’s name.',
       paymentMethod: 'Choose the operator.',
@@ -185,6 +234,9 @@ export interface WithdrawalsPageState {
   removed?: boolean;
   withdrawal?: { form: Record<string, string>; problems: readonly TransferProblem[] };
   account?: { form: Record<string, string>; problems: readonly PayoutAccountProblem[] };
+  /** The automatic settlement's form sent back with its problems, or its notice once set. */
+  automatic?: { form: Record<string, string>; problems: readonly AutomaticSettlementProblem[] };
+  automaticNotice?: 'on' | 'off' | undefined;
   coolingHours: number;
 }
 
@@ -202,7 +254,11 @@ export function withdrawalsPage(
       ? t.added(readableTime(state.added.usableFrom))
       : state.removed
         ? t.removed
-        : undefined;
+        : state.automaticNotice === 'on'
+          ? t.automaticSaved
+          : state.automaticNotice === 'off'
+            ? t.automaticTurnedOff
+            : undefined;
   return page(
     context,
     t.title,
@@ -233,8 +289,99 @@ ${csrfField(context.csrfToken)}<input type="hidden" name="action" value="remove"
 }</li>`,
       )}</ul>`
 }
+${automaticSection(context, overview, state)}
 ${overview.canManageAccounts && addAccountForm(context, state)}`,
   );
+}
+
+const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
+/**
+ * Each store's automatic settlement, and the owner's form that sets one (store, account, hour,
+ * amount kept) or turns it off. Its fields' ids start with `auto-`: the withdraw form above has
+ * its own `storeId` and `payoutAccountId`.
+ */
+function automaticSection(
+  context: Context,
+  overview: WithdrawalsOverview,
+  state: WithdrawalsPageState,
+): SafeHtml {
+  const t = text[context.language];
+  const form = state.automatic?.form ?? {};
+  const p = t.automaticProblems;
+  const errors = (state.automatic?.problems ?? []).map((problem) => ({
+    field: problem.field === 'keep' ? 'keep' : problem.field === 'hour' ? 'hour' : `auto-${problem.field}`,
+    message:
+      problem.field === 'keep' ? (problem.rule === 'max' ? p.keepMax : p.keepFormat) : p[problem.field],
+  }));
+  const errorOf = (name: string) => errors.find((error) => error.field === name)?.message;
+  const accountOf = (id: string) => overview.accounts.find((account) => account.id === id);
+  const settings = overview.stores.flatMap(({ store }) => {
+    const setting = overview.automatic.get(store.id);
+    return setting ? [{ store, setting }] : [];
+  });
+  const chosenStore = form.storeId ?? overview.stores[0]?.store.id ?? '';
+  const current = overview.automatic.get(chosenStore);
+  const chosenAccount = form.payoutAccountId ?? current?.payoutAccountId ?? '';
+  const chosenHour = form.hour ?? String(current?.hour ?? 18);
+  const keep = form.keep ?? (current ? String(current.keepCents / 100) : '');
+  return html`<h2 id="automatic">${t.automaticTitle}</h2>
+<p class="hint">${t.automaticIntro}</p>
+${
+  settings.length === 0
+    ? html`<p>${t.automaticNone}</p>`
+    : html`<ul data-testid="automatic-settlements">${settings.map(({ store, setting }) => {
+        const account = accountOf(setting.payoutAccountId);
+        return html`<li data-store-id="${store.id}" data-enabled="${String(setting.enabled)}"><strong>${store.name}</strong> · ${
+          setting.enabled
+            ? t.automaticOn(
+                hourLabel(setting.hour),
+                account ? `${account.holder} · ${accountText(account)}` : t.automaticAccountGone,
+                formatAmount(setting.keepCents, store.currency),
+              )
+            : t.automaticOff
+        }
+${
+  overview.canManageAccounts &&
+  setting.enabled &&
+  html`<form method="post" action="${dashboardUrl(context, '/withdrawals/automatic')}" class="inline">
+${csrfField(context.csrfToken)}<input type="hidden" name="action" value="off"><input type="hidden" name="storeId" value="${store.id}">
+<button class="button button-secondary" type="submit" aria-label="${t.automaticTurnOff(store.name)}">${t.turnOff}</button>
+</form>`
+}</li>`;
+      })}</ul>`
+}
+${
+  overview.canManageAccounts &&
+  (overview.accounts.length === 0
+    ? html`<p class="hint">${t.automaticNeedsAccount}</p>`
+    : html`${errorSummary(t.errorSummary, errors)}
+<form method="post" action="${dashboardUrl(context, '/withdrawals/automatic')}" novalidate data-testid="automatic-form">
+${csrfField(context.csrfToken)}
+<input type="hidden" name="action" value="save">
+${
+  overview.stores.length === 1 && overview.stores[0]
+    ? html`<input type="hidden" name="storeId" value="${overview.stores[0].store.id}">`
+    : html`<label class="field" for="auto-storeId">${t.store}</label>
+${errorOf('auto-storeId') && html`<p class="field-error" id="auto-storeId-error">${errorOf('auto-storeId')}</p>`}
+<select class="input" id="auto-storeId" name="storeId">
+${overview.stores.map(({ store }) => html`<option value="${store.id}"${chosenStore === store.id ? html` selected` : ''}>${store.name}</option>`)}
+</select>`
+}
+<label class="field" for="auto-payoutAccountId">${t.account}</label>
+${errorOf('auto-payoutAccountId') && html`<p class="field-error" id="auto-payoutAccountId-error">${errorOf('auto-payoutAccountId')}</p>`}
+<select class="input" id="auto-payoutAccountId" name="payoutAccountId">
+${overview.accounts.map((account) => html`<option value="${account.id}"${chosenAccount === account.id ? html` selected` : ''}>${account.holder} · ${accountText(account)}</option>`)}
+</select>
+<label class="field" for="hour">${t.automaticHour}</label>
+${errorOf('hour') && html`<p class="field-error" id="hour-error">${errorOf('hour')}</p>`}
+<select class="input" id="hour" name="hour">
+${Array.from({ length: 24 }, (_, hour) => html`<option value="${String(hour)}"${chosenHour === String(hour) ? html` selected` : ''}>${hourLabel(hour)} UTC</option>`)}
+</select>
+${field({ name: 'keep', label: t.automaticKeep, hint: t.automaticKeepHint, value: keep, error: errorOf('keep'), attributes: html` inputmode="numeric" autocomplete="off"` })}
+<button class="button" type="submit">${t.automaticSave}</button>
+</form>`)
+}`;
 }
 
 function withdrawForm(

@@ -244,6 +244,7 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   withdrawalsPage: { public: withdrawalsPageReason },
   checkWithdrawalPage: { public: withdrawalsPageReason },
   payoutAccountPage: { public: withdrawalsPageReason },
+  automaticSettlementPage: { public: withdrawalsPageReason },
   buySmsCreditPage: { public: smsPageReason },
   createTransfer: hiddenAs('store_not_found', '/partner_api/transfers', {
     body: (w) => ({
