@@ -44,11 +44,12 @@ export interface SmsPurchase {
 
 export async function buySmsCredit(
   caller: Caller,
-  input: { storeId: string; segments: number },
+  /** `id`: the purchase's, given by a caller that retries it (its ledger entry then posts once). */
+  input: { storeId: string; segments: number; id?: string },
   audit: { actor: AuditActor; sourceIp: string },
 ): Promise<SmsPurchase> {
   const store = await storeForCollection(caller, input.storeId, undefined);
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   const createdAt = new Date().toISOString();
   const priceCents = input.segments * smsSegmentPriceCents();
   await transactWrite([

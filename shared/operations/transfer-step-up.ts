@@ -96,7 +96,10 @@ export async function requestStepUpCode(input: {
   await sendPlatformSms({
     to: input.phone,
     reference: `step-up:${attemptId}`,
-    body: (input.confirming === 'payoutAccount' ? payoutAccountText : smsText)[input.language](code, input.purpose),
+    body: (input.confirming === 'payoutAccount' ? payoutAccountText : smsText)[input.language](
+      code,
+      input.purpose,
+    ),
   });
   return { outcome: 'sent', attemptId };
 }

@@ -192,6 +192,28 @@ async function measureCapacity(): Promise<CapacityRow[]> {
       baseUrl,
     ),
   );
+  // Withdrawals (issue 34): a transfer to the business's own account, and SMS credit bought.
+  const payoutAccounts = await import('#shared/operations/payout-accounts.ts');
+  const { buySmsCredit } = await import('#shared/operations/sms-credit.ts');
+  const account = await measure('POST /payout_accounts (account, claim, audit entry)', () =>
+    payoutAccounts.addPayoutAccount(
+      business.id,
+      { paymentMethod: 'orange', identifier: { number: '+2250700000004' }, holder: 'Propriétaire' },
+      { keyId: caller.keyId },
+      'bench',
+      new Date(Date.now() - 2 * 86_400_000),
+    ),
+  );
+  await measure('POST /withdrawals (a transfer to it)', () =>
+    payoutAccounts.withdraw(
+      caller,
+      { storeId: store.id, payoutAccountId: account.id, amountCents: 100_000 },
+      baseUrl,
+    ),
+  );
+  await measure('POST /sms_credit_purchases (100 segments, one transaction)', () =>
+    buySmsCredit(caller, { storeId: store.id, segments: 100 }, { actor: {}, sourceIp: 'bench' }),
+  );
   await measureRefunds(measure, caller, store.id, baseUrl);
   paidPayment = await measurePaidPayments(caller, store.id, business.id, baseUrl);
   for (const step of paidPayment.steps.filter((s) => !s.extra)) {

@@ -29,6 +29,9 @@ describe('the deterministic simulation with faults', () => {
     expect(report.payoutsPaid).toBeGreaterThan(0);
     expect(report.dashboardActions).toBeGreaterThan(0);
     expect(report.stepUpTransfers).toBeGreaterThan(0);
+    // Withdrawals to the business's own account, and SMS credit bought from the store (issue 34).
+    expect(report.withdrawals).toBeGreaterThan(0);
+    expect(report.smsPurchases).toBeGreaterThan(0);
     // Moov Money went through pawaPay's adapter: deposits paid and failed, payouts and refunds paid,
     // callbacks that disagreed with its status check refused.
     expect(report.pawapay['deposits.completed']).toBeGreaterThan(0);

@@ -168,6 +168,12 @@ export async function judge(
       } else add(accounts.payerRefunds, collection.amount);
     }
   }
+  // SMS credit bought: the store paid the service its price (issue 34).
+  for (const purchase of world.sms.purchases) {
+    if (purchase.state !== 'bought') continue;
+    walletTotal -= purchase.priceCents;
+    add(accounts.platformSms, purchase.priceCents);
+  }
   const refunds = await refundModel(requests.values(), add);
   walletTotal -= refunds.walletOut;
   let blocked = refunds.blocked;
@@ -250,7 +256,7 @@ async function judgeSms(
 ): Promise<void> {
   const { items } = await listMessages(world.m.business.id, { page: 1, limit: 1_000_000 });
   let model = 0;
-  for (const credit of world.sms.credits) {
+  for (const credit of [...world.sms.credits, ...world.sms.purchases.filter((p) => p.state === 'bought')]) {
     model += credit.segments;
     findings.sms.segmentsCredited += credit.segments;
   }

@@ -22,7 +22,7 @@ import {
 import { pawapayTally, payoutTruth, startSimulatedPawapay } from '#test/simulation/pawapay.ts';
 import { SimulatedQueues } from '#test/simulation/queues.ts';
 import { startReceiver } from '#test/simulation/receiver.ts';
-import { creditSmsOnce, messageOperations } from '#test/simulation/scenarios/messages.ts';
+import { buySmsOnce, creditSmsOnce, messageOperations } from '#test/simulation/scenarios/messages.ts';
 import {
   creditOnce,
   decidePayout,
@@ -73,6 +73,8 @@ export interface SimulationReport extends Omit<Findings, 'mismatches'> {
   callbacksDelivered: number;
   dashboardActions: number;
   stepUpTransfers: number;
+  withdrawals: number;
+  smsPurchases: number;
   smsRefusedForBalance: number;
   queueMessagesSent: number;
   queueRedeliveries: number;
@@ -246,6 +248,8 @@ async function run(
   receiver.failing = 0;
   for (const credit of world.credits.filter((c) => !c.done)) await creditOnce(world, credit);
   for (const credit of world.sms.credits.filter((c) => !c.done)) await creditSmsOnce(world, credit);
+  for (const purchase of world.sms.purchases.filter((p) => p.state === 'asked'))
+    await buySmsOnce(world, purchase);
   for (let minute = 0; minute < 360; minute++) {
     const open = await settleWhatIsOpen(world);
     await sleep(60_000);
@@ -281,6 +285,8 @@ async function run(
     callbacksDelivered: world.counts.callbacksDelivered,
     dashboardActions: world.counts.dashboardActions,
     stepUpTransfers: world.counts.stepUpTransfers,
+    withdrawals: world.counts.withdrawals,
+    smsPurchases: world.counts.smsPurchases,
     smsRefusedForBalance: world.sms.refusedForBalance,
     queueMessagesSent: network.queues.tally.sent,
     queueRedeliveries: network.queues.tally.redelivered,

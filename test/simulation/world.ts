@@ -31,6 +31,8 @@ export interface World {
   providers: readonly ProviderCode[];
   /** The sandbox's silent number: nothing is queued; the simulation plays every provider itself. */
   payerPhone: string;
+  /** The business's own account its withdrawals go to, once registered (issue 34). */
+  payoutAccountId?: string;
   requests: string[];
   collections: Map<string, Collection>;
   /** Collections' callbacks the providers owe, each delivered once or more. */
@@ -46,9 +48,18 @@ export interface World {
     /** Every SMS asked for, by reference: recorded or not, the model knows what it asked. */
     asked: Map<string, { to: string; body: string; segments: number; answered: boolean }>;
     credits: { entryId: string; segments: number; done: boolean }[];
+    /** SMS credit bought from the store (issue 34): bought, refused for the store's balance, or not yet known. */
+    purchases: { id: string; segments: number; priceCents: number; state: 'asked' | 'bought' | 'refused' }[];
     refusedForBalance: number;
   };
-  counts: { callbacksDelivered: number; dashboardActions: number; stepUpTransfers: number };
+  counts: {
+    callbacksDelivered: number;
+    dashboardActions: number;
+    stepUpTransfers: number;
+    /** Withdrawals made, and SMS credit bought (issue 34). */
+    withdrawals: number;
+    smsPurchases: number;
+  };
   /** What the run saw go wrong on the way (a disagreeing callback believed): reported as mismatches. */
   problems: string[];
 }
@@ -86,8 +97,14 @@ export async function makeWorld(random: Random, receiverUrl: string): Promise<Wo
     escrows: [],
     shortLives: new Map(),
     credits: [],
-    sms: { asked: new Map(), credits: [], refusedForBalance: 0 },
-    counts: { callbacksDelivered: 0, dashboardActions: 0, stepUpTransfers: 0 },
+    sms: { asked: new Map(), credits: [], purchases: [], refusedForBalance: 0 },
+    counts: {
+      callbacksDelivered: 0,
+      dashboardActions: 0,
+      stepUpTransfers: 0,
+      withdrawals: 0,
+      smsPurchases: 0,
+    },
     problems: [],
   };
 }

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
+import { entryKey } from '#shared/data/ledger.ts';
 import { countSegments } from '#shared/domain/sms-segments.ts';
+import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
 import { creditSmsBalance, sendMessageFor } from '#shared/operations/messages.ts';
+import { buySmsCredit, smsSegmentPriceCents } from '#shared/operations/sms-credit.ts';
+import { truthfully } from '#test/simulation/network.ts';
 import type { Operation, World } from '#test/simulation/world.ts';
 
 /**
  * SMS on the business's balance: sends (some retried with their reference after a lost answer,
- * some racing for the last segments) and top-ups. The sender worker, the gateway's delivery
+ * some racing for the last segments), top-ups, and credit bought from the store's balance. The sender worker, the gateway's delivery
  * reports and the stream that queues each message run around them (background.ts).
  */
 
@@ -55,6 +61,34 @@ export async function creditSmsOnce(
   credit.done = true;
 }
 
+/**
+ * SMS credit bought from the store's balance, once: a purchase whose answer was lost is found by
+ * its ledger entry before it is asked again, and a store short of it is refused (nothing bought).
+ */
+export async function buySmsOnce(world: World, purchase: World['sms']['purchases'][number]) {
+  const posted = await truthfully(() =>
+    documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: entryKey(`sms:${purchase.id}`), ConsistentRead: true }),
+    ),
+  );
+  if (posted.Item) {
+    purchase.state = 'bought';
+    return;
+  }
+  try {
+    await buySmsCredit(
+      world.m.caller,
+      { storeId: world.m.store.id, segments: purchase.segments, id: purchase.id },
+      { actor: {}, sourceIp: '127.0.0.1' },
+    );
+    purchase.state = 'bought';
+    world.counts.smsPurchases++;
+  } catch (error) {
+    if (!(error instanceof InsufficientBalance)) throw error;
+    purchase.state = 'refused';
+  }
+}
+
 export const messageOperations: Operation[] = [
   {
     weight: 7,
@@ -88,6 +122,21 @@ export const messageOperations: Operation[] = [
       };
       if (!world.sms.credits.includes(credit)) world.sms.credits.push(credit);
       await creditSmsOnce(world, credit);
+    },
+  },
+  {
+    weight: 1,
+    name: 'SMS credit bought from the store',
+    async run(world) {
+      const purchase = world.sms.purchases.find((p) => p.state === 'asked') ?? {
+        id: randomUUID(),
+        segments: world.random.pick([100, 500]),
+        priceCents: 0,
+        state: 'asked' as const,
+      };
+      purchase.priceCents = purchase.segments * smsSegmentPriceCents();
+      if (!world.sms.purchases.includes(purchase)) world.sms.purchases.push(purchase);
+      await buySmsOnce(world, purchase);
     },
   },
 ];

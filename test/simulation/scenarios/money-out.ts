@@ -5,11 +5,13 @@ import { listMessages, platformBusinessId } from '#shared/data/message.ts';
 import { findPaymentRequest, type PaymentRequest } from '#shared/data/payment-request.ts';
 import { refundableOf } from '#shared/data/refund.ts';
 import { AlreadyPosted } from '#shared/errors/ledger.ts';
+import { PayoutAccountExists } from '#shared/errors/payout-accounts.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { cancelPayment, confirmRefund } from '#shared/operations/dashboard-payment-actions.ts';
 import { transactionDetailOf } from '#shared/operations/dashboard-transactions.ts';
 import { checkTransferForm, confirmTransfer, startStepUp } from '#shared/operations/dashboard-transfers.ts';
+import { addPayoutAccount, payoutAccountsOf, withdraw } from '#shared/operations/payout-accounts.ts';
 import { createRefundFor } from '#shared/operations/refunds.ts';
 import { createTransferFor } from '#shared/operations/transfers.ts';
 import type { PayoutOutcome } from '#shared/providers/port.ts';
@@ -107,7 +109,46 @@ const transferTo = (world: World, amountCents: number) =>
     identifier: { number: world.payerPhone },
   });
 
+/** The business's own account, registered by the first withdrawal (no cooling on the laptop). */
+async function payoutAccountOf(world: World): Promise<string> {
+  if (world.payoutAccountId) return world.payoutAccountId;
+  const identifier = { number: world.payerPhone };
+  const known = (await payoutAccountsOf(world.m.business.id))[0];
+  const account =
+    known ??
+    (await addPayoutAccount(
+      world.m.business.id,
+      { paymentMethod: world.random.pick(payoutMethods), identifier, holder: 'Propriétaire' },
+      { keyId: world.m.caller.keyId },
+      '127.0.0.1',
+    ).catch(async (error: unknown) => {
+      // Registered by a try whose answer was lost, or by a withdrawal racing this one.
+      if (!(error instanceof PayoutAccountExists)) throw error;
+      return (await payoutAccountsOf(world.m.business.id))[0];
+    }));
+  if (!account) throw new Error('no payout account after registering one');
+  world.payoutAccountId = account.id;
+  return account.id;
+}
+
 export const moneyOutOperations: Operation[] = [
+  {
+    weight: 2,
+    name: 'a withdrawal to the business’s own account',
+    async run(world) {
+      const transfer = await withdraw(
+        world.m.caller,
+        {
+          storeId: world.m.store.id,
+          payoutAccountId: await payoutAccountOf(world),
+          amountCents: wholeFrancsUpTo(world, 50_000),
+        },
+        world.baseUrl,
+      );
+      world.payouts.add(transfer.id);
+      world.counts.withdrawals++;
+    },
+  },
   {
     weight: 5,
     name: 'a store credit',
