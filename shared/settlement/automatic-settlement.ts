@@ -51,7 +51,8 @@ export interface AutomaticSettlementReport {
 /**
  * The hourly run: the settings due this hour, and those of the hour before that no run dealt with
  * (an hourly tick lands anywhere in its hour, and may land twice in one or miss one; Lambda retries
- * a failed run a few minutes later). Each is settled once and marked done for its day.
+ * a failed run a few minutes later). Each is settled once and marked done for its day, but for a
+ * failure or an account still cooling, which the next run tries again.
  */
 export async function settleDueStores(now = new Date()): Promise<AutomaticSettlementReport> {
   const report: AutomaticSettlementReport = { found: 0, withdrawn: 0, skipped: 0, failed: 0 };
@@ -69,7 +70,9 @@ export async function settleDueStores(now = new Date()): Promise<AutomaticSettle
           const outcome = await settleStore(setting, day, now);
           if (outcome === 'withdrawn') report.withdrawn++;
           else report.skipped++;
-          await markAutomaticSettlementRun(setting, day);
+          // An account still cooling is tried again by the runs left in the window (this hour's and
+          // the next's): one that becomes usable meanwhile is paid then, and otherwise tomorrow.
+          if (outcome !== 'account_cooling') await markAutomaticSettlementRun(setting, day);
         } catch (error) {
           // Left unmarked: the next run tries again, and the day's reference keeps it to one payment.
           report.failed++;

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ibanOf } from '#shared/domain/payout-accounts.ts';
+import { creditStore } from '#shared/operations/credit.ts';
 import { apiClient, platformKey } from '#test/support/api-client.ts';
 import { parseCsv } from '#test/support/csv.ts';
 import { backgroundWorkMs, formFields, nextCodeOf, signInCodesOf, textsOf } from '#test/support/dashboard.ts';
@@ -160,6 +161,114 @@ describe('withdrawals on the dashboard', () => {
         })
       ).status,
     ).toBe(403);
+  });
+});
+
+describe('automatic settlement on the dashboard', () => {
+  it('the owner sets it for this hour: the host’s hourly worker pays what is above the kept amount once, then it is turned off', async () => {
+    const owner = await verifiedOwner(baseUrl, { key: 'platform', creditCents: 2_000_000 });
+    const added = await call('POST', '/partner_api/payout_accounts', owner.headers, {
+      type: 'mobile_money',
+      holder: 'Awa Diop',
+      paymentMethod: 'wave',
+      number: '+221771234567',
+    });
+    expect(added.status).toBe(201);
+    const account = added.body as { id: string };
+    const csrf = await owner.browser.csrfOf('/dashboard/withdrawals');
+    expect((await owner.browser.get('/dashboard/withdrawals')).text).toContain(
+      'data-testid="automatic-form"',
+    );
+
+    const form = { csrf, action: 'save', storeId: owner.storeId, payoutAccountId: account.id };
+    const wrong = await owner.browser.post('/dashboard/withdrawals/automatic', {
+      ...form,
+      hour: '24',
+      keep: 'tout',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('href="#hour"');
+    expect(wrong.text).toContain('href="#keep"');
+
+    // 20 000 F available, 14 950 F kept: 5 000 F and its 1 % fee go, once (the account cools 2 s first).
+    const set = await owner.browser.post('/dashboard/withdrawals/automatic', {
+      ...form,
+      hour: String(new Date().getUTCHours()),
+      keep: '14 950',
+    });
+    expect(set.status, set.text.slice(0, 400)).toBe(303);
+    expect(set.location).toContain('automatic=on');
+    expect(await auditActionsOf(owner.businessId)).toContain('automatic_settlement_changed');
+    await vi.waitFor(async () => expect(await balanceOf(owner.headers, owner.storeId)).toBe(1_495_000), {
+      timeout: backgroundWorkMs,
+      interval: 500,
+    });
+    const page = await owner.browser.get('/dashboard/withdrawals');
+    expect(page.text).toContain(`data-store-id="${owner.storeId}" data-enabled="true"`);
+    expect(page.text).toContain('en gardant 14');
+
+    // Money that comes in later the same day stays: the store was settled today.
+    await creditStore(owner.storeId, 300_000);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(await balanceOf(owner.headers, owner.storeId)).toBe(1_795_000);
+
+    const off = await owner.browser.post('/dashboard/withdrawals/automatic', {
+      csrf,
+      action: 'off',
+      storeId: owner.storeId,
+    });
+    expect(off.status).toBe(303);
+    expect(off.location).toContain('automatic=off');
+    expect((await owner.browser.get('/dashboard/withdrawals')).text).toContain(
+      `data-store-id="${owner.storeId}" data-enabled="false"`,
+    );
+  });
+
+  it('lets only the owner set it, to the business’s own accounts', async () => {
+    const owner = await verifiedOwner(baseUrl, { key: 'platform', creditCents: 1_000_000 });
+    const other = await verifiedOwner(baseUrl, { key: 'platform' });
+    const theirs = await call('POST', '/partner_api/payout_accounts', other.headers, {
+      type: 'mobile_money',
+      holder: 'Autre',
+      paymentMethod: 'orange',
+      number: '+2250700000044',
+    });
+    const mine = await call('POST', '/partner_api/payout_accounts', owner.headers, {
+      type: 'mobile_money',
+      holder: 'Awa Diop',
+      paymentMethod: 'orange',
+      number: '+2250700000045',
+    });
+    const hour = String((new Date().getUTCHours() + 12) % 24);
+    const csrf = await owner.browser.csrfOf('/dashboard/withdrawals');
+    const foreign = await owner.browser.post('/dashboard/withdrawals/automatic', {
+      csrf,
+      action: 'save',
+      storeId: owner.storeId,
+      payoutAccountId: (theirs.body as { id: string }).id,
+      hour,
+      keep: '',
+    });
+    expect(foreign.status).toBe(404);
+    const body = {
+      action: 'save',
+      storeId: owner.storeId,
+      payoutAccountId: (mine.body as { id: string }).id,
+      hour,
+      keep: '',
+    };
+    const admin = await memberOf(owner, 'admin');
+    const refused = await admin.post('/dashboard/withdrawals/automatic', {
+      csrf: await admin.csrfOf('/dashboard'),
+      ...body,
+    });
+    expect(refused.status).toBe(403);
+    const viewer = await memberOf(owner, 'viewer');
+    const viewed = await viewer.get('/dashboard/withdrawals');
+    expect(viewed.status).toBe(200);
+    expect(viewed.text).toContain('id="automatic"');
+    expect(viewed.text).not.toContain('data-testid="automatic-form"');
+    expect(await auditActionsOf(owner.businessId)).not.toContain('automatic_settlement_changed');
   });
 });
 

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as settleAutomatically } from '#functions/workers/settle-automatically.ts';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { automaticSettlementsAt, getAutomaticSettlement } from '#shared/data/automatic-settlement.ts';
-import { addPayoutAccountRecord, removePayoutAccountRecord } from '#shared/data/payout-account.ts';
+import {
+  addPayoutAccountRecord,
+  payoutAccountKey,
+  removePayoutAccountRecord,
+} from '#shared/data/payout-account.ts';
 import { getTransfer } from '#shared/data/transfer.ts';
 import type { PayoutAccount } from '#shared/domain/payout-accounts.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
@@ -15,6 +19,7 @@ import {
   turnOffAutomaticSettlement,
 } from '#shared/operations/automatic-settlement.ts';
 import { creditStore } from '#shared/operations/credit.ts';
+import { withdrawableCents } from '#shared/operations/payout-accounts.ts';
 import { balanceOf } from '#shared/operations/stores.ts';
 import { automaticSettlementReference, settleStore } from '#shared/settlement/automatic-settlement.ts';
 import { actingOwnerOf, merchant } from '#test/support/fixtures.ts';
@@ -127,10 +132,30 @@ describe('automatic settlement', () => {
     expect(await transferOfTheDay(cooling)).toBeUndefined();
     expect(await available(removed)).toBe(1_000_000);
     expect(await available(short)).toBe(600_000);
-    // Dealt with for the day: a later run does not try them again (the cooling one waits for tomorrow).
-    expect((await getAutomaticSettlement(cooling.business.id, cooling.store.id))?.lastRunOn).toBe(today());
+    // Dealt with for the day: a later run does not try them again.
+    expect((await getAutomaticSettlement(removed.business.id, removed.store.id))?.lastRunOn).toBe(today());
+    expect((await getAutomaticSettlement(short.business.id, short.store.id))?.lastRunOn).toBe(today());
+    // The cooling one is tried again by the next runs of its window: usable meanwhile, it is paid.
     const setting = await getAutomaticSettlement(cooling.business.id, cooling.store.id);
+    expect(setting?.lastRunOn).toBeUndefined();
     expect(await settleStore(setting as NonNullable<typeof setting>, today())).toBe('account_cooling');
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: payoutAccountKey(cooling.business.id, coolingAccount.id),
+        UpdateExpression: 'SET usableFrom = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1_000).toISOString() },
+      }),
+    );
+    await settleAutomatically();
+    const paid = await transferOfTheDay(cooling);
+    // Everything (nothing kept), less the fee: the withdrawal's own "everything available".
+    expect(paid).toMatchObject({
+      payoutAccountId: coolingAccount.id,
+      amountCents: withdrawableCents(1_000_000, 'wave'),
+    });
+    expect(await available(cooling)).toBe(1_000_000 - (paid?.amountCents ?? 0) - (paid?.feeCents ?? 0));
+    expect(await available(short)).toBe(600_000);
   });
 
   it('reads only the settings that are on at this hour', async () => {

@@ -16,6 +16,8 @@ export const testHostEnv = {
   PAYMENT_COLLECTION_GRACE_SECONDS: '2',
   /** A new payout account cools for seconds, so the tests see a withdrawal wait, then go. */
   PAYOUT_ACCOUNT_COOLING_SECONDS: '2',
+  /** The hourly automatic settlement runs every 2 s, so the tests see a store settled at once. */
+  AUTOMATIC_SETTLEMENT_SECONDS: '2',
   // A business's API access, switched on or off, takes effect within this time: tests wait for it
   // instead of a minute. (A revoked key is refused at once: its record is read on every request.)
   AUTH_CACHE_TTL_SECONDS: '2',
