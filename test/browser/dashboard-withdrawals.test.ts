@@ -14,7 +14,8 @@ import {
 /**
  * A new business takes its money out and buys SMS credit alone, in Chromium (issue 34): the owner
  * adds their own Wave number as a payout account with the code the SMS brought, waits out its
- * cooling period (2 s on the test host), withdraws everything available, then buys 100 SMS from
+ * cooling period (2 s on the test host), withdraws everything available, sets the store's automatic
+ * settlement (an hour, an amount kept), then buys 100 SMS from
  * the store's balance on the SMS page. On a 360 × 640 phone in French, then on a 1280 × 800 desktop
  * in English; every page without a serious accessibility violation and no wider than the screen.
  */
@@ -40,6 +41,10 @@ const words = {
     buyContinue: 'Continuer',
     buy: (price: string) => `Acheter pour ${price}`,
     balance: 'Solde : 100 SMS',
+    hour: 'Heure (UTC)',
+    keep: 'Montant à garder (F CFA)',
+    saveAutomatic: 'Enregistrer le versement automatique',
+    automaticSaved: 'Versement automatique enregistré',
   },
   en: {
     withdrawals: 'Withdraw',
@@ -58,6 +63,10 @@ const words = {
     buyContinue: 'Continue',
     buy: (price: string) => `Buy for ${price}`,
     balance: 'Balance: 100 SMS',
+    hour: 'Hour (UTC)',
+    keep: 'Amount to keep (F CFA)',
+    saveAutomatic: 'Save the automatic settlement',
+    automaticSaved: 'Automatic settlement saved',
   },
 };
 
@@ -106,6 +115,14 @@ async function withdrawAndBuy(
   await expectAccessibleWithin(page, width);
   const balance = await call('GET', `/partner_api/stores/${owner.storeId}/balance`, owner.headers);
   expect(balance.body).toMatchObject({ amount: 0 });
+
+  // Automatic settlement, at an hour that is not this one (the test host runs it every 2 s).
+  await page.getByLabel(t.hour).selectOption(String((new Date().getUTCHours() + 12) % 24));
+  await page.getByLabel(t.keep, { exact: true }).fill('5 000');
+  await page.getByRole('button', { name: t.saveAutomatic }).click();
+  await page.waitForURL(/automatic=on/);
+  await expect(page.getByRole('status').first().textContent()).resolves.toContain(t.automaticSaved);
+  await expectAccessibleWithin(page, width);
   return { owner, page };
 }
 
