@@ -34,7 +34,7 @@ export const smsCreditEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     method: 'POST',
     path: '/partner_api/sms_credit_purchases',
     caller: 'api_key',
-    access: [...access],
+    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     tag: 'Messages',
     summary: 'Buy SMS credit from a store’s available balance',
     body: buySmsCreditBody,
