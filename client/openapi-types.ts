@@ -759,6 +759,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/verification/{id}/document_check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start Smile ID’s document + selfie check (its web integration) where it looks up no ID number of the business’s country */
+        post: operations["startDashboardDocumentCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api-keys": {
         parameters: {
             query?: never;
@@ -9320,6 +9337,108 @@ export interface operations {
                 };
             };
             /** @description Smile ID could not be reached: the form again, nothing sent. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    startDashboardDocumentCheck: {
+        parameters: {
+            query?: {
+                /** @description The page’s language; by default the browser’s (`Accept-Language`), French otherwise. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The session’s form token (hidden field). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The capture page: Smile ID’s web script with a web token for a job of its own; its result comes by callback. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The verification is no longer pending: to its page. */
+            303: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not a form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A post whose Origin is not the service’s own, or without the session’s token: nothing changes. Or: The acting member is not the owner (`forbidden_action`): nothing changes. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown id, or another business’s verification. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `bad_request`: the path or query is over the service's limit; no handler was reached. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "bad_request";
+                        message: string;
+                        /** @description Null unless there is something to add. */
+                        extras: (string | {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Not this owner’s check on this stage (Smile ID looks its country up by number, or is not the vendor), or Smile ID gave no token: the page again, saying so. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Smile ID could not be reached: the page again, nothing started. */
             503: {
                 headers: {
                     [name: string]: unknown;

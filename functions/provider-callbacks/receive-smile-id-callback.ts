@@ -20,7 +20,7 @@ export const handler = apiHandler(
       });
       throw new Unauthorized();
     }
-    const applied = await applySmileIdResult(result.verificationId, result.jobId);
+    const applied = await applySmileIdResult(result.verificationId, result.jobId, result.userId);
     logger.info('smile id callback', { applied, jobId: result.jobId, smileJobId: result.smileJobId });
     return { received: true as const, result: applied };
   },

@@ -35,7 +35,8 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'GET',
     path: '/dashboard/verification/{id}',
     caller: 'public',
-    access: ['table:GetItem', 'table:UpdateItem'],
+    // Query: the business's store, whose country says which check Smile ID runs.
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'A compliance verification’s page: the identity form while pending, the outcome afterwards',
@@ -75,6 +76,30 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
       404: 'Unknown id, or another business’s verification.',
       422: 'Smile ID looks up no ID number of the business’s country: the form again, saying so.',
       503: 'Smile ID could not be reached: the form again, nothing sent.',
+    },
+  },
+  startDashboardDocumentCheck: {
+    method: 'POST',
+    path: '/dashboard/verification/{id}/document_check',
+    caller: 'public',
+    // Query: the business's store (its country); the secret: Smile ID's key, which signs the
+    // web token's request.
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem', 'secret:identity'],
+    page: true,
+    tag,
+    summary:
+      'Start Smile ID’s document + selfie check (its web integration) where it looks up no ID number of the business’s country',
+    params: verificationPathParams,
+    query: dashboardQuery,
+    form: object({ csrf }),
+    answers: {
+      200: 'The capture page: Smile ID’s web script with a web token for a job of its own; its result comes by callback.',
+      303: 'The verification is no longer pending: to its page.',
+      400: notAForm,
+      403: `${forbidden} Or: ${refused}`,
+      404: 'Unknown id, or another business’s verification.',
+      422: 'Not this owner’s check on this stage (Smile ID looks its country up by number, or is not the vendor), or Smile ID gave no token: the page again, saying so.',
+      503: 'Smile ID could not be reached: the page again, nothing started.',
     },
   },
 });

@@ -30,6 +30,29 @@ import { callProvider, defaultCallPolicy } from '#shared/providers/provider-http
  */
 export const smileIdJobType = 5;
 
+/**
+ * The owner's check where Smile ID looks up no ID number (the countries outside SMILE_ID_ID_TYPES):
+ * Document Verification, job type 6 (the SDK's `JOB_TYPE.DOCUMENT_VERIFICATION`), through Smile
+ * ID's Hosted Web Integration. The service asks a web token for the job (`POST /v1/token`, the body
+ * the SDK's `get_web_token` sends: user_id, job_id, product, callback_url, partner_id and the
+ * signature), and the page hands it to Smile ID's web script, whose own UI captures the document
+ * and a selfie; the result comes to the same callback. The product's name, `doc_verification`, is
+ * the one Smile ID's web integration takes (its own page,
+ * smileidentity/web-client packages/embed/cypress/pages/document-verification.html, and the
+ * products its docs list for `get_web_token`:
+ * https://docs.usesmileid.com/integration-options/server-to-server/ruby/generate-token-for-web-integration).
+ */
+export const smileIdDocumentJobType = 6;
+export const smileIdDocumentProduct = 'doc_verification';
+
+/**
+ * Smile ID's web script, as its docs load it
+ * (https://docs.usesmileid.com/integration-options/web-mobile-web/web-integration); a stage may
+ * pin another (`SMILE_ID_WEB_SCRIPT_URL`, the stand-in's on the laptop).
+ */
+export const defaultSmileIdWebScriptUrl = 'https://cdn.smileidentity.com/inline/v1/js/script.min.js';
+export const smileIdWebScriptUrl = () => process.env.SMILE_ID_WEB_SCRIPT_URL || defaultSmileIdWebScriptUrl;
+
 // A CommonJS default export: Node's ESM loader hands the module object (the class is its
 // `default`), bundlers and vitest hand the class.
 const Signature =
@@ -74,6 +97,13 @@ async function credentials(): Promise<SmileIdCredentials> {
   const parsed = JSON.parse(text) as SmileIdCredentials;
   return { partnerId: parsed.partnerId, apiKey: parsed.apiKey };
 }
+
+/**
+ * Which check an owner of this country gets: Enhanced KYC where the stage maps the country to an
+ * ID type Smile ID looks up, document + selfie everywhere else.
+ */
+export const smileIdProductFor = (country: UemoaCountry): 'enhanced_kyc' | 'doc_verification' =>
+  smileIdIdTypeOf(country) ? 'enhanced_kyc' : smileIdDocumentProduct;
 
 export function smileIdIdTypeOf(country: UemoaCountry): string | undefined {
   const configured = process.env.SMILE_ID_ID_TYPES
@@ -141,6 +171,65 @@ export async function submitEnhancedKyc(request: EnhancedKycRequest): Promise<vo
   throw new ProviderRefused(`Smile ID refused the job (${body?.code ?? answer.status})`);
 }
 
+export interface WebTokenRequest {
+  /** New for each try; Smile ID's result names it (and its user id, the business). */
+  jobId: string;
+  userId: string;
+  callbackUrl: string;
+}
+
+/** What the page hands Smile ID's web script. */
+export interface SmileIdWebSession {
+  token: string;
+  partnerId: string;
+  product: typeof smileIdDocumentProduct;
+  callbackUrl: string;
+  /** `sandbox` unless the stage speaks to Smile ID's production API (`live`). */
+  environment: 'sandbox' | 'live';
+  scriptUrl: string;
+}
+
+/**
+ * A web token for one Document Verification job (`POST /v1/token`, as the SDK's `get_web_token`
+ * asks it). The token carries the job and user ids and the callback; the page's script starts
+ * nothing without it.
+ */
+export async function requestDocumentWebToken(request: WebTokenRequest): Promise<SmileIdWebSession> {
+  const { partnerId, apiKey } = await credentials();
+  const answer = await callProvider(
+    'smileid',
+    {
+      method: 'POST',
+      url: `${baseUrl()}/token`,
+      headers: {},
+      body: {
+        user_id: request.userId,
+        job_id: request.jobId,
+        product: smileIdDocumentProduct,
+        callback_url: request.callbackUrl,
+        partner_id: partnerId,
+        ...new Signature(partnerId, apiKey).generate_signature(),
+      },
+      // A token asked twice is two tokens for the same job: harmless, the job runs once.
+      retryable: true,
+    },
+    defaultCallPolicy,
+  );
+  const body = answer.body as { token?: unknown; code?: string } | undefined;
+  if (answer.status !== 200 || typeof body?.token !== 'string' || body.token === '') {
+    logger.warn('smile id web token not given', { status: answer.status, code: body?.code });
+    throw new ProviderRefused(`Smile ID gave no web token (${body?.code ?? answer.status})`);
+  }
+  return {
+    token: body.token,
+    partnerId,
+    product: smileIdDocumentProduct,
+    callbackUrl: request.callbackUrl,
+    environment: new URL(baseUrl()).hostname === 'api.smileidentity.com' ? 'live' : 'sandbox',
+    scriptUrl: smileIdWebScriptUrl(),
+  };
+}
+
 /** What a verified result says, in the service's words. */
 export type SmileIdOutcome =
   | { status: 'approved' }
@@ -150,7 +239,10 @@ export type SmileIdOutcome =
 
 export interface SmileIdResult {
   jobId: string;
-  verificationId: string;
+  /** Enhanced KYC's jobs carry it in their partner params; a web token's job cannot. */
+  verificationId: string | undefined;
+  /** The business, the job's `user_id`. */
+  userId: string;
   smileJobId: string;
   resultCode: string;
   outcome: SmileIdOutcome;
@@ -162,8 +254,34 @@ export interface SmileIdResult {
  * typed with its document); 1014 the number is not in the document's format (try again); 1015
  * the authority's database is down (Smile ID answers again later: still pending); 1016 the product
  * is not active on the account (an operator's matter: pending, logged).
+ *
+ * Document Verification's (job type 6), only the codes a Smile ID source states:
+ * - 0810, the document verified: Smile ID's own Android SDK parses a job type 6 result with
+ *   `"ResultCode": "0810", "ResultText": "Document Verified After Human Review"`
+ *   (smileidentity/android, JobResultAdapterTest) → approved;
+ * - 0907, "FAIL - Possible Spoof - Strict Setting", Rejected
+ *   (https://docs.smileidentity.com/results/result-and-error-codes, general failures) → rejected,
+ *   reason `document_not_verified` (the owner starts again with its original document);
+ * - 0001, "ID Card image unusable" / "Selfie image unusable"
+ *   (https://docs.usesmileid.com/further-reading/result-codes) → another try, reason
+ *   `capture_unusable` (the owner captures again).
+ * Any other code leaves the check pending and is logged: a code no source of Smile ID's names is
+ * an operator's to read in Smile ID's portal, not one to guess an outcome from.
  */
-export function outcomeOfResultCode(code: string): SmileIdOutcome {
+export function outcomeOfResultCode(code: string, jobType: number = smileIdJobType): SmileIdOutcome {
+  if (jobType === smileIdDocumentJobType) {
+    switch (code) {
+      case '0810':
+        return { status: 'approved' };
+      case '0907':
+        return { status: 'rejected', reason: 'document_not_verified' };
+      case '0001':
+        return { status: 'retry', reason: 'capture_unusable' };
+      default:
+        logger.warn('smile id document verification result code not mapped: left pending', { code });
+        return { status: 'pending' };
+    }
+  }
   switch (code) {
     case '1012':
       return { status: 'approved' };
@@ -193,7 +311,7 @@ export async function verifiedSmileIdResult(
     timestamp?: unknown;
     ResultCode?: unknown;
     SmileJobID?: unknown;
-    PartnerParams?: { job_id?: unknown; verification_id?: unknown };
+    PartnerParams?: { job_id?: unknown; user_id?: unknown; job_type?: unknown; verification_id?: unknown };
   };
   try {
     body = JSON.parse(rawBody);
@@ -210,15 +328,22 @@ export async function verifiedSmileIdResult(
   if (!new Signature(partnerId, apiKey).confirm_signature(timestamp, signature))
     return refused('signature does not hold');
   const jobId = body.PartnerParams?.job_id;
+  const userId = body.PartnerParams?.user_id;
   const verificationId = body.PartnerParams?.verification_id;
-  if (typeof jobId !== 'string' || typeof verificationId !== 'string' || typeof body.ResultCode !== 'string')
+  if (
+    typeof jobId !== 'string' ||
+    typeof userId !== 'string' ||
+    (verificationId !== undefined && typeof verificationId !== 'string') ||
+    typeof body.ResultCode !== 'string'
+  )
     return refused('not a result of ours');
   return {
     jobId,
     verificationId,
+    userId,
     smileJobId: String(body.SmileJobID ?? ''),
     resultCode: body.ResultCode,
-    outcome: outcomeOfResultCode(body.ResultCode),
+    outcome: outcomeOfResultCode(body.ResultCode, Number(body.PartnerParams?.job_type ?? smileIdJobType)),
   };
 }
 
@@ -256,7 +381,7 @@ export async function confirmedSmileIdOutcome(
         timestamp?: unknown;
         signature?: unknown;
         job_complete?: boolean;
-        result?: { ResultCode?: unknown } | string;
+        result?: { ResultCode?: unknown; PartnerParams?: { job_type?: unknown } } | string;
       }
     | undefined;
   const signed =
@@ -267,7 +392,8 @@ export async function confirmedSmileIdOutcome(
     logger.warn('smile id job status not read', { jobId, status: answer.status, signed });
     throw new ProviderUnavailable('Smile ID did not answer the job status; it will call back again');
   }
-  const code = typeof status.result === 'object' ? status.result?.ResultCode : undefined;
+  const result = typeof status.result === 'object' ? status.result : undefined;
+  const code = result?.ResultCode;
   if (status.job_complete !== true || typeof code !== 'string') return undefined;
-  return outcomeOfResultCode(code);
+  return outcomeOfResultCode(code, Number(result?.PartnerParams?.job_type ?? smileIdJobType));
 }

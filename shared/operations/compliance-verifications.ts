@@ -20,7 +20,14 @@ import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { ProviderRefused, ProviderUnavailable } from '#shared/errors/providers.ts';
 import { ComplianceVerificationNotFound, VerificationAlreadyOpen } from '#shared/errors/service-providers.ts';
 import { verificationResponse } from '#shared/events/partner-events.ts';
-import { confirmedSmileIdOutcome, submitEnhancedKyc } from '#shared/identity/smile-id.ts';
+import {
+  confirmedSmileIdOutcome,
+  requestDocumentWebToken,
+  type SmileIdWebSession,
+  smileIdDocumentProduct,
+  smileIdProductFor,
+  submitEnhancedKyc,
+} from '#shared/identity/smile-id.ts';
 import { count } from '#shared/metrics.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 
@@ -79,10 +86,25 @@ export async function verificationById(id: string): Promise<ComplianceVerificati
 
 export interface VerificationPageView {
   verification: ComplianceVerification;
+  /**
+   * Smile ID checks this owner by document + selfie in its web integration (its store's country
+   * is not one it looks up by number): the page offers that instead of the form.
+   */
+  documentCheck?: boolean;
   /** Who asks for the check (none when the owner started it on the dashboard), and for which business. */
   serviceProviderName: string | undefined;
   merchantName: string;
 }
+
+/** The country Smile ID checks the business's owner in: its (first) store's. */
+async function countryOf(businessId: string) {
+  const [store] = await listStores(businessId);
+  return store?.country ?? defaultCountry;
+}
+
+/** Whether Smile ID checks this business's owner by document + selfie (see `smileIdProductFor`). */
+const usesDocumentCheck = async (businessId: string) =>
+  smileIdProductFor(await countryOf(businessId)) === smileIdDocumentProduct;
 
 /** A verification with the names its page shows: two more reads by key (0.5 RCU each). */
 export async function verificationPageView(
@@ -90,12 +112,17 @@ export async function verificationPageView(
   verification?: ComplianceVerification,
 ): Promise<VerificationPageView> {
   const found = verification ?? (await verificationById(id));
-  const [provider, merchant] = await Promise.all([
+  const [provider, merchant, documentCheck] = await Promise.all([
     found.serviceProviderBusinessId ? getBusiness(found.serviceProviderBusinessId) : undefined,
     getBusiness(found.merchantBusinessId),
+    // Only a pending check on a Smile ID stage needs to know (one Query of the stores).
+    found.status === 'pending' && identityVendor() === 'smileid'
+      ? usesDocumentCheck(found.merchantBusinessId)
+      : false,
   ]);
   return {
     verification: found,
+    documentCheck,
     serviceProviderName: provider?.name,
     merchantName: merchant?.name ?? '',
   };
@@ -146,13 +173,12 @@ export async function completeVerification(
   if (verification.status !== 'pending') return verification;
   if (identityVendor() === 'sandbox')
     return decideVerification(verification, sandboxIdentityOutcome(details));
-  const [store] = await listStores(verification.merchantBusinessId);
   const vendorJobId = randomUUID();
   await submitEnhancedKyc({
     jobId: vendorJobId,
     verificationId: verification.id,
     userId: verification.merchantBusinessId,
-    country: store?.country ?? defaultCountry,
+    country: await countryOf(verification.merchantBusinessId),
     idNumber: details.idNumber,
     firstName: details.firstName,
     lastName: details.lastName,
@@ -165,15 +191,54 @@ export async function completeVerification(
 }
 
 /**
+ * The owner starts Smile ID's document + selfie check (Document Verification in its Hosted Web
+ * Integration): a job of its own for this try, whose web token the page hands Smile ID's script.
+ * The try is recorded as Enhanced KYC's is (`vendorJobId`, `submittedAt`), so only this job's
+ * result decides, and the page says the check is under way (with a way to start again, should the
+ * owner have left Smile ID's window before the end). Undefined when the verification is no longer
+ * pending; refused (`ProviderRefused`) where the owner's country is one Smile ID looks up by number.
+ */
+export async function startDocumentCheck(
+  id: string,
+  baseUrl: string,
+): Promise<{ verification: ComplianceVerification; session?: SmileIdWebSession }> {
+  const verification = await verificationById(id);
+  if (verification.status !== 'pending') return { verification };
+  if (identityVendor() !== 'smileid' || !(await usesDocumentCheck(verification.merchantBusinessId)))
+    throw new ProviderRefused('the document + selfie check is not this owner’s on this stage');
+  const vendorJobId = randomUUID();
+  const session = await requestDocumentWebToken({
+    jobId: vendorJobId,
+    userId: verification.merchantBusinessId,
+    callbackUrl: `${baseUrl}${smileIdCallbackPath}`,
+  });
+  const at = new Date().toISOString();
+  await markVerificationAttempt(verification.id, { submittedAt: at, vendorJobId }, at);
+  return {
+    verification: { ...verification, submittedAt: at, vendorJobId, retryReason: undefined, updatedAt: at },
+    session,
+  };
+}
+
+/**
  * Smile ID's result, its job status confirmed: approved or rejected completes the verification
  * through the one transaction the sandbox's decision uses; "try again" reopens the form with the
  * reason; anything else leaves it pending. Answers what it did.
  */
 export async function applySmileIdResult(
-  verificationId: string,
+  verificationId: string | undefined,
   jobId: string,
+  userId?: string,
 ): Promise<'approved' | 'rejected' | 'retry' | 'pending' | 'unknown' | 'already_completed'> {
-  const verification = uuidPattern.test(verificationId) ? await getVerification(verificationId) : undefined;
+  // Enhanced KYC's job names its verification; a web token's job (document + selfie) only its
+  // user, the business, whose open check is then the one (and only if this job is its latest try).
+  const verification = verificationId
+    ? uuidPattern.test(verificationId)
+      ? await getVerification(verificationId)
+      : undefined
+    : userId
+      ? await getOpenVerification(userId, 'kyc')
+      : undefined;
   if (!verification) return 'unknown';
   if (verification.status !== 'pending') return 'already_completed';
   // A late result of an earlier try (or of a job that is not this verification's) decides nothing.

@@ -178,12 +178,17 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
  * purpose: a form posted here is answered with a redirect to the provider's or the merchant's
  * address, and Chromium applies `form-action` to every hop of that redirect.
  */
-export const contentSecurityPolicyAllowing = (otherScripts: readonly string[] = []) =>
+export const contentSecurityPolicyAllowing = (
+  otherScripts: readonly string[] = [],
+  /** A page that loads a vendor's script (Smile ID's capture): its origins, on that page alone. */
+  vendor: { scriptSrc?: readonly string[]; frameSrc?: readonly string[] } = {},
+) =>
   [
     "default-src 'none'",
     `style-src 'sha256-${sha256(stylesheet)}'`,
     // One directive with every hash: a browser obeys the first `script-src` and ignores a second.
-    `script-src ${[waitingScript, ...otherScripts].map((script) => `'sha256-${sha256(script)}'`).join(' ')}`,
+    `script-src ${[...[waitingScript, ...otherScripts].map((script) => `'sha256-${sha256(script)}'`), ...(vendor.scriptSrc ?? [])].join(' ')}`,
+    ...(vendor.frameSrc?.length ? [`frame-src ${vendor.frameSrc.join(' ')}`] : []),
     "connect-src 'self'",
     "img-src 'self' data:",
     "base-uri 'none'",

@@ -1,4 +1,5 @@
 import type { Language } from '#shared/domain/languages.ts';
+import type { SmileIdWebSession } from '#shared/identity/smile-id.ts';
 import {
   type IdentityDetails,
   identityVendor,
@@ -6,8 +7,9 @@ import {
   verificationPageUrl,
 } from '#shared/operations/compliance-verifications.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
-import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
+import { contentSecurityPolicyAllowing, layout } from '#shared/pages/layout.ts';
 import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
 
 /** What is wrong with a field, as the GOV.UK patterns word it. */
@@ -61,8 +63,38 @@ const text = {
     retry: {
       id_number_format:
         'Ce numéro n’a pas le format de votre pièce d’identité. Vérifiez-le sur la pièce, puis renvoyez le formulaire.',
+      capture_unusable:
+        'Les photos n’ont pas pu être lues. Recommencez dans un endroit bien éclairé, la pièce entière dans le cadre.',
     } as Record<string, string>,
     retryOther: 'La vérification n’a pas pu aboutir. Vérifiez vos informations, puis renvoyez le formulaire.',
+    document: {
+      intro:
+        'Smile ID, notre prestataire de vérification d’identité, va photographier votre pièce d’identité puis votre visage, dans sa propre fenêtre.',
+      needs:
+        'Cette vérification a besoin de l’appareil photo de votre téléphone ou de votre ordinateur et de JavaScript. Ayez votre pièce d’identité originale sous la main, dans un endroit bien éclairé.',
+      start: 'Commencer avec Smile ID',
+      startAgain: 'Recommencer la vérification',
+      noScript:
+        'Cette vérification a besoin de JavaScript et de l’appareil photo : ils ne sont pas disponibles dans ce navigateur. Ouvrez cette page dans un navigateur qui les permet, par exemple sur votre téléphone.',
+      back: 'Retour à l’accueil',
+      privacy:
+        'Vos données\u00a0: les photos de votre pièce et de votre visage vont directement à Smile ID, seulement pour cette vérification\u00a0; Partner Payments Service ne les reçoit pas.',
+      capture: 'Photographiez votre pièce, puis votre visage',
+      opening: 'Ouverture de la fenêtre de Smile ID…',
+      open: 'Suivez les étapes dans la fenêtre de Smile ID.',
+      sent: 'Photos envoyées. Smile ID vérifie votre pièce.',
+      closed: 'La fenêtre de Smile ID a été fermée avant la fin. Recommencez depuis la page de vérification.',
+      unavailable:
+        'La fenêtre de Smile ID n’a pas pu s’ouvrir. Vérifiez votre connexion, puis recommencez depuis la page de vérification.',
+      error: 'Smile ID n’a pas pu terminer la vérification. Recommencez depuis la page de vérification.',
+      toPage: 'Aller à la page de vérification',
+      refused:
+        'Smile ID n’a pas accepté de commencer la vérification. Réessayez dans quelques minutes\u00a0; si cela continue, contactez le support.',
+      underWayText: 'Smile ID vérifie votre pièce et votre photo. Cela prend en général quelques minutes.',
+      leftEarly: 'Vous avez quitté la fenêtre de Smile ID avant la fin\u00a0? Recommencez\u00a0:',
+      rejected:
+        'Identité non confirmée : Smile ID n’a pas pu confirmer que la pièce est authentique et qu’elle est la vôtre. Recommencez la vérification depuis l’accueil avec votre pièce originale (pas une copie ni un écran), bien éclairée.',
+    },
     vendor: {
       refused:
         'La vérification par numéro de pièce n’est pas encore possible pour le pays de votre entreprise. Contactez le support pour vérifier votre identité autrement.',
@@ -117,8 +149,38 @@ const text = {
     retry: {
       id_number_format:
         'This number is not in your identity document’s format. Check it on the document, then send the form again.',
+      capture_unusable:
+        'The photos could not be read. Start again somewhere well lit, the whole document in the frame.',
     } as Record<string, string>,
     retryOther: 'The check could not finish. Check your details, then send the form again.',
+    document: {
+      intro:
+        'Smile ID, our identity check provider, will photograph your identity document and then your face, in its own window.',
+      needs:
+        'This check needs your phone’s or computer’s camera and JavaScript. Have your original identity document at hand, somewhere well lit.',
+      start: 'Start with Smile ID',
+      startAgain: 'Start the check again',
+      noScript:
+        'This check needs JavaScript and the camera, which this browser does not offer. Open this page in a browser that allows them, for example on your phone.',
+      back: 'Back to the home page',
+      privacy:
+        'Your data: the photos of your document and your face go straight to Smile ID, for this check only; Partner Payments Service does not receive them.',
+      capture: 'Photograph your document, then your face',
+      opening: 'Opening Smile ID’s window…',
+      open: 'Follow the steps in Smile ID’s window.',
+      sent: 'Photos sent. Smile ID is checking your document.',
+      closed: 'Smile ID’s window was closed before the end. Start again from the verification page.',
+      unavailable:
+        'Smile ID’s window could not open. Check your connection, then start again from the verification page.',
+      error: 'Smile ID could not finish the check. Start again from the verification page.',
+      toPage: 'Go to the verification page',
+      refused:
+        'Smile ID did not accept to start the check. Try again in a few minutes; if it goes on, contact support.',
+      underWayText: 'Smile ID is checking your document and photo. It usually takes a few minutes.',
+      leftEarly: 'Did you leave Smile ID’s window before the end? Start again:',
+      rejected:
+        'Identity not confirmed: Smile ID could not confirm that the document is genuine and yours. Start the check again from the home page with your original document (not a copy or a screen), well lit.',
+    },
     vendor: {
       refused:
         'Checking by document number is not yet possible for your business’s country. Contact support to check your identity another way.',
@@ -175,7 +237,7 @@ export function checkIdentityForm(
  * GOV.UK error summary, each line linked to its field, and keeps what was typed.
  */
 export function verificationPage(
-  { verification, serviceProviderName, merchantName }: VerificationPageView,
+  { verification, serviceProviderName, merchantName, documentCheck }: VerificationPageView,
   context: PageContext,
   filled: {
     form?: Record<string, string>;
@@ -219,15 +281,43 @@ ${dateParts.map(
     const target = field === 'dateOfBirth' ? datePartName('day') : field;
     return wrong ? [html`<li><a href="#${target}">${wrong}</a></li>`] : [];
   });
+  const startDocumentCheck = (
+    label: string,
+  ) => html`<form method="post" action="${ownUrl(documentCheckUrl(pageUrl), context)}">
+${filled.csrfToken && csrfField(filled.csrfToken)}
+<button class="button" type="submit">${label}</button>
+</form>`;
+  const noScript = html`<noscript><div class="alert" role="alert"><p>${t.document.noScript}</p><p><a href="${dashboardUrl(context, '')}">${t.document.back}</a></p></div></noscript>`;
   const content =
-    verification.status === 'pending' && verification.submittedAt
-      ? html`<section class="status" data-status="submitted">
+    verification.status === 'pending' && verification.submittedAt && documentCheck
+      ? html`<section class="status" data-status="submitted" data-check="document">
+<h1>${t.underWay}</h1>
+<p>${t.document.underWayText}</p>
+<p><a href="${ownUrl(pageUrl, context)}">${t.refresh}</a></p>
+<p class="muted">${t.document.leftEarly}</p>
+${startDocumentCheck(t.document.startAgain)}
+</section>`
+      : verification.status === 'pending' && documentCheck
+        ? html`<div class="panel" data-check="document">
+<h1>${t.title}</h1>
+<p data-testid="asks"><strong>${serviceProviderName ? t.asks(serviceProviderName, merchantName) : t.asksOwn(merchantName)}</strong></p>
+<p>${t.why}</p>
+${verification.retryReason && !filled.vendorProblem && html`<div class="alert" role="alert" id="retry"><p>${t.retry[verification.retryReason] ?? t.retryOther}</p></div>`}
+${filled.vendorProblem && html`<div class="alert" role="alert" id="vendor-problem"><p>${filled.vendorProblem === 'refused' ? t.document.refused : t.vendor.unavailable}</p></div>`}
+<p>${t.document.intro}</p>
+<p>${t.document.needs}</p>
+${noScript}
+<p class="privacy">${t.document.privacy}</p>
+${startDocumentCheck(t.document.start)}
+</div>`
+        : verification.status === 'pending' && verification.submittedAt
+          ? html`<section class="status" data-status="submitted">
 <h1>${t.underWay}</h1>
 <p>${t.underWayText}</p>
 <p><a href="${ownUrl(pageUrl, context)}">${t.refresh}</a></p>
 </section>`
-      : verification.status === 'pending'
-        ? html`<div class="panel">
+          : verification.status === 'pending'
+            ? html`<div class="panel">
 <h1>${t.title}</h1>
 ${summary.length > 0 && html`<div class="error-summary" role="alert" id="form-errors"><h2>${t.fixErrors}</h2><ul>${summary}</ul></div>`}
 <p data-testid="asks"><strong>${serviceProviderName ? t.asks(serviceProviderName, merchantName) : t.asksOwn(merchantName)}</strong></p>
@@ -246,10 +336,93 @@ ${dateInput}
 <button class="button" type="submit">${t.submit}</button>
 </form>
 </div>`
-        : html`<section class="status ${verification.status === 'approved' ? 'status-success' : 'status-error'}" data-status="${verification.status}">
+            : html`<section class="status ${verification.status === 'approved' ? 'status-success' : 'status-error'}" data-status="${verification.status}">
 <div class="status-icon" aria-hidden="true">${verification.status === 'approved' ? '✓' : '!'}</div>
 <h1>${t.title}</h1>
-<p>${verification.status === 'approved' ? t.approved : verification.rejectionReason === 'identity_not_found' ? t.rejectedNotFound : t.rejected}</p>
+<p>${verification.status === 'approved' ? t.approved : verification.rejectionReason === 'identity_not_found' ? t.rejectedNotFound : verification.rejectionReason === 'document_not_verified' ? t.document.rejected : t.rejected}</p>
 </section>`;
+  return layout({ language: context.language, title: t.title, content, pageUrl });
+}
+
+/** Where the page's "start" form posts: a web token, then Smile ID's capture. */
+export const documentCheckUrl = (pageUrl: string) => `${pageUrl}/document_check`;
+
+/**
+ * The one script of the capture page, allowed by its hash: it hands Smile ID's web script
+ * (`SmileIdentity`, loaded just before it) the token and the settings the page carries as data
+ * (`#smile-id-config`, a JSON block no browser runs), as Smile ID's web integration takes them
+ * (https://docs.usesmileid.com/integration-options/web-mobile-web/web-integration/usage, and its
+ * own page smileidentity/web-client packages/embed/cypress/pages/document-verification.html):
+ * token, product, callback_url, environment, partner_details, onSuccess, onClose, onError. The
+ * status line says, in the page's language, where the owner is; once the photos are sent the
+ * owner is taken to the verification page, which says the check is under way.
+ */
+const launcherScript = `(function () {
+var status = document.getElementById('smile-id-status');
+var say = function (state) { status.textContent = status.getAttribute('data-' + state); };
+var config = JSON.parse(document.getElementById('smile-id-config').textContent);
+if (typeof window.SmileIdentity !== 'function') { say('unavailable'); return; }
+say('open');
+window.SmileIdentity({
+token: config.token,
+product: config.product,
+callback_url: config.callback_url,
+environment: config.environment,
+partner_details: config.partner_details,
+onSuccess: function () { say('sent'); location.assign(config.page_url); },
+onClose: function () { say('closed'); },
+onError: function () { say('error'); }
+});
+})();`;
+
+/**
+ * The capture page's policy: the dashboard's, plus Smile ID's script by its origin (it runs its
+ * capture in a frame of that origin, which then talks to Smile ID itself) and the launcher by its
+ * hash. Only this page is served with it; every other page keeps the dashboard's.
+ */
+export function documentCheckContentSecurityPolicy(scriptUrl: string): string {
+  const origin = new URL(scriptUrl).origin;
+  return contentSecurityPolicyAllowing([launcherScript], { scriptSrc: [origin], frameSrc: [origin] });
+}
+
+/**
+ * After the start: the page that loads Smile ID's web script and hands it the token, so the owner
+ * photographs its document and its face in Smile ID's own window. Without JavaScript it says what
+ * the check needs and links back.
+ */
+export function documentCapturePage(
+  { verification, merchantName }: VerificationPageView,
+  context: PageContext,
+  session: SmileIdWebSession,
+): string {
+  const t = text[context.language];
+  const pageUrl = verificationPageUrl(context.baseUrl, verification.id);
+  const config = {
+    token: session.token,
+    product: session.product,
+    callback_url: session.callbackUrl,
+    environment: session.environment,
+    partner_details: {
+      partner_id: session.partnerId,
+      name: merchantName ? `Partner Payments Service — ${merchantName}` : 'Partner Payments Service',
+      // The service has no logo to show; its privacy notice for this check is the verification
+      // page's own paragraph.
+      policy_url: pageUrl,
+      theme_color: '#0f766e',
+    },
+    page_url: ownUrl(pageUrl, context),
+  };
+  // A JSON block cannot end the script element early: `<` never appears in it as such.
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  const content = html`<div class="panel" data-check="document-capture">
+<h1>${t.document.capture}</h1>
+<p id="smile-id-status" role="status" aria-live="polite" data-open="${t.document.open}" data-sent="${t.document.sent}" data-closed="${t.document.closed}" data-unavailable="${t.document.unavailable}" data-error="${t.document.error}">${t.document.opening}</p>
+<noscript><div class="alert" role="alert"><p>${t.document.noScript}</p></div></noscript>
+<p><a href="${ownUrl(pageUrl, context)}">${t.document.toPage}</a></p>
+<p><a href="${dashboardUrl(context, '')}">${t.document.back}</a></p>
+</div>
+<script type="application/json" id="smile-id-config">${trustedHtml(json)}</script>
+<script src="${session.scriptUrl}"></script>
+<script>${trustedHtml(launcherScript)}</script>`;
   return layout({ language: context.language, title: t.title, content, pageUrl });
 }

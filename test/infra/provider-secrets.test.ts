@@ -256,9 +256,14 @@ describe("identity checks by Smile ID (the stage's identityVendor)", () => {
     'startDashboardVerification',
     'dashboardVerificationPage',
     'submitDashboardVerificationPage',
+    'startDashboardDocumentCheck',
     'receiveSmileIdCallback',
   ];
-  const smileIdCallers = ['submitDashboardVerificationPage', 'receiveSmileIdCallback'];
+  const smileIdCallers = [
+    'submitDashboardVerificationPage',
+    'startDashboardDocumentCheck',
+    'receiveSmileIdCallback',
+  ];
   const smileIdSecrets = (template: Template) =>
     Object.entries(template.findResources('AWS::SecretsManager::Secret')).filter(([, secret]) =>
       /-smileid-provider$/.test(secret.Properties.Name),

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBusiness } from '#shared/data/business.ts';
+import { createBusiness, getBusiness } from '#shared/data/business.ts';
 import { getVerification } from '#shared/data/compliance-verification.ts';
+import { createStore } from '#shared/data/store.ts';
+import { outcomeOfResultCode } from '#shared/identity/smile-id.ts';
 import {
   completeVerification,
+  startDocumentCheck,
   startOwnVerification,
   vendorProblemOf,
+  verificationPageView,
 } from '#shared/operations/compliance-verifications.ts';
+import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { type SmileIdFake, startSmileIdFake } from '#test/fakes/smileid-fake.ts';
 import { startCallbackBridge } from '#test/support/callback-bridge.ts';
 import { eventually } from '#test/support/eventually.ts';
@@ -155,6 +160,153 @@ describe("an owner's identity checked by Smile ID", () => {
       process.env.SMILE_ID_BASE_URL = `${smileId.url}/v1`;
     }
     expect(await getVerification(verification.id)).toMatchObject({ status: 'pending' });
+    expect((await getVerification(verification.id))?.submittedAt).toBeUndefined();
+  });
+});
+
+/** A level-0 business whose one store is in Senegal, and its owner's open check. */
+async function senegaleseOwner() {
+  const { business, owner } = await createBusiness({
+    name: 'Boutique Médina',
+    apiAccessEnabled: true,
+    isServiceProvider: false,
+    verificationLevel: 0,
+  });
+  await createStore({ businessId: business.id, name: 'Médina', country: 'SN' });
+  const member: ActingMember = {
+    businessId: business.id,
+    businessName: business.name,
+    memberId: owner.id,
+    userId: 'owner',
+    role: 'owner',
+    isServiceProvider: false,
+    verificationLevel: 0,
+  };
+  const verification = await startOwnVerification(member, bridge.url);
+  return { business, verification };
+}
+
+/** What Smile ID's web script does with the token once the owner has taken the photos. */
+const capture = (token: string) =>
+  fetch(`${smileId.url}/web/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      token,
+      product: 'doc_verification',
+      callback_url: `${bridge.url}/identity_callbacks/smileid`,
+      partner_id: partnerId,
+    }),
+  });
+
+describe('an owner whose country Smile ID does not look up by number: its document + selfie check', () => {
+  it('asks a web token for a Document Verification job of its own, and reaches level 1 on 0810', async () => {
+    const { business, verification } = await senegaleseOwner();
+    expect((await verificationPageView(verification.id)).documentCheck).toBe(true);
+    // The form's Enhanced KYC is not this owner's: Smile ID looks up no Senegalese number here.
+    const refused = await completeVerification(verification.id, details('SN123'), bridge.url).catch(
+      (error: unknown) => error,
+    );
+    expect(vendorProblemOf(refused)).toBe('refused');
+
+    const { verification: started, session } = await startDocumentCheck(verification.id, bridge.url);
+    expect(started).toMatchObject({ status: 'pending', submittedAt: expect.any(String) });
+    const jobId = started.vendorJobId as string;
+    // What Smile ID received: a token request for job type 6, product doc_verification, this job.
+    expect(smileId.jobs.get(jobId)).toMatchObject({
+      partnerParams: { job_id: jobId, user_id: business.id, job_type: 6 },
+      product: 'doc_verification',
+      callbackUrl: `${bridge.url}/identity_callbacks/smileid`,
+    });
+    // What the page hands the web script.
+    expect(session).toMatchObject({
+      token: expect.any(String),
+      partnerId,
+      product: 'doc_verification',
+      callbackUrl: `${bridge.url}/identity_callbacks/smileid`,
+      environment: 'sandbox',
+      scriptUrl: 'https://cdn.smileidentity.com/inline/v1/js/script.min.js',
+    });
+    expect(smileId.tokens.get(session?.token ?? '')).toBe(jobId);
+    expect(await getVerification(verification.id)).toMatchObject({ vendorJobId: jobId });
+
+    expect((await capture(session?.token ?? '')).status).toBe(200);
+    expect(await decided(verification.id)).toMatchObject({ status: 'approved' });
+    expect((await getBusiness(business.id))?.verificationLevel).toBe(1);
+    // The same result again changes nothing: its job names only the business, which has no open
+    // check any more.
+    await control('/callback', { job_id: jobId });
+    expect(bridge.answered.at(-1)).toMatchObject({ status: 200, body: expect.stringContaining('"unknown"') });
+    expect(await getVerification(verification.id)).toMatchObject({ status: 'approved' });
+  });
+
+  it('rejects on 0907 with the reason the owner can act on; asks another try on 0001', async () => {
+    const rejected = await senegaleseOwner();
+    await control('/document_result', { user_id: rejected.business.id, ResultCode: '0907' });
+    const first = await startDocumentCheck(rejected.verification.id, bridge.url);
+    await capture(first.session?.token ?? '');
+    expect(await decided(rejected.verification.id)).toMatchObject({
+      status: 'rejected',
+      rejectionReason: 'document_not_verified',
+    });
+    expect((await getBusiness(rejected.business.id))?.verificationLevel).toBe(0);
+
+    const unusable = await senegaleseOwner();
+    await control('/document_result', { user_id: unusable.business.id, ResultCode: '0001' });
+    const attempt = await startDocumentCheck(unusable.verification.id, bridge.url);
+    await capture(attempt.session?.token ?? '');
+    expect(await decided(unusable.verification.id)).toMatchObject({
+      status: 'pending',
+      retryReason: 'capture_unusable',
+    });
+    // The page offers the check again, with the reason; a new try is a job of its own.
+    expect((await getVerification(unusable.verification.id))?.submittedAt).toBeUndefined();
+    await control('/document_result', { user_id: unusable.business.id, ResultCode: '0810' });
+    const again = await startDocumentCheck(unusable.verification.id, bridge.url);
+    expect(again.verification.vendorJobId).not.toBe(attempt.verification.vendorJobId);
+    await capture(again.session?.token ?? '');
+    expect(await decided(unusable.verification.id)).toMatchObject({ status: 'approved' });
+  });
+
+  it('moves nothing on a forged result, nor on a result of an earlier try', async () => {
+    const { business, verification } = await senegaleseOwner();
+    await control('/document_result', { user_id: business.id, ResultCode: '0123' });
+    const first = await startDocumentCheck(verification.id, bridge.url);
+    const firstJob = first.verification.vendorJobId as string;
+    await capture(first.session?.token ?? '');
+    // A code no Smile ID source names leaves the check pending.
+    await eventually(
+      () => smileId.callbacksSent.some((c) => c.jobId === firstJob),
+      (found) => found,
+    );
+    expect(bridge.answered.at(-1)).toMatchObject({ status: 200, body: expect.stringContaining('"pending"') });
+    // Signed with another key, claiming the document verified: refused, nothing written.
+    await control('/callback', { job_id: firstJob, forge: true, ResultCode: '0810' });
+    expect(bridge.answered.at(-1)).toMatchObject({ status: 401 });
+    // Signed, claiming 0810, but the job status says otherwise: the status is believed.
+    await control('/callback', { job_id: firstJob, ResultCode: '0810' });
+    expect(bridge.answered.at(-1)).toMatchObject({ status: 200, body: expect.stringContaining('"pending"') });
+    // A new try: the first job's result, however signed, no longer decides.
+    await startDocumentCheck(verification.id, bridge.url);
+    await control('/callback', { job_id: firstJob });
+    expect(bridge.answered.at(-1)).toMatchObject({ status: 200, body: expect.stringContaining('"unknown"') });
+    expect(await getVerification(verification.id)).toMatchObject({ status: 'pending' });
+    expect((await getBusiness(business.id))?.verificationLevel).toBe(0);
+  });
+
+  it('maps only the codes a Smile ID source states, per job type', () => {
+    expect(outcomeOfResultCode('0810', 6)).toEqual({ status: 'approved' });
+    expect(outcomeOfResultCode('0907', 6)).toEqual({ status: 'rejected', reason: 'document_not_verified' });
+    expect(outcomeOfResultCode('0001', 6)).toEqual({ status: 'retry', reason: 'capture_unusable' });
+    expect(outcomeOfResultCode('1012', 6)).toEqual({ status: 'pending' });
+    expect(outcomeOfResultCode('0810', 5)).toEqual({ status: 'pending' });
+    expect(outcomeOfResultCode('1012', 5)).toEqual({ status: 'approved' });
+  });
+
+  it('is refused where Smile ID looks the country up by number', async () => {
+    const { verification } = await newOwner();
+    const refused = await startDocumentCheck(verification.id, bridge.url).catch((error: unknown) => error);
+    expect(vendorProblemOf(refused)).toBe('refused');
     expect((await getVerification(verification.id))?.submittedAt).toBeUndefined();
   });
 });

@@ -353,6 +353,7 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   startDashboardVerification: { public: sessionReason },
   dashboardVerificationPage: { public: sessionReason },
   submitDashboardVerificationPage: { public: sessionReason },
+  startDashboardDocumentCheck: { public: sessionReason },
   apiKeysPage: { public: dashboardReason },
   createApiKeyPage: { public: dashboardReason },
   confirmRevokeApiKeyPage: { public: dashboardObjectReason },
