@@ -314,4 +314,5 @@ export function identityVendorOf(
 export const smileIdSettingVariables = {
   smileIdBaseUrl: 'SMILE_ID_BASE_URL',
   smileIdIdTypes: 'SMILE_ID_ID_TYPES',
+  smileIdWebScriptUrl: 'SMILE_ID_WEB_SCRIPT_URL',
 } as const;

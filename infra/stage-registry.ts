@@ -107,6 +107,12 @@ const settingVariables = {
   smileIdBaseUrl: { variable: smileIdSettingVariables.smileIdBaseUrl, check: checkHttpsUrl },
   /** Country → the ID type Smile ID looks up there; `{"CI": "NATIONAL_ID_NO_PHOTO"}` unless set. */
   smileIdIdTypes: { variable: smileIdSettingVariables.smileIdIdTypes, check: checkSmileIdIdTypes },
+  /**
+   * Smile ID's web script (its document + selfie capture, for the countries `smileIdIdTypes` does
+   * not name): Smile ID's CDN (https://cdn.smileidentity.com/inline/v1/js/script.min.js) unless
+   * set. The capture page's policy allows this URL's origin, on that page only.
+   */
+  smileIdWebScriptUrl: { variable: smileIdSettingVariables.smileIdWebScriptUrl, check: checkHttpsUrl },
 } as const;
 
 const knownFields = new Set([

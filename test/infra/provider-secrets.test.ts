@@ -359,6 +359,29 @@ describe("identity checks by Smile ID (the stage's identityVendor)", () => {
     expect(() => build('prod', { smileIdIdTypes: { SN: '' } })).toThrow(
       /smileIdIdTypes: SN must name one of Smile ID's ID types/,
     );
+    expect(() =>
+      build('dev', { smileIdWebScriptUrl: 'https://cdn.smileidentity.com/inline/v1/js/script.min.js' }),
+    ).toThrow(/^Stage "dev" in cdk.json: smileIdWebScriptUrl is read only where identityVendor is "smileid"/);
+    expect(() =>
+      build('prod', { smileIdWebScriptUrl: 'http://cdn.smileidentity.com/inline/v1/js/script.min.js' }),
+    ).toThrow(/smileIdWebScriptUrl: must be an https:\/\/ URL/);
+  });
+
+  it("hands a stage's Smile ID web script to its functions, which allow its origin on the capture page", () => {
+    const scriptUrl = 'https://cdn.smileidentity.com/inline/v11/js/script.min.js';
+    const entry = stageEntry(
+      {
+        ...registry,
+        staging: { ...registry.staging, identityVendor: 'smileid', smileIdWebScriptUrl: scriptUrl },
+      },
+      'staging',
+    );
+    expect(entry.environment).toMatchObject({
+      IDENTITY_VENDOR: 'smileid',
+      SMILE_ID_WEB_SCRIPT_URL: scriptUrl,
+    });
+    // Unset, the functions load Smile ID's published CDN script (shared/identity/smile-id.ts).
+    expect(stageEntry(registry, 'prod').environment).not.toHaveProperty('SMILE_ID_WEB_SCRIPT_URL');
   });
 
   it('gives production Smile ID when its entry names no vendor', () => {
