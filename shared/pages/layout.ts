@@ -114,6 +114,7 @@ legend{font-weight:600;margin:0 0 4px;padding:0}
 @keyframes spin{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){.spinner{animation-duration:4s}}
 .muted{color:#4b5563;font-size:14px}
+nav.muted{line-height:1.35}
 .footer{width:100%;max-width:440px;display:flex;justify-content:space-between;align-items:center;gap:12px;padding:8px 4px;font-size:14px;color:#4b5563}
 .footer a{display:inline-block;min-height:48px;padding:12px 8px;line-height:24px;font-weight:600}
 .sandbox-banner{width:100%;max-width:440px;margin:0 0 6px;padding:0 12px;border-radius:8px;background:#fde047;border:2px dashed #854d0e;color:#422006;font-size:12px;font-weight:800;line-height:1.5;text-align:center;letter-spacing:.03em;text-transform:uppercase}

@@ -38,7 +38,7 @@ const words = {
     sendButton: (amount: string) => `Envoyer ${amount}`,
     sent: /Retrait enregistré : (en cours|réussi)/,
     pack: /^100 SMS/,
-    buyContinue: 'Continuer',
+    buyContinue: 'Voir le prix',
     buy: (price: string) => `Acheter pour ${price}`,
     balance: 'Solde : 100 SMS',
     hour: 'Heure (UTC)',
@@ -60,7 +60,7 @@ const words = {
     sendButton: (amount: string) => `Send ${amount}`,
     sent: /Withdrawal recorded: (in progress|succeeded)/,
     pack: /^100 SMS/,
-    buyContinue: 'Continue',
+    buyContinue: 'See the price',
     buy: (price: string) => `Buy for ${price}`,
     balance: 'Balance: 100 SMS',
     hour: 'Hour (UTC)',
@@ -134,7 +134,7 @@ async function buyCredit(viewport: { width: number; height: number }, locale: st
   await page.goto(`${baseUrl}/dashboard/sms?lang=${language}`);
   await expectAccessibleWithin(page, viewport.width);
   await page.getByLabel(t.pack).check();
-  await page.getByRole('button', { name: t.buyContinue }).last().click();
+  await page.getByRole('button', { name: t.buyContinue }).click();
   const buy = page.getByRole('button', { name: t.buy(formatAmount(250_000)) });
   await expectInFirstScreen(buy, viewport.height);
   await expectAccessibleWithin(page, viewport.width);

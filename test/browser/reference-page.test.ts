@@ -35,9 +35,10 @@ describe('the reference page, /docs', () => {
     await page.locator('.swagger-ui .info .title').filter({ hasText: 'Partner Payments API' }).waitFor();
     // Every section is drawn, closed (130 operations open at once stop the viewer drawing).
     const sections = await page.locator('.opblock-tag').allTextContents();
-    expect(sections).toHaveLength(17);
+    expect(sections).toHaveLength(18);
     for (const section of [
       'Stores',
+      'Withdrawals',
       'Payment requests',
       'Payment links',
       'Transactions',
