@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { randomInt, randomUUID } from 'node:crypto';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessKey } from '#shared/data/business.ts';
-import { storeKey } from '#shared/data/store.ts';
 import { type SmileIdFake, startSmileIdFake } from '#test/fakes/smileid-fake.ts';
 import { reviewScreens } from '#test/support/browser.ts';
-import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import { DashboardBrowser } from '#test/support/dashboard.ts';
 import { expectAccessibleWithin, phonesOfThisFile, shareSession } from '#test/support/dashboard-setup.ts';
 import { fakeControl } from '#test/support/fake-control.ts';
 import { type LocalHost, newDataDir, startLocalHost } from '#test/support/local-host.ts';
@@ -15,8 +14,9 @@ import { testHostEnv } from '#test/support/local-host-global-setup.ts';
 /**
  * Smile ID's document + selfie check in Chromium (issue 34): a local host whose identity vendor is
  * Smile ID, pointed at its contract fake, whose stand-in of Smile ID's web script is the page's
- * (`SMILE_ID_WEB_SCRIPT_URL`). An owner whose store is in Senegal (a country Smile ID looks up by
- * no number on this host: `SMILE_ID_ID_TYPES` maps only CI) opens the verification page, starts
+ * (`SMILE_ID_WEB_SCRIPT_URL`). An owner who signs up with a Senegalese number, so whose store is in
+ * Senegal (a country Smile ID looks up by no number on this host: `SMILE_ID_ID_TYPES` maps only
+ * CI), opens the verification page, starts
  * the check, "captures" in the stand-in's frame, and the fake's signed callback raises the business
  * to level 1; a rejected one shows the reason; a forged callback changes nothing. On a 360 × 640
  * phone in French and a 1280 × 800 desktop in English, axe clean, no wider than the screen.
@@ -39,7 +39,7 @@ beforeAll(async () => {
     SMILE_ID_API_KEY: apiKey,
     SMILE_ID_WEB_SCRIPT_URL: smileId.webScriptUrl,
   });
-  // This host's own table, reached with a client of this file's (the run's shared host keeps the
+  // This host's own table, read with a client of this file's (the run's shared host keeps the
   // process-wide one).
   table = {
     client: new DynamoDBClient({
@@ -73,26 +73,26 @@ const words = {
 };
 
 /**
- * A new owner signed up on the dashboard, its one store then in Senegal (the sign-up page asks no
- * country: the write stands for a store made there, `admin create-store --country SN`), and its
- * open identity check's path.
+ * A new owner signed up on the dashboard with a Senegalese number, whose first store the sign-up
+ * therefore puts in Senegal, and its open identity check's path.
  */
 async function senegaleseOwner() {
-  const owner = await signUpOwner(host.config.baseUrl);
-  const storeId = /data-store-id="([^"]+)"/.exec((await owner.browser.get('/dashboard')).text)?.[1] ?? '';
-  const key = storeKey(owner.businessId, storeId);
-  await table.client.send(
-    new UpdateItemCommand({
-      TableName: table.name,
-      Key: { pk: { S: key.pk }, sk: { S: key.sk } },
-      UpdateExpression: 'SET country = :sn',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':sn': { S: 'SN' } },
-    }),
-  );
-  const started = await owner.browser.post('/dashboard/verification', { csrf: await owner.browser.csrfOf() });
+  const browser = new DashboardBrowser(host.config.baseUrl);
+  const phone = `+22177${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
+  const code = await browser.signInWith(phone);
+  expect(code.location).toBe(`${host.config.baseUrl}/dashboard/sign-up`);
+  const created = await browser.post('/dashboard/sign-up', {
+    firstName: 'Awa',
+    lastName: 'Ndiaye',
+    businessName: 'Boutique Médina',
+    activityId: 'commerce.boutique',
+    storeName: 'Médina',
+  });
+  expect(created.status).toBe(303);
+  const businessId = /data-business-id="([^"]+)"/.exec((await browser.get('/dashboard')).text)?.[1] ?? '';
+  const started = await browser.post('/dashboard/verification', { csrf: await browser.csrfOf() });
   expect(started.status).toBe(303);
-  return { ...owner, path: new URL(started.location ?? '').pathname };
+  return { browser, businessId, path: new URL(started.location ?? '').pathname };
 }
 
 const levelOf = async (businessId: string) => {
