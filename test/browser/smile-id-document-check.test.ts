@@ -130,6 +130,8 @@ async function captureOnPage(
   await expectAccessibleWithin(page, width);
   await page.getByRole('button', { name: t.start }).click();
   await page.waitForURL(/\/document_check/);
+  await page.locator('iframe[title="Smile ID"]').waitFor();
+  await expectAccessibleWithin(page, width);
   const frame = page.frameLocator('iframe[title="Smile ID"]');
   await frame.getByRole('button', { name: 'Capture document and selfie' }).click();
   // onSuccess: back to the verification page, under way, then decided by the callback.
