@@ -129,7 +129,7 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     method: 'DELETE',
     path: '/partner_api/payout_accounts/{id}',
     caller: 'api_key',
-    access: ['table:DeleteItem', 'table:GetItem', 'table:UpdateItem'],
+    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     tag,
     summary: 'Remove a payout account',
     params: object({ id: uuid() }),

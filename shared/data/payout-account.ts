@@ -69,8 +69,11 @@ export async function listPayoutAccounts(businessId: string): Promise<PayoutAcco
   return items.map(toPayoutAccount).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-/** Removes the account and its claim; a second removal finds it gone (404). */
-export async function removePayoutAccountRecord(account: PayoutAccount): Promise<void> {
+/** Removes the account and its claim (with `also`, its audit entry); a second removal finds it gone (404). */
+export async function removePayoutAccountRecord(
+  account: PayoutAccount,
+  also: GuardedWrite[] = [],
+): Promise<void> {
   const table = tableName();
   await transactWrite([
     {
@@ -84,6 +87,7 @@ export async function removePayoutAccountRecord(account: PayoutAccount): Promise
       onConditionFailed: () => new PayoutAccountNotFound(),
     },
     { write: { Delete: { TableName: table, Key: claimKey(account) } } },
+    ...also,
   ]);
 }
 

@@ -4,7 +4,6 @@ import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { Cents } from '#shared/domain/money.ts';
 import { isUsable, type PayoutAccount, payoutAccountLabel } from '#shared/domain/payout-accounts.ts';
-import { recordAudit } from '#shared/operations/audit-log.ts';
 import { automaticSettlementsOf } from '#shared/operations/automatic-settlement.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
 import { memberPhone, type StepUpStart, type TransferForm } from '#shared/operations/dashboard-transfers.ts';
@@ -161,13 +160,5 @@ export async function confirmPayoutAccount(
 }
 
 /** Removes one of the business's accounts (404 for another's), recorded in the audit log. */
-export async function removePayoutAccountFor(member: ActingMember, id: string, sourceIp: string) {
-  const account = await removePayoutAccount(member.businessId, id);
-  await recordAudit(member, {
-    action: 'payout_account_removed',
-    subjectId: account.id,
-    detail: `${payoutAccountLabel(account)} (${account.holder})`,
-    sourceIp,
-  });
-  return account;
-}
+export const removePayoutAccountFor = (member: ActingMember, id: string, sourceIp: string) =>
+  removePayoutAccount(member.businessId, id, { memberId: member.memberId, userId: member.userId }, sourceIp);

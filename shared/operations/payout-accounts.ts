@@ -159,9 +159,27 @@ export async function payoutAccountOf(businessId: string, id: string): Promise<P
   return account;
 }
 
-export async function removePayoutAccount(businessId: string, id: string): Promise<PayoutAccount> {
+/**
+ * Removes the account, with its audit entry in the same transaction (by a member, or by an API key:
+ * a removal is as much the owners' business as an addition).
+ */
+export async function removePayoutAccount(
+  businessId: string,
+  id: string,
+  removedBy: AddedBy,
+  sourceIp: string,
+): Promise<PayoutAccount> {
   const account = await payoutAccountOf(businessId, id);
-  await removePayoutAccountRecord(account);
+  const audit = newAuditEntry({
+    businessId,
+    at: new Date().toISOString(),
+    action: 'payout_account_removed',
+    actor: 'keyId' in removedBy ? {} : removedBy,
+    subjectId: account.id,
+    detail: `${payoutAccountLabel(account)} (${account.holder})${'keyId' in removedBy ? ` · API key ${removedBy.keyId}` : ''}`,
+    sourceIp,
+  });
+  await removePayoutAccountRecord(account, [auditEntryWrite(audit)]);
   return account;
 }
 

@@ -121,6 +121,19 @@ describe('withdrawals on the dashboard', () => {
     expect(rows.find((row) => row.Libellé === 'Solde de clôture')?.['Solde (F CFA)']).toBe(
       String((5_000_000 - 1_010_000) / 100),
     );
+
+    // The owner removes it: a confirmation first, then gone, in the audit log.
+    const remove = { csrf, action: 'remove', id: payoutAccountId };
+    const asked = await owner.browser.post('/dashboard/withdrawals/accounts', remove);
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Retirer ce compte ?');
+    const removed = await owner.browser.post('/dashboard/withdrawals/accounts', {
+      ...remove,
+      confirm: 'yes',
+    });
+    expect(removed.status).toBe(303);
+    expect((await owner.browser.get('/dashboard/withdrawals')).text).not.toContain(payoutAccountId);
+    expect(await auditActionsOf(owner.businessId)).toContain('payout_account_removed');
   });
 
   it('lets only the owner add or remove an account, and a viewer withdraw nothing', async () => {
@@ -370,6 +383,10 @@ describe('withdrawals through the API', () => {
     expect(scopedAdd.status).toBe(403);
     expect((await call('DELETE', `/partner_api/payout_accounts/${id}`, scopedHeaders)).status).toBe(403);
     expect((await call('DELETE', `/partner_api/payout_accounts/${id}`, other.headers)).status).toBe(200);
+    // Removed by a key, as added by one: in the owners' audit log, with the key named.
+    expect(await auditActionsOf(other.businessId)).toEqual(
+      expect.arrayContaining(['payout_account_added', 'payout_account_removed']),
+    );
     expect(await balanceOf(other.headers, other.storeId)).toBe(1_000_000);
   });
 });
