@@ -1,14 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import {
   checkTransferForm,
+  confirmStepFor,
   sendMoneyOverview,
-  startStepUp,
   transferFormOf,
 } from '#shared/operations/dashboard-transfers.ts';
-import { checkTransferPage, type StepUpState, transferFormPage } from '#shared/pages/dashboard-transfers.ts';
+import {
+  checkTransferPage,
+  stepUpStateOf,
+  stepUpStatus,
+  transferFormPage,
+} from '#shared/pages/dashboard-transfers.ts';
 
 export const handler = pageHandler(
   'checkTransferPage',
@@ -29,22 +33,14 @@ export const handler = pageHandler(
       );
     }
     const { draft } = checked;
-    // The confirm form's key: the API's idempotency makes its second post the first one's answer.
-    const idempotencyKey = randomUUID();
-    let stepUp: StepUpState = { kind: 'none' };
-    if (draft.needsStepUp) {
-      const started = await startStepUp(member, draft, idempotencyKey, request);
-      stepUp =
-        started.outcome === 'sent'
-          ? { kind: 'code', attemptId: started.attemptId, phone: started.phone }
-          : { kind: started.outcome };
-    }
+    const { idempotencyKey, started } = await confirmStepFor(member, draft, request);
+    const stepUp = stepUpStateOf(started);
     return htmlPage(
       checkTransferPage({ ...context, pageUrl: `${request.baseUrl}/dashboard/transfers/new` }, form, draft, {
         idempotencyKey,
         stepUp,
       }),
-      stepUp.kind === 'limited' ? 429 : 200,
+      stepUpStatus(stepUp),
     );
   }),
   dashboardPageOptions,

@@ -17,6 +17,8 @@ import {
 import {
   checkTransferPage,
   type StepUpState,
+  stepUpStateOf,
+  stepUpStatus,
   transferFormPage,
   transferRefusedPage,
 } from '#shared/pages/dashboard-transfers.ts';
@@ -47,13 +49,8 @@ export const handler = pageHandler(
       htmlPage(checkTransferPage(context, form, draft, { idempotencyKey, stepUp }), status);
     if (draft.needsStepUp && !attemptId) {
       // The threshold came down since the check step: the code is asked for now.
-      const started = await startStepUp(member, draft, idempotencyKey, request);
-      return again(
-        started.outcome === 'sent'
-          ? { kind: 'code', attemptId: started.attemptId, phone: started.phone }
-          : { kind: started.outcome },
-        started.outcome === 'limited' ? 429 : 200,
-      );
+      const stepUp = stepUpStateOf(await startStepUp(member, draft, idempotencyKey, request));
+      return again(stepUp, stepUpStatus(stepUp));
     }
     try {
       const result = await confirmTransfer(idempotent, member, draft, {

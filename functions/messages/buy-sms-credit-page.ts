@@ -39,23 +39,17 @@ export const handler = pageHandler(
     const store = await storeForCollection(caller, storeId, undefined);
     const priceCents = segments * smsSegmentPriceCents();
     const idempotencyKey = request.form.idempotencyKey;
-    const check = async (key: string, refused = false) =>
-      checkSmsCreditPage(
+    /** The check step, with the store's balance as it is now; 422 when it cannot pay (or did not). */
+    const check = async (key: string, refused = false) => {
+      const availableCents = (await balanceOf(caller, store.id)).amount;
+      const page = checkSmsCreditPage(
         context,
-        {
-          segments,
-          priceCents,
-          store,
-          availableCents: (await balanceOf(caller, store.id)).amount,
-          idempotencyKey: key,
-        },
+        { segments, priceCents, store, availableCents, idempotencyKey: key },
         refused,
       );
-    if (idempotencyKey === undefined) {
-      const key = randomUUID();
-      const available = (await balanceOf(caller, store.id)).amount;
-      return htmlPage(await check(key), available < priceCents ? 422 : 200);
-    }
+      return htmlPage(page, refused || availableCents < priceCents ? 422 : 200);
+    };
+    if (idempotencyKey === undefined) return check(randomUUID());
     if (!/^[0-9a-f-]{36}$/.test(idempotencyKey)) throw new BadRequest('The purchase form has no key');
     try {
       // Once per check step: a double tap or a replay gets the first answer and pays once.
@@ -79,7 +73,7 @@ export const handler = pageHandler(
     } catch (error) {
       if (!(error instanceof InsufficientBalance)) throw error;
       // The wallet's own condition refused it: nothing was written or charged.
-      return htmlPage(await check(idempotencyKey, true), 422);
+      return check(idempotencyKey, true);
     }
     return redirectTo(dashboardUrl(request, '/sms'));
   }),

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
-import { checkTransferForm, startStepUp } from '#shared/operations/dashboard-transfers.ts';
+import { checkTransferForm, confirmStepFor } from '#shared/operations/dashboard-transfers.ts';
 import { withdrawalForm, withdrawalsOverview } from '#shared/operations/dashboard-withdrawals.ts';
 import { payoutAccountCoolingSeconds } from '#shared/operations/payout-accounts.ts';
-import { checkTransferPage, type StepUpState } from '#shared/pages/dashboard-transfers.ts';
+import { checkTransferPage, stepUpStateOf, stepUpStatus } from '#shared/pages/dashboard-transfers.ts';
 import { withdrawalsPage } from '#shared/pages/dashboard-withdrawals.ts';
 
 /** A withdrawal checked as a transfer to the account; its confirm step is send money's. */
@@ -26,21 +25,14 @@ export const handler = pageHandler(
       );
     }
     const { draft } = checked;
-    const idempotencyKey = randomUUID();
-    let stepUp: StepUpState = { kind: 'none' };
-    if (draft.needsStepUp) {
-      const started = await startStepUp(member, draft, idempotencyKey, request);
-      stepUp =
-        started.outcome === 'sent'
-          ? { kind: 'code', attemptId: started.attemptId, phone: started.phone }
-          : { kind: started.outcome };
-    }
+    const { idempotencyKey, started } = await confirmStepFor(member, draft, request);
+    const stepUp = stepUpStateOf(started);
     return htmlPage(
       checkTransferPage({ ...context, pageUrl: `${request.baseUrl}/dashboard/withdrawals` }, form, draft, {
         idempotencyKey,
         stepUp,
       }),
-      stepUp.kind === 'limited' ? 429 : 200,
+      stepUpStatus(stepUp),
     );
   }),
   dashboardPageOptions,

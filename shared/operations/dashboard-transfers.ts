@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { Contact } from '#shared/data/contact.ts';
 import { getMember } from '#shared/data/member.ts';
@@ -316,6 +317,20 @@ export type StepUpStart =
 /** The member's own phone, where step-up codes go. */
 export const memberPhone = async (member: ActingMember) =>
   (await getMember(member.businessId, member.memberId))?.phone;
+
+/**
+ * What the check step needs: the confirm form's key (the API's idempotency makes its second post
+ * the first one's answer) and, above the threshold, the code sent for it.
+ */
+export async function confirmStepFor(
+  member: ActingMember,
+  draft: TransferDraft,
+  input: { sourceIp: string; language: Language },
+): Promise<{ idempotencyKey: string; started?: StepUpStart }> {
+  const idempotencyKey = randomUUID();
+  if (!draft.needsStepUp) return { idempotencyKey };
+  return { idempotencyKey, started: await startStepUp(member, draft, idempotencyKey, input) };
+}
 
 /** Sends the step-up code for the draft to the member's own phone. */
 export async function startStepUp(

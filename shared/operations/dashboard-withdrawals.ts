@@ -11,6 +11,7 @@ import {
   addPayoutAccount,
   type CheckedPayoutAccount,
   type PayoutAccountInput,
+  payoutAccountOf,
   payoutAccountsOf,
   removePayoutAccount,
   withdrawableCents,
@@ -69,11 +70,12 @@ export async function withdrawalForm(
   const payoutAccountId = (form.payoutAccountId ?? '').trim();
   let amount = (form.amount ?? '').trim();
   if (amount === '' && storeId && payoutAccountId) {
-    const [overview] = await Promise.all([withdrawalsOverview(member)]);
-    const store = overview.stores.find((each) => each.store.id === storeId);
-    const account = overview.accounts.find((each) => each.id === payoutAccountId);
-    const cents =
-      store && account ? withdrawableCents(store.availableCents, account.paymentMethod) : undefined;
+    // Another business's store or account is not found (404), as the check step would find it.
+    const [account, { amount: available }] = await Promise.all([
+      payoutAccountOf(member.businessId, payoutAccountId),
+      balanceOf(callerForMember(member), storeId),
+    ]);
+    const cents = withdrawableCents(available, account.paymentMethod);
     // Nothing to withdraw: an amount the check step refuses on the balance, with its numbers.
     amount = String(Math.max(5, (cents ?? 0) / 100));
   }

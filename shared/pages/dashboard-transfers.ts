@@ -5,7 +5,12 @@ import type { Language } from '#shared/domain/languages.ts';
 import type { Cents } from '#shared/domain/money.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import { countryNames } from '#shared/domain/uemoa-countries.ts';
-import type { TransferDraft, TransferForm, TransferProblem } from '#shared/operations/dashboard-transfers.ts';
+import type {
+  StepUpStart,
+  TransferDraft,
+  TransferForm,
+  TransferProblem,
+} from '#shared/operations/dashboard-transfers.ts';
 import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
@@ -477,6 +482,17 @@ export type StepUpState =
   | { kind: 'ended' }
   | { kind: 'limited' }
   | { kind: 'no_phone' };
+
+/** What the page shows of a step-up code: its field once sent, or why none was (none needed). */
+export const stepUpStateOf = (started: StepUpStart | undefined): StepUpState =>
+  !started
+    ? { kind: 'none' }
+    : started.outcome === 'sent'
+      ? { kind: 'code', attemptId: started.attemptId, phone: started.phone }
+      : { kind: started.outcome };
+
+/** The status of a page showing `stepUp`: 429 when no more codes may be sent now. */
+export const stepUpStatus = (stepUp: StepUpState) => (stepUp.kind === 'limited' ? 429 : 200);
 
 /** "Check your answers": what leaves the store, then the one button that sends it. */
 export function checkTransferPage(

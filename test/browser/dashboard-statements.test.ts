@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ledgerWrites } from '#shared/data/ledger.ts';
-import { transactWrite } from '#shared/data/transact.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
-import { accounts, payoutPostings } from '#shared/domain/ledger.ts';
 import { formatAmount } from '#shared/pages/format.ts';
 import { screenshotDir } from '#test/support/browser.ts';
 import { parseCsv } from '#test/support/csv.ts';
@@ -18,6 +14,7 @@ import {
   verifiedOwner,
 } from '#test/support/dashboard-setup.ts';
 import { paidPayment } from '#test/support/paid-payments.ts';
+import { bookSmsPurchaseAndWithdrawal } from '#test/support/statement-movements.ts';
 
 /**
  * The month's statement in Chromium, on a 360 × 640 phone in French and a 1280 × 800 desktop in
@@ -42,35 +39,7 @@ async function ownerWithAMonth(viewport: { width: number; height: number }, loca
     paymentMethod: 'wave',
     payerPhone: '+2250700000001',
   });
-  const operating = accounts.wallet(owner.businessId, owner.storeId, 'operating');
-  const now = new Date().toISOString();
-  await transactWrite(
-    ledgerWrites({
-      id: `sms:${randomUUID()}`,
-      kind: 'sms',
-      cause: 'test',
-      createdAt: now,
-      postings: [
-        { account: operating, amount: -2_500 },
-        { account: accounts.platformSms, amount: 2_500 },
-      ],
-    }),
-  );
-  await transactWrite(
-    ledgerWrites({
-      id: `withdrawal:${randomUUID()}`,
-      kind: 'withdrawal',
-      cause: 'test',
-      createdAt: now,
-      postings: payoutPostings({
-        businessId: owner.businessId,
-        storeId: owner.storeId,
-        method: 'wave',
-        amount: 300_000,
-        fee: 3_000,
-      }),
-    }),
-  );
+  await bookSmsPurchaseAndWithdrawal(owner.businessId, owner.storeId);
   const page = await phones.open({ viewport, locale });
   await shareSession(page, owner.browser);
   return { ...owner, page };

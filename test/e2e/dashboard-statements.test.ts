@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ledgerWrites } from '#shared/data/ledger.ts';
 import { listStores } from '#shared/data/store.ts';
-import { transactWrite } from '#shared/data/transact.ts';
 import { listStoreWallets } from '#shared/data/wallet.ts';
-import { accounts, payoutPostings } from '#shared/domain/ledger.ts';
 import { monthOf } from '#shared/domain/statement.ts';
 import { creditStore } from '#shared/operations/credit.ts';
 import { formatAmount } from '#shared/pages/format.ts';
@@ -12,6 +8,7 @@ import { apiClient } from '#test/support/api-client.ts';
 import { parseCsv } from '#test/support/csv.ts';
 import { backgroundWorkMs, DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
 import { memberOf, theLocalHost, verifiedOwner } from '#test/support/dashboard-setup.ts';
+import { bookSmsPurchaseAndWithdrawal } from '#test/support/statement-movements.ts';
 
 /**
  * The statement page over the local host: the month's opening, movements and closing as the page
@@ -26,35 +23,7 @@ async function storeWithMovements(businessId: string) {
   const [store] = await listStores(businessId);
   if (!store) throw new Error('no store');
   await creditStore(store.id, 1_000_000);
-  const now = new Date().toISOString();
-  const operating = accounts.wallet(businessId, store.id, 'operating');
-  await transactWrite(
-    ledgerWrites({
-      id: `sms:${randomUUID()}`,
-      kind: 'sms',
-      cause: 'test',
-      createdAt: now,
-      postings: [
-        { account: operating, amount: -2_500 },
-        { account: accounts.platformSms, amount: 2_500 },
-      ],
-    }),
-  );
-  await transactWrite(
-    ledgerWrites({
-      id: `withdrawal:${randomUUID()}`,
-      kind: 'withdrawal',
-      cause: 'test',
-      createdAt: now,
-      postings: payoutPostings({
-        businessId,
-        storeId: store.id,
-        method: 'wave',
-        amount: 300_000,
-        fee: 3_000,
-      }),
-    }),
-  );
+  await bookSmsPurchaseAndWithdrawal(businessId, store.id);
   return store;
 }
 
