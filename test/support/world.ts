@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { type LocalConfig, useLocalAws } from '#infra/local/local-config.ts';
 import { apiClient, type Body } from '#test/support/api-client.ts';
+import { backgroundWorkMs } from '#test/support/dashboard.ts';
 import { newPhone } from '#test/support/link-requests.ts';
 import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
 
@@ -352,12 +353,13 @@ export const contactBody = {
 };
 
 async function firstDelivery(call: ReturnType<typeof apiClient>, headers: Headers): Promise<string> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + backgroundWorkMs;
   for (;;) {
     const listed = await call('GET', '/partner_api/webhook_deliveries', headers);
     const id = (listed.body as Body)?.data?.[0]?.id;
     if (id) return id as string;
-    if (Date.now() > deadline) throw new Error('no webhook delivery 20 s after a completed payment');
+    if (Date.now() > deadline)
+      throw new Error(`no webhook delivery ${backgroundWorkMs} ms after a completed payment`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
