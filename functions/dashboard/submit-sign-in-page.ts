@@ -3,12 +3,16 @@ import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts'
 import { requestSignInCode } from '#shared/operations/dashboard-sign-in.ts';
 import { phonePage } from '#shared/pages/dashboard-sign-in.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { phoneCountryOf } from '#shared/pages/phone-country.ts';
 
 export const handler = pageHandler(
   'submitSignInPage',
   withoutSession(async (request) => {
     const phone = request.form.phone ?? '';
-    const answer = await requestSignInCode(phone, request.sourceIp, new Date(), request.language);
+    const country = phoneCountryOf(request.form.phoneCountry, {
+      acceptLanguage: request.headers['accept-language'],
+    });
+    const answer = await requestSignInCode(phone, request.sourceIp, new Date(), request.language, country);
     if (answer.outcome === 'sent') {
       return redirectTo(
         dashboardUrl(request, '/sign-in/code'),
@@ -16,9 +20,9 @@ export const handler = pageHandler(
       );
     }
     if (answer.outcome === 'invalid_phone')
-      return htmlPage(phonePage(request, { phone, error: 'invalid' }), 400);
+      return htmlPage(phonePage(request, { phone, country, error: 'invalid' }), 400);
     const error = answer.limit === 'stage' ? 'limited_stage' : 'limited';
-    return htmlPage(phonePage(request, { phone, error }), 429);
+    return htmlPage(phonePage(request, { phone, country, error }), 429);
   }),
   dashboardPageOptions,
 );

@@ -54,7 +54,11 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     tag,
     summary: 'Send a sign-in code to the phone',
     query: dashboardQuery,
-    form: object({ phone: string() }),
+    form: object({
+      phone: string(),
+      /** The country a national number is read in (`SN`); pre-set from the browser's region. */
+      phoneCountry: optional(string()),
+    }),
     answers: {
       303: 'The code was sent: to the code page, with the attempt’s cookie.',
       400: 'Not a phone number: the page again, with the error.',

@@ -18,6 +18,7 @@ import { findUserByPhone } from '#shared/data/user.ts';
 import { isActivityOffered } from '#shared/domain/activities.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
+import { defaultCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { UserAlreadyExists } from '#shared/errors/service-providers.ts';
 import { count } from '#shared/metrics.ts';
@@ -59,17 +60,20 @@ export type CodeRequestOutcome =
   | { outcome: 'limited'; limit: SignInLimit };
 
 /**
- * A code for `rawPhone`, sent by the service's own SMS (charged to no business), if the phone, the
- * address and the stage are all within their limits: the code and the three claims are one
- * transaction, so a refused claim leaves no code and no count behind.
+ * A code for `rawPhone` (its national form read in `country`), sent by the service's own SMS
+ * (charged to no business), if the phone, the address and the stage are all within their limits:
+ * the code and the three claims are one transaction, so a refused claim leaves no code and no
+ * count behind.
  */
 export async function requestSignInCode(
   rawPhone: string,
   address: string,
   now = new Date(),
   language: Language = 'fr',
+  country: UemoaCountry = defaultCountry,
 ): Promise<CodeRequestOutcome> {
-  const phone = normalisePhoneNumber(rawPhone);
+  // A national number (`77 738 49 78`) is read in the country chosen beside the field.
+  const phone = normalisePhoneNumber(rawPhone, country);
   if (!phone) return { outcome: 'invalid_phone' };
   const attemptId = randomUUID();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');

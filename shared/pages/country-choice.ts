@@ -47,6 +47,19 @@ const names: Record<Language, Record<UemoaCountry, { name: string; in: string }>
   },
 };
 
+/** A country's name in the page's language (`SN` → "Sénégal"). */
+export const countryNameIn = (language: Language, country: UemoaCountry): string =>
+  names[language][country].name;
+
+/** "In that country" in the page's language (`SN` → "au Sénégal", "in Senegal"). */
+export const inCountry = (language: Language, country: UemoaCountry): string => names[language][country].in;
+
+/** The eight countries in the alphabetical order of their names in the page's language. */
+export const countriesByName = (language: Language): UemoaCountry[] =>
+  [...uemoaCountries].sort((a, b) =>
+    names[language][a].name.localeCompare(names[language][b].name, language),
+  );
+
 const texts = {
   fr: {
     countryLabel: 'Pays du numéro',
@@ -104,9 +117,7 @@ export function countryChoice(action: string, country: UemoaCountry, language: L
   const url = new URL(action);
   const kept = [...url.searchParams].filter(([name]) => name !== 'country');
   const t = texts[language];
-  const sorted = [...uemoaCountries].sort((a, b) =>
-    names[language][a].name.localeCompare(names[language][b].name, language),
-  );
+  const sorted = countriesByName(language);
   return html`<form class="country" method="get" action="${url.origin}${url.pathname}">
 ${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<label class="country-label" for="payerCountry">${t.countryLabel}</label>
 <select class="input" id="payerCountry" name="country">

@@ -1,10 +1,12 @@
 import { listActivities } from '#shared/domain/activities.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type { SignUpField, SignUpForm } from '#shared/operations/dashboard-sign-in.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { maskPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
+import { phoneCountrySelect, phoneExamples } from '#shared/pages/phone-country.ts';
 
 /**
  * The dashboard's way in, one question a page (GOV.UK's pattern for phones and security codes):
@@ -17,8 +19,6 @@ const text = {
     phoneIntro:
       'Connexion ou création de compte : saisissez votre numéro, nous vous envoyons un code par SMS.',
     phoneLabel: 'Numéro de téléphone',
-    phoneHint: 'Par exemple 07 07 12 34 56, ou avec l’indicatif\u00a0: +221 77 123 45 67',
-    phoneInvalid: 'Saisissez un numéro de téléphone valide, par exemple 07 07 12 34 56.',
     sendCode: 'Recevoir un code',
     limited: 'Trop de codes demandés. Réessayez dans 15 minutes.',
     limitedStage: 'Le service d’envoi de codes est très sollicité. Réessayez dans une heure.',
@@ -49,8 +49,6 @@ const text = {
     phoneTitle: 'Continue with your phone',
     phoneIntro: 'Sign in or create an account: enter your number and we will text you a code.',
     phoneLabel: 'Phone number',
-    phoneHint: 'For example 07 07 12 34 56, or with the country code: +221 77 123 45 67',
-    phoneInvalid: 'Enter a valid phone number, for example 07 07 12 34 56.',
     sendCode: 'Get a code',
     limited: 'Too many codes asked for. Try again in 15 minutes.',
     limitedStage: 'The code service is very busy. Try again in an hour.',
@@ -113,15 +111,19 @@ const page = (context: DashboardPageContext, path: string, title: string, conten
 
 export type PhoneError = 'invalid' | 'limited' | 'limited_stage';
 
-/** Step 1: the phone. */
+/**
+ * Step 1: the phone, and the country its national form is read in (pre-set from the browser's
+ * language region, `fr-SN` → Senegal; see {@link phoneCountryOf}).
+ */
 export function phonePage(
   context: DashboardPageContext,
-  options: { phone?: string; error?: PhoneError } = {},
+  options: { phone?: string; country: UemoaCountry; error?: PhoneError },
 ) {
   const t = text[context.language];
+  const examples = phoneExamples(options.country, context.language);
   const message =
     options.error === 'invalid'
-      ? t.phoneInvalid
+      ? examples.invalid
       : options.error === 'limited'
         ? t.limited
         : options.error === 'limited_stage'
@@ -136,10 +138,11 @@ ${errorSummary(t.errorSummary, message ? [{ field: 'phone', message }] : [])}
 <h1>${t.phoneTitle}</h1>
 <p>${t.phoneIntro}</p>
 <form method="post" action="${dashboardUrl(context, '/sign-in')}" novalidate>
+${phoneCountrySelect({ country: options.country, language: context.language })}
 ${field({
   name: 'phone',
   label: t.phoneLabel,
-  hint: t.phoneHint,
+  hint: examples.hint,
   value: options.phone,
   error: message,
   attributes: html` type="tel" autocomplete="tel" inputmode="tel" maxlength="32" required`,
