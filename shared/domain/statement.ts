@@ -174,3 +174,52 @@ export function previousMonth(month: string): string {
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
   return monthOf(new Date(Date.UTC(year, monthNumber - 2, 1)));
 }
+
+/**
+ * The lines that reconcile a period's balances, as a shop owner reads them (issue 35): what was
+ * collected (payments, gross), the fees the service took (every kind's, below zero; a fee given
+ * back counts above), the refunds, the transfers, the withdrawals, the SMS bought, what escrows
+ * moved (a release moves money between the store's own wallets: nothing; an escrow paid back to
+ * its payer: out), and test money. Each kind's in and out, fees apart; so the lines add up to
+ * Σ netOf(kind), the balance's change, to the cent.
+ */
+export const reconciliationLines = [
+  'collected',
+  'fees',
+  'refunds',
+  'transfers',
+  'withdrawals',
+  'sms',
+  'escrow',
+  'credit',
+] as const;
+export type ReconciliationLine = (typeof reconciliationLines)[number];
+
+/** Lines shown even at zero, so a reader sees what did not happen; the others only when they moved. */
+export const alwaysShownLines: readonly ReconciliationLine[] = [
+  'collected',
+  'fees',
+  'refunds',
+  'transfers',
+  'withdrawals',
+];
+
+/** The kind of entry each line but the fees adds up. */
+export const lineKinds = {
+  collected: 'payment',
+  refunds: 'refund',
+  transfers: 'transfer',
+  withdrawals: 'withdrawal',
+  sms: 'sms',
+  escrow: 'escrow',
+  credit: 'credit',
+} as const satisfies Record<Exclude<ReconciliationLine, 'fees'>, StatementKind>;
+
+/** Each line's amount in cents over a period's kinds; their sum is the balance's change. */
+export function reconcile(kinds: Record<StatementKind, KindTotals>): Record<ReconciliationLine, number> {
+  const moved = (kind: StatementKind) => kinds[kind].in + kinds[kind].out;
+  const fees = statementKinds.reduce((sum, kind) => sum + kinds[kind].fee, 0);
+  const lines = { fees: 0 - fees } as Record<ReconciliationLine, number>;
+  for (const [line, kind] of Object.entries(lineKinds)) lines[line as ReconciliationLine] = moved(kind);
+  return lines;
+}

@@ -72,7 +72,7 @@ export function chosenMonth(given: string | undefined, now = new Date()): string
   return isMonth(given) && statementMonths(now).includes(given) ? given : undefined;
 }
 
-interface StoreReading {
+export interface StoreReading {
   /** The store's wallets' total now. */
   total: number;
   days: Awaited<ReturnType<typeof storeStatementDays>>;
@@ -83,7 +83,11 @@ interface StoreReading {
  * after the days, and all three again if a movement landed in between (the counters and the
  * wallets move in one transaction, so an unchanged total means the days read match it).
  */
-async function readStore(businessId: string, storeId: string, firstDay: string): Promise<StoreReading> {
+export async function readStore(
+  businessId: string,
+  storeId: string,
+  firstDay: string,
+): Promise<StoreReading> {
   for (let attempt = 1; ; attempt++) {
     const before = await storeWalletsTotal(businessId, storeId);
     const days = await storeStatementDays(storeId, firstDay, '9999-12-31');
@@ -103,32 +107,7 @@ export async function statementOf(
   const chosen = store ? [store] : stores;
   const { first, last } = monthDays(input.month);
   const readings = await Promise.all(chosen.map((one) => readStore(member.businessId, one.id, first)));
-  const kinds = emptyKinds();
-  const byDay = new Map<string, Map<StatementKind, KindTotals>>();
-  const netByDay = new Map<string, number>();
-  let closing = 0;
-  for (const { total, days } of readings) {
-    closing += total;
-    for (const day of days) {
-      if (day.day > last) {
-        closing -= dayNet(day);
-        continue;
-      }
-      netByDay.set(day.day, (netByDay.get(day.day) ?? 0) + dayNet(day));
-      const ofDay = byDay.get(day.day) ?? new Map<StatementKind, KindTotals>();
-      byDay.set(day.day, ofDay);
-      for (const kind of statementKinds) {
-        const moved = day.kinds[kind];
-        if (moved.count === 0 && moved.in === 0 && moved.out === 0 && moved.fee === 0) continue;
-        add(kinds[kind], moved);
-        const sum = ofDay.get(kind) ?? { in: 0, out: 0, fee: 0, count: 0 };
-        add(sum, moved);
-        ofDay.set(kind, sum);
-      }
-    }
-  }
-  const movements = [...netByDay.values()].reduce((sum, net) => sum + net, 0);
-  const opening = closing - movements;
+  const { opening, closing, kinds, byDay, netByDay } = periodOf(readings, first, last);
   const lines: StatementDayLine[] = [];
   const balances = new Map<string, number>();
   let balance = opening;
@@ -153,6 +132,58 @@ export async function statementOf(
     lines,
     balances,
   };
+}
+
+/** What a period (`firstDay` to `lastDay`, UTC days) did to stores read since `firstDay` or before. */
+export interface PeriodChange {
+  /** The stores' wallets' total at the start of `firstDay` and at the end of `lastDay`. */
+  opening: number;
+  closing: number;
+  /** Over the period, every kind (zeros included). */
+  kinds: Record<StatementKind, KindTotals>;
+}
+
+/**
+ * A period's opening, closing and movements per kind, from readings of its stores (their totals
+ * now and their days since the period's first): closing = the totals less what the days after
+ * `lastDay` moved; opening = closing less what the period's days moved. Days before `firstDay`
+ * are left out, so a reading from further back serves a shorter period too.
+ */
+export function periodOf(
+  readings: readonly StoreReading[],
+  firstDay: string,
+  lastDay: string,
+): PeriodChange & {
+  byDay: Map<string, Map<StatementKind, KindTotals>>;
+  netByDay: Map<string, number>;
+} {
+  const kinds = emptyKinds();
+  const byDay = new Map<string, Map<StatementKind, KindTotals>>();
+  const netByDay = new Map<string, number>();
+  let closing = 0;
+  for (const { total, days } of readings) {
+    closing += total;
+    for (const day of days) {
+      if (day.day > lastDay) {
+        closing -= dayNet(day);
+        continue;
+      }
+      if (day.day < firstDay) continue;
+      netByDay.set(day.day, (netByDay.get(day.day) ?? 0) + dayNet(day));
+      const ofDay = byDay.get(day.day) ?? new Map<StatementKind, KindTotals>();
+      byDay.set(day.day, ofDay);
+      for (const kind of statementKinds) {
+        const moved = day.kinds[kind];
+        if (moved.count === 0 && moved.in === 0 && moved.out === 0 && moved.fee === 0) continue;
+        add(kinds[kind], moved);
+        const sum = ofDay.get(kind) ?? { in: 0, out: 0, fee: 0, count: 0 };
+        add(sum, moved);
+        ofDay.set(kind, sum);
+      }
+    }
+  }
+  const movements = [...netByDay.values()].reduce((sum, net) => sum + net, 0);
+  return { opening: closing - movements, closing, kinds, byDay, netByDay };
 }
 
 function add(into: KindTotals, more: KindTotals) {

@@ -2,13 +2,23 @@ import type { Membership } from '#shared/data/membership.ts';
 import { moneyMovements } from '#shared/data/transaction-record.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import {
+  alwaysShownLines,
+  lineKinds,
+  type ReconciliationLine,
+  reconcile,
+  reconciliationLines,
+} from '#shared/domain/statement.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import type {
   BusinessOverview,
+  Changes,
   HomeMoney,
   MoneyTotals,
   StoreMoney,
 } from '#shared/operations/dashboard-overview.ts';
+import type { PeriodChange } from '#shared/operations/statements.ts';
+import { kindNames } from '#shared/operations/statements.ts';
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayBarChart } from '#shared/pages/day-chart.ts';
@@ -43,6 +53,13 @@ const money = {
     },
     statuses: { pending: 'En cours', success: 'Réussi', error: 'Échoué' },
     details: 'Le compte',
+    reconciliation: 'Du solde au début au solde à la fin',
+    opening: 'Solde au début',
+    closing: 'Solde à la fin',
+    change: 'Variation du solde',
+    balanceHint:
+      'Soldes : disponible, en séquestre et réservé ensemble. Frais : ceux de tous les mouvements de la période.',
+    lines: { collected: 'Encaissé', fees: 'Frais' },
   },
   en: {
     available: 'Available balance',
@@ -70,6 +87,13 @@ const money = {
     },
     statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
     details: 'The account',
+    reconciliation: 'From the opening balance to the closing one',
+    opening: 'Opening balance',
+    closing: 'Closing balance',
+    change: 'Change in balance',
+    balanceHint:
+      'Balances: available, held in escrow and reserved together. Fees: those of every movement of the period.',
+    lines: { collected: 'Collected', fees: 'Fees' },
   },
 } satisfies Record<Language, unknown>;
 
@@ -131,17 +155,55 @@ type Text = (typeof text)[Language];
  * which read on a phone without a table's columns.
  */
 function totals(
-  t: Text,
+  language: Language,
   testId: string,
-  figures: { today: MoneyTotals; lastDays: MoneyTotals; currency: string },
+  figures: { today: MoneyTotals; lastDays: MoneyTotals; currency: string; change: Changes },
 ): SafeHtml {
-  const period = (title: string, key: 'today' | 'last-days', money: MoneyTotals) =>
+  const t = text[language];
+  const period = (title: string, key: 'today' | 'last-days', money: MoneyTotals, change: PeriodChange) =>
     html`<h3>${title}</h3>
 <dl class="facts">${moneyMovements.map(
       (movement) =>
         html`<dt>${t.movements[movement]}</dt><dd data-testid="${key}-${movement}">${formatAmount(money[movement].cents, figures.currency)}</dd>`,
-    )}</dl>`;
-  return html`<div data-testid="${testId}">${period(t.today, 'today', figures.today)}${period(t.lastDays, 'last-days', figures.lastDays)}</div>`;
+    )}</dl>
+${reconciliation(t, language, key, change, figures.currency)}`;
+  return html`<div data-testid="${testId}">${period(t.today, 'today', figures.today, figures.change.today)}${period(t.lastDays, 'last-days', figures.lastDays, figures.change.lastDays)}</div>`;
+}
+
+/** An amount with its sign, money in above zero and money out below (`+1 500 F CFA`, `−300 F CFA`). */
+const signed = (cents: number, currency: string) =>
+  cents > 0
+    ? `+${formatAmount(cents, currency)}`
+    : cents < 0
+      ? `−${formatAmount(-cents, currency)}`
+      : formatAmount(0, currency);
+
+/**
+ * A period's money reconciled, as the month's statement counts it: the balance at its start, what
+ * was collected, the fees, the refunds, the transfers, the withdrawals (and SMS bought, escrows
+ * paid back, test money when they moved), the change they add up to, and the balance at its end.
+ * Each amount carries its cents for the tests that add them up.
+ */
+function reconciliation(
+  t: Text,
+  language: Language,
+  key: string,
+  change: PeriodChange,
+  currency: string,
+): SafeHtml {
+  const lines = reconcile(change.kinds);
+  const label = (line: ReconciliationLine) =>
+    line === 'collected' || line === 'fees' ? t.lines[line] : kindNames[language][lineKinds[line]];
+  const shown = reconciliationLines.filter((line) => alwaysShownLines.includes(line) || lines[line] !== 0);
+  const row = (testId: string, label: string, cents: number, amount: string) =>
+    html`<dt>${label}</dt><dd class="nowrap" data-testid="${testId}" data-cents="${String(cents)}">${amount}</dd>`;
+  return html`<h4>${t.reconciliation}</h4>
+<dl class="facts" data-testid="${key}-reconciliation">
+${row(`${key}-opening`, t.opening, change.opening, formatAmount(change.opening, currency))}
+${shown.map((line) => row(`${key}-line-${line}`, label(line), lines[line], signed(lines[line], currency)))}
+${row(`${key}-change`, t.change, change.closing - change.opening, signed(change.closing - change.opening, currency))}
+${row(`${key}-closing`, t.closing, change.closing, formatAmount(change.closing, currency))}
+</dl>`;
 }
 
 function storeSection(context: { language: Language }, money: StoreMoney, index: number): SafeHtml {
@@ -156,7 +218,7 @@ function storeSection(context: { language: Language }, money: StoreMoney, index:
 <dt>${t.held}</dt><dd data-testid="held">${formatAmount(amounts.held, currency)}</dd>
 <dt>${t.reserved}</dt><dd data-testid="reserved">${formatAmount(amounts.reserved, currency)}</dd>
 </dl>
-${totals(t, 'store-totals', { ...money, currency })}
+${totals(context.language, 'store-totals', { ...money, currency })}
 <h3>${t.perDay}</h3>
 ${dayBarChart({ language: context.language, id: `chart-${index}`, title: t.chartTitle(store.name), valueLabel: t.movements.collected, days: money.collectedByDay, currency })}
 </section>`;
@@ -244,9 +306,9 @@ ${firstSteps(context, canVerify)}
 ${money.stores.map((store, index) => storeSection(context, store, index))}
 ${
   money.stores.length > 1 &&
-  html`<section aria-labelledby="business-totals"><h2 id="business-totals">${t.business}</h2>${money.business.map((figures) => totals(t, 'business-totals', figures))}</section>`
+  html`<section aria-labelledby="business-totals"><h2 id="business-totals">${t.business}</h2>${money.business.map((figures) => totals(context.language, 'business-totals', figures))}</section>`
 }
-<p class="hint">${t.utcDays}</p>
+<p class="hint">${t.utcDays} ${t.balanceHint}</p>
 <section aria-labelledby="latest-title">
 <h2 id="latest-title">${t.latest}</h2>
 ${latestTable(context, money.latest)}

@@ -151,7 +151,9 @@ describe('day totals kept as the money moves', () => {
       ['payment', 'error'],
       ['payment', 'success'],
     ]);
-    expect(money.business).toEqual([{ currency: 'XOF', today: after.today, lastDays: after.today }]);
+    expect(money.business).toEqual([
+      { currency: 'XOF', today: after.today, lastDays: after.today, change: after.change },
+    ]);
     expect(await dayTotalsMismatches(m.business.id, m.store.id)).toEqual([]);
   });
 
