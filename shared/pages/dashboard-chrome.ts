@@ -1,4 +1,5 @@
 import type { Language } from '#shared/domain/languages.ts';
+import { dashboardStylesheet } from '#shared/pages/dashboard-style.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
 import { contentSecurityPolicyAllowing } from '#shared/pages/layout.ts';
@@ -19,7 +20,9 @@ button.addEventListener('click',function(){field.select();navigator.clipboard.wr
 });`;
 
 /** The hosted pages' policy, plus the copy button's script by its hash. */
-export const dashboardContentSecurityPolicy = contentSecurityPolicyAllowing([copyScript]);
+export const dashboardContentSecurityPolicy = contentSecurityPolicyAllowing([copyScript], {}, [
+  dashboardStylesheet,
+]);
 
 const text = {
   fr: {

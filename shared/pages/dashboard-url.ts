@@ -1,3 +1,4 @@
+import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { withLanguage } from '#shared/pages/layout.ts';
 
@@ -7,6 +8,8 @@ export interface DashboardPageContext {
   /** The language was chosen on the page: the dashboard's own links and forms keep it. */
   languagePinned: boolean;
   baseUrl: string;
+  /** The acting member's role: the navigation shows only what it opens (every section when unknown). */
+  role?: MemberRole | undefined;
 }
 
 /** A dashboard address under the service's base, keeping a language chosen on the page. */

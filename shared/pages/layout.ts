@@ -8,7 +8,7 @@ import { messages } from '#shared/pages/messages.ts';
  * or so, on a slow network, so the page carries its own styles (no extra request, no font files)
  * and touch targets are at least 48 px high. Text inputs use 18 px so phones do not zoom on focus.
  */
-const stylesheet = `
+export const stylesheet = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:16px;line-height:1.5;color:#1f2937;background:#eef1f5}
@@ -183,10 +183,12 @@ export const contentSecurityPolicyAllowing = (
   otherScripts: readonly string[] = [],
   /** A page that loads a vendor's script (Smile ID's capture): its origins, on that page alone. */
   vendor: { scriptSrc?: readonly string[]; frameSrc?: readonly string[] } = {},
+  /** Style elements a group of pages adds after the stylesheet (the dashboard's). */
+  otherStyles: readonly string[] = [],
 ) =>
   [
     "default-src 'none'",
-    `style-src 'sha256-${sha256(stylesheet)}'`,
+    `style-src ${[stylesheet, ...otherStyles].map((style) => `'sha256-${sha256(style)}'`).join(' ')}`,
     // One directive with every hash: a browser obeys the first `script-src` and ignores a second.
     `script-src ${[...[waitingScript, ...otherScripts].map((script) => `'sha256-${sha256(script)}'`), ...(vendor.scriptSrc ?? [])].join(' ')}`,
     ...(vendor.frameSrc?.length ? [`frame-src ${vendor.frameSrc.join(' ')}`] : []),
@@ -220,6 +222,9 @@ export interface LayoutOptions {
  * the card: no one should take a test payment for a real one, or the other way round.
  */
 const sandboxStage = () => process.env.SANDBOX === 'true';
+
+/** Whether pages say they are a sandbox's: the dashboard's template asks too. */
+export const isSandboxStage = () => sandboxStage();
 
 export function layout({ language, title, content, pageUrl, waiting }: LayoutOptions): string {
   const other = languages.find((candidate) => candidate !== language) ?? 'fr';
