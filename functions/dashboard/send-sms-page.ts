@@ -12,12 +12,17 @@ import {
 } from '#shared/operations/dashboard-sms.ts';
 import { checkSmsPage, type SmsFormState, smsPage } from '#shared/pages/dashboard-sms.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { phoneCountryOf } from '#shared/pages/phone-country.ts';
 
 export const handler = pageHandler(
   'sendSmsPage',
   withSession(async (request, session) => {
     const member = await requireAction(session, 'sendSms');
-    const form: SmsForm = { to: request.form.to ?? '', body: request.form.body ?? '' };
+    const form: SmsForm = {
+      to: request.form.to ?? '',
+      body: request.form.body ?? '',
+      phoneCountry: request.form.phoneCountry,
+    };
     const again = async (state: SmsFormState, status: number) =>
       htmlPage(
         smsPage(
@@ -26,7 +31,8 @@ export const handler = pageHandler(
         ),
         status,
       );
-    const checked = checkSmsForm(form, await smsCountryOf(member));
+    const country = phoneCountryOf(form.phoneCountry, { businessCountry: await smsCountryOf(member) });
+    const checked = checkSmsForm(form, country);
     if ('errors' in checked) return again({ form, errors: checked.errors }, 400);
     if (request.form.confirm === 'change') return again({ form, errors: [] }, 200);
     const context = { ...request, csrfToken: session.csrfToken };

@@ -39,7 +39,11 @@ export const dashboardSmsEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     form: object({
       csrf: string(),
       to: string().register(globalRegistry, {
-        description: 'A national number is read in the country of the business’s first store.',
+        description:
+          'A national number is read in `phoneCountry`, else the country of the business’s first store.',
+      }),
+      phoneCountry: optional(string()).register(globalRegistry, {
+        description: 'The country the form’s select names for a national number (`SN`).',
       }),
       body: string().register(globalRegistry, { description: 'Up to 918 characters.' }),
       confirm: optional(string()).register(globalRegistry, {

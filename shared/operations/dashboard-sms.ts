@@ -32,6 +32,8 @@ export interface SmsError {
 export interface SmsForm {
   to: string;
   body: string;
+  /** The country chosen beside the number for its national form (`SN`); else the business's. */
+  phoneCountry?: string | undefined;
 }
 
 export interface CheckedSms {
@@ -100,7 +102,8 @@ export async function smsPageData(member: ActingMember, page: number) {
         segmentPriceCents: smsSegmentPriceCents(),
       }
     : undefined;
-  return { ...overview, timeZone: storeTimeZone(stores[0] ?? {}), credit };
+  const phoneCountry: UemoaCountry = stores[0]?.country ?? defaultStoreCountry;
+  return { ...overview, timeZone: storeTimeZone(stores[0] ?? {}), phoneCountry, credit };
 }
 
 export const smsBalanceOf = async (member: ActingMember): Promise<number> =>

@@ -2,6 +2,7 @@ import { maxBodyCharacters } from '#shared/api/messages.ts';
 import type { Message, MessageStatus } from '#shared/data/message.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { Cents } from '#shared/domain/money.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type {
   CheckedSms,
   SmsError,
@@ -17,6 +18,12 @@ import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard
 import { dayAndTime, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
+import {
+  phoneCountryField,
+  phoneCountryOf,
+  phoneCountrySelect,
+  phoneExamples,
+} from '#shared/pages/phone-country.ts';
 
 /**
  * The SMS page (issue 26, item 6): the balance, the form that sends one (a check step shows its
@@ -31,14 +38,12 @@ const text = {
     balanceHint:
       'Un SMS de plus de 160 caractères (70 avec des accents comme ê ou ç, ou un emoji) en coûte plusieurs.',
     to: 'Destinataire',
-    toHint: 'Par exemple 07 00 00 00 01 ou +221 77 123 45 67',
     body: 'Message',
     check: 'Continuer',
     errorSummary: 'Il y a un problème',
     errors: {
       to: {
         required: 'Saisissez le numéro du destinataire.',
-        format: 'Saisissez un numéro de mobile valide, par exemple 07 00 00 00 01 ou +221 77 123 45 67.',
       },
       body: {
         required: 'Écrivez le message.',
@@ -70,14 +75,12 @@ const text = {
     buyFirst: 'The balance is empty: buy SMS credit to send SMS and payment requests.',
     balanceHint: '160 characters an SMS, 70 with ê, ç or an emoji.',
     to: 'Recipient',
-    toHint: 'For example 07 00 00 00 01 or +221 77 123 45 67',
     body: 'Message',
     check: 'Continue',
     errorSummary: 'There is a problem',
     errors: {
       to: {
         required: 'Enter the recipient’s number.',
-        format: 'Enter a valid mobile number, for example 07 00 00 00 01 or +221 77 123 45 67.',
       },
       body: {
         required: 'Write the message.',
@@ -109,6 +112,8 @@ export interface SmsPageContext extends DashboardPageContext, SmsOverview {
   csrfToken: string;
   /** The business's time zone for the list's times (its first store's). */
   timeZone: string;
+  /** The country a national number is read in unless the form says another (its first store's). */
+  phoneCountry: UemoaCountry;
   /** The member may send (`sendSms`); otherwise the balance and the list alone. */
   canSend: boolean;
   /** For roles that may buy credit (`buySmsCredit`): the stores that can pay, and the price. */
@@ -126,18 +131,25 @@ function sendForm(context: SmsPageContext, state: SmsFormState | undefined): Saf
   const t = text[context.language];
   const form = state?.form ?? { to: '', body: '' };
   const errors = state?.errors ?? [];
+  const country = phoneCountryOf(form.phoneCountry, { businessCountry: context.phoneCountry });
+  const examples = phoneExamples(country, context.language);
+  const wordsOf = (error: SmsError) =>
+    error.field === 'to' && error.rule === 'format'
+      ? examples.invalidMobile
+      : t.errors[error.field][error.rule];
   const messageOf = (name: SmsField) => {
     const error = errors.find((candidate) => candidate.field === name);
-    return error && t.errors[name][error.rule];
+    return error && wordsOf(error);
   };
   const bodyError = messageOf('body');
   return html`${errorSummary(
     t.errorSummary,
-    errors.map((error) => ({ field: error.field, message: t.errors[error.field][error.rule] ?? '' })),
+    errors.map((error) => ({ field: error.field, message: wordsOf(error) ?? '' })),
   )}
 <form method="post" action="${dashboardUrl(context, '/sms')}" novalidate>
 ${csrfField(context.csrfToken)}
-${field({ name: 'to', label: t.to, value: form.to, hint: t.toHint, error: messageOf('to'), attributes: html` type="tel" autocomplete="off" maxlength="32"` })}
+${phoneCountrySelect({ country, language: context.language })}
+${field({ name: 'to', label: t.to, value: form.to, hint: examples.hint, error: messageOf('to'), attributes: html` type="tel" autocomplete="off" maxlength="32"` })}
 <label class="field" for="body">${t.body}</label>
 <p class="hint" id="body-hint">${t.balanceHint}</p>
 ${bodyError && html`<p class="field-error" id="body-error">${bodyError}</p>`}
@@ -206,6 +218,7 @@ ${short && html`<div class="alert" role="alert" id="sms-balance-refused"><p>${t.
 <form method="post" action="${dashboardUrl(context, '/sms')}">
 ${csrfField(context.csrfToken)}
 <input type="hidden" name="to" value="${form.to}">
+${form.phoneCountry && html`<input type="hidden" name="${phoneCountryField}" value="${form.phoneCountry}">`}
 <input type="hidden" name="body" value="${form.body}">
 ${!short && html`<button class="button" type="submit" name="confirm" value="yes">${t.confirm}</button>`}
 <button class="button button-secondary" type="submit" name="confirm" value="change">${t.change}</button>
