@@ -2,6 +2,7 @@ import { array, enum as enumOf, literal, nullable, object, record, string, union
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import {
   createDocument,
+  type ZodOpenApiComponentsObject,
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
@@ -17,8 +18,30 @@ import { statusByErrorId } from '#shared/http/error-status.ts';
 import { endpointDescriptions } from '#shared/openapi/descriptions.ts';
 import { webhookVersion } from '#shared/operations/webhook-send.ts';
 
-/** Where the committed document lives; `npm run openapi` rewrites it. */
-export const openApiDocumentPath = 'shared/openapi/openapi.json';
+/**
+ * Who a document is for. The integrators' (`/openapi.json`, `/docs`, the typed client) describes the
+ * API a business's code calls with a key, the payers' hosted pages and the sandbox. The dashboard's
+ * pages are not part of that interface: a member's browser reaches them with a session, they change
+ * with the dashboard, and an integrator can do nothing with them; they are described in an internal
+ * document of their own, served by no host, which the tests check the dashboard's answers against.
+ */
+export type OpenApiAudience = 'integrators' | 'dashboard';
+
+/** Where each committed document lives; `npm run openapi` rewrites both. */
+export const openApiDocumentPaths: Readonly<Record<OpenApiAudience, string>> = {
+  integrators: 'shared/openapi/openapi.json',
+  dashboard: 'shared/openapi/dashboard-openapi.json',
+};
+
+/** The integrators' document, the one every host serves at `/openapi.json`. */
+export const openApiDocumentPath = openApiDocumentPaths.integrators;
+
+/** A path of the dashboard's (`/dashboard` and below): in the dashboard's document only. */
+export const isDashboardPath = (path: string) => path === '/dashboard' || path.startsWith('/dashboard/');
+
+/** The endpoints a document describes, in the order they are declared. */
+export const endpointEntriesFor = (audience: OpenApiAudience) =>
+  endpointEntries.filter(([, endpoint]) => isDashboardPath(endpoint.path) === (audience === 'dashboard'));
 
 /** The interface's version (spec §9); paths carry none. */
 const apiVersion = '1.0.0';
@@ -294,6 +317,7 @@ const tagDescriptions: Record<string, string> = {
   'Hosted pages': 'HTML pages for payers, in French and English.',
   Sandbox: 'Helpers of the sandbox stages: play the payer. Not on production.',
   Reference: 'This document and its page.',
+  Dashboard: 'The merchants’ dashboard: pages and form posts of a signed-in member’s browser.',
 };
 
 /** Sections in the order of `tagDescriptions`, a new one last. */
@@ -301,15 +325,58 @@ const tagOrder = Object.keys(tagDescriptions);
 const byTagOrder = (a: string, b: string) =>
   (tagOrder.indexOf(a) + 1 || tagOrder.length + 1) - (tagOrder.indexOf(b) + 1 || tagOrder.length + 1);
 
-/** The OpenAPI 3.1 document of every declared endpoint and every webhook event. */
-export function buildOpenApiDocument() {
+/** The integrators' key headers and `Idempotency-Key`, which their operations refer to. */
+const integratorComponents: ZodOpenApiComponentsObject = {
+  securitySchemes: {
+    ApiKeyId: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-KEY-ID',
+      description: 'The key’s id, a UUID.',
+    },
+    ApiKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-KEY',
+      description: 'The secret: `ppsk_` and 43 characters, shown once when the key is made.',
+    },
+  },
+  parameters: {
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Any string up to 255 characters. The same key with the same body within 24 hours answers the ' +
+        'first answer again, creating nothing; with another body, 422 `idempotency_key_reused`; while ' +
+        'the first is still running, 409 `idempotency_key_in_progress`.',
+      schema: { type: 'string', maxLength: 255 },
+      example: 'commande-2042-essai-1',
+    },
+  },
+};
+
+const dashboardDescription = `The merchants' dashboard, for the service's own developers and tests: not served by any
+host, not in the integrators' reference (\`/openapi.json\`, \`/docs\`) nor in the typed client.
+
+Its pages answer HTML in French and English and its form posts redirect (303). A member's session
+(a cookie, with a CSRF field in every form) is the capability, not an API key; the declarations in
+\`shared/api/\` are the same ones the stack and the local host serve.`;
+
+/**
+ * The OpenAPI 3.1 document of the declared endpoints an audience uses: the integrators' has every
+ * endpoint but the dashboard's, and every webhook event; the dashboard's has its pages alone.
+ */
+export function buildOpenApiDocument(audience: OpenApiAudience = 'integrators') {
+  const entries = endpointEntriesFor(audience);
+  const forIntegrators = audience === 'integrators';
   const paths: ZodOpenApiPathsObject = {};
-  for (const [, endpoint] of endpointEntries) {
+  for (const [, endpoint] of entries) {
     const method = endpoint.method.toLowerCase() as Lowercase<HttpMethod>;
     paths[endpoint.path] = { ...paths[endpoint.path], [method]: operationOf(endpoint) };
   }
   const webhooks: ZodOpenApiPathsObject = {};
-  for (const [eventName, event] of Object.entries(webhookEvents)) {
+  for (const [eventName, event] of forIntegrators ? Object.entries(webhookEvents) : []) {
     webhooks[eventName] = {
       post: {
         operationId: `webhook${eventName
@@ -332,48 +399,23 @@ export function buildOpenApiDocument() {
     {
       openapi: '3.1.0',
       info: {
-        title: 'Partner Payments API',
+        title: forIntegrators ? 'Partner Payments API' : 'Partner Payments dashboard (internal)',
         version: apiVersion,
-        description,
+        description: forIntegrators ? description : dashboardDescription,
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       // Each host serves the document with its own address here (shared/reference/served-document.ts).
       servers: [{ url: '/' }],
-      security: keyed,
-      tags: [...new Set([...endpointEntries.map(([, endpoint]) => endpoint.tag), 'Webhooks'])]
+      security: forIntegrators ? keyed : [],
+      tags: [
+        ...new Set([...entries.map(([, endpoint]) => endpoint.tag), ...(forIntegrators ? ['Webhooks'] : [])]),
+      ]
         .sort(byTagOrder)
         .map((tag) => ({ name: tag, description: tagDescriptions[tag] ?? tag })),
       paths,
-      webhooks,
-      components: {
-        securitySchemes: {
-          ApiKeyId: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'X-API-KEY-ID',
-            description: 'The key’s id, a UUID.',
-          },
-          ApiKey: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'X-API-KEY',
-            description: 'The secret: `ppsk_` and 43 characters, shown once when the key is made.',
-          },
-        },
-        parameters: {
-          IdempotencyKey: {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            description:
-              'Any string up to 255 characters. The same key with the same body within 24 hours answers the ' +
-              'first answer again, creating nothing; with another body, 422 `idempotency_key_reused`; while ' +
-              'the first is still running, 409 `idempotency_key_in_progress`.',
-            schema: { type: 'string', maxLength: 255 },
-            example: 'commande-2042-essai-1',
-          },
-        },
-      },
+      ...(forIntegrators ? { webhooks } : {}),
+      // The dashboard's pages take no key and no Idempotency-Key: its document has neither.
+      components: forIntegrators ? integratorComponents : {},
     },
     { outputIdSuffix: 'Output' },
   );

@@ -19,6 +19,13 @@ describe('the published reference', () => {
     // The local host is a sandbox: the sandbox's operations are there.
     expect(document.paths['/sandbox/payment_requests/{id}/approve']).toBeDefined();
     expect(Object.keys(document.webhooks)).toContain('TRANSACTION_COMPLETED');
+    // The dashboard's pages are a member's, not the integrators' interface: none is described here
+    // (they have their internal document, shared/openapi/dashboard-openapi.json, served nowhere).
+    const paths = Object.keys(document.paths);
+    expect(paths.filter((path) => path === '/dashboard' || path.startsWith('/dashboard/'))).toEqual([]);
+    expect(document.tags.map((tag: { name: string }) => tag.name)).not.toContain('Dashboard');
+    // The payers' hosted pages stay: an integrator sends its payers there.
+    expect(document.paths['/payment/{id}'].get.operationId).toBeDefined();
   });
 
   it('serves its page and the viewer from the service itself', async () => {

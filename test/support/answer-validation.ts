@@ -1,12 +1,15 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
+import dashboardDocument from '#shared/openapi/dashboard-openapi.json' with { type: 'json' };
 import document from '#shared/openapi/openapi.json' with { type: 'json' };
 
 /**
- * Checks an answer of the service against the published reference (shared/openapi/openapi.json):
- * its status must be one the operation publishes, and its body must match that answer's schema.
- * Requests outside the reference (an unknown route on purpose, the local host's own endpoints) are
- * not checked. Throws, naming the operation, what was answered and what differs.
+ * Checks an answer of the service against the published reference (shared/openapi/openapi.json),
+ * or, for a dashboard page, against the dashboard's internal document
+ * (shared/openapi/dashboard-openapi.json): its status must be one the operation publishes, and its
+ * body must match that answer's schema. Requests outside both (an unknown route on purpose, the
+ * local host's own endpoints) are not checked. Throws, naming the operation, what was answered and
+ * what differs.
  */
 interface MediaType {
   schema?: unknown;
@@ -18,16 +21,23 @@ interface Operation {
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 (formatsPlugin as unknown as (ajv: Ajv2020) => void)(ajv);
-ajv.addSchema({ ...document, $id: 'openapi.json' });
+const documents = { 'openapi.json': document, 'dashboard-openapi.json': dashboardDocument };
+for (const [id, each] of Object.entries(documents)) ajv.addSchema({ ...each, $id: id });
 
 const pointer = (...parts: string[]) =>
   parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
-  ([template, item]) => {
+const operations = Object.entries(documents).flatMap(([documentId, each]) =>
+  Object.entries(each.paths as Record<string, Record<string, Operation>>).flatMap(([template, item]) => {
     const pattern = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
-    return Object.entries(item).map(([method, operation]) => ({ template, pattern, method, operation }));
-  },
+    return Object.entries(item).map(([method, operation]) => ({
+      documentId,
+      template,
+      pattern,
+      method,
+      operation,
+    }));
+  }),
 );
 
 /** The operation a request is for, if the reference has one. */
@@ -49,7 +59,7 @@ export function checkAnswer(input: {
   const { pathname } = new URL(input.url);
   const found = operationFor(input.method, pathname, input.basePath ?? '');
   if (!found) return;
-  const { template, method, operation } = found;
+  const { documentId, template, method, operation } = found;
   const where = `${input.method} ${pathname} (${operation.operationId})`;
   const statusKey = [String(input.status), `${String(input.status)[0]}XX`, 'default'].find(
     (key) => operation.responses[key] !== undefined,
@@ -65,7 +75,7 @@ export function checkAnswer(input: {
   if (!input.contentType?.startsWith('application/json')) {
     throw new AnswerNotInReference(`${where} answered ${input.status} as ${input.contentType}, not JSON`);
   }
-  const ref = `openapi.json#/${pointer('paths', template, method, 'responses', statusKey, 'content', 'application/json', 'schema')}`;
+  const ref = `${documentId}#/${pointer('paths', template, method, 'responses', statusKey, 'content', 'application/json', 'schema')}`;
   const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
   let body: unknown;
   try {

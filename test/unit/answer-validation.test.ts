@@ -44,6 +44,22 @@ describe('checking an answer against the reference', () => {
     );
   });
 
+  it('checks a dashboard page against the dashboard’s own document, out of the integrators’', () => {
+    const page = (status: number) => ({
+      method: 'GET',
+      url: 'http://127.0.0.1:3000/dashboard',
+      status,
+      contentType: 'text/html; charset=utf-8',
+      body: '<!doctype html>',
+    });
+    expect(() => checkAnswer(page(200))).not.toThrow();
+    expect(() => checkAnswer(page(418))).toThrow(/\(dashboardHome\) answered 418/);
+    // Its JSON answers too: the gateway's 414 is `bad_request` alone.
+    expect(() =>
+      checkAnswer(answer(414, { id: 'too_many_requests', message: 'x', extras: null }, '/dashboard')),
+    ).toThrow(AnswerNotInReference);
+  });
+
   it('leaves alone what the reference does not describe', () => {
     expect(() => checkAnswer(answer(404, { anything: true }, '/no/such/route'))).not.toThrow();
   });

@@ -13,16 +13,55 @@ import { webhookEvents } from '#shared/api/webhook-events.ts';
 import { endpointDescriptions } from '#shared/openapi/descriptions.ts';
 import {
   buildOpenApiDocument,
+  endpointEntriesFor,
+  isDashboardPath,
   openApiDocumentPath,
+  openApiDocumentPaths,
   serializeOpenApiDocument,
 } from '#shared/openapi/document.ts';
+import { servedDocument } from '#shared/reference/served-document.ts';
 import type { Body } from '#test/support/api-client.ts';
 
 const committed = readFileSync(join(projectRoot, openApiDocumentPath), 'utf8');
+const committedDashboard = readFileSync(join(projectRoot, openApiDocumentPaths.dashboard), 'utf8');
+
+type LintProblem = Awaited<ReturnType<typeof lintFromString>>[number];
+
+/** The linter's errors and warnings but those the documents mean (each said why). */
+const described = (problems: LintProblem[]) =>
+  problems
+    // A form post that only redirects has no 2xx, and the document itself has no 4xx: both true.
+    .filter((problem) => !['operation-2xx-response', 'operation-4xx-response'].includes(problem.ruleId))
+    // pawaPay's dashboard takes one fixed URL per kind (`/provider_callbacks/pawapay/payouts`...),
+    // which `/provider_callbacks/{provider}/payouts` would also match: API Gateway and the local
+    // host take a literal segment before a variable, so the path is pawaPay's. Only this pair.
+    .filter(
+      (problem) =>
+        !(
+          problem.ruleId === 'no-ambiguous-paths' &&
+          problem.message.includes(
+            '`/provider_callbacks/{provider}/payouts` and `/provider_callbacks/pawapay/{kind}`',
+          )
+        ),
+    )
+    .map(
+      (problem) =>
+        `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
+    );
 
 describe('the OpenAPI document', () => {
   it('is committed as the code generates it (run `npm run openapi` after changing a schema)', () => {
     expect(committed).toBe(serializeOpenApiDocument(buildOpenApiDocument()));
+  });
+
+  it('has no path of the dashboard’s, as committed, as served, or in the typed client', () => {
+    const dashboardPaths = (document: Body) => Object.keys(document.paths).filter(isDashboardPath);
+    expect(dashboardPaths(JSON.parse(committed))).toEqual([]);
+    expect(dashboardPaths(servedDocument('https://api.example.test', true) as Body)).toEqual([]);
+    expect(dashboardPaths(servedDocument('https://api.example.test', false) as Body)).toEqual([]);
+    expect(readFileSync(join(projectRoot, 'client/openapi-types.ts'), 'utf8')).not.toMatch(/["']\/dashboard/);
+    // Nor its section, and nothing of the reference names it.
+    expect(committed).not.toMatch(/\/dashboard\b|"Dashboard"/);
   });
 
   // openapi-typescript needs TypeScript 5's compiler API, which the project's TypeScript 7 does not
@@ -48,17 +87,28 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(endpointDescriptions).filter((name) => !names.has(name))).toEqual([]);
   });
 
-  it('has every declared method and path, and every webhook event', () => {
+  it('has every declared method and path but the dashboard’s, and every webhook event', () => {
     const document = JSON.parse(committed);
-    for (const [name, route] of endpointEntries) {
+    for (const [name, route] of endpointEntriesFor('integrators')) {
       expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, name).toBe(name);
     }
     expect(Object.keys(document.webhooks)).toEqual(Object.keys(webhookEvents));
   });
 
+  it('leaves no declared endpoint out of both documents', () => {
+    const described = new Set(
+      [JSON.parse(committed), JSON.parse(committedDashboard)].flatMap((document: Body) =>
+        Object.values(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+          (item) => Object.values(item).map((operation) => operation.operationId),
+        ),
+      ),
+    );
+    expect(endpointEntries.map(([name]) => name).filter((name) => !described.has(name))).toEqual([]);
+  });
+
   it('publishes each JSON endpoint’s own success status: 200, or the 201 a refund’s create declares', () => {
     const document = JSON.parse(committed);
-    for (const [name, route] of endpointEntries) {
+    for (const [name, route] of endpointEntriesFor('integrators')) {
       if (!('response' in route)) continue;
       const statuses = Object.keys(document.paths[route.path][route.method.toLowerCase()].responses);
       const success = String(route.status ?? 200);
@@ -73,27 +123,9 @@ describe('the OpenAPI document', () => {
   it('passes the Redocly linter (recommended rules) with no error', async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: committed, absoluteRef: openApiDocumentPath, config });
-    const described = problems
-      // A form post that only redirects has no 2xx, and the document itself has no 4xx: both true.
-      .filter((problem) => !['operation-2xx-response', 'operation-4xx-response'].includes(problem.ruleId))
-      // pawaPay's dashboard takes one fixed URL per kind (`/provider_callbacks/pawapay/payouts`...),
-      // which `/provider_callbacks/{provider}/payouts` would also match: API Gateway and the local
-      // host take a literal segment before a variable, so the path is pawaPay's. Only this pair.
-      .filter(
-        (problem) =>
-          !(
-            problem.ruleId === 'no-ambiguous-paths' &&
-            problem.message.includes(
-              '`/provider_callbacks/{provider}/payouts` and `/provider_callbacks/pawapay/{kind}`',
-            )
-          ),
-      )
-      .map(
-        (problem) =>
-          `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
-      );
-    expect(described).toEqual([]);
-  });
+    expect(described(problems)).toEqual([]);
+    // Loading the rules takes seconds on a busy machine.
+  }, 30_000);
 
   it('has examples that its own schemas accept', () => {
     const document = JSON.parse(committed);
@@ -121,4 +153,33 @@ describe('the OpenAPI document', () => {
     expect(schemas.length).toBeGreaterThan(10);
     expect(refused).toEqual([]);
   });
+});
+
+describe('the dashboard’s internal OpenAPI document', () => {
+  it('is committed as the code generates it (run `npm run openapi` after changing a page)', () => {
+    expect(committedDashboard).toBe(serializeOpenApiDocument(buildOpenApiDocument('dashboard')));
+  });
+
+  it('has every page of the dashboard’s, and nothing else: no key, no webhook', () => {
+    const document = JSON.parse(committedDashboard);
+    const pages = endpointEntriesFor('dashboard');
+    expect(pages.length).toBeGreaterThan(40);
+    for (const [name, route] of pages) {
+      expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, name).toBe(name);
+    }
+    expect(Object.keys(document.paths).filter((path) => !isDashboardPath(path))).toEqual([]);
+    expect(document.webhooks).toBeUndefined();
+    expect(document.components?.securitySchemes).toBeUndefined();
+  });
+
+  it('passes the Redocly linter (recommended rules) with no error', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: committedDashboard,
+      absoluteRef: openApiDocumentPaths.dashboard,
+      config,
+    });
+    expect(described(problems)).toEqual([]);
+    // Loading the rules takes seconds on a busy machine.
+  }, 30_000);
 });
