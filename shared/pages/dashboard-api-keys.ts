@@ -12,6 +12,7 @@ import {
 import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html } from '#shared/pages/html.ts';
+import { plural } from '#shared/pages/format.ts';
 import { layout } from '#shared/pages/layout.ts';
 
 /**
@@ -22,7 +23,8 @@ import { layout } from '#shared/pages/layout.ts';
 const text = {
   fr: {
     title: 'Clés d’API',
-    intro: (active: number, max: number) => `${active} clé(s) active(s) sur ${max} au plus.`,
+    intro: (active: number, max: number) =>
+      `${plural('fr', active, { one: '# clé active', other: '# clés actives' })} sur ${max} au plus.`,
     noAccess:
       'L’accès à l’API de cette entreprise n’est pas encore ouvert : ses clés reçoivent 403 (business_not_enabled_for_api_access) jusqu’au premier niveau de vérification.',
     none: 'Aucune clé pour l’instant.',
@@ -66,7 +68,8 @@ const text = {
   },
   en: {
     title: 'API keys',
-    intro: (active: number, max: number) => `${active} active key(s) of ${max} at most.`,
+    intro: (active: number, max: number) =>
+      `${plural('en', active, { one: '# active key', other: '# active keys' })} of ${max} at most.`,
     noAccess:
       'This business’s API access is not open yet: its keys get 403 (business_not_enabled_for_api_access) until the first verification level.',
     none: 'No keys yet.',

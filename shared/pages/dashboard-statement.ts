@@ -9,7 +9,7 @@ import {
   readableTime,
 } from '#shared/pages/dashboard-chrome.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { formatAmount } from '#shared/pages/format.ts';
+import { deBefore, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
 import { withLanguage } from '#shared/pages/layout.ts';
 import { messages } from '#shared/pages/messages.ts';
@@ -59,7 +59,7 @@ export const statementContentSecurityPolicy = dashboardContentSecurityPolicy.rep
 
 const text = {
   fr: {
-    title: (month: string, of: string) => `Relevé de ${month} – ${of}`,
+    title: (month: string, of: string) => `Relevé ${deBefore(month)} – ${of}`,
     heading: (month: string) => `Relevé de compte – ${month}`,
     wholeBusiness: 'Toute l’entreprise',
     allStores: (count: number) => `tous les points de vente (${count})`,

@@ -8,7 +8,7 @@ import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
 import { dashboardHeader, postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { maskPhone } from '#shared/pages/format.ts';
+import { deBefore, maskPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 
@@ -18,7 +18,7 @@ const text = {
     members: 'Membres',
     you: '(vous)',
     role: 'Rôle',
-    roleOf: (name: string) => `Rôle de ${name}`,
+    roleOf: (name: string) => `Rôle ${deBefore(name)}`,
     changeRole: 'Changer le rôle',
     remove: 'Retirer',
     removeOf: (name: string) => `Retirer ${name}`,

@@ -11,7 +11,7 @@ import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
 import { postForm } from '#shared/pages/dashboard-text.ts';
 import { counterpartOf, transactionWords, whenIn } from '#shared/pages/dashboard-transactions.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { formatAmount, shortReference } from '#shared/pages/format.ts';
+import { formatAmount, plural, shortReference } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 
@@ -42,7 +42,8 @@ const text = {
     timeline: 'Historique',
     created: 'Demande créée',
     payerStarted: (method: string) => `Le payeur a commencé avec ${method}`,
-    earlierAttempts: (count: number) => `${count} tentative(s) remplacée(s)`,
+    earlierAttempts: (count: number) =>
+      plural('fr', count, { one: '# tentative remplacée', other: '# tentatives remplacées' }),
     attemptError: 'Dernière tentative échouée',
     answer: 'Réponse de l’opérateur',
     expires: 'Payable jusqu’au',
@@ -59,7 +60,7 @@ const text = {
     refundLine: (amount: string, fee: string) => `${amount} (frais ${fee})`,
     webhooks: 'Webhooks envoyés',
     noWebhooks: 'Aucun envoi de webhook pour cette transaction.',
-    attempts: (count: number) => `${count} tentative(s)`,
+    attempts: (count: number) => plural('fr', count, { one: '# tentative', other: '# tentatives' }),
     resend: 'Renvoyer',
     resendNamed: (event: string) => `Renvoyer ${event}`,
     deliveryStatus: { pending: 'en cours', delivered: 'livré', failed: 'échoué' } as Record<string, string>,
@@ -108,7 +109,8 @@ const text = {
     timeline: 'Timeline',
     created: 'Request created',
     payerStarted: (method: string) => `The payer started with ${method}`,
-    earlierAttempts: (count: number) => `${count} attempt(s) replaced`,
+    earlierAttempts: (count: number) =>
+      plural('en', count, { one: '# attempt replaced', other: '# attempts replaced' }),
     attemptError: 'Last attempt failed',
     answer: 'The provider’s answer',
     expires: 'Payable until',
@@ -125,7 +127,7 @@ const text = {
     refundLine: (amount: string, fee: string) => `${amount} (fee ${fee})`,
     webhooks: 'Webhooks sent',
     noWebhooks: 'No webhook was sent for this transaction.',
-    attempts: (count: number) => `${count} attempt(s)`,
+    attempts: (count: number) => plural('en', count, { one: '# attempt', other: '# attempts' }),
     resend: 'Send again',
     resendNamed: (event: string) => `Send ${event} again`,
     deliveryStatus: { pending: 'in progress', delivered: 'delivered', failed: 'failed' } as Record<

@@ -14,7 +14,7 @@ import type {
 import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatAmount, formatPhone, maskPhone } from '#shared/pages/format.ts';
+import { dayAndTime, formatAmount, formatPhone, maskPhone, plural } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { providerNames } from '#shared/pages/messages.ts';
@@ -98,7 +98,8 @@ const text = {
     sendButton: (amount: string) => `Envoyer ${amount}`,
     code: (phone: string) => `Code envoyé par SMS au ${phone}`,
     codeHint: 'Au-delà du seuil de l’entreprise : 6 chiffres, valables 5 minutes',
-    codeWrong: (left: number) => `Ce code n’est pas le bon. Il vous reste ${left} essai(s).`,
+    codeWrong: (left: number) =>
+      `Ce code n’est pas le bon. Il vous reste ${plural('fr', left, { one: '# essai', other: '# essais' })}.`,
     codeMalformed: 'Saisissez les 6 chiffres du code reçu par SMS.',
     codeEnded: 'Ce code n’est plus valable (expiré, déjà utilisé ou trop d’essais). Demandez-en un nouveau.',
     newCode: 'Recevoir un nouveau code',
@@ -186,7 +187,8 @@ const text = {
     sendButton: (amount: string) => `Send ${amount}`,
     code: (phone: string) => `Code sent by SMS to ${phone}`,
     codeHint: 'Above the business’s threshold: 6 digits, valid 5 minutes',
-    codeWrong: (left: number) => `That code is not the right one. You have ${left} tries left.`,
+    codeWrong: (left: number) =>
+      `That code is not the right one. You have ${plural('en', left, { one: '# try', other: '# tries' })} left.`,
     codeMalformed: 'Enter the 6 digits of the code received by SMS.',
     codeEnded:
       'This code can no longer be used (expired, already used or too many tries). Ask for a new one.',

@@ -15,7 +15,7 @@ import { csrfField, dashboardNav, readableTime } from '#shared/pages/dashboard-c
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
 import { problemMessages } from '#shared/pages/dashboard-transfers.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { formatAmount, maskPhone } from '#shared/pages/format.ts';
+import { deBefore, formatAmount, maskPhone, plural } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 import { providerNames } from '#shared/pages/messages.ts';
@@ -72,7 +72,8 @@ const text = {
     code: (phone: string) => `Code reçu par SMS au ${phone}`,
     codeHint: '6 chiffres, valable 5 minutes',
     confirmAdd: 'Ajouter le compte',
-    codeWrong: (left: number) => `Ce code n’est pas le bon. Il reste ${left} essai(s).`,
+    codeWrong: (left: number) =>
+      `Ce code n’est pas le bon. Il reste ${plural('fr', left, { one: '# essai', other: '# essais' })}.`,
     codeMalformed: 'Saisissez les 6 chiffres du code.',
     codeEnded: 'Ce code a expiré ou a déjà servi. Recommencez pour en recevoir un nouveau.',
     limited: 'Trop de codes envoyés : réessayez dans 15 minutes.',
@@ -93,7 +94,7 @@ const text = {
     automaticKeep: 'Montant à garder (F CFA)',
     automaticKeepHint: 'Laissez vide pour tout verser.',
     automaticSave: 'Enregistrer le versement automatique',
-    automaticTurnOff: (store: string) => `Désactiver le versement automatique de ${store}`,
+    automaticTurnOff: (store: string) => `Désactiver le versement automatique ${deBefore(store)}`,
     turnOff: 'Désactiver',
     automaticProblems: {
       storeId: 'Choisissez le point de vente.',
@@ -162,7 +163,8 @@ const text = {
     code: (phone: string) => `Code sent by SMS to ${phone}`,
     codeHint: '6 digits, valid for 5 minutes',
     confirmAdd: 'Add the account',
-    codeWrong: (left: number) => `That code is not right. ${left} tries left.`,
+    codeWrong: (left: number) =>
+      `That code is not right. ${plural('en', left, { one: '# try', other: '# tries' })} left.`,
     codeMalformed: 'Enter the 6 digits of the code.',
     codeEnded: 'This code has expired or was used. Start again to get a new one.',
     limited: 'Too many codes sent: try again in 15 minutes.',

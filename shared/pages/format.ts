@@ -80,3 +80,34 @@ export function dayAndTime(
   const zone = parts.timeZoneName === 'GMT' ? 'GMT+0' : (parts.timeZoneName ?? '');
   return [`${parts.day}/${parts.month}/${parts.year}`, `${parts.hour}:${parts.minute}`, zone];
 }
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/**
+ * A count with its word in the right number, as each language counts: French puts 0 and 1 in the
+ * singular ("0 clé active", "2 clés actives"), English 1 alone ("0 active keys", "1 active key").
+ * `forms.one` and `forms.other` are the whole phrase, `#` standing for the count.
+ */
+export function plural(language: 'fr' | 'en', count: number, forms: { one: string; other: string }): string {
+  let rules = pluralRules.get(language);
+  if (!rules) {
+    rules = new Intl.PluralRules(language);
+    pluralRules.set(language, rules);
+  }
+  const form = rules.select(count) === 'one' ? forms.one : forms.other;
+  return form.replace('#', String(count));
+}
+
+/** French names whose `h` is mute (elided before: "d’Hélène"); others' is not ("de Hawa"). */
+const muteH = /^h(é|è|ê|enri|ervé|ugo|ubert|onoré|ortense|ippolyte|erman)/i;
+
+/**
+ * French's "de" before a name or a word, elided before a vowel or a mute h as French writes it:
+ * "de Moussa", "d’Aminata", "d’Hélène", "d’Yves", "d’avril", but "de Yacouba" (a `y` before a
+ * vowel is a consonant) and "de Hawa".
+ */
+export function deBefore(word: string): string {
+  const elided =
+    /^[aeiouàâäæéèêëîïôöœùûü]/i.test(word) || /^y[^aeiouéèêàâîôû]/i.test(word) || muteH.test(word);
+  return elided ? `d’${word}` : `de ${word}`;
+}

@@ -8,6 +8,7 @@ import {
 } from '#shared/operations/compliance-verifications.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { deBefore } from '#shared/pages/format.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
 import { contentSecurityPolicyAllowing, layout } from '#shared/pages/layout.ts';
 import { ownUrl, type PageContext } from '#shared/pages/payment-page.ts';
@@ -19,9 +20,9 @@ const text = {
   fr: {
     title: 'Vérification d’identité',
     asks: (provider: string, merchant: string) =>
-      `${provider} vous demande de vérifier l’identité du responsable de ${merchant}.`,
+      `${provider} vous demande de vérifier l’identité du responsable ${deBefore(merchant)}.`,
     asksOwn: (merchant: string) =>
-      `Partner Payments Service vous demande de vérifier l’identité du responsable de ${merchant}.`,
+      `Partner Payments Service vous demande de vérifier l’identité du responsable ${deBefore(merchant)}.`,
     why: 'Une entreprise qui encaisse des paiements doit faire connaître son responsable. Une fois votre identité vérifiée, votre entreprise peut encaisser davantage chaque mois.',
     intro: 'Renseignez les informations de votre pièce d’identité, comme elles y figurent.',
     privacy: (provider: string | undefined) =>
