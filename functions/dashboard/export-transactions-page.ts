@@ -5,7 +5,10 @@ import { htmlPage } from '#shared/http/page-handler.ts';
 import { streamedPageHandler } from '#shared/http/streamed-page-handler.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import {
+  defaultSeparator,
+  type ExportError,
   exportFiltersOf,
+  exportSeparatorOf,
   exportStream,
   maxExportRows,
   prepareExport,
@@ -16,7 +19,15 @@ export const handler = streamedPageHandler(
   'exportTransactionsPage',
   withSession(async (request, session) => {
     const member = await requireAction(session, 'export');
-    const { filters, errors } = exportFiltersOf(request.query);
+    const { filters, errors: filterErrors } = exportFiltersOf(request.query);
+    // The file's separator: `;` in French, `,` in English unless the form chose the other.
+    const separator = exportSeparatorOf(request.query.separator, request.language);
+    const errors: ExportError[] = [
+      ...filterErrors,
+      ...(separator === undefined
+        ? [{ field: 'separator' as const, problem: 'unknownSeparator' as const }]
+        : []),
+    ];
     const stores = await listStores(member.businessId);
     // Another business's store is not found, on the form as on the file.
     if (filters.store !== undefined && !stores.some((store) => store.id === filters.store))
@@ -27,6 +38,7 @@ export const handler = streamedPageHandler(
           ...request,
           pageUrl: `${request.baseUrl}/dashboard/transactions/export`,
           filters,
+          separator: separator ?? defaultSeparator(request.language),
           stores,
           errors: extra.counted === undefined ? errors : [{ field: 'to', problem: 'tooManyRows' }],
           maxRows: maxExportRows,
@@ -38,7 +50,10 @@ export const handler = streamedPageHandler(
     if (request.query.download !== '1') return page(200);
     const prepared = await prepareExport(member, filters);
     if ('tooManyRows' in prepared) return page(400, { counted: prepared.tooManyRows });
-    const { body, fileName, after } = exportStream(member, prepared, request.sourceIp);
+    const { body, fileName, after } = exportStream(member, prepared, request.sourceIp, {
+      language: request.language,
+      separator: separator ?? defaultSeparator(request.language),
+    });
     return { file: true as const, contentType: 'text/csv; charset=utf-8', fileName, body, after };
   }),
   dashboardPageOptions,

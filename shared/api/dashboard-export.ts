@@ -29,6 +29,10 @@ export const dashboardExportEndpoints = /* @__PURE__ */ endpointsIn('dashboard',
       download: optional(enumOf(['1'])).register(globalRegistry, {
         description: 'The file itself; without it, the form that chooses the window.',
       }),
+      separator: optional(enumOf(['semicolon', 'comma'])).register(globalRegistry, {
+        description:
+          'Between the file’s fields: `semicolon` (`;`, decimal comma: French spreadsheets) or `comma` (`,`); by default `;` in French and `,` in English.',
+      }),
       from: optional(day),
       to: optional(day),
       store: optional(string()).register(globalRegistry, { description: 'One store; all by default.' }),
@@ -42,9 +46,9 @@ export const dashboardExportEndpoints = /* @__PURE__ */ endpointsIn('dashboard',
       }),
     }),
     answers: {
-      200: 'The form; with `download=1`, the CSV file (UTF-8 with BOM, RFC 4180), newest first.',
+      200: 'The form; with `download=1`, the CSV file for a spreadsheet (UTF-8 with BOM, RFC 4180 quoting, headers in the page’s language, money out below zero), newest first.',
       303: 'No session: to the sign-in page.',
-      400: 'The form again with its error: a window over 90 days, a day that does not exist, a filter out of its list, or over 100,000 rows.',
+      400: 'The form again with its error: a window over 90 days, a day that does not exist, a filter or separator out of its list, or over 100,000 rows.',
       403: 'A role that may not export (viewer, developer).',
       404: 'The store is not one of the business’s.',
     },

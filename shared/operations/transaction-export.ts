@@ -1,27 +1,32 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { maxRangeDays, transactionResponse } from '#shared/api/transactions.ts';
 import { getStore, listStores, type Store } from '#shared/data/store.ts';
-import { transactionPagesOf } from '#shared/data/transaction-export.ts';
+import { paymentLinkTitles, transactionPagesOf } from '#shared/data/transaction-export.ts';
 import { dayCounts } from '#shared/data/transaction-list.ts';
 import { type TransactionRecord, transactionTypes } from '#shared/data/transaction-record.ts';
 import { callerSeesStore } from '#shared/domain/caller.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
+import { maxRangeDays } from '#shared/domain/dates.ts';
+import type { Language } from '#shared/domain/languages.ts';
+import { canonicalPaymentMethod, isProviderCode } from '#shared/domain/payment-methods.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
+import { providerNames } from '#shared/pages/messages.ts';
 
 /**
- * The CSV export of a window of the business's transactions (issue 26, item 2): the rows the API's
- * `GET /partner_api/transactions` lists for the same days (same ids, amounts, statuses, newest
- * first, every field of its Transaction), as of the instant the export starts, written as they are
- * read. The API's list is paged by offset through the day counters; the export reads the same day
- * partitions straight through instead (shared/data/transaction-export.ts), the same records mapped
- * by the same `transactionResponse`, so the two cannot drift apart.
+ * The CSV export of a window of the business's transactions (issue 26, item 2; issue 35, item 3),
+ * for the merchant to open in a spreadsheet: the rows `GET /partner_api/transactions` lists for the
+ * same days (the same records, newest first), as of the instant the export starts, written as they
+ * are read. The API's list is paged by offset through the day counters; the export reads the same
+ * day partitions straight through instead (shared/data/transaction-export.ts).
  *
- * The file: UTF-8 with a BOM (spreadsheet software then reads accents right), RFC 4180 (CRLF
- * between records; a field holding a comma, a quote or a line break is quoted, quotes doubled),
- * a header row, amounts in francs (`1500`, decimals only when not whole) and in cents.
+ * The file is for people, not integrators (the API is theirs, and its field names do not change
+ * here): UTF-8 with a BOM (spreadsheets then read accents right), `;` between fields in French and
+ * `,` in English (the page lets the merchant choose), RFC 4180 quoting, CRLF; headers and words
+ * (type, status) in the page's language; amounts signed (money out below zero, fees too) in
+ * francs with the separator's decimal mark; phone numbers, references and ids kept as text; what
+ * was sold (the payment link's title, else the line's description) in its own column.
  */
 export const maxExportRows = 100_000;
 
@@ -36,7 +41,7 @@ export interface ExportFilters {
   q?: string | undefined;
 }
 
-export type ExportField = 'from' | 'to' | 'store' | 'type' | 'status' | 'operator' | 'q';
+export type ExportField = 'from' | 'to' | 'store' | 'type' | 'status' | 'operator' | 'q' | 'separator';
 export type ExportProblem =
   | 'dayMalformed'
   | 'toBeforeFrom'
@@ -45,6 +50,7 @@ export type ExportProblem =
   | 'unknownStatus'
   | 'operatorMalformed'
   | 'searchTooLong'
+  | 'unknownSeparator'
   | 'tooManyRows';
 
 export interface ExportError {
@@ -148,32 +154,136 @@ export async function prepareExport(
   return { filters, stores, counted, asOf: now.toISOString() };
 }
 
-/** The file's columns: the API's Transaction, amounts in francs and in cents, the store's own time. */
+/**
+ * The separator between fields. A spreadsheet opens a CSV with its locale's list separator: `;`
+ * where the decimal mark is a comma (French Excel and LibreOffice), `,` in English. The export page
+ * offers both, `;` chosen in French and `,` in English; amounts follow it (`1500,25` with `;`,
+ * `1500.25` with `,`), so a spreadsheet of either kind reads them as numbers.
+ */
+export const exportSeparators = ['semicolon', 'comma'] as const;
+export type ExportSeparator = (typeof exportSeparators)[number];
+export const separatorCharacters: Record<ExportSeparator, ';' | ','> = { semicolon: ';', comma: ',' };
+export const defaultSeparator = (language: Language): ExportSeparator =>
+  language === 'fr' ? 'semicolon' : 'comma';
+
+/** The query's `separator`, or the language's when absent; `undefined` when it is none of the two. */
+export function exportSeparatorOf(
+  value: string | undefined,
+  language: Language,
+): ExportSeparator | undefined {
+  const given = value?.trim();
+  if (given === undefined || given === '') return defaultSeparator(language);
+  return (exportSeparators as readonly string[]).includes(given) ? (given as ExportSeparator) : undefined;
+}
+
+/** How the file is written: the headers' and words' language, and the separator. */
+export interface ExportFormat {
+  language: Language;
+  separator: ExportSeparator;
+}
+
+/** The file's columns, in order: for a person reading it in a spreadsheet, ids last. */
 export const exportColumns = [
-  'id',
-  'createdAt',
-  'createdAtLocal',
+  'date',
+  'dateUtc',
   'type',
   'status',
+  'item',
   'amount',
-  'amountCents',
   'fees',
-  'feesCents',
+  'net',
   'currency',
   'paymentMethod',
-  'counterpartLabel',
-  'counterpartIdentifier',
-  'description',
+  'counterpart',
+  'number',
   'reference',
-  'storeId',
-  'storeName',
-  'transactionDetailsId',
-  'transactionDetailsReference',
-  'paymentLinkId',
+  'store',
+  'transactionId',
   'paymentRequestId',
+  'paymentLinkId',
   'escrowId',
   'refundId',
+  'storeId',
 ] as const;
+export type ExportColumn = (typeof exportColumns)[number];
+
+const fileWords = {
+  fr: {
+    columns: {
+      date: 'Date (heure locale)',
+      dateUtc: 'Date (UTC)',
+      type: 'Type',
+      status: 'Statut',
+      item: 'Libellé',
+      amount: 'Montant',
+      fees: 'Frais',
+      net: 'Net',
+      currency: 'Devise',
+      paymentMethod: 'Moyen de paiement',
+      counterpart: 'Client ou bénéficiaire',
+      number: 'Numéro',
+      reference: 'Référence',
+      store: 'Point de vente',
+      transactionId: 'ID transaction',
+      paymentRequestId: 'ID demande de paiement',
+      paymentLinkId: 'ID lien de paiement',
+      escrowId: 'ID séquestre',
+      refundId: 'ID remboursement',
+      storeId: 'ID point de vente',
+    },
+    types: {
+      payment: 'Paiement',
+      transfer: 'Transfert',
+      escrow: 'Séquestre libéré',
+      refund: 'Remboursement',
+      sms_credit: 'Crédit SMS',
+    },
+    statuses: { pending: 'En attente', success: 'Réussi', error: 'Échoué' },
+  },
+  en: {
+    columns: {
+      date: 'Date (local time)',
+      dateUtc: 'Date (UTC)',
+      type: 'Type',
+      status: 'Status',
+      item: 'Description',
+      amount: 'Amount',
+      fees: 'Fees',
+      net: 'Net',
+      currency: 'Currency',
+      paymentMethod: 'Payment method',
+      counterpart: 'Customer or beneficiary',
+      number: 'Number',
+      reference: 'Reference',
+      store: 'Point of sale',
+      transactionId: 'Transaction ID',
+      paymentRequestId: 'Payment request ID',
+      paymentLinkId: 'Payment link ID',
+      escrowId: 'Escrow ID',
+      refundId: 'Refund ID',
+      storeId: 'Point of sale ID',
+    },
+    types: {
+      payment: 'Payment',
+      transfer: 'Transfer',
+      escrow: 'Escrow released',
+      refund: 'Refund',
+      sms_credit: 'SMS credit',
+    },
+    statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
+  },
+} satisfies Record<
+  Language,
+  {
+    columns: Record<ExportColumn, string>;
+    types: Record<TransactionRecord['type'], string>;
+    statuses: Record<TransactionRecord['status'], string>;
+  }
+>;
+
+/** The header row in the file's language. */
+export const exportHeader = (language: Language): string[] =>
+  exportColumns.map((column) => fileWords[language].columns[column]);
 
 /** Cents as francs the way people write them: `1500`, or `1500.25` when not whole. No grouping. */
 export function francs(cents: number): string {
@@ -182,6 +292,20 @@ export function francs(cents: number): string {
   const rest = Math.abs(cents) % 100;
   return rest === 0 ? `${sign}${whole}` : `${sign}${whole}.${String(rest).padStart(2, '0')}`;
 }
+
+/** Francs as the spreadsheet of that separator reads a number: a decimal comma with `;`. */
+export const money = (cents: number, separator: ExportSeparator): string =>
+  separator === 'semicolon' ? francs(cents).replace('.', ',') : francs(cents);
+
+/**
+ * Lines whose money leaves the store: a refund, a transfer (an escrow paid back to its payer too),
+ * SMS credit bought. They are written below zero, as the statement writes money out. A payment is
+ * money in; an escrow's release moves money the store already holds to its available balance,
+ * written above zero as the list shows it (it is not new money: the payment it releases was
+ * counted when it came in).
+ */
+export const isMoneyOut = (type: TransactionRecord['type']) =>
+  type === 'refund' || type === 'transfer' || type === 'sms_credit';
 
 /**
  * A text a spreadsheet would run as a formula (`=`, `@`, a leading tab or carriage return; `+` or
@@ -193,9 +317,23 @@ export function spreadsheetSafe(text: string): string {
   return text;
 }
 
+/**
+ * A text cell: disarmed (`spreadsheetSafe`), then, when it starts with a digit or a sign, written
+ * after a tab, so that Excel and LibreOffice keep it as the text it is: `+221770000001` stays a
+ * phone number (not `2,2177E+11`), `000123` keeps its zeros, a reference `2026-11-28` stays a
+ * reference. The tab is invisible in the cell, and it is only ever put before what is already
+ * harmless (digits, a sign, spaces): what could run as a formula got its apostrophe first.
+ * (`="…"` would show as typed in LibreOffice unless its import evaluates formulas, and is itself
+ * a formula: not used.)
+ */
+export function textCell(value: string | undefined): string {
+  const safe = spreadsheetSafe(value ?? '');
+  return /^[+-]?\d/.test(safe) ? `\t${safe}` : safe;
+}
+
 const localClocks = new Map<string, Intl.DateTimeFormat>();
-/** `YYYY-MM-DD HH:mm:ss` in the store's time zone. */
-function localTime(createdAt: string, timeZone: string): string {
+/** `YYYY-MM-DD HH:mm:ss` in that time zone: a date and time every spreadsheet reads as one. */
+function clockTime(createdAt: string, timeZone: string): string {
   let clock = localClocks.get(timeZone);
   if (!clock) {
     clock = new Intl.DateTimeFormat('sv-SE', {
@@ -213,34 +351,49 @@ function localTime(createdAt: string, timeZone: string): string {
   return clock.format(new Date(createdAt));
 }
 
-export function exportRow(record: TransactionRecord, store: Store | undefined): string[] {
-  const line = transactionResponse(record);
-  const text = (value: string | undefined) => spreadsheetSafe(value ?? '');
-  return [
-    line.id,
-    line.createdAt,
-    store ? localTime(line.createdAt, storeTimeZone(store)) : '',
-    line.type,
-    line.status,
-    francs(line.amount.amount),
-    String(line.amount.amount),
-    francs(line.fees.amount),
-    String(line.fees.amount),
-    line.currency,
-    text(line.paymentMethod),
-    text(line.counterpartLabel),
-    text(line.counterpartIdentifier),
-    text(line.description),
-    text(line.reference),
-    line.storeId,
-    text(store?.name),
-    text(line.transactionDetails?.id),
-    text(line.transactionDetails?.reference),
-    text(line.transactionDetails?.paymentLinkId),
-    line.paymentRequestId ?? '',
-    line.escrowId ?? '',
-    line.refundId ?? '',
-  ];
+/** An operator by the name people know it by (`Wave`, `Orange Money`), else as recorded. */
+export const paymentMethodName = (method: string): string => {
+  const code = canonicalPaymentMethod(method);
+  return isProviderCode(code) ? providerNames[code] : method;
+};
+
+/**
+ * One line of the file. `linkTitle` is the title of the payment link the line came through, if
+ * any: what was sold, in the `item` column (else the line's own description).
+ */
+export function exportRow(
+  record: TransactionRecord,
+  store: Store | undefined,
+  format: ExportFormat,
+  linkTitle?: string,
+): string[] {
+  const words = fileWords[format.language];
+  const sign = isMoneyOut(record.type) ? -1 : 1;
+  const amount = sign * record.amount.amount;
+  const fees = 0 - record.fees.amount;
+  const cells: Record<ExportColumn, string> = {
+    date: store ? clockTime(record.createdAt, storeTimeZone(store)) : '',
+    dateUtc: clockTime(record.createdAt, 'UTC'),
+    type: words.types[record.type] ?? record.type,
+    status: words.statuses[record.status] ?? record.status,
+    item: textCell(linkTitle ?? record.description),
+    amount: money(amount, format.separator),
+    fees: money(fees, format.separator),
+    net: money(amount + fees, format.separator),
+    currency: record.currency,
+    paymentMethod: textCell(paymentMethodName(record.paymentMethod)),
+    counterpart: textCell(record.counterpartLabel),
+    number: textCell(record.counterpartIdentifier),
+    reference: textCell(record.reference),
+    store: textCell(store?.name),
+    transactionId: textCell(record.id),
+    paymentRequestId: textCell(record.paymentRequestId),
+    paymentLinkId: textCell(record.transactionDetails?.paymentLinkId),
+    escrowId: textCell(record.escrowId),
+    refundId: textCell(record.refundId),
+    storeId: textCell(record.storeId),
+  };
+  return exportColumns.map((column) => cells[column]);
 }
 
 /** The search `q`: the id itself, a part of the reference (any case), or the payer's digits. */
@@ -260,11 +413,19 @@ export interface ExportStream {
   fileName: string;
 }
 
-/** The file of a prepared export, read and written a page at a time. */
-export function exportStream(member: ActingMember, prepared: PreparedExport, sourceIp: string): ExportStream {
+/** The file of a prepared export, read and written a page at a time, in that format. */
+export function exportStream(
+  member: ActingMember,
+  prepared: PreparedExport,
+  sourceIp: string,
+  format: ExportFormat,
+): ExportStream {
   const { filters } = prepared;
   const storesById = new Map(prepared.stores.map((store) => [store.id, store]));
   let rows = 0;
+  // The links' titles are read once, when the first line through a link comes up: an id and a
+  // title per link, whatever the number of rows.
+  let titles: Map<string, string> | undefined;
   async function* lines() {
     for await (const page of transactionPagesOf({
       businessId: member.businessId,
@@ -279,17 +440,22 @@ export function exportStream(member: ActingMember, prepared: PreparedExport, sou
       for (const record of page) {
         if (!matchesSearch(record, filters.q)) continue;
         rows++;
-        yield exportRow(record, storesById.get(record.storeId));
+        const linkId = record.transactionDetails?.paymentLinkId;
+        if (linkId !== undefined && titles === undefined) titles = await paymentLinkTitles(member.businessId);
+        const title = linkId === undefined ? undefined : titles?.get(linkId);
+        yield exportRow(record, storesById.get(record.storeId), format, title);
       }
     }
   }
   const csv = stringify({
     bom: true,
     header: true,
-    columns: [...exportColumns],
+    columns: exportHeader(format.language),
+    delimiter: separatorCharacters[format.separator],
     record_delimiter: 'windows',
     // RFC 4180 quotes a field with a line break; the writer alone quotes only its own delimiter.
-    quoted_match: /[\r\n]/,
+    // A tab is quoted too (it is no TEXTDATA in RFC 4180): the one `textCell` puts first.
+    quoted_match: /[\r\n\t]/,
   });
   // Errors of the reading side end the file (the response is cut short, never completed wrongly).
   const body = pipeline(Readable.from(lines()), csv, () => {});

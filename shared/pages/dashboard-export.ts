@@ -1,6 +1,11 @@
 import type { Store } from '#shared/data/store.ts';
 import type { Language } from '#shared/domain/languages.ts';
-import type { ExportError, ExportFilters, ExportProblem } from '#shared/operations/transaction-export.ts';
+import type {
+  ExportError,
+  ExportFilters,
+  ExportProblem,
+  ExportSeparator,
+} from '#shared/operations/transaction-export.ts';
 import { dashboardNav } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
@@ -8,7 +13,8 @@ import { html } from '#shared/pages/html.ts';
 import { layout } from '#shared/pages/layout.ts';
 
 /**
- * The export's form (issue 26, item 2): the window's days and the store, then "Download", which
+ * The export's form (issue 26, item 2): the window's days, the store and the separator (issue 35,
+ * item 3: `;` chosen in French, `,` in English, for the spreadsheet's locale), then "Download", which
  * asks the same address with `download=1` for the file. A plain GET form: it works without
  * JavaScript, and the browser saves the file (`Content-Disposition: attachment`). Filters the list
  * passed on (type, status, operator, search) ride along as hidden fields and are named above the
@@ -18,7 +24,16 @@ const text = {
   fr: {
     title: 'Exporter (CSV)',
     intro:
-      'Un fichier CSV (UTF-8, lisible par Excel et LibreOffice) des transactions d’une période de 90 jours au plus, les plus récentes en premier, montants en francs et en centimes.',
+      'Un fichier CSV (UTF-8) des transactions d’une période de 90 jours au plus, les plus récentes en premier : en-têtes en français, montants en francs, les sorties d’argent (remboursements, transferts, frais) en négatif, numéros de téléphone gardés tels quels.',
+    separator: 'Séparateur',
+    separators: {
+      semicolon: 'Point-virgule (;)',
+      comma: 'Virgule (,)',
+    },
+    separatorHints: {
+      semicolon: 'Pour Excel ou LibreOffice en français : le fichier s’ouvre en colonnes.',
+      comma: 'Pour Excel ou LibreOffice en anglais.',
+    },
     limit: (max: string) => `Au plus ${max} lignes : pour davantage, choisissez une période plus courte.`,
     from: 'Du',
     to: 'Au',
@@ -37,6 +52,7 @@ const text = {
       unknownStatus: 'Ce statut n’existe pas.',
       operatorMalformed: 'Ce moyen de paiement n’existe pas.',
       searchTooLong: 'La recherche est trop longue (64 caractères au plus).',
+      unknownSeparator: 'Choisissez le point-virgule ou la virgule.',
       tooManyRows: (rows: string, max: string) =>
         `Cette période compte ${rows} transactions, plus que les ${max} d’un export : choisissez une période plus courte.`,
     },
@@ -44,7 +60,16 @@ const text = {
   en: {
     title: 'Export (CSV)',
     intro:
-      'A CSV file (UTF-8, opens in Excel and LibreOffice) of the transactions of a period of at most 90 days, newest first, amounts in francs and in cents.',
+      'A CSV file (UTF-8) of the transactions of a period of at most 90 days, newest first: headers in English, amounts in francs, money out (refunds, transfers, fees) below zero, phone numbers kept as they are.',
+    separator: 'Separator',
+    separators: {
+      semicolon: 'Semicolon (;)',
+      comma: 'Comma (,)',
+    },
+    separatorHints: {
+      semicolon: 'For Excel or LibreOffice in French (and other languages that write 1,5).',
+      comma: 'For Excel or LibreOffice in English: the file opens in columns.',
+    },
     limit: (max: string) => `At most ${max} rows: for more, choose a shorter period.`,
     from: 'From',
     to: 'To',
@@ -63,6 +88,7 @@ const text = {
       unknownStatus: 'There is no such status.',
       operatorMalformed: 'There is no such payment method.',
       searchTooLong: 'The search is too long (64 characters at most).',
+      unknownSeparator: 'Choose the semicolon or the comma.',
       tooManyRows: (rows: string, max: string) =>
         `This period holds ${rows} transactions, more than the ${max} of one export: choose a shorter period.`,
     },
@@ -72,6 +98,8 @@ const text = {
 export interface ExportPageContext extends DashboardPageContext {
   pageUrl: string;
   filters: ExportFilters;
+  /** The separator chosen (or the language's: `;` in French, `,` in English). */
+  separator: ExportSeparator;
   stores: readonly Store[];
   errors: readonly ExportError[];
   maxRows: number;
@@ -93,7 +121,7 @@ export function exportPage(context: ExportPageContext): string {
         )
       : t.problems[problem];
   // Errors of the hidden filters point at the button: there is no field of theirs to fix here.
-  const visible = new Set(['from', 'to', 'store']);
+  const visible = new Set(['from', 'to', 'store', 'separator']);
   const errors = context.errors.map((error) => ({
     field: visible.has(error.field) ? error.field : 'download',
     message: message(error.problem),
@@ -107,6 +135,7 @@ export function exportPage(context: ExportPageContext): string {
 ${error && html`<p class="field-error" id="${field}-error">${message(error.problem)}</p>`}
 <input class="input" id="${field}" name="${field}" type="date" value="${filters[field]}" aria-describedby="day-hint${error ? ` ${field}-error` : ''}"${error ? html` aria-invalid="true"` : ''}>`;
   };
+  const separatorError = context.errors.find((error) => error.field === 'separator');
   const hidden = { type: filters.type, status: filters.status, operator: filters.operator, q: filters.q };
   const applied = Object.entries(hidden).filter(([, value]) => value !== undefined);
   return layout({
@@ -128,6 +157,16 @@ ${dateField('to')}
 <option value="">${t.allStores}</option>
 ${context.stores.map((store) => html`<option value="${store.id}"${filters.store === store.id ? html` selected` : ''}>${store.name}</option>`)}
 </select>
+<fieldset${separatorError ? html` aria-describedby="separator-error"` : ''}>
+<legend class="field">${t.separator}</legend>
+${separatorError && html`<p class="field-error" id="separator-error">${message(separatorError.problem)}</p>`}
+<div class="providers">
+${(['semicolon', 'comma'] as const).map(
+  (choice) =>
+    html`<label class="provider"><input type="radio" id="${choice === 'semicolon' ? 'separator' : 'separator-comma'}" name="separator" value="${choice}"${context.separator === choice ? html` checked` : ''}><span><span class="provider-name">${t.separators[choice]}</span><br><span class="muted">${t.separatorHints[choice]}</span></span></label>`,
+)}
+</div>
+</fieldset>
 ${applied.length > 0 && html`<p class="muted">${t.filters}: ${applied.map(([name, value]) => `${name} = ${value}`).join(', ')}</p>`}
 <button class="button" id="download" type="submit">${t.download}</button>
 </form>

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { measureUnits, useBenchTable } from '#test/bench/bench-dynamodb.ts';
 import type { Bench } from '#test/bench/report.ts';
@@ -36,7 +37,14 @@ export interface ExportCostRow {
   rssGrowthMb: number;
 }
 
-function* history(businessId: string, storeId: string, size: number, start: number, end: number) {
+function* history(
+  businessId: string,
+  storeId: string,
+  size: number,
+  start: number,
+  end: number,
+  linkIds: readonly string[],
+) {
   for (let i = 0; i < size; i++) {
     const createdAt = new Date(start + Math.floor(((end - start) * i) / size)).toISOString();
     const record: TransactionRecord = {
@@ -54,7 +62,12 @@ function* history(businessId: string, storeId: string, size: number, start: numb
       description: `Paiement commande-${i}, « table 4 »`,
       reference: `commande-${i}`,
       createdAt,
-      transactionDetails: { id: randomUUID(), reference: `commande-${i}` },
+      transactionDetails: {
+        id: randomUUID(),
+        reference: `commande-${i}`,
+        // Every tenth payment through one of ten links: the export reads their titles once.
+        ...(i % 10 === 0 ? { paymentLinkId: linkIds[(i / 10) % linkIds.length] } : {}),
+      },
       paymentRequestId: randomUUID(),
     };
     yield record;
@@ -66,12 +79,15 @@ function* history(businessId: string, storeId: string, size: number, start: numb
  * the product's operation (`exportStream`, the same the page pipes to its response) into a sink
  * that counts bytes, timed, with the process's memory sampled every 20 ms, and the heap's live size
  * read after a full collection 20 times along the file. Flat memory means what the export keeps
- * alive for 100,000 rows is what it keeps for 1,000: a page of records and the writer's buffer. The history is seeded with batch writes in
- * the completion's layout (test/support/transaction-history.ts), from a generator.
+ * alive for 100,000 rows is what it keeps for 1,000: a page of records, the writer's buffer and the
+ * titles of the business's ten payment links (a tenth of the payments came through one). The file
+ * is written as a French merchant gets it (`;`, French headers). The history is seeded with batch
+ * writes in the completion's layout (test/support/transaction-history.ts), from a generator.
  */
 async function measureExport(): Promise<ExportCostRow[]> {
   const { writeTransactionHistory } = await import('#test/support/transaction-history.ts');
   const { exportStream } = await import('#shared/operations/transaction-export.ts');
+  const { documentClient, tableName } = await import('#shared/aws/dynamodb.ts');
   const end = Date.parse('2026-10-31T23:59:59.000Z');
   const start = end - rangeDays * dayMs + 1000;
   const results: ExportCostRow[] = [];
@@ -79,7 +95,22 @@ async function measureExport(): Promise<ExportCostRow[]> {
     await useBenchTable(`bench-export-${size}`);
     const businessId = randomUUID();
     const storeId = randomUUID();
-    await writeTransactionHistory(history(businessId, storeId, size, start, end));
+    // Ten payment links: a tenth of the payments came through one, and the file names what was sold.
+    const linkIds = Array.from({ length: 10 }, () => randomUUID());
+    for (const [index, id] of linkIds.entries())
+      await documentClient.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            pk: `BIZ#${businessId}`,
+            sk: `PLINK#${id}`,
+            entity: 'payment_link',
+            id,
+            title: `Panier ${index}`,
+          },
+        }),
+      );
+    await writeTransactionHistory(history(businessId, storeId, size, start, end, linkIds));
     collectGarbage();
     const before = process.memoryUsage();
     let retainedPeak = before.heapUsed;
@@ -130,6 +161,7 @@ async function measureExport(): Promise<ExportCostRow[]> {
           asOf: new Date(end + dayMs).toISOString(),
         },
         '127.0.0.1',
+        { language: 'fr', separator: 'semicolon' },
       );
       await pipeline(body, sink);
     });

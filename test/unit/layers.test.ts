@@ -94,8 +94,6 @@ const operationsStillOnTheWire = [
   'shared/operations/payment-links.ts',
   'shared/operations/payment-requests.ts',
   'shared/operations/service-providers.ts',
-  // The export's rows are the list's answers, one by one: it maps each line as the API does.
-  'shared/operations/transaction-export.ts',
   'shared/operations/transactions.ts',
   'shared/operations/transfers.ts',
   'shared/operations/webhook-deliveries.ts',
