@@ -2,7 +2,6 @@ import { dashboardPageOptions, withSession } from '#shared/http/dashboard-sessio
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { businessesOf, requireAction } from '#shared/operations/dashboard-access.ts';
 import { businessOverview, homeMoney } from '#shared/operations/dashboard-overview.ts';
-import { dashboardNav } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardHomePage } from '#shared/pages/dashboard-home.ts';
 
 export const handler = pageHandler(
@@ -22,7 +21,6 @@ export const handler = pageHandler(
         overview,
         money,
         memberships,
-        nav: dashboardNav(request, 'home'),
       }),
     );
   }),

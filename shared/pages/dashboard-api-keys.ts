@@ -1,19 +1,18 @@
 import type { Store } from '#shared/data/store.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { KeyKindChoice, ListedKey } from '#shared/operations/dashboard-api-keys.ts';
+import { errorSummary } from '#shared/pages/components.ts';
 import {
   copyButtonScript,
   csrfField,
-  dashboardNav,
   readableTime,
   shownOnceField,
   shownOnceNotice,
 } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { html } from '#shared/pages/html.ts';
 import { plural } from '#shared/pages/format.ts';
-import { layout } from '#shared/pages/layout.ts';
+import { html } from '#shared/pages/html.ts';
 
 /**
  * The API keys page (issue 25, item 6): the business's keys with who made them and when they were
@@ -195,12 +194,11 @@ ${context.stores.map((store) => html`<option value="${store.id}"${state.storeId 
 
 export function apiKeysPage(context: ApiKeysPageContext, form?: KeyFormState): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'apiKeys',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'apiKeys')}
 <h1>${t.title}</h1>
 ${!context.apiAccess && html`<p class="notice">${t.noAccess}</p>`}
 <p>${t.intro(context.active, context.maxActive)}</p>
@@ -215,11 +213,10 @@ export function createdKeyPage(
   created: { id: string; name: string; secret: string },
 ): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'apiKeys',
     title: t.createdTitle,
     content: html`<div class="content">
-${dashboardNav(context, 'apiKeys')}
 <h1>${t.createdTitle}</h1>
 <p>${t.createdIntro(created.name)}</p>
 ${shownOnceNotice(context.language)}
@@ -237,12 +234,11 @@ export function confirmRevokePage(
   apiKey: Pick<ListedKey, 'id' | 'name'>,
 ): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'apiKeys',
     title: t.confirmTitle,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'apiKeys')}
 <h1>${t.confirmTitle}</h1>
 <p>${t.confirmIntro(apiKey.name)}</p>
 <form method="post" action="${dashboardUrl(context, `/api-keys/${apiKey.id}/revoke`)}">

@@ -2,11 +2,11 @@ import { type AuditAction, type AuditEntry, auditActions } from '#shared/data/au
 import type { Member } from '#shared/data/member.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { AuditFilters } from '#shared/operations/audit-log.ts';
-import { dashboardNav, readableTime } from '#shared/pages/dashboard-chrome.ts';
+import { readableTime } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { maskPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * The audit log page (issue 25, item 8): who did what for the business, when and from which
@@ -163,12 +163,11 @@ export function auditLogPage(context: AuditPageContext): string {
   })) {
     if (value) nextUrl.searchParams.set(name, value);
   }
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'audit',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'audit')}
 <h1>${t.title}</h1>
 <p>${t.intro}</p>
 <form method="get" action="${dashboardUrl(context, '/audit')}">

@@ -1,9 +1,9 @@
 import type { Membership } from '#shared/data/membership.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 const text = {
   fr: {
@@ -33,8 +33,7 @@ export function businessesPage(
   },
 ): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
     title: t.title,
     pageUrl: `${context.baseUrl}/dashboard/businesses`,
     content: html`<div class="content">

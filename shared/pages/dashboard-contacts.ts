@@ -2,13 +2,13 @@ import type { Contact } from '#shared/data/contact.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { TransferForm, TransferProblem } from '#shared/operations/dashboard-transfers.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary } from '#shared/pages/components.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { beneficiaryFields, beneficiaryProblemMessages } from '#shared/pages/dashboard-transfers.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { formatPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 import { providerNames } from '#shared/pages/messages.ts';
 
 /**
@@ -89,12 +89,11 @@ export function contactsPage(context: ContactsPageContext, form?: ContactFormSta
       ? t.added(context.notice.added)
       : t.removed
     : undefined;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'transfers',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'transfers')}
 <h1>${t.title}</h1>
 ${notice && html`<p class="notice" role="status">${notice}</p>`}
 <p>${t.intro}</p>

@@ -1,11 +1,11 @@
 import type { EscrowStatus } from '#shared/domain/escrows.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { ListedEscrow } from '#shared/operations/dashboard-escrows.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * The escrows page (issue 26, item 6): each escrow with its store, amount, payer and payment,
@@ -180,12 +180,11 @@ ${escrowFacts(context.language, listed, context)}
 
 export function escrowsPage(context: EscrowsPageContext): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'escrows',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'escrows')}
 <h1>${t.title}</h1>
 <p>${t.intro}</p>
 ${
@@ -213,12 +212,11 @@ export function confirmEscrowPage(
     ? html`<dt>${t.storeReceives}</dt><dd data-testid="confirm-amount">${formatAmount(listed.held, escrow.currency)}</dd>`
     : html`<dt>${t.payerGets}</dt><dd data-testid="confirm-amount">${formatAmount(escrow.amount, escrow.currency)}</dd>
 <dt>${t.refundFee}</dt><dd data-testid="confirm-fee">${t.noFee}</dd>`;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'escrows',
     title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'escrows')}
 <h1>${title}</h1>
 <dl class="facts">
 ${money}
@@ -237,11 +235,10 @@ ${escrowFacts(context.language, listed, context)}
 /** The 409 page: the escrow was moved first (a second submit, the API, the hold's end). */
 export function escrowMovedPage(context: DashboardPageContext, status: EscrowStatus): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'escrows',
     title: t.movedTitle,
     content: html`<div class="content">
-${dashboardNav(context, 'escrows')}
 <h1>${t.movedTitle}</h1>
 <p data-testid="escrow-moved">${t.moved[status]}</p>
 <p><a class="button" href="${dashboardUrl(context, '/escrows')}">${t.back}</a></p>
@@ -252,11 +249,10 @@ ${dashboardNav(context, 'escrows')}
 /** The payer's provider refused the refund's payout at once: the escrow is held again. */
 export function escrowRefundRefusedPage(context: DashboardPageContext): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'escrows',
     title: t.refusedTitle,
     content: html`<div class="content">
-${dashboardNav(context, 'escrows')}
 <h1>${t.refusedTitle}</h1>
 <p class="notice">${t.refused}</p>
 <p><a class="button" href="${dashboardUrl(context, '/escrows')}">${t.back}</a></p>

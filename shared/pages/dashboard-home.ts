@@ -19,12 +19,12 @@ import type {
 } from '#shared/operations/dashboard-overview.ts';
 import type { PeriodChange } from '#shared/operations/statements.ts';
 import { kindNames } from '#shared/operations/statements.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayBarChart } from '#shared/pages/day-chart.ts';
 import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 const money = {
   fr: {
@@ -286,20 +286,19 @@ export function dashboardHomePage(
     overview: BusinessOverview;
     money: HomeMoney;
     memberships: readonly Membership[];
-    /** The links to the other sections. */
-    nav?: SafeHtml | undefined;
   },
 ): string {
   const t = text[context.language];
   const { member, overview, money } = context;
   const canVerify =
     overview.identityCheckOffered && overview.verificationLevel === 0 && roleAllows(member.role, 'verify');
-  return layout({
-    language: context.language,
-    title: `${t.title} · ${member.businessName}`,
-    pageUrl: `${context.baseUrl}/dashboard`,
-    content: html`<div class="content">
-${context.nav}
+  return dashboardTemplate(
+    { ...context, role: context.role ?? member.role },
+    {
+      section: 'home',
+      title: `${t.title} · ${member.businessName}`,
+      pageUrl: `${context.baseUrl}/dashboard`,
+      content: html`<div class="content">
 <p class="eyebrow">${t.title}</p>
 <h1 data-testid="business-name" data-business-id="${member.businessId}">${member.businessName}</h1>
 ${firstSteps(context, canVerify)}
@@ -326,5 +325,6 @@ ${context.memberships.length > 1 && html`<a class="button button-secondary" href
 ${postForm(dashboardUrl(context, '/sign-out'), context.csrfToken, html`<button class="button button-decline" type="submit">${t.signOut}</button>`)}
 ${postForm(dashboardUrl(context, '/sign-out-everywhere'), context.csrfToken, html`<button class="button button-decline" type="submit" aria-describedby="sign-out-everywhere-hint">${t.signOutEverywhere}</button><p class="hint" id="sign-out-everywhere-hint">${t.signOutEverywhereHint}</p>`)}
 </div>`,
-  });
+    },
+  );
 }

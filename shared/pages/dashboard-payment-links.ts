@@ -5,12 +5,12 @@ import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { LinkFormError } from '#shared/operations/dashboard-payment-links.ts';
-import { copyableField, copyButtonScript, csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary } from '#shared/pages/components.ts';
+import { copyableField, copyButtonScript, csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, maskPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 import { inlineQr } from '#shared/pages/qr-code.ts';
 
 /**
@@ -194,12 +194,11 @@ export function paymentLinksPage(context: LinksPageContext): string {
     url.searchParams.set('page', String(page));
     return html`<a href="${url.href}">${label}</a>`;
   };
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'paymentLinks',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'paymentLinks')}
 <h1>${t.title}</h1>
 <p>${t.intro}</p>
 ${context.canManage && html`<p><a class="button" href="${dashboardUrl(context, '/payment-links/new')}">${t.create}</a></p>`}
@@ -267,12 +266,11 @@ export function newLinkPage(
     const ids = describedBy(field, hint);
     return ids ? html` aria-describedby="${ids}"` : '';
   };
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'paymentLinks',
     title: errors.length > 0 ? `${t.errorSummary} – ${t.newTitle}` : t.newTitle,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'paymentLinks')}
 <h1>${t.newTitle}</h1>
 ${errorSummary(t.errorSummary, errors)}
 <form method="post" action="${dashboardUrl(context, '/payment-links')}" novalidate>
@@ -343,12 +341,11 @@ export function paymentLinkPage(context: LinkPageContext): string {
     target.searchParams.set('format', format);
     return target.href;
   };
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'paymentLinks',
     title: link.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'paymentLinks')}
 <h1>${link.title}</h1>
 <p class="amount">${amount}</p>
 <p class="muted">${link.storeName} · ${link.allowMultiplePayments ? t.reusable : t.single} · <span data-testid="link-state">${linkState(link, context.language)}</span></p>

@@ -12,12 +12,12 @@ import type {
   CheckedAsk,
 } from '#shared/operations/dashboard-payment-requests.ts';
 import { askedStatusOf, maxNoteCharacters } from '#shared/operations/dashboard-payment-requests.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary, field } from '#shared/pages/components.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 import { messages } from '#shared/pages/messages.ts';
 
 /**
@@ -235,12 +235,11 @@ function askItem(context: DashboardPageContext, request: PaymentRequest): SafeHt
 /** The form (for roles that may ask) above the latest asks with their status. */
 export function askPage(context: AskPageContext, state?: AskFormState): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'paymentRequests',
     title: t.title,
     pageUrl: pageUrlOf(context),
     content: html`<div class="panel">
-${dashboardNav(context, 'paymentRequests')}
 <h1>${t.title}</h1>
 <p class="muted">${t.intro} <span data-testid="sms-balance">${t.balance(context.smsBalance)}</span></p>
 ${context.canAsk && askForm(context, state)}
@@ -269,12 +268,11 @@ export function checkAskPage(
 <input type="hidden" name="amount" value="${form.amount}">
 <input type="hidden" name="payerPhone" value="${form.payerPhone}">
 <input type="hidden" name="note" value="${form.note}">`;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'paymentRequests',
     title: t.checkTitle,
     pageUrl: pageUrlOf(context),
     content: html`<div class="panel">
-${dashboardNav(context, 'paymentRequests')}
 <h1>${t.checkTitle}</h1>
 ${short && html`<div class="alert" role="alert" id="sms-balance-refused"><p>${t.emptyBalance(preview.segments, preview.smsBalance)}</p></div>`}
 <dl class="facts">
@@ -307,13 +305,12 @@ export function requestPage(context: DashboardPageContext, request: PaymentReque
   const store = { country: request.storeCountry };
   const tone = status === 'paid' ? 'status-success' : status === 'pending' ? 'status-info' : 'status-error';
   const icon = status === 'paid' ? '✓' : status === 'pending' ? '…' : '✕';
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'paymentRequests',
     title: `${t.requestTitle} · ${t.statuses[status]}`,
     pageUrl: pageUrlOf(context, `/${request.id}`),
     waiting,
     content: html`<div class="panel">
-${dashboardNav(context, 'paymentRequests')}
 <section class="status ${tone}"${waiting ? html` data-poll="${selfUrl}" data-attempt="${attempt}" data-attempts="${requestRefreshAttempts}"` : ''}>
 ${waiting ? html`<div class="spinner" aria-hidden="true"></div>` : html`<div class="status-icon" aria-hidden="true">${icon}</div>`}
 <h1>${formatAmount(request.amountCents, request.currency)}</h1>

@@ -2,12 +2,12 @@ import type { Store } from '#shared/data/store.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { Cents } from '#shared/domain/money.ts';
 import { smsPacks } from '#shared/operations/sms-credit.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary } from '#shared/pages/components.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * Buying SMS credit on the SMS page (issue 34, item 4): a pack and the store that pays, a check
@@ -119,12 +119,11 @@ export function checkSmsCreditPage(
   const price = formatAmount(purchase.priceCents, purchase.store.currency);
   const available = formatAmount(purchase.availableCents, purchase.store.currency);
   const short = refused || purchase.availableCents < purchase.priceCents;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'sms',
     title: t.checkTitle,
     pageUrl: `${context.baseUrl}/dashboard/sms`,
     content: html`<div class="panel">
-${dashboardNav(context, 'sms')}
 <h1>${t.checkTitle}</h1>
 ${short && html`<div class="alert" role="alert" id="sms-credit-refused"><p>${t.short(price, available)}</p></div>`}
 <dl class="facts" data-testid="sms-credit-check">

@@ -11,13 +11,13 @@ import type {
   SmsOverview,
 } from '#shared/operations/dashboard-sms.ts';
 import { smsPageLength } from '#shared/operations/dashboard-sms.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary, field } from '#shared/pages/components.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { buySmsCreditForm, type CreditStore } from '#shared/pages/dashboard-sms-credit.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 import {
   phoneCountryField,
   phoneCountryOf,
@@ -175,12 +175,11 @@ export function smsPage(
   const pages = Math.max(1, Math.ceil(context.total / smsPageLength));
   const pageLink = (page: number, label: string) =>
     html`<a href="${dashboardUrl(context, `/sms`)}${context.languagePinned ? '&' : '?'}page=${String(page)}">${label}</a>`;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'sms',
     title: t.title,
     pageUrl: pageUrlOf(context),
     content: html`<div class="panel">
-${dashboardNav(context, 'sms')}
 <h1>${t.title}</h1>
 <p><strong data-testid="sms-balance">${t.balance(context.account.smsBalance)}</strong></p>
 ${context.account.smsBalance === 0 && context.credit && html`<p class="notice"><a href="#buy-credit">${t.buyFirst}</a></p>`}
@@ -204,12 +203,11 @@ export function checkSmsPage(
 ): string {
   const t = text[context.language];
   const short = refused || smsBalance < sms.segments;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'sms',
     title: t.checkTitle,
     pageUrl: pageUrlOf(context),
     content: html`<div class="panel">
-${dashboardNav(context, 'sms')}
 <h1>${t.checkTitle}</h1>
 ${short && html`<div class="alert" role="alert" id="sms-balance-refused"><p>${t.emptyBalance(sms.segments, smsBalance)}</p></div>`}
 <dl class="facts"><dt>${t.to}</dt><dd>${formatPhone(sms.to)}</dd></dl>

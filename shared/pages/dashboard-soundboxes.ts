@@ -1,10 +1,10 @@
 import type { Language } from '#shared/domain/languages.ts';
 import type { ListedSoundbox } from '#shared/operations/dashboard-soundboxes.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * The soundboxes page (issue 26, item 6): each terminal with its store, online or offline, when it
@@ -120,12 +120,11 @@ ${csrfField(context.csrfToken)}
 export function soundboxesPage(context: SoundboxesPageContext): string {
   const t = text[context.language];
   const sent = context.sent;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'soundboxes',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'soundboxes')}
 <h1>${t.title}</h1>
 ${sent && html`<p class="notice" role="status" data-testid="test-qr-sent">${sent.online ? t.sent(sent.deviceId) : t.sentOffline(sent.deviceId)}</p>`}
 <p>${t.intro}</p>
@@ -142,11 +141,10 @@ ${
 /** The business may not collect yet: the test QR, a real payment request, was refused. */
 export function testQrRefusedPage(context: DashboardPageContext): string {
   const t = text[context.language];
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'soundboxes',
     title: t.ceilingTitle,
     content: html`<div class="content">
-${dashboardNav(context, 'soundboxes')}
 <h1>${t.ceilingTitle}</h1>
 <p class="notice">${t.ceiling}</p>
 <p><a class="button" href="${dashboardUrl(context, '/soundboxes')}">${t.back}</a></p>

@@ -6,11 +6,11 @@ import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import type { InvitationField, InvitationForm } from '#shared/operations/team.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { dashboardHeader, postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { deBefore, maskPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 const text = {
   fr: {
@@ -151,11 +151,13 @@ ${postForm(
 }
 </li>`;
   };
-  return layout({
-    language: context.language,
-    title: `${t.title} · ${acting.businessName}`,
-    pageUrl: `${context.baseUrl}/dashboard/team`,
-    content: html`<div class="content">
+  return dashboardTemplate(
+    { ...context, role: context.role ?? acting.role },
+    {
+      section: 'team',
+      title: `${t.title} · ${acting.businessName}`,
+      pageUrl: `${context.baseUrl}/dashboard/team`,
+      content: html`<div class="content">
 ${dashboardHeader(context.language, { businessName: acting.businessName, homeUrl: dashboardUrl(context) })}
 ${errorSummary(t.errorSummary, errors)}
 ${options.notice === 'last_owner' && html`<div class="alert" role="alert"><p>${t.lastOwner}</p></div>`}
@@ -191,5 +193,6 @@ ${roleSelect('invite-role', t.role, grantable(acting), options.form?.role ?? 'vi
     : html`<p class="muted">${t.readOnly}</p>`
 }
 </div>`,
-  });
+    },
+  );
 }

@@ -5,7 +5,7 @@ import { csrfField, type DashboardSection } from '#shared/pages/dashboard-chrome
 import { dashboardStylesheet } from '#shared/pages/dashboard-style.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
-import { isSandboxStage, stylesheet, withLanguage } from '#shared/pages/layout.ts';
+import { isSandboxStage, stylesheet, waitingScriptElement, withLanguage } from '#shared/pages/layout.ts';
 import { messages } from '#shared/pages/messages.ts';
 
 /**
@@ -150,8 +150,8 @@ export interface DashboardTemplateOptions {
   pageUrl?: string | undefined;
   /** Field errors, summarised at the top of the page, each a link to its field. */
   errors?: readonly FieldError[] | undefined;
-  /** A script the page adds at its end (the copy button's), allowed by the dashboard's policy. */
-  script?: SafeHtml | undefined;
+  /** The page waits on a payer (`data-poll` on its status): the waiting script looks for the outcome. */
+  waiting?: boolean | undefined;
 }
 
 /** A dashboard page: the template around `content`. */
@@ -193,7 +193,7 @@ ${
 }
 </footer>
 </div>
-${options.script}
+${options.waiting && waitingScriptElement()}
 </body>
 </html>
 `.value;

@@ -6,14 +6,14 @@ import {
   type TransactionDetail,
   transactionPath,
 } from '#shared/operations/dashboard-transactions.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary } from '#shared/pages/components.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { postForm } from '#shared/pages/dashboard-text.ts';
 import { counterpartOf, transactionWords, whenIn } from '#shared/pages/dashboard-transactions.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { formatAmount, plural, shortReference } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * One transaction's page: what it is, its actions first (refund, cancel: inside the first screen
@@ -354,12 +354,11 @@ ${
 export function transactionPage(context: TransactionPageContext, state: ActionState = {}): string {
   const t = text[context.language];
   const error = state.problem && problemMessage(context.language, state.problem);
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'transactions',
     title: transactionWords[context.language].types[context.detail.record?.type ?? 'payment'],
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'transactions')}
 ${error && errorSummary(t.errorSummary, [error])}
 ${heading(context)}
 ${actions(context, state)}
@@ -373,12 +372,11 @@ export function confirmRefundPage(context: TransactionPageContext, preview: Refu
   const t = text[context.language];
   const { record, request } = context.detail;
   const currency = request?.currency ?? 'XOF';
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'transactions',
     title: t.confirmTitle,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'transactions')}
 <h1>${t.confirmTitle}</h1>
 <p>${t.confirmIntro}</p>
 <dl class="facts">

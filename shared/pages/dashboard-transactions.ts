@@ -10,12 +10,11 @@ import {
   transactionStatuses,
   transactionTypes,
 } from '#shared/operations/dashboard-transactions.ts';
-import { dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary } from '#shared/pages/components.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * The transactions list (issue 26, item 2): newest first, a page at a time, a GET form of filters
@@ -195,12 +194,11 @@ export function transactionsPage(context: TransactionsPageContext): string {
   const folded = filters.store || filters.type || filters.status || filters.operator || context.errors.length;
   const errors = context.errors.map((error) => ({ field: error.field, message: t.problems[error.problem] }));
   const exportUrl = withQuery(context, '/transactions/export', filterQuery(filters));
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'transactions',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'transactions')}
 <h1>${t.title}</h1>
 ${errorSummary(t.errorSummary, errors)}
 <form method="get" action="${dashboardUrl(context, '/transactions')}" role="search">

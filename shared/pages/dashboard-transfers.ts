@@ -11,12 +11,12 @@ import type {
   TransferForm,
   TransferProblem,
 } from '#shared/operations/dashboard-transfers.ts';
-import { csrfField, dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary, field } from '#shared/pages/components.ts';
+import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, formatPhone, maskPhone, plural } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 import { providerNames } from '#shared/pages/messages.ts';
 
 /**
@@ -236,12 +236,11 @@ export interface TransfersPageContext extends DashboardPageContext {
 }
 
 const page = (context: DashboardPageContext & { pageUrl?: string }, title: string, content: SafeHtml) =>
-  layout({
-    language: context.language,
+  dashboardTemplate(context, {
+    section: 'transfers',
     title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'transfers')}
 ${content}
 </div>`,
   });

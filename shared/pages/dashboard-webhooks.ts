@@ -2,18 +2,17 @@ import type { WebhookDeliveryResponse } from '#shared/api/webhook-deliveries.ts'
 import type { WebhookBodyFormat, WebhookSubscription } from '#shared/data/webhook-subscription.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
+import { errorSummary } from '#shared/pages/components.ts';
 import {
   copyButtonScript,
   csrfField,
-  dashboardNav,
   readableTime,
   shownOnceField,
   shownOnceNotice,
 } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * The webhooks page (issue 25, item 7): the business's own subscription (where, which events, the
@@ -207,12 +206,11 @@ ${csrfField(context.csrfToken)}
 export function webhooksPage(context: WebhooksPageContext, form?: WebhookFormState): string {
   const t = text[context.language];
   const subscription = context.subscription;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'webhooks',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'webhooks')}
 <h1>${t.title}</h1>
 <p>${t.intro}</p>
 ${!subscription && html`<p>${t.none}</p>`}
@@ -241,11 +239,10 @@ export function webhookSecretPage(
 ): string {
   const t = text[context.language];
   const title = made === 'created' ? t.createdTitle : t.rotatedTitle;
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'webhooks',
     title,
     content: html`<div class="content">
-${dashboardNav(context, 'webhooks')}
 <h1>${title}</h1>
 <p>${t.secretIntro}</p>
 ${shownOnceNotice(context.language)}

@@ -11,13 +11,13 @@ import {
   type PayoutAccountProblem,
   withdrawableCents,
 } from '#shared/operations/payout-accounts.ts';
-import { csrfField, dashboardNav, readableTime } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary, field } from '#shared/pages/components.ts';
+import { csrfField, readableTime } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { problemMessages } from '#shared/pages/dashboard-transfers.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { deBefore, formatAmount, maskPhone, plural } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 import { providerNames } from '#shared/pages/messages.ts';
 
 /**
@@ -213,12 +213,11 @@ const text = {
 type Context = DashboardPageContext & { csrfToken: string };
 
 const page = (context: DashboardPageContext, title: string, content: SafeHtml) =>
-  layout({
-    language: context.language,
+  dashboardTemplate(context, {
+    section: 'withdrawals',
     title,
     pageUrl: `${context.baseUrl}/dashboard/withdrawals`,
     content: html`<div class="panel">
-${dashboardNav(context, 'withdrawals')}
 ${content}
 </div>`,
   });
