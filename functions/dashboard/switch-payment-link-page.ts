@@ -1,21 +1,17 @@
+import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
 import { PaymentLinkAlreadyUsed } from '#shared/errors/payment-links.ts';
-import { BadRequest } from '#shared/errors/request.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { linkOf, paymentsOfLink, switchLinkFor } from '#shared/operations/dashboard-payment-links.ts';
 import { paymentLinkPageWithQr } from '#shared/pages/dashboard-payment-links.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'switchPaymentLinkPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageLinks');
-    const { active } = request.form;
-    if (active !== 'true' && active !== 'false') throw new BadRequest('The form says neither on nor off');
+export const handler = dashboardPage(
+  dashboardPaymentLinkEndpoints.switchPaymentLinkPage,
+  async (request, member, session) => {
     const linkId = request.params.linkId ?? '';
     try {
-      const link = await switchLinkFor(member, linkId, active === 'true', request.sourceIp);
+      const link = await switchLinkFor(member, linkId, request.fields.active === 'true', request.sourceIp);
       return redirectTo(dashboardUrl(request, `/payment-links/${link.id}`));
     } catch (error) {
       if (!(error instanceof PaymentLinkAlreadyUsed)) throw error;
@@ -31,6 +27,5 @@ export const handler = pageHandler(
       });
       return htmlPage(page, 409);
     }
-  }),
-  dashboardPageOptions,
+  },
 );

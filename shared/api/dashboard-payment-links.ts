@@ -121,6 +121,7 @@ export const dashboardPaymentLinkEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     page: true,
     tag,
     summary: 'Switch a link off (payers are refused) or on again',
+    permission: 'manageLinks',
     params: linkParams,
     query,
     form: object({ csrf, active: enumOf(['true', 'false']) }),

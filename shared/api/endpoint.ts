@@ -1,6 +1,7 @@
 import type { ZodMiniType as ZodType } from 'zod/mini';
 import type { FunctionDeclaration } from '#shared/catalogue/access.ts';
 import { type FunctionFolder, type Located, locatedIn } from '#shared/catalogue/entry-files.ts';
+import type { DashboardAction } from '#shared/domain/dashboard-roles.ts';
 import type { ErrorId } from '#shared/errors/domain-error.ts';
 
 /**
@@ -74,8 +75,19 @@ export interface PageEndpointDeclaration extends Reached {
   readonly caller: 'public';
   readonly params?: ZodType;
   readonly query?: ZodType;
-  /** The fields of the posted form (`application/x-www-form-urlencoded`). */
+  /**
+   * The fields of the posted form (`application/x-www-form-urlencoded`): a dashboard page's wrapper
+   * parses them with this very schema into the page's typed `fields` and `fieldErrors`.
+   */
   readonly form?: ZodType;
+  /**
+   * A dashboard page of a business: what the acting member's role must allow
+   * (`shared/domain/dashboard-roles.ts`), as `caller` says who may call an API endpoint. The
+   * wrapper (`dashboardPage`) asks it of the member's role before the page runs and answers 403
+   * `forbidden_action` when it does not; the navigation shows a member only the pages it may open
+   * (`mayOpen`). Pages of a person rather than a business (signing in, choosing a business) have none.
+   */
+  readonly permission?: DashboardAction;
   /** Each status the page may answer, with what it means. A 303 is a redirect. */
   readonly answers: Readonly<Record<number, string>>;
   /**

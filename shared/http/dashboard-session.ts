@@ -1,14 +1,20 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { PageEndpoint } from '#shared/api/endpoint.ts';
 import { absoluteLimitMs, type DashboardSession } from '#shared/data/dashboard-session.ts';
 import { signUpWindowMs } from '#shared/data/sign-in-code.ts';
+import { type DashboardAction, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
 import { ForbiddenAction } from '#shared/errors/auth.ts';
 import { BusinessNotChosen } from '#shared/errors/dashboard.ts';
+import { ValidationFailed } from '#shared/errors/request.ts';
 import {
+  type FieldsOf,
   type PageOptions,
   type PageRequest,
   type PageResult,
+  pageHandler,
   redirectTo,
 } from '#shared/http/page-handler.ts';
+import { type ActingMember, actingMember } from '#shared/operations/dashboard-access.ts';
 import { resumeSession } from '#shared/operations/dashboard-sessions.ts';
 import { dashboardContentSecurityPolicy } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
@@ -69,7 +75,7 @@ export function cookieValue(header: string | undefined, name: string): string | 
 const uuidShape = /^[0-9a-f-]{36}$/;
 
 /** The pending sign-in's attempt id, when the cookie holds something shaped like one. */
-export function attemptIdOf(request: PageRequest): string | undefined {
+export function attemptIdOf(request: PageRequest<object>): string | undefined {
   const value = cookieValue(request.headers.cookie, attemptCookieName(request.baseUrl));
   return value && uuidShape.test(value) ? value : undefined;
 }
@@ -78,7 +84,7 @@ export function attemptIdOf(request: PageRequest): string | undefined {
  * A post must come from the service's own pages: the browser's Origin must be exactly ours. A post
  * without one (an old client, a script) is refused too: nothing a person does here lacks it.
  */
-export function requireOwnOrigin(request: PageRequest): void {
+export function requireOwnOrigin(request: PageRequest<object>): void {
   if (request.method !== 'POST') return;
   if (request.headers.origin !== new URL(request.baseUrl).origin) {
     throw new ForbiddenAction('The form was not posted from this site');
@@ -95,8 +101,24 @@ export function requireCsrfToken(session: DashboardSession, form: Record<string,
   }
 }
 
-export type SessionPageRender<R = PageResult> = (
-  request: PageRequest,
+/**
+ * A post whose declared form lacks a field the page always sends (a hidden id, the token) or holds
+ * one it never would: not a post of the page's own form. Asked after the Origin, the session, the
+ * token and the role, so a refused post is refused for those first, as it was before forms were parsed.
+ */
+export function requireWellFormed(request: Pick<PageRequest<object>, 'malformedForm' | 'fieldErrors'>): void {
+  if (!request.malformedForm) return;
+  throw new ValidationFailed(
+    request.fieldErrors.map(({ field, problem }) => ({
+      field,
+      rule: problem === 'missing' ? 'required' : 'in',
+      message: `The form's ${field} field is ${problem}`,
+    })),
+  );
+}
+
+export type SessionPageRender<Fields extends object = Record<string, never>, R = PageResult> = (
+  request: PageRequest<Fields>,
   session: DashboardSession,
 ) => Promise<R>;
 
@@ -106,8 +128,17 @@ export type SessionPageRender<R = PageResult> = (
  * post (403) changes nothing. A page that needs a business (`actingMember`) and finds none chosen
  * sends the person to the businesses page.
  */
-export function withSession<R = PageResult>(render: SessionPageRender<R>) {
-  return async (request: PageRequest): Promise<R | PageResult> => {
+export function withSession<Fields extends object = Record<string, never>, R = PageResult>(
+  render: SessionPageRender<Fields, R>,
+) {
+  return signedIn<Fields, R>(async (request, session) => {
+    requireWellFormed(request);
+    return render(request, session);
+  });
+}
+
+function signedIn<Fields extends object, R>(render: SessionPageRender<Fields, R>) {
+  return async (request: PageRequest<Fields>): Promise<R | PageResult> => {
     requireOwnOrigin(request);
     const presented = cookieValue(request.headers.cookie, sessionCookieName(request.baseUrl));
     const session = await resumeSession(presented);
@@ -128,10 +159,56 @@ export function withSession<R = PageResult>(render: SessionPageRender<R>) {
   };
 }
 
+/** What a page of a business declares: the action its member's role must allow. */
+export interface MemberPageDeclaration {
+  readonly permission: DashboardAction;
+}
+
+export type MemberPageRender<Fields extends object = Record<string, never>, R = PageResult> = (
+  request: PageRequest<Fields>,
+  member: ActingMember,
+  session: DashboardSession,
+) => Promise<R>;
+
+/**
+ * A page of the business the session acts for: the acting member is read afresh (a role change or
+ * a removal applies at once) and its role must allow the page's declared permission, or the page
+ * is refused 403 `forbidden_action` before anything is read or written for it.
+ */
+export function withMember<Fields extends object = Record<string, never>, R = PageResult>(
+  page: MemberPageDeclaration,
+  render: MemberPageRender<Fields, R>,
+) {
+  return signedIn<Fields, R>(async (request, session) => {
+    const member = await actingMember(session);
+    requireRoleAllows(member.role, page.permission);
+    requireWellFormed(request);
+    return render(request, member, session);
+  });
+}
+
+/**
+ * A dashboard page of a business, from its declaration: its form parsed into typed `fields`, its
+ * permission asked of the acting member, the dashboard's headers. The page gets the member.
+ */
+export function dashboardPage<const E extends PageEndpoint & MemberPageDeclaration>(
+  endpoint: E,
+  render: MemberPageRender<FieldsOf<E>>,
+  options: PageOptions = {},
+) {
+  return pageHandler(endpoint, withMember<FieldsOf<E>>(endpoint, render), {
+    ...dashboardPageOptions,
+    ...options,
+  });
+}
+
 /** A step before any session (phone, code, sign-up): its posts are checked for their Origin. */
-export function withoutSession(render: (request: PageRequest) => Promise<PageResult>) {
-  return async (request: PageRequest): Promise<PageResult> => {
+export function withoutSession<Fields extends object = Record<string, never>>(
+  render: (request: PageRequest<Fields>) => Promise<PageResult>,
+) {
+  return async (request: PageRequest<Fields>): Promise<PageResult> => {
     requireOwnOrigin(request);
+    requireWellFormed(request);
     return render(request);
   };
 }

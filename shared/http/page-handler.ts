@@ -1,6 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { output, ZodMiniType as ZodType } from 'zod/mini';
 import type { PageEndpointName } from '#shared/api/all-endpoints.ts';
+import type { PageEndpoint } from '#shared/api/endpoint.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { DomainError } from '#shared/errors/domain-error.ts';
 import { BadRequest, ValidationFailed } from '#shared/errors/request.ts';
@@ -24,12 +26,41 @@ export interface PageEvent extends ApiEvent {
   language?: Language;
 }
 
-export interface PageRequest {
+/** A field of a posted form that its declared schema refuses: missing (or empty), or not one it takes. */
+export interface FormFieldError {
+  readonly field: string;
+  readonly problem: 'missing' | 'invalid';
+}
+
+/** A page's declared form, as its fields come out of the schema; no fields for a page that declares none. */
+export type FieldsOf<E> = E extends { readonly form: infer Form extends ZodType }
+  ? output<Form>
+  : Record<string, never>;
+
+export interface PageRequest<Fields extends object = Record<string, never>> {
   method: string;
   params: Record<string, string>;
   query: Record<string, string>;
-  /** A posted form's fields, first value of each; empty for a GET. */
+  /**
+   * The posted form as it came, first value of each; empty for a GET. Only the wrappers read it
+   * (the session's CSRF token) and the payers' pages, which declare no schema: a page that declares
+   * its form reads `fields`.
+   */
   form: Record<string, string>;
+  /**
+   * The declared form's fields, each through its schema (`shared/api/form-fields.ts`): text a person
+   * typed is there even when empty; a field left out or refused by its schema is undefined (it is
+   * optional in the declaration) and named in `fieldErrors`.
+   */
+  fields: Fields;
+  /** What the declared schema refused, field by field, for the page to show beside each field. */
+  fieldErrors: readonly FormFieldError[];
+  /**
+   * A field the declaration requires (a hidden id, the token) is missing or malformed: not a post
+   * of the page's own form. The dashboard's wrappers answer it 400 once the post's Origin, session
+   * and token have been checked.
+   */
+  malformedForm: boolean;
   language: Language;
   /**
    * The language was chosen on the page (`?lang=`) rather than from the browser's settings: links
@@ -138,39 +169,90 @@ export function redirectResponse(
  * Wraps a public HTML page: headers lower-cased, the page language, a posted form, then the page
  * function, whose result is an HTML page or a 303. Errors become a page in the payer's language
  * here and only here: a domain error with its status (404 for an unknown payment), anything else
- * logged with the request id and answered 500 without internals. A page validates nothing, so it
- * names its endpoint instead of importing the declaration: no schema, and no zod, in its bundle.
+ * logged with the request id and answered 500 without internals. A payer's page validates
+ * nothing, so it names its endpoint instead of importing the declaration: no schema, and no zod, in
+ * its bundle. A dashboard page passes its declaration: its form reaches it as typed `fields`.
  */
-export function pageHandler(
-  endpoint: PageEndpointName,
-  render: (request: PageRequest) => Promise<PageResult>,
+export function pageHandler<const E extends PageEndpointName | PageEndpoint>(
+  endpoint: E,
+  render: (request: PageRequest<FieldsOf<E>>) => Promise<PageResult>,
   options: PageOptions = {},
 ) {
+  const name = endpointNameOf(endpoint);
   const handler = middy<PageEvent, APIGatewayProxyResult, Error, Context>()
     .use(metricsPublished())
-    .use(errorPages(endpoint, options))
+    .use(errorPages(name, options))
     .use(normalizeHeaders())
     .use(pageLanguage())
     .use(formBody(options.maxFormFieldChars))
     .handler(async (event, context) => {
-      const result = await render(pageRequestOf(event, context));
+      const result = await render(pageRequestOf(event, context, formOf(endpoint)));
       if ('download' in result) return downloadResponse(result.download, options.headers);
       return 'redirect' in result
         ? redirectResponse(result.redirect, result.setCookie, options.headers)
         : htmlResponse(result.statusCode, result.html, options.headers);
     });
   // Kept on the handler so a test can check each entry file serves its own endpoint.
-  return Object.assign(inRequestOf(handler), { endpointName: endpoint });
+  return Object.assign(inRequestOf(handler), { endpointName: name });
+}
+
+/**
+ * A page is given by its name (the payers' pages: nothing to validate, no zod in their bundle) or
+ * by its declaration (the dashboard's: its form is parsed with the declared schema).
+ */
+export const endpointNameOf = (endpoint: PageEndpointName | PageEndpoint): PageEndpointName =>
+  typeof endpoint === 'string' ? endpoint : (endpoint.name as PageEndpointName);
+
+export const formOf = (endpoint: PageEndpointName | PageEndpoint): ZodType | undefined =>
+  typeof endpoint === 'string' ? undefined : endpoint.form;
+
+/**
+ * The declared form's fields, one at a time, so one refused field leaves the others readable and
+ * the page can say which one is wrong. A refused field the schema may go without (optional, or
+ * with a default) is left undefined; one it requires makes the form malformed.
+ */
+export function parseForm(
+  schema: ZodType | undefined,
+  raw: Record<string, string>,
+): Pick<PageRequest<Record<string, unknown>>, 'fields' | 'fieldErrors' | 'malformedForm'> {
+  const shape = (schema?._zod.def as { shape?: Record<string, ZodType> } | undefined)?.shape ?? {};
+  const fields: Record<string, unknown> = {};
+  const fieldErrors: FormFieldError[] = [];
+  let malformedForm = false;
+  for (const [name, field] of Object.entries(shape)) {
+    const value = Object.hasOwn(raw, name) ? raw[name] : undefined;
+    const parsed = field.safeParse(value);
+    if (parsed.success) {
+      if (parsed.data !== undefined) fields[name] = parsed.data;
+      continue;
+    }
+    fieldErrors.push({
+      field: name,
+      problem: value === undefined || value.trim() === '' ? 'missing' : 'invalid',
+    });
+    if (!field.safeParse(undefined).success) malformedForm = true;
+  }
+  return { fields, fieldErrors, malformedForm };
 }
 
 /** The page's request, once the page wrapper's middlewares have run on its event. */
-export function pageRequestOf(event: PageEvent, context: Context): PageRequest {
+export function pageRequestOf<Fields extends object = Record<string, never>>(
+  event: PageEvent,
+  context: Context,
+  formSchema?: ZodType,
+): PageRequest<Fields> {
   const query = (event.queryStringParameters ?? {}) as Record<string, string>;
+  const form = event.form ?? {};
+  const parsed = parseForm(formSchema, form);
   return {
     method: event.httpMethod,
     params: (event.pathParameters ?? {}) as Record<string, string>,
     query,
-    form: event.form ?? {},
+    form,
+    fields: parsed.fields as Fields,
+    fieldErrors: parsed.fieldErrors,
+    // A GET has no form to be malformed: its page is a link anyone may follow.
+    malformedForm: event.httpMethod === 'POST' && parsed.malformedForm,
     language: event.language ?? 'fr',
     languagePinned: query.lang?.trim().toLowerCase() === event.language,
     headers: event.normalizedHeaders ?? {},

@@ -3,11 +3,15 @@ import { pipeline } from 'node:stream/promises';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { PageEndpointName } from '#shared/api/all-endpoints.ts';
+import type { PageEndpoint } from '#shared/api/endpoint.ts';
 import { metricsPublished, normalizeHeaders } from '#shared/http/api-handler.ts';
 import {
   downloadResponse,
+  endpointNameOf,
   errorPages,
+  type FieldsOf,
   formBody,
+  formOf,
   htmlResponse,
   type PageEvent,
   type PageOptions,
@@ -63,19 +67,20 @@ export const streamingRuntime = (): ResponseStreamingRuntime | undefined => {
 
 type Answer = APIGatewayProxyResult & { file?: StreamedFile };
 
-export function streamedPageHandler(
-  endpoint: PageEndpointName,
-  render: (request: PageRequest) => Promise<PageResult | StreamedFile>,
+export function streamedPageHandler<const E extends PageEndpointName | PageEndpoint>(
+  endpoint: E,
+  render: (request: PageRequest<FieldsOf<E>>) => Promise<PageResult | StreamedFile>,
   options: PageOptions = {},
 ) {
+  const name = endpointNameOf(endpoint);
   const answer = middy<PageEvent, APIGatewayProxyResult, Error, Context>()
     .use(metricsPublished())
-    .use(errorPages(endpoint, options))
+    .use(errorPages(name, options))
     .use(normalizeHeaders())
     .use(pageLanguage())
     .use(formBody(options.maxFormFieldChars))
     .handler(async (event, context): Promise<Answer> => {
-      const result = await render(pageRequestOf(event, context));
+      const result = await render(pageRequestOf(event, context, formOf(endpoint)));
       if ('file' in result) {
         const response = htmlResponse(200, '', {
           ...options.headers,
@@ -110,7 +115,7 @@ export function streamedPageHandler(
       } catch (error) {
         // Headers are gone: the file is cut short (the client sees a broken download, never a
         // complete-looking wrong one).
-        logger.error('streamed file cut short', { error: error as Error, endpoint });
+        logger.error('streamed file cut short', { error: error as Error, endpoint: name });
       } finally {
         await result.file.after?.({ complete });
       }
@@ -119,7 +124,7 @@ export function streamedPageHandler(
   const installed = streamingRuntime();
   const handler = installed ? installed.streamifyResponse(stream) : stream;
   // Kept on the handler so a test can check each entry file serves its own endpoint.
-  return Object.assign(handler, { endpointName: endpoint, streams: true as const });
+  return Object.assign(handler, { endpointName: name, streams: true as const });
 }
 
 function runtime(): ResponseStreamingRuntime {
