@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { PageEndpoint } from '#shared/api/endpoint.ts';
 import { absoluteLimitMs, type DashboardSession } from '#shared/data/dashboard-session.ts';
 import { signUpWindowMs } from '#shared/data/sign-in-code.ts';
-import { type DashboardAction, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
+import { type DashboardAction, type MemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
 import { ForbiddenAction } from '#shared/errors/auth.ts';
 import { BusinessNotChosen } from '#shared/errors/dashboard.ts';
 import { ValidationFailed } from '#shared/errors/request.ts';
@@ -14,9 +14,11 @@ import {
   pageHandler,
   redirectTo,
 } from '#shared/http/page-handler.ts';
+import { publicBaseUrl } from '#shared/http/public-base-url.ts';
 import { type ActingMember, actingMember } from '#shared/operations/dashboard-access.ts';
 import { resumeSession } from '#shared/operations/dashboard-sessions.ts';
 import { dashboardContentSecurityPolicy } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardErrorPage } from '#shared/pages/dashboard-template.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 /**
@@ -32,7 +34,24 @@ import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
  */
 export const dashboardPageOptions: PageOptions = {
   headers: { 'referrer-policy': 'same-origin', 'content-security-policy': dashboardContentSecurityPolicy },
+  errorPage: ({ statusCode, language, requestId, event, context }) =>
+    dashboardErrorPage(
+      {
+        language,
+        languagePinned: event.queryStringParameters?.lang?.trim().toLowerCase() === language,
+        baseUrl: publicBaseUrl(event),
+        role: rolesOfRequests.get(context),
+      },
+      statusCode,
+      requestId,
+    ),
 };
+
+/**
+ * The acting member's role by the request's Lambda context, kept once the member is read: an error
+ * page (a refusal, a 404) then shows the navigation that member's role opens.
+ */
+const rolesOfRequests = new WeakMap<object, MemberRole>();
 
 const isHttps = (baseUrl: string) => new URL(baseUrl).protocol === 'https:';
 
@@ -165,7 +184,8 @@ export interface MemberPageDeclaration {
 }
 
 export type MemberPageRender<Fields extends object = Record<string, never>, R = PageResult> = (
-  request: PageRequest<Fields>,
+  /** With the member's role, which the template's navigation reads (a page spreads the request). */
+  request: PageRequest<Fields> & { role: MemberRole },
   member: ActingMember,
   session: DashboardSession,
 ) => Promise<R>;
@@ -181,9 +201,10 @@ export function withMember<Fields extends object = Record<string, never>, R = Pa
 ) {
   return signedIn<Fields, R>(async (request, session) => {
     const member = await actingMember(session);
+    rolesOfRequests.set(request.context, member.role);
     requireRoleAllows(member.role, page.permission);
     requireWellFormed(request);
-    return render(request, member, session);
+    return render({ ...request, role: member.role }, member, session);
   });
 }
 

@@ -84,6 +84,17 @@ export interface PageOptions {
   headers?: Readonly<Record<string, string>>;
   /** A form whose fields may be longer than `maxFormFieldChars` (a webhook's URL). */
   maxFormFieldChars?: number;
+  /** The group's own error page (the dashboard's, in its words and with its navigation). */
+  errorPage?: ((page: ErrorPageRequest) => string) | undefined;
+}
+
+/** What an error page knows of the failed request. */
+export interface ErrorPageRequest {
+  statusCode: number;
+  language: Language;
+  requestId: string;
+  event: PageEvent;
+  context: Context;
 }
 
 /** A file to download (a QR code): its bytes, type and the name a browser saves it under. */
@@ -316,14 +327,14 @@ export function errorPages(
       const { error, event } = request;
       const language = event.language ?? languageOf(event);
       const requestId = requestIdOf(event, request.context);
+      const page = (statusCode: number) =>
+        options.errorPage
+          ? options.errorPage({ statusCode, language, requestId, event, context: request.context })
+          : errorPage({ statusCode, language, requestId });
       if (error instanceof DomainError) {
         // A form that does not validate is the payer's doing, like any other bad request.
         const statusCode = error instanceof ValidationFailed ? 400 : statusByErrorId[error.id];
-        request.response = htmlResponse(
-          statusCode,
-          errorPage({ statusCode, language, requestId }),
-          options.headers,
-        );
+        request.response = htmlResponse(statusCode, page(statusCode), options.headers);
         return;
       }
       logger.error('unexpected error', {
@@ -333,11 +344,7 @@ export function errorPages(
         route: `${event.httpMethod} ${event.resource}`,
         path: event.path,
       });
-      request.response = htmlResponse(
-        500,
-        errorPage({ statusCode: 500, language, requestId }),
-        options.headers,
-      );
+      request.response = htmlResponse(500, page(500), options.headers);
     },
   };
 }
