@@ -44,6 +44,7 @@ export type MetricName =
   | 'DashboardSignIns'
   | 'DashboardSignUps'
   | 'DashboardInvitationsSent'
+  | 'DashboardInvitationsCancelled'
   | 'DashboardInvitationsAccepted'
   | 'DashboardRoleChanges'
   | 'DashboardMembersRemoved'

@@ -3,6 +3,7 @@ import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts'
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { ActionRefused, cancelPayment } from '#shared/operations/dashboard-payment-actions.ts';
 import { transactionDetailOf, transactionPath } from '#shared/operations/dashboard-transactions.ts';
+import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { transactionPage, transactionPageContextOf } from '#shared/pages/dashboard-transaction.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
@@ -13,7 +14,7 @@ export const handler = pageHandler(
     const detail = await transactionDetailOf(member, request.params.transactionId ?? '', request.query.at);
     try {
       await cancelPayment(member, detail, request.sourceIp);
-      return redirectTo(dashboardUrl(request, transactionPath(detail)));
+      return redirectTo(withNotice(dashboardUrl(request, transactionPath(detail)), 'done', 'cancelled'));
     } catch (error) {
       if (!(error instanceof ActionRefused)) throw error;
       const context = transactionPageContextOf(request, session.csrfToken, member.role, detail);

@@ -2,6 +2,7 @@ import { LastOwner } from '#shared/errors/dashboard.ts';
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { changeMemberRole, teamOf } from '#shared/operations/team.ts';
+import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { teamPage } from '#shared/pages/dashboard-team.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
@@ -20,7 +21,7 @@ export const handler = pageHandler(
       const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) };
       return htmlPage(teamPage(page, { notice: 'last_owner' }), 409);
     }
-    return redirectTo(dashboardUrl(request, '/team'));
+    return redirectTo(withNotice(dashboardUrl(request, '/team'), 'done', 'roleChanged'));
   }),
   dashboardPageOptions,
 );

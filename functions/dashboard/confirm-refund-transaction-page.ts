@@ -3,6 +3,7 @@ import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts'
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { ActionRefused, confirmRefund } from '#shared/operations/dashboard-payment-actions.ts';
 import { transactionDetailOf, transactionPath } from '#shared/operations/dashboard-transactions.ts';
+import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { transactionPage, transactionPageContextOf } from '#shared/pages/dashboard-transaction.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
@@ -18,7 +19,7 @@ export const handler = pageHandler(
         { amountCents: request.form.amountCents ?? '', key: request.form.key ?? '' },
         request,
       );
-      return redirectTo(dashboardUrl(request, transactionPath(detail)));
+      return redirectTo(withNotice(dashboardUrl(request, transactionPath(detail)), 'done', 'refunded'));
     } catch (error) {
       if (!(error instanceof ActionRefused)) throw error;
       const context = transactionPageContextOf(request, session.csrfToken, member.role, detail);

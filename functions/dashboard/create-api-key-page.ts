@@ -1,7 +1,8 @@
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import { ApiKeyLimitReached } from '#shared/errors/api-keys.ts';
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { keepToShowOnce } from '#shared/http/shown-once.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import {
   createKeyFor,
@@ -10,7 +11,9 @@ import {
   keysOverview,
   type NewKeyForm,
 } from '#shared/operations/dashboard-api-keys.ts';
-import { apiKeysPage, createdKeyPage, type KeyFormState } from '#shared/pages/dashboard-api-keys.ts';
+import { apiKeysPage, type CreatedKey, type KeyFormState } from '#shared/pages/dashboard-api-keys.ts';
+import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
+import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
   'createApiKeyPage',
@@ -45,12 +48,10 @@ export const handler = pageHandler(
     if (errors.length > 0) return again({ ...state, errors }, 400);
     try {
       const { apiKey, secret } = await createKeyFor(member, form, request.sourceIp);
-      return htmlPage(
-        createdKeyPage(
-          { ...request, pageUrl: `${request.baseUrl}/dashboard/api-keys`, apiAccess: overview.apiAccess },
-          { id: apiKey.id, name: apiKey.name, secret },
-        ),
-      );
+      // Post, then redirect: the page that shows the secret is a GET, so a reload makes no second key.
+      const created: CreatedKey = { id: apiKey.id, name: apiKey.name, secret };
+      await keepToShowOnce(request, session, 'api-key', created);
+      return redirectTo(withNotice(dashboardUrl(request, '/api-keys'), 'created', apiKey.id));
     } catch (error) {
       if (error instanceof ApiKeyLimitReached)
         return again({ ...state, errors: [], limitReached: true }, 409);

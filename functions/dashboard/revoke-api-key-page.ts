@@ -2,6 +2,7 @@ import { dashboardPageOptions, withSession } from '#shared/http/dashboard-sessio
 import { pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { revokeKeyOf } from '#shared/operations/dashboard-api-keys.ts';
+import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
@@ -9,7 +10,7 @@ export const handler = pageHandler(
   withSession(async (request, session) => {
     const member = await requireAction(session, 'manageKeys');
     await revokeKeyOf(member, request.params.keyId ?? '', request.sourceIp);
-    return redirectTo(dashboardUrl(request, '/api-keys'));
+    return redirectTo(withNotice(dashboardUrl(request, '/api-keys'), 'revoked', '1'));
   }),
   dashboardPageOptions,
 );

@@ -1,9 +1,11 @@
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { keepToShowOnce } from '#shared/http/shown-once.ts';
 import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { saveWebhookForm, webhookFormOf, webhooksOverview } from '#shared/operations/dashboard-webhooks.ts';
+import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { webhookSecretPage, webhooksPage } from '#shared/pages/dashboard-webhooks.ts';
+import { type MadeSecret, webhooksPage } from '#shared/pages/dashboard-webhooks.ts';
 
 export const handler = pageHandler(
   'saveWebhookPage',
@@ -12,9 +14,14 @@ export const handler = pageHandler(
     const form = webhookFormOf(request.form);
     const saved = await saveWebhookForm(member, form, request.sourceIp);
     const pageUrl = `${request.baseUrl}/dashboard/webhooks`;
-    if (saved.outcome === 'created')
-      return htmlPage(webhookSecretPage({ ...request, pageUrl }, saved.secret, 'created'));
-    if (saved.outcome === 'changed') return redirectTo(dashboardUrl(request, '/webhooks'));
+    if (saved.outcome === 'created') {
+      // Post, then redirect: the webhooks page shows the secret once; a reload makes nothing.
+      const made: MadeSecret = { secret: saved.secret, made: 'created' };
+      await keepToShowOnce(request, session, 'webhook-secret', made);
+      return redirectTo(withNotice(dashboardUrl(request, '/webhooks'), 'secret', 'created'));
+    }
+    if (saved.outcome === 'changed')
+      return redirectTo(withNotice(dashboardUrl(request, '/webhooks'), 'changed', '1'));
     const state = {
       ...form,
       errors: saved.outcome === 'invalid' ? saved.errors : [],

@@ -1,12 +1,24 @@
 import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
 import { teamOf } from '#shared/operations/team.ts';
-import { teamPage } from '#shared/pages/dashboard-team.ts';
+import { type TeamDone, teamPage } from '#shared/pages/dashboard-team.ts';
+
+/** What the post before said was done (post, redirect, then this page says so). */
+function doneOf(query: Record<string, string>): TeamDone | undefined {
+  if (query.invited) return { kind: 'invited', invitationId: query.invited };
+  const done = query.done;
+  return done === 'removed' || done === 'cancelled' || done === 'roleChanged' ? { kind: done } : undefined;
+}
 
 export const handler = pageHandler(
   'teamPage',
   withSession(async (request, session) =>
-    htmlPage(teamPage({ ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) })),
+    htmlPage(
+      teamPage(
+        { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) },
+        { done: doneOf(request.query) },
+      ),
+    ),
   ),
   dashboardPageOptions,
 );

@@ -9,8 +9,11 @@ export const handler = pageHandler(
   withSession(async (request, session) => {
     const member = await requireAction(session, 'read');
     const detail = await transactionDetailOf(member, request.params.transactionId ?? '', request.query.at);
+    const done = request.query.done;
     return htmlPage(
-      transactionPage(transactionPageContextOf(request, session.csrfToken, member.role, detail)),
+      transactionPage(transactionPageContextOf(request, session.csrfToken, member.role, detail), {
+        notice: done === 'cancelled' || done === 'refunded' ? done : undefined,
+      }),
     );
   }),
   dashboardPageOptions,

@@ -1,4 +1,4 @@
-import { enum as enumOf, globalRegistry, object, string } from 'zod/mini';
+import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
 import { memberRoles } from '#shared/domain/dashboard-roles.ts';
@@ -13,6 +13,9 @@ const tag = 'Dashboard';
 const notAForm = 'A body that is not a form.';
 const role = enumOf(memberRoles).register(globalRegistry, { description: 'A dashboard role.' });
 const memberPathParams = object({ memberId: string() });
+const invitationPathParams = object({
+  invitationId: string().register(globalRegistry, { description: 'As the team page links it.' }),
+});
 const refused = 'The acting member’s role does not allow it (`forbidden_action`): nothing changes.';
 const signedOut = 'No session: to the sign-in page; no business chosen: to the businesses page.';
 
@@ -25,7 +28,15 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'The team: members (name, masked phone, role), pending invitations, the invitation form',
-    query: dashboardQuery,
+    query: object({
+      lang: dashboardQuery.shape.lang,
+      invited: optional(string()).register(globalRegistry, {
+        description: 'An invitation just sent (its id): the page says to whom, and until when.',
+      }),
+      done: optional(enumOf(['removed', 'cancelled', 'roleChanged'])).register(globalRegistry, {
+        description: 'What was just done, said at the top.',
+      }),
+    }),
     answers: { 200: 'The team.', 303: signedOut },
   },
   inviteMember: {
@@ -39,10 +50,46 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: dashboardQuery,
     form: object({ csrf, firstName: string(), lastName: string(), phone: string(), role }),
     answers: {
-      303: 'Invited: to the team page.',
+      303: 'Invited: to the team page, which says to whom the invitation went.',
       400: 'The team page again, with the form’s errors.',
       403: `${forbidden} Or: ${refused}`,
       409: 'Already a member, or too many pending invitations: the team page with the reason.',
+    },
+  },
+  confirmCancelInvitation: {
+    method: 'GET',
+    path: '/dashboard/team/invitations/{invitationId}/cancel',
+    caller: 'public',
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
+    page: true,
+    tag,
+    summary: 'Ask before cancelling a pending invitation: whom, and that its link stops working',
+    params: invitationPathParams,
+    query: dashboardQuery,
+    answers: {
+      200: 'The confirmation.',
+      303: signedOut,
+      403: refused,
+      404: 'No such pending invitation in the business acted for (accepted, cancelled, replaced or expired).',
+    },
+  },
+  cancelInvitation: {
+    method: 'POST',
+    path: '/dashboard/team/invitations/{invitationId}/cancel',
+    caller: 'public',
+    access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
+    page: true,
+    tag,
+    summary: 'Cancel a pending invitation: its SMS link no longer lets the phone join (audited)',
+    params: invitationPathParams,
+    query: dashboardQuery,
+    form: object({ csrf }),
+    answers: {
+      303: 'Cancelled: to the team page, saying so.',
+      400: notAForm,
+      403: `${forbidden} Or: ${refused}`,
+      404: 'No such pending invitation in the business acted for.',
+      409: 'Accepted or sent again meanwhile: the team page, saying nothing was cancelled.',
     },
   },
   changeMemberRole: {
@@ -65,10 +112,27 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     form: object({ csrf, role }),
     answers: {
       400: notAForm,
-      303: 'Changed: to the team page.',
+      303: 'Changed: to the team page, saying so.',
       403: `${forbidden} Or: ${refused}`,
       404: 'No such member in the business acted for.',
       409: 'The business’s last owner keeps the role.',
+    },
+  },
+  confirmRemoveMember: {
+    method: 'GET',
+    path: '/dashboard/team/members/{memberId}/remove',
+    caller: 'public',
+    access: ['table:GetItem', 'table:UpdateItem'],
+    page: true,
+    tag,
+    summary: 'Ask before removing a member: who, and what they lose',
+    params: memberPathParams,
+    query: dashboardQuery,
+    answers: {
+      200: 'The confirmation.',
+      303: signedOut,
+      403: refused,
+      404: 'No such member in the business acted for.',
     },
   },
   removeMember: {
@@ -91,7 +155,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     form: object({ csrf }),
     answers: {
       400: notAForm,
-      303: 'Removed: to the team page.',
+      303: 'Removed: to the team page, saying so.',
       403: `${forbidden} Or: ${refused}`,
       404: 'No such member in the business acted for.',
       409: 'The business’s last owner cannot be removed.',

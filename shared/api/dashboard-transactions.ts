@@ -35,6 +35,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'GET',
     path: '/dashboard/transactions',
     caller: 'public',
+    permission: 'read',
     // The API's list keeps its listing instant per member (shared/data/list-snapshot.ts).
     access: ['table:GetItem', 'table:Query', 'table:PutItem', 'table:UpdateItem'],
     page: true,
@@ -73,7 +74,13 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     tag,
     summary: 'One transaction: its timeline and its actions',
     params,
-    query,
+    query: object({
+      lang,
+      at,
+      done: optional(enumOf(['cancelled', 'refunded'])).register(globalRegistry, {
+        description: 'What was just done to it, said at the top.',
+      }),
+    }),
     answers: { 200: 'The transaction.', 303: signedOut, 404: notFound },
   },
   refundTransactionPage: {
@@ -121,12 +128,30 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
       }),
     }),
     answers: {
-      303: 'To the transaction’s page, the refund in its timeline.',
+      303: 'To the transaction’s page, saying the refund is made, the refund in its timeline.',
       400: 'A form that is not the confirmation’s.',
       403: forbidden,
       404: notFound,
       409: 'More than remains refundable, not refundable, or the balance does not cover it: the page says which.',
       503: 'The payer’s operator is down: nothing refunded, the page says so.',
+    },
+  },
+  confirmCancelPaymentPage: {
+    method: 'GET',
+    path: '/dashboard/transactions/{transactionId}/cancel',
+    caller: 'public',
+    access: ['table:GetItem', 'table:Query', 'table:BatchGetItem', 'table:UpdateItem'],
+    page: true,
+    tag,
+    summary: 'Ask before cancelling a pending payment request: what it changes for the payer',
+    params,
+    query,
+    answers: {
+      200: 'The confirmation.',
+      303: signedOut,
+      403: forbidden,
+      404: notFound,
+      409: 'The request has ended already: its page, saying so.',
     },
   },
   cancelPaymentPage: {
@@ -148,7 +173,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     query,
     form: object({ csrf }),
     answers: {
-      303: 'To the transaction’s page.',
+      303: 'To the transaction’s page, saying it was cancelled.',
       400: 'Not a form.',
       403: forbidden,
       404: notFound,
@@ -159,6 +184,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'POST',
     path: '/dashboard/transactions/{transactionId}/deliveries/{deliveryId}/resend',
     caller: 'public',
+    permission: 'manageWebhooks',
     access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
     page: true,
     tag,

@@ -32,6 +32,7 @@ export const auditActions = [
   'webhook_test_sent',
   'webhook_delivery_resent',
   'member_invited',
+  'invitation_cancelled',
   'member_role_changed',
   'member_removed',
   'refund_made',

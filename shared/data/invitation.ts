@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { tableName } from '#shared/aws/dynamodb.ts';
 import { queryAll } from '#shared/data/query.ts';
 import type { GuardedWrite } from '#shared/data/transact.ts';
@@ -75,6 +76,33 @@ export function acceptInvitationWrites(invitation: Invitation): GuardedWrite[] {
         Delete: { TableName: tableName(), Key: businessSideKey(invitation.businessId, invitation.phone) },
       },
     },
+  ];
+}
+
+/**
+ * An invitation's id in the team page's links (its cancellation): a digest of what makes it this
+ * one (business, phone, the instant it was made), so the phone is not in any address, and
+ * inviting the same phone again (a new instant) makes a new id: a page still showing the old one
+ * cancels nothing.
+ */
+export const invitationIdOf = (invitation: Pick<Invitation, 'businessId' | 'phone' | 'createdAt'>) =>
+  createHash('sha256')
+    .update(`${invitation.businessId}|${invitation.phone}|${invitation.createdAt}`)
+    .digest('base64url')
+    .slice(0, 22);
+
+/**
+ * Cancels the invitation as it was read: both items deleted, the phone's under the condition
+ * that it is still this one, so one accepted meanwhile (a member now) or replaced is left alone (409).
+ */
+export function cancelInvitationWrites(invitation: Invitation): GuardedWrite[] {
+  const [phoneSide, businessSide] = acceptInvitationWrites(invitation);
+  return [
+    {
+      ...(phoneSide as GuardedWrite),
+      onConditionFailed: () => new Conflict('The invitation was accepted or replaced meanwhile'),
+    },
+    businessSide as GuardedWrite,
   ];
 }
 

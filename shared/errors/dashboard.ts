@@ -22,6 +22,13 @@ export class MemberNotFound extends DomainError {
   }
 }
 
+/** Not a pending invitation of the acting business (cancelled, accepted, replaced or expired). */
+export class InvitationNotFound extends DomainError {
+  constructor() {
+    super('not_found', 'Invitation not found');
+  }
+}
+
 /** A business keeps at least one owner: its last cannot be removed or given another role. */
 export class LastOwner extends DomainError {
   constructor() {

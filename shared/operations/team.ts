@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { DashboardSession } from '#shared/data/dashboard-session.ts';
 import {
   acceptInvitationWrites,
+  cancelInvitationWrites,
   type Invitation,
+  invitationIdOf,
   invitationLifetimeMs,
   invitationsOfBusiness,
   invitationsOfPhone,
@@ -24,7 +26,7 @@ import { isMemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { maskPhone, normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
-import { LastOwner, MemberNotFound } from '#shared/errors/dashboard.ts';
+import { InvitationNotFound, LastOwner, MemberNotFound } from '#shared/errors/dashboard.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
 import { auditWriteFor } from '#shared/operations/audit-log.ts';
@@ -134,6 +136,50 @@ export async function inviteMember(
   return { outcome: 'invited', invitation };
 }
 
+/**
+ * A pending invitation of the acting business by its id, for a member who may cancel it
+ * (`manageTeam`; `manageOwners` for an owner's). Another business's, or one no longer pending, is
+ * not found.
+ */
+export async function pendingInvitationOf(
+  session: DashboardSession,
+  invitationId: string,
+  now = new Date(),
+): Promise<{ acting: ActingMember; invitation: Invitation }> {
+  const acting = await requireAction(session, 'manageTeam');
+  const invitation = (await invitationsOfBusiness(acting.businessId, now)).find(
+    (candidate) => invitationIdOf(candidate) === invitationId,
+  );
+  if (!invitation) throw new InvitationNotFound();
+  if (invitation.role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
+  return { acting, invitation };
+}
+
+/**
+ * Cancels a pending invitation: its link no longer lets the phone in (the next sign-in with it
+ * finds no invitation). One accepted or replaced meanwhile is left as it is (409).
+ */
+export async function cancelInvitation(
+  session: DashboardSession,
+  invitationId: string,
+  sourceIp = '',
+  now = new Date(),
+): Promise<Invitation> {
+  const { acting, invitation } = await pendingInvitationOf(session, invitationId, now);
+  const audit = auditWriteFor(
+    acting,
+    {
+      action: 'invitation_cancelled',
+      detail: `${maskPhone(invitation.phone)} (${invitation.role})`,
+      sourceIp,
+    },
+    now,
+  );
+  await transactWrite([...cancelInvitationWrites(invitation), audit]);
+  count('DashboardInvitationsCancelled');
+  return invitation;
+}
+
 /** A member of the acting business by id; any other id (another business's, junk) is not found. */
 async function memberOfActingBusiness(acting: ActingMember, memberId: string): Promise<Member> {
   const member = uuidPattern.test(memberId) ? await getMember(acting.businessId, memberId) : undefined;
@@ -171,6 +217,14 @@ export async function changeMemberRole(
   await transactWrite([...roleChangeWrites(member, member.role, role, acting.businessName), ...guard, audit]);
   count('DashboardRoleChanges');
   return { ...member, role };
+}
+
+/** The member the acting member asks to remove, for the confirmation: refused as the removal would be. */
+export async function memberToRemove(session: DashboardSession, memberId: string) {
+  const acting = await requireAction(session, 'manageTeam');
+  const member = await memberOfActingBusiness(acting, memberId);
+  if (member.role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
+  return { acting, member };
 }
 
 export async function removeMember(

@@ -9,6 +9,7 @@ import {
   shownOnceField,
   shownOnceNotice,
 } from '#shared/pages/dashboard-chrome.ts';
+import { doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { plural } from '#shared/pages/format.ts';
@@ -64,6 +65,9 @@ const text = {
       `La clé « ${name} » ne sera plus acceptée : l’API répondra 401 à toute requête qui la présente, dès maintenant. Ce n’est pas réversible.`,
     confirm: 'Oui, révoquer la clé',
     cancel: 'Annuler',
+    created: (name: string) =>
+      `La clé « ${name} » a été créée. Sa clé secrète n’est affichée qu’une fois : si vous ne l’avez pas copiée, révoquez la clé et créez-en une autre.`,
+    revoked: 'La clé a été révoquée : l’API la refuse désormais.',
   },
   en: {
     title: 'API keys',
@@ -108,6 +112,9 @@ const text = {
       `The key “${name}” will no longer be accepted: the API will answer 401 to any request that presents it, from now on. This cannot be undone.`,
     confirm: 'Yes, revoke the key',
     cancel: 'Cancel',
+    created: (name: string) =>
+      `The key “${name}” was created. Its secret is shown only once: if you did not copy it, revoke the key and create another.`,
+    revoked: 'The key was revoked: the API refuses it from now on.',
   },
 } satisfies Record<Language, unknown>;
 
@@ -130,6 +137,15 @@ export interface ApiKeysPageContext extends DashboardPageContext {
   stores: readonly Store[];
   /** The member may make and revoke keys; otherwise the list alone. */
   canManage: boolean;
+  /** What was just done, said at the top. */
+  notice?: { created: string } | { revoked: true } | undefined;
+}
+
+/** A key just made, as its page shows it once. */
+export interface CreatedKey {
+  id: string;
+  name: string;
+  secret: string;
 }
 
 const kindChoices: readonly KeyKindChoice[] = ['merchant', 'platform', 'store_platform'];
@@ -200,6 +216,7 @@ export function apiKeysPage(context: ApiKeysPageContext, form?: KeyFormState): s
     pageUrl: context.pageUrl,
     content: html`<div class="content">
 <h1>${t.title}</h1>
+${doneNotice(context.notice && ('created' in context.notice ? t.created(context.notice.created) : t.revoked))}
 ${!context.apiAccess && html`<p class="notice">${t.noAccess}</p>`}
 <p>${t.intro(context.active, context.maxActive)}</p>
 ${context.keys.length === 0 ? html`<p>${t.none}</p>` : html`<ul data-testid="api-keys">${context.keys.map((apiKey) => keyItem(context, apiKey))}</ul>`}
@@ -210,7 +227,7 @@ ${context.canManage && createForm(context, form)}
 
 export function createdKeyPage(
   context: DashboardPageContext & { pageUrl: string; apiAccess: boolean },
-  created: { id: string; name: string; secret: string },
+  created: CreatedKey,
 ): string {
   const t = text[context.language];
   return dashboardTemplate(context, {

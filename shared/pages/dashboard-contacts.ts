@@ -4,6 +4,7 @@ import type { ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { TransferForm, TransferProblem } from '#shared/operations/dashboard-transfers.ts';
 import { errorSummary } from '#shared/pages/components.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { confirmationPage, doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { beneficiaryFields, beneficiaryProblemMessages } from '#shared/pages/dashboard-transfers.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
@@ -29,6 +30,13 @@ const text = {
     add: 'Ajouter le contact',
     added: (name: string) => `Contact « ${name} » ajouté.`,
     removed: 'Contact supprimé.',
+    confirmTitle: 'Supprimer ce contact ?',
+    confirmName: 'Nom',
+    confirmNumber: 'Numéro',
+    confirmIntro: (name: string) =>
+      `« ${name} » ne sera plus proposé pour envoyer de l’argent. Les transferts déjà faits restent dans l’historique.`,
+    confirmAgain: 'Pour lui envoyer de l’argent plus tard, il faudra saisir son numéro à nouveau.',
+    confirm: 'Oui, supprimer le contact',
     errorSummary: 'Il y a un problème',
     back: 'Retour à l’envoi d’argent',
   },
@@ -44,6 +52,13 @@ const text = {
     add: 'Add the contact',
     added: (name: string) => `Contact “${name}” added.`,
     removed: 'Contact removed.',
+    confirmTitle: 'Remove this contact?',
+    confirmName: 'Name',
+    confirmNumber: 'Number',
+    confirmIntro: (name: string) =>
+      `“${name}” will no longer be offered for sending money. Transfers already made stay in the history.`,
+    confirmAgain: 'To send them money later, you will have to enter their number again.',
+    confirm: 'Yes, remove the contact',
     errorSummary: 'There is a problem',
     back: 'Back to sending money',
   },
@@ -71,11 +86,8 @@ function contactItem(context: ContactsPageContext, contact: Contact) {
 <p>${providerNames[contact.paymentMethod as ProviderCode] ?? contact.paymentMethod} · <span class="nowrap">${formatPhone(number)}</span></p>
 ${
   context.canManage &&
-  html`<form method="post" action="${dashboardUrl(context, `/contacts/${contact.id}/remove`)}">
-${csrfField(context.csrfToken)}
-<p><a class="button" href="${sendUrl}" aria-label="${t.sendTo(contact.name)}">${t.send}</a>
-<button class="button button-secondary" type="submit" aria-label="${t.removeNamed(contact.name)}">${t.remove}</button></p>
-</form>`
+  html`<p><a class="button" href="${sendUrl}" aria-label="${t.sendTo(contact.name)}">${t.send}</a>
+<a class="button button-secondary" href="${dashboardUrl(context, `/contacts/${contact.id}/remove`)}" aria-label="${t.removeNamed(contact.name)}">${t.remove}</a></p>`
 }
 </li>`;
 }
@@ -95,7 +107,7 @@ export function contactsPage(context: ContactsPageContext, form?: ContactFormSta
     pageUrl: context.pageUrl,
     content: html`<div class="content">
 <h1>${t.title}</h1>
-${notice && html`<p class="notice" role="status">${notice}</p>`}
+${doneNotice(notice)}
 <p>${t.intro}</p>
 ${
   context.contacts.length === 0
@@ -114,5 +126,27 @@ ${beneficiaryFields(context.language, form ?? { name: '', paymentMethod: '', num
 }
 <p class="note"><a href="${dashboardUrl(context, '/transfers')}">${t.back}</a></p>
 </div>`,
+  });
+}
+
+/** The step before a contact is removed: who, and what it changes. */
+export function confirmRemoveContactPage(
+  context: DashboardPageContext & { pageUrl: string; csrfToken: string },
+  contact: Contact,
+): string {
+  const t = text[context.language];
+  const number = 'number' in contact.identifier ? contact.identifier.number : '';
+  const operator = providerNames[contact.paymentMethod as ProviderCode] ?? contact.paymentMethod;
+  return confirmationPage(context, {
+    section: 'transfers',
+    title: t.confirmTitle,
+    facts: [
+      [t.confirmName, contact.name],
+      [t.confirmNumber, `${operator} · ${formatPhone(number)}`],
+    ],
+    consequences: [t.confirmIntro(contact.name), t.confirmAgain],
+    action: dashboardUrl(context, `/contacts/${contact.id}/remove`),
+    confirm: t.confirm,
+    backUrl: dashboardUrl(context, '/contacts'),
   });
 }

@@ -1,10 +1,11 @@
-import type { Invitation } from '#shared/data/invitation.ts';
+import { type Invitation, invitationIdOf } from '#shared/data/invitation.ts';
 import type { Member } from '#shared/data/member.ts';
 import { type MemberRole, memberRoles, roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import type { InvitationField, InvitationForm } from '#shared/operations/team.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { confirmationPage, doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { dashboardHeader, postForm, roleNames } from '#shared/pages/dashboard-text.ts';
@@ -39,6 +40,28 @@ const text = {
     tooMany: 'Trop d’invitations en attente. Attendez qu’elles soient acceptées ou expirées.',
     lastOwner: 'Le dernier propriétaire ne peut être ni retiré ni changé de rôle.',
     readOnly: 'Votre rôle permet de consulter l’équipe, pas de la modifier.',
+    cancelInvitation: 'Annuler l’invitation',
+    cancelInvitationOf: (name: string) => `Annuler l’invitation ${deBefore(name)}`,
+    invited: (name: string, phone: string, date: string) =>
+      `Invitation envoyée à ${name} (${phone}) par SMS. Elle est valable jusqu’au ${date}.`,
+    removed: 'Le membre a été retiré de l’entreprise : il n’y a plus accès.',
+    cancelled: 'L’invitation a été annulée : son lien ne permet plus de rejoindre l’entreprise.',
+    roleChanged: 'Le rôle a été changé.',
+    stale: 'Cette invitation vient d’être acceptée ou remplacée : rien n’a été annulé.',
+    confirmRemoveTitle: (name: string) => `Retirer ${name} de l’équipe ?`,
+    confirmRemove: (name: string, business: string) => [
+      `${name} n’aura plus accès au tableau de bord ${deBefore(business)}, dès maintenant : ses sessions en cours pour cette entreprise s’arrêtent.`,
+      'Ce qu’il a fait reste dans le journal d’activité. Pour qu’il revienne, il faudra l’inviter à nouveau.',
+    ],
+    confirmRemoveButton: 'Oui, retirer ce membre',
+    confirmCancelTitle: 'Annuler cette invitation ?',
+    confirmCancel: (name: string) => [
+      `Le lien reçu par SMS ne permettra plus à ${name} de rejoindre l’entreprise.`,
+      'Pour l’inviter plus tard, il faudra envoyer une nouvelle invitation.',
+    ],
+    confirmCancelButton: 'Oui, annuler l’invitation',
+    name: 'Nom',
+    until2: 'Valable jusqu’au',
   },
   en: {
     title: 'Team',
@@ -65,10 +88,57 @@ const text = {
     tooMany: 'Too many pending invitations. Wait until they are accepted or expire.',
     lastOwner: 'The last owner can be neither removed nor given another role.',
     readOnly: 'Your role lets you see the team, not change it.',
+    cancelInvitation: 'Cancel the invitation',
+    cancelInvitationOf: (name: string) => `Cancel the invitation of ${name}`,
+    invited: (name: string, phone: string, date: string) =>
+      `Invitation sent to ${name} (${phone}) by text. It is valid until ${date}.`,
+    removed: 'The member was removed from the business: they no longer have access.',
+    cancelled: 'The invitation was cancelled: its link no longer lets anyone join the business.',
+    roleChanged: 'The role was changed.',
+    stale: 'This invitation was just accepted or replaced: nothing was cancelled.',
+    confirmRemoveTitle: (name: string) => `Remove ${name} from the team?`,
+    confirmRemove: (name: string, business: string) => [
+      `${name} will no longer have access to ${business}’s dashboard, from now on: their current sessions for this business stop.`,
+      'What they did stays in the activity log. For them to come back, you will have to invite them again.',
+    ],
+    confirmRemoveButton: 'Yes, remove this member',
+    confirmCancelTitle: 'Cancel this invitation?',
+    confirmCancel: (name: string) => [
+      `The link in the text will no longer let ${name} join the business.`,
+      'To invite them later, you will have to send a new invitation.',
+    ],
+    confirmCancelButton: 'Yes, cancel the invitation',
+    name: 'Name',
+    until2: 'Valid until',
   },
 } satisfies Record<Language, unknown>;
 
-export type TeamNotice = 'already_member' | 'too_many' | 'last_owner';
+export type TeamNotice = 'already_member' | 'too_many' | 'last_owner' | 'stale';
+
+/** What was just done, said at the top (post, redirect, then this). */
+export type TeamDone =
+  | { kind: 'invited'; invitationId: string }
+  | { kind: 'removed' | 'cancelled' | 'roleChanged' };
+
+function doneMessage(
+  language: Language,
+  done: TeamDone | undefined,
+  invitations: readonly Invitation[],
+): string | undefined {
+  if (!done) return undefined;
+  const t = text[language];
+  if (done.kind !== 'invited') return t[done.kind];
+  // The invitation named in the address, among those shown: a made-up id says nothing.
+  const invitation = invitations.find((candidate) => invitationIdOf(candidate) === done.invitationId);
+  return (
+    invitation &&
+    t.invited(
+      `${invitation.firstName} ${invitation.lastName}`,
+      maskPhone(invitation.phone),
+      invitation.expiresAt.slice(0, 10),
+    )
+  );
+}
 
 /** The roles the acting member may give: owners only by an owner. */
 const grantable = (acting: ActingMember): readonly MemberRole[] =>
@@ -101,7 +171,12 @@ export function teamPage(
     members: readonly Member[];
     invitations: readonly Invitation[];
   },
-  options: { form?: Partial<InvitationForm>; invalid?: readonly InvitationField[]; notice?: TeamNotice } = {},
+  options: {
+    form?: Partial<InvitationForm>;
+    invalid?: readonly InvitationField[];
+    notice?: TeamNotice;
+    done?: TeamDone | undefined;
+  } = {},
 ): string {
   const t = text[context.language];
   const acting = context.member;
@@ -143,11 +218,7 @@ ${
     html`${roleSelect(`role-${member.id}`, t.roleOf(member.name), grantable(acting), member.role, context.language)}
 <button class="button button-secondary" type="submit">${t.changeRole}</button>`,
   )}
-${postForm(
-  dashboardUrl(context, `/team/members/${member.id}/remove`),
-  context.csrfToken,
-  html`<button class="button button-decline" type="submit" aria-label="${t.removeOf(member.name)}">${t.remove}</button>`,
-)}`
+<p><a class="button button-secondary" href="${dashboardUrl(context, `/team/members/${member.id}/remove`)}" aria-label="${t.removeOf(member.name)}">${t.remove}</a></p>`
 }
 </li>`;
   };
@@ -161,6 +232,8 @@ ${postForm(
 ${dashboardHeader(context.language, { businessName: acting.businessName, homeUrl: dashboardUrl(context) })}
 ${errorSummary(t.errorSummary, errors)}
 ${options.notice === 'last_owner' && html`<div class="alert" role="alert"><p>${t.lastOwner}</p></div>`}
+${options.notice === 'stale' && html`<div class="alert" role="alert"><p>${t.stale}</p></div>`}
+${doneNotice(doneMessage(context.language, options.done, context.invitations))}
 <h1>${t.title}</h1>
 <h2>${t.members}</h2>
 <ul class="members" data-testid="members">${context.members.map(memberRow)}</ul>
@@ -169,7 +242,11 @@ ${
   html`<h2>${t.invitations}</h2>
 <ul data-testid="invitations">${context.invitations.map(
     (invitation) =>
-      html`<li>${invitation.firstName} ${invitation.lastName} · ${maskPhone(invitation.phone)} · ${roleNames[context.language][invitation.role]} <span class="muted">(${t.until(invitation.expiresAt.slice(0, 10))})</span></li>`,
+      html`<li data-invitation-id="${invitationIdOf(invitation)}">${invitation.firstName} ${invitation.lastName} · ${maskPhone(invitation.phone)} · ${roleNames[context.language][invitation.role]} <span class="muted">(${t.until(invitation.expiresAt.slice(0, 10))})</span>${
+        manages &&
+        (invitation.role !== 'owner' || roleAllows(acting.role, 'manageOwners')) &&
+        html`<br><a href="${dashboardUrl(context, `/team/invitations/${invitationIdOf(invitation)}/cancel`)}" aria-label="${t.cancelInvitationOf(`${invitation.firstName} ${invitation.lastName}`)}">${t.cancelInvitation}</a>`
+      }</li>`,
   )}</ul>`
 }
 ${
@@ -195,4 +272,48 @@ ${roleSelect('invite-role', t.role, grantable(acting), options.form?.role ?? 'vi
 </div>`,
     },
   );
+}
+
+type ConfirmContext = DashboardPageContext & { pageUrl: string; csrfToken: string };
+
+/** The step before a member is removed: who, and what they lose. */
+export function confirmRemoveMemberPage(
+  context: ConfirmContext,
+  acting: ActingMember,
+  member: Member,
+): string {
+  const t = text[context.language];
+  return confirmationPage(context, {
+    section: 'team',
+    title: t.confirmRemoveTitle(member.name),
+    facts: [
+      [t.name, member.name],
+      [t.role, roleNames[context.language][member.role]],
+      ...(member.phone ? [[t.phone, maskPhone(member.phone)] as const] : []),
+    ],
+    consequences: t.confirmRemove(member.name, acting.businessName),
+    action: dashboardUrl(context, `/team/members/${member.id}/remove`),
+    confirm: t.confirmRemoveButton,
+    backUrl: dashboardUrl(context, '/team'),
+  });
+}
+
+/** The step before a pending invitation is cancelled: whom, and that its link stops working. */
+export function confirmCancelInvitationPage(context: ConfirmContext, invitation: Invitation): string {
+  const t = text[context.language];
+  const name = `${invitation.firstName} ${invitation.lastName}`;
+  return confirmationPage(context, {
+    section: 'team',
+    title: t.confirmCancelTitle,
+    facts: [
+      [t.name, name],
+      [t.phone, maskPhone(invitation.phone)],
+      [t.role, roleNames[context.language][invitation.role]],
+      [t.until2, invitation.expiresAt.slice(0, 10)],
+    ],
+    consequences: t.confirmCancel(name),
+    action: dashboardUrl(context, `/team/invitations/${invitationIdOf(invitation)}/cancel`),
+    confirm: t.confirmCancelButton,
+    backUrl: dashboardUrl(context, '/team'),
+  });
 }

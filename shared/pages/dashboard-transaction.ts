@@ -1,3 +1,4 @@
+import { lineState } from '#shared/data/transaction-record.ts';
 import { type MemberRole, roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { RefundPreview, RefundProblem } from '#shared/operations/dashboard-payment-actions.ts';
@@ -8,16 +9,17 @@ import {
 } from '#shared/operations/dashboard-transactions.ts';
 import { errorSummary } from '#shared/pages/components.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { confirmationPage, doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { postForm } from '#shared/pages/dashboard-text.ts';
-import { counterpartOf, transactionWords, whenIn } from '#shared/pages/dashboard-transactions.ts';
+import { counterpartOf, stateWord, transactionWords, whenIn } from '#shared/pages/dashboard-transactions.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { formatAmount, plural, shortReference } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 
 /**
- * One transaction's page: what it is, its actions first (refund, cancel: inside the first screen
- * of a phone), then its timeline: the request made, the payer's start, the provider's answer, the
+ * One transaction's page: what it is and its details first, then its actions (a refund from an
+ * empty amount; a pending request's cancellation, a link to its confirmation), then its timeline: the request made, the payer's start, the provider's answer, the
  * escrow, the refunds and the webhook deliveries with their re-send. The refund's confirmation
  * page shows the amount, the fee and what leaves the balance before anything is posted.
  */
@@ -39,6 +41,15 @@ const text = {
     continue: 'Continuer',
     cancel: 'Annuler la demande de paiement',
     cancelHint: 'Le payeur ne pourra plus payer cette demande.',
+    confirmCancelTitle: 'Annuler cette demande de paiement ?',
+    confirmCancel: [
+      'Le payeur ne pourra plus la payer : le lien et le code qu’il a reçus afficheront « Annulée ».',
+      'Pour être payé ensuite, il faudra faire une nouvelle demande.',
+    ],
+    confirmCancelWarning: 'une demande annulée ne peut pas être rétablie.',
+    confirmCancelButton: 'Oui, annuler la demande',
+    cancelled: 'La demande de paiement a été annulée : elle ne peut plus être payée.',
+    refundedNotice: 'Le remboursement est fait : il apparaît dans l’historique ci-dessous.',
     timeline: 'Historique',
     created: 'Demande créée',
     payerStarted: (method: string) => `Le payeur a commencé avec ${method}`,
@@ -106,6 +117,15 @@ const text = {
     continue: 'Continue',
     cancel: 'Cancel the payment request',
     cancelHint: 'The payer will no longer be able to pay it.',
+    confirmCancelTitle: 'Cancel this payment request?',
+    confirmCancel: [
+      'The payer will no longer be able to pay it: the link and the code they received will show “Cancelled”.',
+      'To be paid afterwards, you will have to ask again.',
+    ],
+    confirmCancelWarning: 'a cancelled request cannot be brought back.',
+    confirmCancelButton: 'Yes, cancel the request',
+    cancelled: 'The payment request was cancelled: it can no longer be paid.',
+    refundedNotice: 'The refund is made: it is in the timeline below.',
     timeline: 'Timeline',
     created: 'Request created',
     payerStarted: (method: string) => `The payer started with ${method}`,
@@ -191,6 +211,8 @@ export function transactionPageContextOf(
 export interface ActionState {
   amount?: string | undefined;
   problem?: RefundProblem | undefined;
+  /** What was just done, said at the top. */
+  notice?: 'cancelled' | 'refunded' | undefined;
 }
 
 const money = (cents: number, currency = 'XOF') => formatAmount(cents, currency);
@@ -241,11 +263,12 @@ function heading(context: TransactionPageContext): SafeHtml {
   const { record, request } = context.detail;
   const type = record?.type ?? 'payment';
   const status = record?.status ?? request?.status ?? 'pending';
+  const errorReason = record?.errorReason ?? request?.errorReason;
   const amount = record?.amount ?? {
     amount: request?.amountCents ?? 0,
     currency: request?.currency ?? 'XOF',
   };
-  return html`<p class="eyebrow">${words.types[type]} · <span data-testid="status">${words.statuses[status]}</span></p>
+  return html`<p class="eyebrow">${words.types[type]} · <span data-testid="status">${stateWord(context.language, { status, errorReason })}</span></p>
 <h1 class="amount" data-testid="amount">${money(amount.amount, amount.currency)}</h1>`;
 }
 
@@ -265,7 +288,7 @@ ${csrfField(context.csrfToken)}
 <label class="field" for="amount">${t.refundAmount}</label>
 <p class="hint" id="amount-hint">${t.refundHint(money(detail.refundableCents))}</p>
 ${invalid && error && html`<p class="field-error" id="amount-error">${error.message}</p>`}
-<input class="input" id="amount" name="amount" inputmode="numeric" autocomplete="off" value="${state.amount ?? String(detail.refundableCents / 100)}" aria-describedby="amount-hint${invalid ? ' amount-error' : ''}"${invalid ? html` aria-invalid="true"` : ''}>
+<input class="input" id="amount" name="amount" inputmode="numeric" autocomplete="off" value="${state.amount ?? ''}" aria-describedby="amount-hint${invalid ? ' amount-error' : ''}"${invalid ? html` aria-invalid="true"` : ''}>
 <button class="button" type="submit">${t.continue}</button>
 </form>`;
   const cancel =
@@ -273,17 +296,12 @@ ${invalid && error && html`<p class="field-error" id="amount-error">${error.mess
     payment?.status === 'pending' &&
     html`<h2 id="cancel">${t.cancel}</h2>
 <p class="hint">${t.cancelHint}</p>
-${postForm(
-  dashboardUrl(context, transactionPath(detail, '/cancel')),
-  context.csrfToken,
-  html`<button class="button button-decline" type="submit">${t.cancel}</button>`,
-)}`;
+<p><a class="button button-secondary" href="${dashboardUrl(context, transactionPath(detail, '/cancel'))}">${t.cancel}</a></p>`;
   return html`${refund || ''}${cancel || ''}`;
 }
 
 function timeline(context: TransactionPageContext): SafeHtml {
   const t = text[context.language];
-  const words = transactionWords[context.language];
   const { record, request, store, escrow, refunds, deliveries } = context.detail;
   const when = (at: string | undefined) => (at ? whenIn(context.language, store, at) : '');
   const steps: SafeHtml[] = [];
@@ -302,8 +320,8 @@ function timeline(context: TransactionPageContext): SafeHtml {
       steps.push(html`<li>${t.expires} ${when(request.expiresAt)}</li>`);
     } else {
       steps.push(
-        html`<li data-testid="provider-answer"><strong>${t.answer}</strong> · ${words.statuses[request.status]}${
-          request.errorReason ? html` (${request.errorReason})` : ''
+        html`<li data-testid="provider-answer"><strong>${t.answer}</strong> · ${stateWord(context.language, request)}${
+          request.errorReason && lineState(request) === 'failed' ? html` (${request.errorReason})` : ''
         } · ${when(request.transaction?.executedAt.replace(' ', 'T') ?? request.updatedAt)}</li>`,
       );
     }
@@ -325,7 +343,7 @@ function timeline(context: TransactionPageContext): SafeHtml {
       html`<li data-testid="refund" data-refund-id="${refund.id}"><strong>${t.refunds}</strong> · ${t.refundLine(
         money(refund.amountCents, refund.currency),
         money(refund.feeCents, refund.currency),
-      )} · ${words.statuses[refund.status]} · ${when(refund.createdAt)}</li>`,
+      )} · ${stateWord(context.language, { status: refund.status })} · ${when(refund.createdAt)}</li>`,
     );
   }
   return html`<h2>${t.timeline}</h2>
@@ -360,9 +378,10 @@ export function transactionPage(context: TransactionPageContext, state: ActionSt
     pageUrl: context.pageUrl,
     content: html`<div class="content">
 ${error && errorSummary(t.errorSummary, [error])}
+${doneNotice(state.notice && (state.notice === 'cancelled' ? t.cancelled : t.refundedNotice))}
 ${heading(context)}
-${actions(context, state)}
 ${summary(context)}
+${actions(context, state)}
 ${timeline(context)}
 </div>`,
   });
@@ -398,4 +417,29 @@ ${record && html`<dt>${t.payer}</dt><dd class="receipt-order">${counterpartOf(re
 <p><a href="${dashboardUrl(context, transactionPath(context.detail))}">${t.change}</a></p>
 </div>`,
   });
+}
+
+/** The step before a pending payment request is cancelled: the amount, the payer, what it changes. */
+export function confirmCancelPage(context: TransactionPageContext): string {
+  const t = text[context.language];
+  const { request, store } = context.detail;
+  const facts: [string, string][] = [
+    [t.amount, money(request?.amountCents ?? 0, request?.currency ?? 'XOF')],
+    ...(request?.payerPhone ? [[t.payer, counterpartOf('', request.payerPhone)] as [string, string]] : []),
+    ...(request?.reference ? [[t.reference, request.reference] as [string, string]] : []),
+    ...(store?.name ? [[t.store, store.name] as [string, string]] : []),
+  ];
+  return confirmationPage(
+    { ...context, pageUrl: `${context.baseUrl}/dashboard${transactionPath(context.detail, '/cancel')}` },
+    {
+      section: 'transactions',
+      title: t.confirmCancelTitle,
+      facts,
+      consequences: t.confirmCancel,
+      warning: t.confirmCancelWarning,
+      action: dashboardUrl(context, transactionPath(context.detail, '/cancel')),
+      confirm: t.confirmCancelButton,
+      backUrl: dashboardUrl(context, transactionPath(context.detail)),
+    },
+  );
 }

@@ -10,6 +10,7 @@ import {
   shownOnceField,
   shownOnceNotice,
 } from '#shared/pages/dashboard-chrome.ts';
+import { confirmationPage, doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html } from '#shared/pages/html.ts';
@@ -59,6 +60,25 @@ const text = {
     secret: 'Clé secrète',
     secretIntro: 'Vérifiez chaque envoi avec ce secret : HMAC-SHA256 du corps brut, comparé à Svc-Signature.',
     back: 'Retour aux webhooks',
+    confirmDeleteTitle: 'Supprimer l’abonnement aux webhooks ?',
+    confirmDelete: [
+      'Le service n’enverra plus aucun événement à cette adresse, dès maintenant : les paiements, remboursements et transferts qui se terminent ensuite ne seront pas signalés à votre système.',
+      'Pour en recevoir à nouveau, il faudra créer un autre abonnement, avec un nouveau secret à installer chez vous.',
+    ],
+    confirmDeleteWarning: 'la suppression ne peut pas être annulée.',
+    confirmDeleteButton: 'Oui, supprimer l’abonnement',
+    confirmRotateTitle: 'Générer un nouveau secret ?',
+    confirmRotate: [
+      'Un nouveau secret remplace l’actuel dès maintenant : chaque envoi suivant sera signé avec le nouveau, affiché une seule fois sur la page suivante.',
+      'Tant que votre système vérifie avec l’ancien, il refusera les envois : installez le nouveau tout de suite.',
+    ],
+    confirmRotateWarning: 'l’ancien secret ne pourra pas être rétabli.',
+    confirmRotateButton: 'Oui, générer un nouveau secret',
+    subscriptionUrl: 'Adresse',
+    deleted: 'L’abonnement a été supprimé : plus aucun événement ne sera envoyé.',
+    changed: 'Les modifications de l’abonnement sont enregistrées.',
+    secretShown:
+      'Ce secret a déjà été affiché une fois et ne peut plus l’être. Si vous ne l’avez pas copié, générez-en un nouveau.',
   },
   en: {
     title: 'Webhooks',
@@ -100,6 +120,25 @@ const text = {
     secretIntro:
       'Check every delivery with this secret: the HMAC-SHA256 of the raw body, compared with Svc-Signature.',
     back: 'Back to the webhooks',
+    confirmDeleteTitle: 'Delete the webhook subscription?',
+    confirmDelete: [
+      'The service will send no more events to this address, from now on: payments, refunds and transfers that end afterwards will not be reported to your system.',
+      'To receive them again, you will have to create another subscription, with a new secret to install on your side.',
+    ],
+    confirmDeleteWarning: 'deleting it cannot be undone.',
+    confirmDeleteButton: 'Yes, delete the subscription',
+    confirmRotateTitle: 'Make a new secret?',
+    confirmRotate: [
+      'A new secret replaces the current one from now on: every later delivery is signed with the new one, shown only once on the next page.',
+      'As long as your system checks with the old one, it will refuse the deliveries: install the new one straight away.',
+    ],
+    confirmRotateWarning: 'the old secret cannot be brought back.',
+    confirmRotateButton: 'Yes, make a new secret',
+    subscriptionUrl: 'Address',
+    deleted: 'The subscription was deleted: no more events will be sent.',
+    changed: 'The subscription’s changes are saved.',
+    secretShown:
+      'This secret was shown once already and cannot be shown again. If you did not copy it, make a new one.',
   },
 } satisfies Record<Language, unknown>;
 
@@ -119,7 +158,11 @@ export interface WebhooksPageContext extends DashboardPageContext {
   subscription?: WebhookSubscription | undefined;
   deliveries: readonly WebhookDeliveryResponse[];
   canManage: boolean;
+  /** What was just done, said at the top. */
+  notice?: WebhooksNotice | undefined;
 }
+
+export type WebhooksNotice = 'deleted' | 'changed' | 'secretShown';
 
 function subscriptionForm(context: WebhooksPageContext, form: WebhookFormState | undefined) {
   const t = text[context.language];
@@ -179,8 +222,8 @@ ${csrfField(context.csrfToken)}
 </form>`;
   return html`<h2>${t.actions}</h2>
 ${post('/webhooks/test', t.test, 'button-secondary')}
-${post('/webhooks/rotate-secret', t.rotate, 'button-secondary')}
-${post('/webhooks/delete', t.remove, 'button-decline')}`;
+<p><a class="button button-secondary" href="${dashboardUrl(context, '/webhooks/rotate-secret')}">${t.rotate}</a></p>
+<p><a class="button button-decline" href="${dashboardUrl(context, '/webhooks/delete')}">${t.remove}</a></p>`;
 }
 
 function deliveryItem(context: WebhooksPageContext, delivery: WebhookDeliveryResponse) {
@@ -212,6 +255,7 @@ export function webhooksPage(context: WebhooksPageContext, form?: WebhookFormSta
     pageUrl: context.pageUrl,
     content: html`<div class="content">
 <h1>${t.title}</h1>
+${doneNotice(context.notice && t[context.notice])}
 <p>${t.intro}</p>
 ${!subscription && html`<p>${t.none}</p>`}
 ${
@@ -250,5 +294,35 @@ ${shownOnceField(context.language, { id: 'webhook-secret', label: t.secret, valu
 <p><a href="${dashboardUrl(context, '/webhooks')}">${t.back}</a></p>
 </div>
 ${copyButtonScript()}`,
+  });
+}
+
+/** A secret kept for the page after the post that made it (post, then redirect). */
+export interface MadeSecret {
+  secret: string;
+  made: 'created' | 'rotated';
+}
+
+/** The step before the subscription is deleted, or its secret replaced. */
+export function confirmWebhookActionPage(
+  context: DashboardPageContext & { pageUrl: string; csrfToken: string },
+  action: 'delete' | 'rotate',
+  subscription: Pick<WebhookSubscription, 'id' | 'url' | 'name'>,
+): string {
+  const t = text[context.language];
+  const remove = action === 'delete';
+  return confirmationPage(context, {
+    section: 'webhooks',
+    title: remove ? t.confirmDeleteTitle : t.confirmRotateTitle,
+    facts: [
+      [t.name, subscription.name],
+      [t.subscriptionUrl, subscription.url],
+    ],
+    consequences: remove ? t.confirmDelete : t.confirmRotate,
+    warning: remove ? t.confirmDeleteWarning : t.confirmRotateWarning,
+    action: dashboardUrl(context, remove ? '/webhooks/delete' : '/webhooks/rotate-secret'),
+    fields: { subscriptionId: subscription.id },
+    confirm: remove ? t.confirmDeleteButton : t.confirmRotateButton,
+    backUrl: dashboardUrl(context, '/webhooks'),
   });
 }

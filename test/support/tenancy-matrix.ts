@@ -79,7 +79,7 @@ const dashboardReason =
   'a dashboard page: the session (or the pending sign-in’s cookie) is the capability, and it names no object yet (test/e2e/dashboard-sign-in.test.ts)';
 
 const sessionReason =
-  'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
+  'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, invitation, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
 const dashboardLinkReason =
   'a dashboard page: the session is the capability; another business’s payment link by id is 404, and its switch changes nothing (test/e2e/dashboard-payment-links.test.ts)';
 const dashboardTransactionReason =
@@ -346,7 +346,10 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   teamPage: { public: sessionReason },
   inviteMember: { public: sessionReason },
   changeMemberRole: { public: sessionReason },
+  confirmRemoveMember: { public: sessionReason },
   removeMember: { public: sessionReason },
+  confirmCancelInvitation: { public: sessionReason },
+  cancelInvitation: { public: sessionReason },
   businessesPage: { public: sessionReason },
   chooseBusiness: { public: sessionReason },
   signOutEverywhere: { public: sessionReason },
@@ -360,7 +363,9 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   revokeApiKeyPage: { public: dashboardObjectReason },
   webhooksPage: { public: dashboardReason },
   saveWebhookPage: { public: dashboardObjectReason },
+  confirmDeleteWebhookPage: { public: dashboardObjectReason },
   deleteWebhookPage: { public: dashboardObjectReason },
+  confirmRotateWebhookSecretPage: { public: dashboardObjectReason },
   rotateWebhookSecretPage: { public: dashboardObjectReason },
   sendTestWebhookPage: { public: dashboardReason },
   resendWebhookDeliveryPage: { public: dashboardObjectReason },
@@ -379,6 +384,7 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   setStepUpThresholdPage: { public: dashboardReason },
   contactsPage: { public: dashboardReason },
   addContactPage: { public: dashboardReason },
+  confirmRemoveContactPage: { public: sendMoneyReason },
   removeContactPage: { public: sendMoneyReason },
   exportTransactionsPage: {
     public:
@@ -397,6 +403,7 @@ export const tenancyMatrix: Partial<Record<EndpointName, MatrixEntry>> = {
   transactionPage: { public: dashboardTransactionReason },
   refundTransactionPage: { public: dashboardTransactionReason },
   confirmRefundTransactionPage: { public: dashboardTransactionReason },
+  confirmCancelPaymentPage: { public: dashboardTransactionReason },
   cancelPaymentPage: { public: dashboardTransactionReason },
   resendTransactionDeliveryPage: { public: dashboardObjectReason },
   escrowsPage: { public: dashboardReason },
