@@ -42,6 +42,8 @@ export interface TransactionRecord {
   storeId: string;
   type: TransactionType;
   status: 'pending' | 'success' | 'error';
+  /** Why a payment's line ended in `error` (its request's reason: `expired`, `cancelled`, `declined`…). */
+  errorReason?: string;
   amount: Money;
   fees: Money;
   currency: string;
@@ -58,6 +60,32 @@ export interface TransactionRecord {
 }
 
 export const transactionDay = (createdAt: string) => createdAt.slice(0, 10);
+
+/** How a line ended, as the dashboard names it: each end by its own word, not all as a failure. */
+export type LineState = 'pending' | 'success' | 'expired' | 'cancelled' | 'abandoned' | 'declined' | 'failed';
+
+/**
+ * A line's (or a payment request's) state from its status and its reason: expired, cancelled
+ * (by the merchant), abandoned (by the payer), declined (by the payer's operator or for want of
+ * funds); any other end, and a line written before lines kept their reason, failed.
+ */
+export function lineState(line: {
+  status: 'pending' | 'success' | 'error';
+  errorReason?: string | null | undefined;
+}): LineState {
+  if (line.status !== 'error') return line.status;
+  switch (line.errorReason) {
+    case 'expired':
+    case 'cancelled':
+    case 'abandoned':
+    case 'declined':
+      return line.errorReason;
+    case 'insufficient_funds':
+      return 'declined';
+    default:
+      return 'failed';
+  }
+}
 
 /** The day counter's attribute for the hour of `createdAt` (UTC): `h00` to `h23`. */
 export const hourAttribute = (createdAt: string) => `h${createdAt.slice(11, 13)}`;

@@ -115,6 +115,7 @@ export interface TransactionRow
     | 'id'
     | 'type'
     | 'status'
+    | 'errorReason'
     | 'amount'
     | 'fees'
     | 'paymentMethod'
@@ -135,6 +136,7 @@ const rowOf = (record: Omit<TransactionRow, 'detailPath'>): TransactionRow => ({
   id: record.id,
   type: record.type,
   status: record.status,
+  ...(record.errorReason ? { errorReason: record.errorReason } : {}),
   amount: record.amount,
   fees: record.fees,
   paymentMethod: record.paymentMethod,

@@ -21,6 +21,7 @@ import type { PeriodChange } from '#shared/operations/statements.ts';
 import { kindNames } from '#shared/operations/statements.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
+import { stateWord } from '#shared/pages/dashboard-transactions.ts';
 import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayBarChart } from '#shared/pages/day-chart.ts';
 import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
@@ -51,7 +52,6 @@ const money = {
       refund: 'Remboursement',
       sms_credit: 'Crédit SMS',
     },
-    statuses: { pending: 'En cours', success: 'Réussi', error: 'Échoué' },
     details: 'Le compte',
     reconciliation: 'Du solde au début au solde à la fin',
     opening: 'Solde au début',
@@ -85,7 +85,6 @@ const money = {
       refund: 'Refund',
       sms_credit: 'SMS credit',
     },
-    statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
     details: 'The account',
     reconciliation: 'From the opening balance to the closing one',
     opening: 'Opening balance',
@@ -232,7 +231,7 @@ function latestTable(context: DashboardPageContext, latest: HomeMoney['latest'])
 <tbody>${latest.map((line) => {
     const [day, time, zone] = dayAndTime(line.createdAt, line.timeZone, context.language);
     const counterpart = line.counterpartLabel || line.counterpartIdentifier;
-    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${day}<br>${time} ${zone}</td><td><a href="${dashboardUrl(context, transactionPath(line))}">${t.types[line.type]}</a> · ${t.statuses[line.status]}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
+    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${day}<br>${time} ${zone}</td><td><a href="${dashboardUrl(context, transactionPath(line))}">${t.types[line.type]}</a> · ${stateWord(context.language, line)}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
   })}</tbody>
 </table>`;
 }

@@ -8,6 +8,7 @@ import type { LinkFormError } from '#shared/operations/dashboard-payment-links.t
 import { errorSummary } from '#shared/pages/components.ts';
 import { copyableField, copyButtonScript, csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
+import { stateWord } from '#shared/pages/dashboard-transactions.ts';
 import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, maskPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
@@ -77,7 +78,6 @@ export const linkText = {
     paymentsTitle: 'Paiements par ce lien',
     paymentsNote: (days: number) => `Les ${days} derniers jours.`,
     noPayments: 'Aucun paiement par ce lien pour l’instant.',
-    statuses: { success: 'Réussi', pending: 'En cours', error: 'Échoué' },
     payer: 'Client',
     open: 'Voir la transaction',
     back: 'Retour aux liens',
@@ -140,7 +140,6 @@ export const linkText = {
     paymentsTitle: 'Payments through this link',
     paymentsNote: (days: number) => `The last ${days} days.`,
     noPayments: 'No payments through this link yet.',
-    statuses: { success: 'Succeeded', pending: 'Pending', error: 'Failed' },
     payer: 'Customer',
     open: 'See the transaction',
     back: 'Back to the links',
@@ -321,7 +320,7 @@ function paymentItem(context: LinkPageContext, payment: TransactionRecord) {
 <dl class="facts">
 <dt>${t.created}</dt><dd>${storeTime(payment.createdAt, context.link, context.language)}</dd>
 <dt>${t.amount}</dt><dd class="nowrap">${formatAmount(payment.amount.amount, payment.amount.currency)}</dd>
-<dt>${t.state}</dt><dd>${t.statuses[payment.status]}</dd>
+<dt>${t.state}</dt><dd>${stateWord(context.language, payment)}</dd>
 ${payment.counterpartIdentifier && html`<dt>${t.payer}</dt><dd class="nowrap">${maskPhone(payment.counterpartIdentifier)}</dd>`}
 </dl>
 <p><a href="${dashboardUrl(context, transactionPath(payment))}">${t.open}</a></p>

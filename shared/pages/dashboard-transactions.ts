@@ -1,4 +1,5 @@
 import type { Store } from '#shared/data/store.ts';
+import { type LineState, lineState } from '#shared/data/transaction-record.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
@@ -31,7 +32,16 @@ export const transactionWords = {
       refund: 'Remboursement',
       sms_credit: 'Crédit SMS',
     },
-    statuses: { pending: 'En attente', success: 'Réussi', error: 'Échoué' },
+    statuses: { pending: 'En attente', success: 'Réussi', error: 'Non abouti' },
+    states: {
+      pending: 'En attente',
+      success: 'Réussi',
+      expired: 'Expiré',
+      cancelled: 'Annulé',
+      abandoned: 'Abandonné',
+      declined: 'Refusé',
+      failed: 'Échoué',
+    } satisfies Record<LineState, string>,
   },
   en: {
     types: {
@@ -41,9 +51,22 @@ export const transactionWords = {
       refund: 'Refund',
       sms_credit: 'SMS credit',
     },
-    statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
+    statuses: { pending: 'Pending', success: 'Succeeded', error: 'Not completed' },
+    states: {
+      pending: 'Pending',
+      success: 'Succeeded',
+      expired: 'Expired',
+      cancelled: 'Cancelled',
+      abandoned: 'Abandoned',
+      declined: 'Declined',
+      failed: 'Failed',
+    } satisfies Record<LineState, string>,
   },
 } satisfies Record<Language, unknown>;
+
+/** How a line (or a payment request) ended, in its own word: expired, cancelled, declined… */
+export const stateWord = (language: Language, line: Parameters<typeof lineState>[0]) =>
+  transactionWords[language].states[lineState(line)];
 
 const text = {
   fr: {
@@ -167,7 +190,7 @@ function rowItem(
     stores.size > 1 ? store?.name : undefined,
   ].filter(Boolean);
   return html`<div class="who" role="listitem" data-transaction-id="${row.id}" data-status="${row.status}" data-type="${row.type}">
-<p><a href="${dashboardUrl(context, `/transactions${row.detailPath}`)}"><strong class="nowrap" data-testid="row-amount">${formatAmount(row.amount.amount, row.amount.currency)}</strong> · ${words.types[row.type]} · ${words.statuses[row.status]}</a></p>
+<p><a href="${dashboardUrl(context, `/transactions${row.detailPath}`)}"><strong class="nowrap" data-testid="row-amount">${formatAmount(row.amount.amount, row.amount.currency)}</strong> · ${words.types[row.type]} · ${stateWord(context.language, row)}</a></p>
 <p class="muted">${facts.join(' · ')}</p>
 </div>`;
 }

@@ -78,6 +78,7 @@ export async function recordOutcome(
     storeId: request.storeId,
     type: 'payment',
     status,
+    ...(status === 'error' && outcome.errorReason ? { errorReason: outcome.errorReason } : {}),
     amount: transaction.amount,
     fees: transaction.fees,
     currency: request.currency,

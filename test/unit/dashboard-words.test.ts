@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { lineState } from '#shared/data/transaction-record.ts';
+import { stateWord } from '#shared/pages/dashboard-transactions.ts';
 import { deBefore, plural } from '#shared/pages/format.ts';
 
 /** The dashboard's words (issue 35): real plurals and French's elision, not `clé(s)` and "Rôle de Aminata". */
@@ -33,5 +35,23 @@ describe('deBefore', () => {
     expect(deBefore('Yacouba')).toBe('de Yacouba');
     expect(deBefore('Hawa')).toBe('de Hawa');
     expect(deBefore('novembre 2026')).toBe('de novembre 2026');
+  });
+});
+
+describe('lineState', () => {
+  it('names each end by its own word: expired, cancelled, abandoned, declined; failed otherwise', () => {
+    const ended = (errorReason?: string) => lineState({ status: 'error', errorReason });
+    expect(ended('expired')).toBe('expired');
+    expect(ended('cancelled')).toBe('cancelled');
+    expect(ended('abandoned')).toBe('abandoned');
+    expect(ended('declined')).toBe('declined');
+    expect(ended('insufficient_funds')).toBe('declined');
+    expect(ended('provider_error')).toBe('failed');
+    expect(ended()).toBe('failed');
+    expect(lineState({ status: 'success', errorReason: 'expired' })).toBe('success');
+    expect(stateWord('fr', { status: 'error', errorReason: 'expired' })).toBe('Expiré');
+    expect(stateWord('fr', { status: 'error', errorReason: 'cancelled' })).toBe('Annulé');
+    expect(stateWord('fr', { status: 'error', errorReason: 'declined' })).toBe('Refusé');
+    expect(stateWord('en', { status: 'error', errorReason: 'cancelled' })).toBe('Cancelled');
   });
 });
