@@ -1,14 +1,13 @@
+import { dashboardEscrowEndpoints } from '#shared/api/dashboard-escrows.ts';
 import { unlessMoved } from '#shared/http/dashboard-escrow-pages.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { escrowToConfirm } from '#shared/operations/dashboard-escrows.ts';
 import { confirmEscrowPage, escrowMovedPage } from '#shared/pages/dashboard-escrows.ts';
 
-export const handler = pageHandler(
-  'confirmRefundEscrowPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageEscrows');
+export const handler = dashboardPage(
+  dashboardEscrowEndpoints.confirmRefundEscrowPage,
+  async (request, member, session) => {
     const escrowId = request.params.escrowId ?? '';
     return unlessMoved(member, request, escrowId, async () => {
       const listed = await escrowToConfirm(member, escrowId);
@@ -26,6 +25,5 @@ export const handler = pageHandler(
         ),
       );
     });
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,13 +1,12 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { liveKeyOf } from '#shared/operations/dashboard-api-keys.ts';
 import { confirmRevokePage } from '#shared/pages/dashboard-api-keys.ts';
 
-export const handler = pageHandler(
-  'confirmRevokeApiKeyPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageKeys');
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.confirmRevokeApiKeyPage,
+  async (request, member, session) => {
     const apiKey = await liveKeyOf(member, request.params.keyId ?? '');
     return htmlPage(
       confirmRevokePage(
@@ -19,6 +18,5 @@ export const handler = pageHandler(
         apiKey,
       ),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,14 +1,14 @@
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { contactsOf } from '#shared/operations/contacts.ts';
-import { callerForMember, requireAction } from '#shared/operations/dashboard-access.ts';
+import { callerForMember } from '#shared/operations/dashboard-access.ts';
 import { contactsPage } from '#shared/pages/dashboard-contacts.ts';
 
-export const handler = pageHandler(
-  'contactsPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.contactsPage,
+  async (request, member, session) => {
     const contacts = await contactsOf(callerForMember(member));
     const added = request.query.added;
     return htmlPage(
@@ -21,6 +21,5 @@ export const handler = pageHandler(
         notice: request.query.removed ? { removed: true } : added ? { added } : undefined,
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

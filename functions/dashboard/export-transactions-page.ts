@@ -1,9 +1,9 @@
+import { dashboardExportEndpoints } from '#shared/api/dashboard-export.ts';
 import { listStores } from '#shared/data/store.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { dashboardPageOptions, withMember } from '#shared/http/dashboard-session.ts';
 import { htmlPage } from '#shared/http/page-handler.ts';
 import { streamedPageHandler } from '#shared/http/streamed-page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
 import {
   defaultSeparator,
   type ExportError,
@@ -16,9 +16,8 @@ import {
 import { exportPage } from '#shared/pages/dashboard-export.ts';
 
 export const handler = streamedPageHandler(
-  'exportTransactionsPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'export');
+  dashboardExportEndpoints.exportTransactionsPage,
+  withMember(dashboardExportEndpoints.exportTransactionsPage, async (request, member) => {
     const { filters, errors: filterErrors } = exportFiltersOf(request.query);
     // The file's separator: `;` in French, `,` in English unless the form chose the other.
     const separator = exportSeparatorOf(request.query.separator, request.language);

@@ -1,13 +1,12 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { storesOf } from '#shared/operations/dashboard-payment-links.ts';
 import { newLinkPage } from '#shared/pages/dashboard-payment-links.ts';
 
-export const handler = pageHandler(
-  'newPaymentLinkPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageLinks');
+export const handler = dashboardPage(
+  dashboardPaymentLinkEndpoints.newPaymentLinkPage,
+  async (request, member, session) => {
     return htmlPage(
       newLinkPage({
         ...request,
@@ -16,6 +15,5 @@ export const handler = pageHandler(
         stores: await storesOf(member),
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

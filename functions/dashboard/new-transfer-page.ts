@@ -1,13 +1,12 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { sendMoneyOverview, transferFormOf } from '#shared/operations/dashboard-transfers.ts';
 import { transferFormPage } from '#shared/pages/dashboard-transfers.ts';
 
-export const handler = pageHandler(
-  'newTransferPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendMoney');
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.newTransferPage,
+  async (request, member, session) => {
     const { stores, contacts } = await sendMoneyOverview(member);
     return htmlPage(
       transferFormPage(
@@ -22,6 +21,5 @@ export const handler = pageHandler(
         transferFormOf(request.query),
       ),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

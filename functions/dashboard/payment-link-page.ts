@@ -1,14 +1,13 @@
+import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { linkOf, paymentsOfLink } from '#shared/operations/dashboard-payment-links.ts';
 import { paymentLinkPageWithQr } from '#shared/pages/dashboard-payment-links.ts';
 
-export const handler = pageHandler(
-  'paymentLinkPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardPaymentLinkEndpoints.paymentLinkPage,
+  async (request, member, session) => {
     const link = await linkOf(member, request.params.linkId ?? '');
     return htmlPage(
       await paymentLinkPageWithQr({
@@ -19,6 +18,5 @@ export const handler = pageHandler(
         canManage: roleAllows(member.role, 'manageLinks'),
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,14 +1,13 @@
+import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { linksOverview } from '#shared/operations/dashboard-payment-links.ts';
 import { paymentLinksPage } from '#shared/pages/dashboard-payment-links.ts';
 
-export const handler = pageHandler(
-  'paymentLinksPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardPaymentLinkEndpoints.paymentLinksPage,
+  async (request, member) => {
     const asked = Number.parseInt(request.query.page ?? '1', 10);
     const overview = await linksOverview(member, Number.isSafeInteger(asked) && asked > 0 ? asked : 1);
     return htmlPage(
@@ -22,6 +21,5 @@ export const handler = pageHandler(
         canManage: roleAllows(member.role, 'manageLinks'),
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

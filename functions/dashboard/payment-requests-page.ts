@@ -1,14 +1,13 @@
+import { dashboardPaymentRequestEndpoints } from '#shared/api/dashboard-payment-requests.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { askPageData } from '#shared/operations/dashboard-payment-requests.ts';
 import { askPage } from '#shared/pages/dashboard-payment-requests.ts';
 
-export const handler = pageHandler(
-  'paymentRequestsPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardPaymentRequestEndpoints.paymentRequestsPage,
+  async (request, member, session) => {
     return htmlPage(
       askPage({
         ...request,
@@ -17,6 +16,5 @@ export const handler = pageHandler(
         canAsk: roleAllows(member.role, 'requestPayment'),
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,15 +1,13 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { redirectTo } from '#shared/http/page-handler.ts';
 import { removeContactFor } from '#shared/operations/dashboard-contacts.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'removeContactPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendMoney');
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.removeContactPage,
+  async (request, member) => {
     await removeContactFor(member, request.params.contactId ?? '', request.sourceIp);
     return redirectTo(`${dashboardUrl(request, '/contacts')}${request.languagePinned ? '&' : '?'}removed=1`);
-  }),
-  dashboardPageOptions,
+  },
 );

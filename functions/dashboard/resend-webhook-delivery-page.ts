@@ -1,15 +1,13 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { redirectTo } from '#shared/http/page-handler.ts';
 import { resendDelivery } from '#shared/operations/dashboard-webhooks.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'resendWebhookDeliveryPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageWebhooks');
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.resendWebhookDeliveryPage,
+  async (request, member) => {
     await resendDelivery(member, request.params.deliveryId ?? '', request.sourceIp);
     return redirectTo(dashboardUrl(request, '/webhooks'));
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,15 +1,13 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { redirectTo } from '#shared/http/page-handler.ts';
 import { sendWebhookTest } from '#shared/operations/dashboard-webhooks.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'sendTestWebhookPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageWebhooks');
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.sendTestWebhookPage,
+  async (request, member) => {
     await sendWebhookTest(member, request.sourceIp);
     return redirectTo(dashboardUrl(request, '/webhooks'));
-  }),
-  dashboardPageOptions,
+  },
 );

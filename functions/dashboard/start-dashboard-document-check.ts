@@ -1,5 +1,6 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
+import { dashboardPage, dashboardPageOptions } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { smileIdWebScriptUrl } from '#shared/identity/smile-id.ts';
 import {
   startDocumentCheck,
@@ -8,7 +9,6 @@ import {
   verificationPageUrl,
   verificationPageView,
 } from '#shared/operations/compliance-verifications.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { ownUrl } from '#shared/pages/payment-page.ts';
 import {
   documentCapturePage,
@@ -21,10 +21,9 @@ import {
  * page that runs Smile ID's script with it. This page alone may load that script (its policy names
  * the script's origin); a check no longer pending goes back to its page.
  */
-export const handler = pageHandler(
-  'startDashboardDocumentCheck',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'verify');
+export const handler = dashboardPage(
+  dashboardVerificationEndpoints.startDashboardDocumentCheck,
+  async (request, member, session) => {
     const verification = await verificationOfMember(member, request.params.id ?? '');
     let started: Awaited<ReturnType<typeof startDocumentCheck>>;
     try {
@@ -40,9 +39,8 @@ export const handler = pageHandler(
       return redirectTo(ownUrl(verificationPageUrl(request.baseUrl, verification.id), request));
     const view = await verificationPageView(verification.id, started.verification);
     return htmlPage(documentCapturePage(view, request, started.session));
-  }),
+  },
   {
-    ...dashboardPageOptions,
     headers: {
       ...dashboardPageOptions.headers,
       'content-security-policy': documentCheckContentSecurityPolicy(smileIdWebScriptUrl()),

@@ -1,15 +1,14 @@
+import { dashboardTransactionEndpoints } from '#shared/api/dashboard-transactions.ts';
 import { listStores } from '#shared/data/store.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { transactionFiltersOf, transactionListOf } from '#shared/operations/dashboard-transactions.ts';
 import { transactionsPage } from '#shared/pages/dashboard-transactions.ts';
 
-export const handler = pageHandler(
-  'transactionsPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardTransactionEndpoints.transactionsPage,
+  async (request, member) => {
     const stores = await listStores(member.businessId);
     const { filters, errors } = transactionFiltersOf(
       request.query,
@@ -26,6 +25,5 @@ export const handler = pageHandler(
         canExport: roleAllows(member.role, 'export'),
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,14 +1,13 @@
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { recentTransfers, sentTransfer, stepUpThresholdOf } from '#shared/operations/dashboard-transfers.ts';
 import { transfersPage } from '#shared/pages/dashboard-transfers.ts';
 
-export const handler = pageHandler(
-  'transfersPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.transfersPage,
+  async (request, member, session) => {
     const [transfers, thresholdCents, sent] = await Promise.all([
       recentTransfers(member),
       stepUpThresholdOf(member.businessId),
@@ -27,6 +26,5 @@ export const handler = pageHandler(
         thresholdSaved: request.query.threshold === 'saved',
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,10 +1,10 @@
+import { statementEndpoints } from '#shared/api/statements.ts';
 import { listStores } from '#shared/data/store.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import { monthOf } from '#shared/domain/statement.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage, dashboardPageOptions } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import {
   chosenMonth,
   statementCsv,
@@ -14,10 +14,9 @@ import {
 } from '#shared/operations/statements.ts';
 import { statementContentSecurityPolicy, statementPage } from '#shared/pages/dashboard-statement.ts';
 
-export const handler = pageHandler(
-  'statementPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  statementEndpoints.statementPage,
+  async (request, member) => {
     const now = new Date();
     const month = chosenMonth(request.query.month, now);
     const storeId = request.query.store || undefined;
@@ -40,6 +39,6 @@ export const handler = pageHandler(
       now,
     });
     return htmlPage(page, statement ? 200 : 400);
-  }),
+  },
   { headers: { ...dashboardPageOptions.headers, 'content-security-policy': statementContentSecurityPolicy } },
 );

@@ -1,16 +1,15 @@
+import { withdrawalEndpoints } from '#shared/api/withdrawals.ts';
 import { getPayoutAccount } from '#shared/data/payout-account.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { sentTransfer } from '#shared/operations/dashboard-transfers.ts';
 import { withdrawalsOverview } from '#shared/operations/dashboard-withdrawals.ts';
 import { payoutAccountCoolingSeconds } from '#shared/operations/payout-accounts.ts';
 import { withdrawalsPage } from '#shared/pages/dashboard-withdrawals.ts';
 
-export const handler = pageHandler(
-  'withdrawalsPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  withdrawalEndpoints.withdrawalsPage,
+  async (request, member, session) => {
     const { sent, added, removed, automatic } = request.query;
     const [overview, sentOne, addedOne] = await Promise.all([
       withdrawalsOverview(member),
@@ -26,6 +25,5 @@ export const handler = pageHandler(
         coolingHours: Math.round(payoutAccountCoolingSeconds() / 3600),
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

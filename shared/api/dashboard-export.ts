@@ -17,6 +17,7 @@ export const dashboardExportEndpoints = /* @__PURE__ */ endpointsIn('dashboard',
     method: 'GET',
     path: '/dashboard/transactions/export',
     caller: 'public',
+    permission: 'export',
     // The session's idle time moves on (UpdateItem); the export's audit entry (PutItem); the
     // records, day counters, stores and member (Query, GetItem).
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],

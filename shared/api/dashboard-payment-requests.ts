@@ -24,6 +24,7 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
     method: 'GET',
     path: '/dashboard/payment-requests',
     caller: 'public',
+    permission: 'read',
     // The SMS account is made, empty, the first time its balance is read (as the API does).
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
@@ -75,6 +76,7 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
     method: 'GET',
     path: '/dashboard/payment-requests/{requestId}',
     caller: 'public',
+    permission: 'read',
     access: ['table:GetItem', 'table:UpdateItem'],
     page: true,
     tag,

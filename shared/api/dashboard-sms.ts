@@ -13,6 +13,7 @@ export const dashboardSmsEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/sms',
     caller: 'public',
+    permission: 'read',
     // The SMS account is made, empty, the first time its balance is read (as the API does).
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,

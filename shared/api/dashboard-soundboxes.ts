@@ -24,6 +24,7 @@ export const dashboardSoundboxEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'GET',
     path: '/dashboard/soundboxes',
     caller: 'public',
+    permission: 'read',
     access: ['table:BatchGetItem', 'table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
@@ -46,6 +47,7 @@ export const dashboardSoundboxEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'POST',
     path: '/dashboard/soundboxes/{deviceId}/test-qr',
     caller: 'public',
+    permission: 'requestPayment',
     access: [
       // Query: whether the operator is down (shared/providers/operator-health.ts).
       'table:Query',

@@ -19,6 +19,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification',
     caller: 'public',
+    permission: 'verify',
     access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     page: true,
     tag,
@@ -35,6 +36,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'GET',
     path: '/dashboard/verification/{id}',
     caller: 'public',
+    permission: 'verify',
     // Query: the business's store, whose country says which check Smile ID runs.
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
@@ -82,6 +84,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification/{id}/document_check',
     caller: 'public',
+    permission: 'verify',
     // Query: the business's store (its country); the secret: Smile ID's key, which signs the
     // web token's request.
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem', 'secret:identity'],

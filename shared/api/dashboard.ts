@@ -24,6 +24,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard',
     caller: 'public',
+    permission: 'read',
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,

@@ -13,6 +13,7 @@ export const statementEndpoints = /* @__PURE__ */ endpointsIn('statements', {
     method: 'GET',
     path: '/dashboard/statements',
     caller: 'public',
+    permission: 'read',
     // The session's idle time moves on (UpdateItem); the member, business, stores, wallets and
     // day counters (GetItem, Query).
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],

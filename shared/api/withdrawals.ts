@@ -170,6 +170,7 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     method: 'GET',
     path: '/dashboard/withdrawals',
     caller: 'public',
+    permission: 'read',
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag: 'Dashboard',
