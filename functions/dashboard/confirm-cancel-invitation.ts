@@ -1,11 +1,12 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { pendingInvitationOf } from '#shared/operations/team.ts';
 import { confirmCancelInvitationPage } from '#shared/pages/dashboard-team.ts';
 
-export const handler = pageHandler(
-  'confirmCancelInvitation',
-  withSession(async (request, session) => {
+export const handler = dashboardPage(
+  dashboardTeamEndpoints.confirmCancelInvitation,
+  async (request, _, session) => {
     const invitationId = request.params.invitationId ?? '';
     const { invitation } = await pendingInvitationOf(session, invitationId);
     return htmlPage(
@@ -18,6 +19,5 @@ export const handler = pageHandler(
         invitation,
       ),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

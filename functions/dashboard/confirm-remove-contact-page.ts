@@ -1,13 +1,13 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { liveContact } from '#shared/operations/contacts.ts';
-import { callerForMember, requireAction } from '#shared/operations/dashboard-access.ts';
+import { callerForMember } from '#shared/operations/dashboard-access.ts';
 import { confirmRemoveContactPage } from '#shared/pages/dashboard-contacts.ts';
 
-export const handler = pageHandler(
-  'confirmRemoveContactPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendMoney');
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.confirmRemoveContactPage,
+  async (request, member, session) => {
     const contact = await liveContact(callerForMember(member), request.params.contactId ?? '');
     return htmlPage(
       confirmRemoveContactPage(
@@ -19,6 +19,5 @@ export const handler = pageHandler(
         contact,
       ),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

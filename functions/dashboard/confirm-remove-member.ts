@@ -1,11 +1,12 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { memberToRemove } from '#shared/operations/team.ts';
 import { confirmRemoveMemberPage } from '#shared/pages/dashboard-team.ts';
 
-export const handler = pageHandler(
-  'confirmRemoveMember',
-  withSession(async (request, session) => {
+export const handler = dashboardPage(
+  dashboardTeamEndpoints.confirmRemoveMember,
+  async (request, _, session) => {
     const { acting, member } = await memberToRemove(session, request.params.memberId ?? '');
     return htmlPage(
       confirmRemoveMemberPage(
@@ -18,6 +19,5 @@ export const handler = pageHandler(
         member,
       ),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

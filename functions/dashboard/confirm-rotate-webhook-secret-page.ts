@@ -1,27 +1,18 @@
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { WebhookSubscriptionNotFound } from '#shared/errors/webhooks.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { ownSubscriptions } from '#shared/operations/own-webhook-subscription.ts';
 import { confirmWebhookActionPage } from '#shared/pages/dashboard-webhooks.ts';
 
-export const handler = pageHandler(
-  'confirmRotateWebhookSecretPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageWebhooks');
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.confirmRotateWebhookSecretPage,
+  async (request, member, session) => {
     const [subscription] = await ownSubscriptions(member);
     if (!subscription) throw new WebhookSubscriptionNotFound();
+    const pageUrl = `${request.baseUrl}/dashboard/webhooks/rotate-secret`;
     return htmlPage(
-      confirmWebhookActionPage(
-        {
-          ...request,
-          pageUrl: `${request.baseUrl}/dashboard/webhooks/rotate-secret`,
-          csrfToken: session.csrfToken,
-        },
-        'rotate',
-        subscription,
-      ),
+      confirmWebhookActionPage({ ...request, pageUrl, csrfToken: session.csrfToken }, 'rotate', subscription),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

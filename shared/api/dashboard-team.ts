@@ -64,6 +64,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'Ask before cancelling a pending invitation: whom, and that its link stops working',
+    permission: 'manageTeam',
     params: invitationPathParams,
     query: dashboardQuery,
     answers: {
@@ -81,6 +82,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'Cancel a pending invitation: its SMS link no longer lets the phone join (audited)',
+    permission: 'manageTeam',
     params: invitationPathParams,
     query: dashboardQuery,
     form: object({ csrf }),
@@ -126,6 +128,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     page: true,
     tag,
     summary: 'Ask before removing a member: who, and what they lose',
+    permission: 'manageTeam',
     params: memberPathParams,
     query: dashboardQuery,
     answers: {

@@ -144,6 +144,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     page: true,
     tag,
     summary: 'Ask before cancelling a pending payment request: what it changes for the payer',
+    permission: 'cancelPayment',
     params,
     query,
     answers: {

@@ -165,6 +165,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     page: true,
     tag,
     summary: 'Ask before removing a contact: who, and what it changes',
+    permission: 'sendMoney',
     params: object({ contactId: string() }),
     query,
     answers: {
