@@ -28,6 +28,7 @@ export const handler = pageHandler(
       amount: request.form.amount ?? '',
       payerPhone: request.form.payerPhone ?? '',
       note: request.form.note ?? '',
+      phoneCountry: request.form.phoneCountry,
     };
     const stores = await storesOf(member);
     const again = async (state: AskFormState, status: number) =>

@@ -55,7 +55,10 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
       storeId: string(),
       amount: string().register(globalRegistry, { description: 'Whole francs as typed: `1500`, `1 500`.' }),
       payerPhone: string().register(globalRegistry, {
-        description: 'A national number is read in the store’s country.',
+        description: 'A national number is read in `phoneCountry`, else the store’s country.',
+      }),
+      phoneCountry: optional(string()).register(globalRegistry, {
+        description: 'The country the form’s select names for a national number (`SN`).',
       }),
       note: optional(string()).register(globalRegistry, {
         description: 'What it is for, up to 255 characters.',

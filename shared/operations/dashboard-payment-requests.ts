@@ -6,11 +6,11 @@ import { listStores, type Store } from '#shared/data/store.ts';
 import { defaultStoreCountry } from '#shared/domain/country-time-zones.ts';
 import { readFrancs } from '#shared/domain/franc-amounts.ts';
 import { maxAmountCents } from '#shared/domain/money.ts';
-import { providersIn } from '#shared/domain/operator-countries.ts';
+import { providersByUseIn } from '#shared/domain/operator-countries.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import { maskPhone, readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import { countSegments } from '#shared/domain/sms-segments.ts';
-import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
+import { isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
 import { PaymentRequestNotFound } from '#shared/errors/payment-requests.ts';
 import { logger } from '#shared/logger.ts';
@@ -63,6 +63,8 @@ export interface AskForm {
   amount: string;
   payerPhone: string;
   note: string;
+  /** The country chosen beside the number for its national form (`SN`); else the store's. */
+  phoneCountry?: string | undefined;
 }
 
 export interface CheckedAsk {
@@ -71,7 +73,7 @@ export interface CheckedAsk {
   /** International form. */
   payerPhone: string;
   note?: string | undefined;
-  /** The provider the hosted page offers first: the first that takes money in the payer's country. */
+  /** The provider the hosted page offers first: the payer's country's common wallet (Wave in Senegal). */
   paymentMethod: ProviderCode;
 }
 
@@ -90,9 +92,10 @@ export function checkAskForm(
   else if (amountCents === undefined) errors.push({ field: 'amount', rule: 'format' });
   else if (amountCents < 100) errors.push({ field: 'amount', rule: 'min' });
   else if (amountCents > maxAmountCents) errors.push({ field: 'amount', rule: 'max' });
-  // A national number is read in the store's country, as its payers write it.
-  const payer = readZoneNumber(form.payerPhone, storeCountry(store));
-  const paymentMethod = payer && providersIn(payer.country, providerCodes)[0];
+  // A national number is read in the country chosen beside it, else the store's, as its payers write it.
+  const country = isUemoaCountry(form.phoneCountry) ? form.phoneCountry : storeCountry(store);
+  const payer = readZoneNumber(form.payerPhone, country);
+  const paymentMethod = payer && providersByUseIn(payer.country, providerCodes)[0];
   if (form.payerPhone.trim() === '') errors.push({ field: 'payerPhone', rule: 'required' });
   else if (!payer) errors.push({ field: 'payerPhone', rule: 'format' });
   else if (!paymentMethod) errors.push({ field: 'payerPhone', rule: 'unserved' });

@@ -19,6 +19,7 @@ import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard
 import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { messages } from '#shared/pages/messages.ts';
+import { phoneCountryField, phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
 
 /**
  * "Ask for a payment" (issue 26, item 4): the form, its check step (the text the payer gets and
@@ -34,7 +35,7 @@ const text = {
     amount: 'Montant (F CFA)',
     amountHint: 'En francs, par exemple 1 500',
     payerPhone: 'Numéro du client',
-    payerPhoneHint: 'Il reçoit le SMS. Par exemple 07 00 00 00 01',
+    payerPhoneHint: 'Il reçoit le SMS.',
     note: 'Motif (facultatif)',
     noteHint: 'Ce que le client paie, affiché sur la page de paiement',
     check: 'Continuer',
@@ -49,7 +50,6 @@ const text = {
       },
       payerPhone: {
         required: 'Saisissez le numéro du client.',
-        format: 'Saisissez un numéro de mobile valide, par exemple 07 00 00 00 01 ou +221 77 123 45 67.',
         unserved: 'Aucun mobile money du service ne prend les paiements dans le pays de ce numéro.',
       },
       note: { max: `Le motif ne doit pas dépasser ${maxNoteCharacters} caractères.` },
@@ -95,7 +95,7 @@ const text = {
     amount: 'Amount (F CFA)',
     amountHint: 'In francs, for example 1 500',
     payerPhone: 'Customer’s number',
-    payerPhoneHint: 'It gets the SMS. For example 07 00 00 00 01',
+    payerPhoneHint: 'It gets the SMS.',
     note: 'What it is for (optional)',
     noteHint: 'What the customer pays for, shown on the payment page',
     check: 'Continue',
@@ -110,7 +110,6 @@ const text = {
       },
       payerPhone: {
         required: 'Enter the customer’s number.',
-        format: 'Enter a valid mobile number, for example 07 00 00 00 01 or +221 77 123 45 67.',
         unserved: 'No mobile money of the service takes payments in this number’s country.',
       },
       note: { max: `What it is for must be at most ${maxNoteCharacters} characters.` },
@@ -198,13 +197,21 @@ function askForm(context: AskPageContext, state: AskFormState | undefined): Safe
   const t = text[context.language];
   const form = state?.form ?? { storeId: context.stores[0]?.id ?? '', amount: '', payerPhone: '', note: '' };
   const errors = state?.errors ?? [];
+  // A national number is read in the country chosen beside it, the store's by default.
+  const store = context.stores.find((candidate) => candidate.id === form.storeId) ?? context.stores[0];
+  const country = phoneCountryOf(form.phoneCountry, { businessCountry: store?.country });
+  const examples = phoneExamples(country, context.language);
+  const wordsOf = (error: AskError) =>
+    error.field === 'payerPhone' && error.rule === 'format'
+      ? examples.invalidMobile
+      : t.errors[error.field][error.rule];
   const messageOf = (name: AskField) => {
     const error = errors.find((candidate) => candidate.field === name);
-    return error && t.errors[name][error.rule];
+    return error && wordsOf(error);
   };
   const summary = [
     ...(state?.ceiling ? [{ field: 'amount', message: t.ceiling }] : []),
-    ...errors.map((error) => ({ field: error.field, message: t.errors[error.field][error.rule] ?? '' })),
+    ...errors.map((error) => ({ field: error.field, message: wordsOf(error) ?? '' })),
   ];
   const storeError = messageOf('storeId');
   // One store (the usual case) is not a choice: the field would only push the button down the screen.
@@ -221,7 +228,7 @@ ${context.stores.map((store) => html`<option value="${store.id}"${form.storeId =
 ${csrfField(context.csrfToken)}
 ${storeField}
 ${field({ name: 'amount', label: t.amount, value: form.amount, hint: t.amountHint, error: state?.ceiling ? t.ceiling : messageOf('amount'), attributes: html` inputmode="numeric" autocomplete="off" maxlength="20"` })}
-${field({ name: 'payerPhone', label: t.payerPhone, value: form.payerPhone, hint: t.payerPhoneHint, error: messageOf('payerPhone'), attributes: html` type="tel" autocomplete="off" maxlength="32"` })}
+${phoneField({ name: 'payerPhone', label: t.payerPhone, country, language: context.language, value: form.payerPhone, hint: `${t.payerPhoneHint} ${examples.hint}`, error: messageOf('payerPhone'), attributes: html` type="tel" autocomplete="off" maxlength="32"` })}
 ${field({ name: 'note', label: t.note, value: form.note, error: messageOf('note'), attributes: html` maxlength="${maxNoteCharacters}" autocomplete="off"` })}
 <button class="button" type="submit">${t.check}</button>
 </form>`;
@@ -267,6 +274,7 @@ export function checkAskPage(
 <input type="hidden" name="storeId" value="${form.storeId}">
 <input type="hidden" name="amount" value="${form.amount}">
 <input type="hidden" name="payerPhone" value="${form.payerPhone}">
+${form.phoneCountry && html`<input type="hidden" name="${phoneCountryField}" value="${form.phoneCountry}">`}
 <input type="hidden" name="note" value="${form.note}">`;
   return dashboardTemplate(context, {
     section: 'paymentRequests',

@@ -11,19 +11,14 @@ import type {
   SmsOverview,
 } from '#shared/operations/dashboard-sms.ts';
 import { smsPageLength } from '#shared/operations/dashboard-sms.ts';
-import { errorSummary, field } from '#shared/pages/components.ts';
+import { errorSummary } from '#shared/pages/components.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { buySmsCreditForm, type CreditStore } from '#shared/pages/dashboard-sms-credit.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import {
-  phoneCountryField,
-  phoneCountryOf,
-  phoneCountrySelect,
-  phoneExamples,
-} from '#shared/pages/phone-country.ts';
+import { phoneCountryField, phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
 
 /**
  * The SMS page (issue 26, item 6): the balance, the form that sends one (a check step shows its
@@ -148,8 +143,7 @@ function sendForm(context: SmsPageContext, state: SmsFormState | undefined): Saf
   )}
 <form method="post" action="${dashboardUrl(context, '/sms')}" novalidate>
 ${csrfField(context.csrfToken)}
-${phoneCountrySelect({ country, language: context.language })}
-${field({ name: 'to', label: t.to, value: form.to, hint: examples.hint, error: messageOf('to'), attributes: html` type="tel" autocomplete="off" maxlength="32"` })}
+${phoneField({ name: 'to', label: t.to, country, language: context.language, value: form.to, hint: examples.hint, error: messageOf('to'), attributes: html` type="tel" autocomplete="off" maxlength="32"` })}
 <label class="field" for="body">${t.body}</label>
 <p class="hint" id="body-hint">${t.balanceHint}</p>
 ${bodyError && html`<p class="field-error" id="body-error">${bodyError}</p>`}

@@ -1,5 +1,5 @@
 import type { Language } from '#shared/domain/languages.ts';
-import { formatPhone, localPhone } from '#shared/domain/phone-numbers.ts';
+import { callingCodeOf, formatPhone, localPhone } from '#shared/domain/phone-numbers.ts';
 import { defaultCountry, isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { countriesByName, countryNameIn, exampleNumberOf, inCountry } from '#shared/pages/country-choice.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
@@ -55,7 +55,7 @@ const texts = {
   fr: {
     countryLabel: 'Pays du numéro',
     hint: (countryIn: string, local: string, international: string) =>
-      `Par exemple, ${countryIn}\u00a0: ${local}, ou avec l’indicatif\u00a0: ${international}`,
+      `Par exemple ${local} ${countryIn}, ou ${international}`,
     invalid: (countryIn: string, local: string) =>
       `Saisissez un numéro de téléphone valide ${countryIn}, par exemple ${local}, ou choisissez le pays du numéro.`,
     invalidMobile: (countryIn: string, local: string) =>
@@ -64,7 +64,7 @@ const texts = {
   en: {
     countryLabel: 'Country of the number',
     hint: (countryIn: string, local: string, international: string) =>
-      `For example, ${countryIn}: ${local}, or with the country code: ${international}`,
+      `For example ${local} ${countryIn}, or ${international}`,
     invalid: (countryIn: string, local: string) =>
       `Enter a valid phone number ${countryIn}, for example ${local}, or choose the number’s country.`,
     invalidMobile: (countryIn: string, local: string) =>
@@ -102,8 +102,9 @@ export function phoneExamples(country: UemoaCountry, language: Language): PhoneE
 }
 
 /**
- * The country select, placed just before the phone field of the same form. `name` is
- * {@link phoneCountryField} unless a form has two phones.
+ * The country select, named by its `aria-label` ("Pays du numéro"): it sits in the phone field's
+ * row, where the country it shows is its own visible label. `name` is {@link phoneCountryField}
+ * unless a form has two phones.
  */
 export function phoneCountrySelect(options: {
   country: UemoaCountry;
@@ -111,7 +112,36 @@ export function phoneCountrySelect(options: {
   name?: string | undefined;
 }): SafeHtml {
   const name = options.name ?? phoneCountryField;
-  return html`<label class="field" for="${name}">${texts[options.language].countryLabel}</label>
-<select class="input" id="${name}" name="${name}">
-${countriesByName(options.language).map((code) => html`<option value="${code}"${code === options.country ? html` selected` : ''}>${countryNameIn(options.language, code)}</option>\n`)}</select>`;
+  const { language } = options;
+  return html`<select class="input phone-country" id="${name}" name="${name}" aria-label="${texts[language].countryLabel}">
+${countriesByName(language).map((code) => html`<option value="${code}"${code === options.country ? html` selected` : ''}>${countryNameIn(language, code)} +${callingCodeOf(code)}</option>\n`)}</select>`;
+}
+
+/**
+ * A phone field with its country beside it, on one row (the number's label, hint and error above,
+ * as a field's): one row less than a select of its own, so forms keep their button on a phone's
+ * first screen.
+ */
+export function phoneField(options: {
+  name: string;
+  label: string;
+  country: UemoaCountry;
+  language: Language;
+  value?: string | undefined;
+  hint?: string | undefined;
+  error?: string | undefined;
+  attributes?: SafeHtml | undefined;
+  countryName?: string | undefined;
+}): SafeHtml {
+  const { name } = options;
+  const described = [options.hint && `${name}-hint`, options.error && `${name}-error`]
+    .filter(Boolean)
+    .join(' ');
+  return html`<label class="field" for="${name}">${options.label}</label>
+${options.hint && html`<p class="hint" id="${name}-hint">${options.hint}</p>`}
+${options.error && html`<p class="field-error" id="${name}-error">${options.error}</p>`}
+<div class="phone">
+${phoneCountrySelect({ country: options.country, language: options.language, name: options.countryName })}
+<input class="input" id="${name}" name="${name}" value="${options.value ?? ''}"${options.attributes}${described && html` aria-describedby="${described}"`}${options.error && html` aria-invalid="true"`}>
+</div>`;
 }

@@ -96,7 +96,7 @@ describe('a Senegalese owner signs up with the number typed the local way', () =
     await expect(page.getByLabel('Phone number').inputValue()).resolves.toBe(typed);
     await expectAccessibleWithin(page, 360);
 
-    await page.getByLabel('Country of the number').selectOption({ label: 'Senegal' });
+    await page.getByLabel('Country of the number').selectOption({ label: 'Senegal +221' });
     await page.getByRole('button', { name: 'Get a code' }).click();
     await page.waitForURL(`${baseUrl}/dashboard/sign-in/code?lang=en`);
     await finishSignUp(
