@@ -3,6 +3,8 @@ import { verifyWebhookSignature } from '#shared/webhooks/verify-signature.ts';
 import {
   backgroundWorkMs,
   DashboardBrowser,
+  followed,
+  formFields,
   nextCodeOf,
   signInCodesOf,
   signUpOwner,
@@ -62,9 +64,16 @@ describe('the webhooks page', () => {
       'event.TRANSACTION_COMPLETED': 'on',
       'event.REFUND_COMPLETED': 'on',
     });
-    expect(created.status, created.text.slice(0, 400)).toBe(200);
-    const secret = secretOf(created.text);
+    // Post, then redirect: the secret is shown once by the GET the 303 leads to; a reload, never again.
+    expect(created.status, created.text.slice(0, 400)).toBe(303);
+    const shown = await followed(owner.browser, created);
+    expect(shown.status).toBe(200);
+    const secret = secretOf(shown.text);
     expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const reloaded = await followed(owner.browser, created);
+    expect(reloaded.status).toBe(200);
+    expect(reloaded.text).not.toContain(secret);
+    expect(reloaded.text).toContain('déjà été affiché une fois');
     const page = await owner.browser.get('/dashboard/webhooks');
     expect(page.text).not.toContain(secret);
     expect(page.text).toContain('Caisse &lt;i&gt;centrale&lt;/i&gt;');
@@ -110,9 +119,17 @@ describe('the webhooks page', () => {
       data: { test: true },
     });
 
-    const rotated = await postAction(owner.browser, '/dashboard/webhooks/rotate-secret', { subscriptionId });
-    expect(rotated.status).toBe(200);
-    const newSecret = secretOf(rotated.text);
+    // A new secret is asked for first: the confirmation (a GET) changes nothing; its button does.
+    const askRotate = await owner.browser.get('/dashboard/webhooks/rotate-secret');
+    expect(askRotate.status).toBe(200);
+    expect(askRotate.text).toContain('Générer un nouveau secret ?');
+    expect(askRotate.text).toContain('l’ancien secret ne pourra pas être rétabli');
+    const rotateForm = formFields(askRotate.text, '/dashboard/webhooks/rotate-secret');
+    expect(rotateForm).toEqual({ csrf: expect.any(String), subscriptionId });
+    const rotated = await owner.browser.post('/dashboard/webhooks/rotate-secret', rotateForm);
+    expect(rotated.status).toBe(303);
+    const newSecret = secretOf((await followed(owner.browser, rotated)).text);
+    expect(newSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(newSecret).not.toBe(secret);
     expect((await postAction(owner.browser, '/dashboard/webhooks/test')).status).toBe(303);
     const [signedAnew] = (await receiver.waitFor(had + 3, backgroundWorkMs)).slice(had + 2);
@@ -144,10 +161,21 @@ describe('the webhooks page', () => {
     ).toBe(404);
     expect(subscriptionIdOf((await owner.browser.get('/dashboard/webhooks')).text)).toBe(subscriptionId);
 
-    expect((await postAction(owner.browser, '/dashboard/webhooks/delete', { subscriptionId })).status).toBe(
-      303,
+    // Deleting is asked for first; the stranger cannot even see the question.
+    expect((await stranger.browser.get('/dashboard/webhooks/delete')).status).toBe(404);
+    const askDelete = await owner.browser.get('/dashboard/webhooks/delete');
+    expect(askDelete.status).toBe(200);
+    expect(askDelete.text).toContain('Supprimer l’abonnement aux webhooks ?');
+    expect(subscriptionIdOf((await owner.browser.get('/dashboard/webhooks')).text)).toBe(subscriptionId);
+    const deleted = await owner.browser.post(
+      '/dashboard/webhooks/delete',
+      formFields(askDelete.text, '/dashboard/webhooks/delete'),
     );
-    expect((await owner.browser.get('/dashboard/webhooks')).text).toContain('Créer l’abonnement');
+    expect(deleted.status).toBe(303);
+    const afterDelete = await followed(owner.browser, deleted);
+    expect(afterDelete.text).toContain('L’abonnement a été supprimé');
+    expect(afterDelete.text).toContain('Créer l’abonnement');
+    expect((await owner.browser.get('/dashboard/webhooks/delete')).status).toBe(404);
 
     // Someone tries a wrong code on the owner's phone: the log records it, with the address.
     const intruder = new DashboardBrowser(baseUrl);

@@ -20,6 +20,7 @@ import {
   type Answer,
   backgroundWorkMs,
   DashboardBrowser,
+  followed,
   newDashboardPhone,
   nextCodeOf,
   signInCodesOf,
@@ -99,7 +100,8 @@ export async function createKeyOnDashboard(
   form: Record<string, string> = { name: 'Caisse', kind: 'merchant' },
 ) {
   const csrf = await browser.csrfOf('/dashboard/api-keys');
-  const answer = await browser.post('/dashboard/api-keys', { csrf, ...form });
+  // Post, then redirect: the keys page the 303 leads to shows the new key once.
+  const answer = await followed(browser, await browser.post('/dashboard/api-keys', { csrf, ...form }));
   const keyId = /id="key-id" name="key-id" value="([^"]+)"/.exec(answer.text)?.[1] ?? '';
   const secret = /id="key-secret" name="key-secret" value="([^"]+)"/.exec(answer.text)?.[1] ?? '';
   return { answer, keyId, secret, headers: { 'X-API-KEY-ID': keyId, 'X-API-KEY': secret } };

@@ -180,3 +180,10 @@ export function formFields(page: string, action: string): Record<string, string>
     ]),
   );
 }
+
+/** Where a post's 303 leads, as a browser follows it (a GET of the Location); any other answer as it is. */
+export async function followed(browser: DashboardBrowser, answer: Answer): Promise<Answer> {
+  if (answer.status !== 303 || !answer.location) return answer;
+  const location = new URL(answer.location);
+  return browser.get(`${location.pathname}${location.search}`);
+}
