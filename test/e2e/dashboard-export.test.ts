@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { documentClient, tableName } from '#shared/aws/dynamodb.ts';
 import { listStores } from '#shared/data/store.ts';
 import type { TransactionRecord } from '#shared/data/transaction-record.ts';
-import { listedForComparison, parseCsv, rowAsListed } from '#test/support/csv.ts';
+import {
+  cellText,
+  exportHeaders,
+  listedForComparison,
+  parseCsv,
+  rowAsListed,
+  signedAmount,
+} from '#test/support/csv.ts';
 import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
 import {
   createKeyOnDashboard,
@@ -20,7 +27,9 @@ import { writeTransactionHistory } from '#test/support/transaction-history.ts';
 /**
  * The dashboard's CSV export over the local host, streamed as on AWS: the file of a window holds
  * the very rows the API lists for it (ids, amounts, statuses, order), as UTF-8 with a BOM, quoted
- * as RFC 4180 says; finance may export, a viewer may not; a window over 90 days or over 100,000
+ * as RFC 4180 says, written for a spreadsheet in the page's language (`;` and French headers by
+ * default in French, `,` on request; money out signed negative; phones kept as text); finance may
+ * export, a viewer may not; a window over 90 days or over 100,000
  * rows is refused before any byte of a file; another business's store is not found.
  */
 const { baseUrl } = theLocalHost();
@@ -96,40 +105,69 @@ describe('the CSV export of the transactions', () => {
     expect(response.headers.get('content-length')).toBeNull();
     expect(response.headers.get('transfer-encoding')).toBe('chunked');
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const { header, rows } = parseCsv(text.slice(1));
-    expect(header.slice(0, 5)).toEqual(['id', 'createdAt', 'createdAtLocal', 'type', 'status']);
+    // In French by default: `;` between fields, French headers.
+    expect(text.slice(1, text.indexOf('\r\n'))).toBe(Object.values(exportHeaders.fr).join(';'));
+    const { rows } = parseCsv(text.slice(1), ';');
+    const fr = exportHeaders.fr;
     // Row for row, in the same order: the same ids, amounts, statuses and every other field.
-    expect(rows.map(rowAsListed)).toEqual(listed.map(listedForComparison));
-    // Francs as people write them, decimals only when not whole; the cents beside them.
-    const whole = rows.find((row) => row.amountCents === '150100');
-    expect(whole?.amount).toBe('1501');
-    const cents = rows.find((row) => row.amountCents === '150025');
-    expect(cents?.amount).toBe('1500.25');
-    // Accents, a comma, quotes and a line break survive; a formula is disarmed.
-    expect(rows.some((row) => row.description === tricky)).toBe(true);
+    expect(rows.map((row) => rowAsListed(row, 'fr', ';'))).toEqual(listed.map(listedForComparison));
+    // Money in above zero, money out below, a decimal comma; fees taken, the net beside them.
+    for (const row of rows) {
+      const out = ['Remboursement', 'Transfert'].includes(row[fr.type] ?? '');
+      expect(Math.sign(signedAmount(row, 'fr', ';'))).toBe(out ? -1 : 1);
+    }
+    const whole = rows.find((row) => row[fr.amount] === '1501');
+    expect(whole).toMatchObject({ [fr.type]: 'Paiement', [fr.fees]: '-15', [fr.net]: '1486' });
+    expect(rows.some((row) => row[fr.amount] === '1500,25' && row[fr.type] === 'Paiement')).toBe(true);
+    expect(rows.some((row) => row[fr.amount] === '-1500,25' && row[fr.type] === 'Transfert')).toBe(true);
+    const refund = rows.find((row) => row[fr.type] === 'Remboursement');
+    expect(refund?.[fr.amount]).toMatch(/^-\d/);
+    expect(rows.find((row) => row[fr.type] === 'Transfert')?.[fr.amount]).toMatch(/^-\d/);
+    // A phone stays a phone: written after a tab, so a spreadsheet keeps it as text.
+    expect(rows[0]?.[fr.number]).toMatch(/^\t\+22507000000\d\d$/);
+    // Accents, a comma, quotes and a line break survive in their column; a formula is disarmed.
+    expect(rows.some((row) => row[fr.item] === tricky)).toBe(true);
     expect(text).toContain('"Café « Chez Aïcha », 2e étage\n""Table 4"", reçu n°7"');
-    expect(rows.some((row) => row.description === `'=HYPERLINK("http://example.com")`)).toBe(true);
-    expect(rows.every((row) => row.storeName === 'Yopougon')).toBe(true);
+    expect(rows.some((row) => row[fr.item] === `'=HYPERLINK("http://example.com")`)).toBe(true);
+    expect(rows.every((row) => row[fr.store] === 'Yopougon')).toBe(true);
+
+    // The other separator on request, the page's language kept: `,` and a decimal point.
+    const commas = await download(owner.browser, `from=${from}&to=${to}&separator=comma&lang=en`);
+    expect([...commas.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const english = parseCsv(commas.text.slice(1), ',');
+    expect(english.header).toEqual(Object.values(exportHeaders.en));
+    expect(english.rows.map((row) => rowAsListed(row, 'en', ','))).toEqual(listed.map(listedForComparison));
+    expect(english.rows.some((row) => row[exportHeaders.en.amount] === '1500.25')).toBe(true);
+    const semicolonsInEnglish = parseCsv(
+      (await download(owner.browser, `from=${from}&to=${to}&separator=semicolon&lang=en`)).text.slice(1),
+      ';',
+    );
+    expect(semicolonsInEnglish.header[0]).toBe(exportHeaders.en.date);
 
     // The list's filters apply to the file as to the list.
     const refunds = parseCsv(
       (await download(owner.browser, `from=${from}&to=${to}&type=refund&status=success`)).text.slice(1),
+      ';',
     );
     expect(refunds.rows.length).toBeGreaterThan(0);
-    expect(refunds.rows.every((row) => row.type === 'refund' && row.status === 'success')).toBe(true);
-    expect(refunds.rows.map((row) => row.id)).toEqual(
+    expect(refunds.rows.every((row) => row[fr.type] === 'Remboursement' && row[fr.status] === 'Réussi')).toBe(
+      true,
+    );
+    expect(refunds.rows.map((row) => cellText(row[fr.id]))).toEqual(
       listed.filter((item) => item.type === 'refund' && item.status === 'success').map((item) => item.id),
     );
     const searched = parseCsv(
       (await download(owner.browser, `from=${from}&to=${to}&q=commande-17`)).text.slice(1),
+      ';',
     );
     // Part of a reference, in the list's order.
-    expect(searched.rows.map((row) => row.reference)).toEqual(
+    expect(searched.rows.map((row) => cellText(row[fr.reference]))).toEqual(
       listed.filter((item) => item.reference.includes('commande-17')).map((item) => item.reference),
     );
     expect(searched.rows).toHaveLength(11);
     const byStore = parseCsv(
       (await download(owner.browser, `from=${from}&to=${to}&store=${store.id}`)).text.slice(1),
+      ';',
     );
     expect(byStore.rows).toHaveLength(230);
 
@@ -137,7 +175,8 @@ describe('the CSV export of the transactions', () => {
     const audit = await owner.browser.get('/dashboard/audit?action=transactions_exported');
     expect(audit.text).toContain('Transactions exportées (CSV)');
     expect(audit.text).toContain(`${from}..${to}: 230 rows`);
-  });
+    // Seven files of 230 rows and the API's three pages, on a machine loaded by other runs.
+  }, 180_000);
 
   it('shows the form without download, and refuses a window over 90 days or a filter out of its list with a 400 page', async () => {
     const owner = await signUpOwner(baseUrl);
@@ -158,6 +197,16 @@ describe('the CSV export of the transactions', () => {
     const badType = await owner.browser.get('/dashboard/transactions/export?download=1&type=gift&lang=en');
     expect(badType.status).toBe(400);
     expect(badType.text).toContain('There is no such kind of transaction.');
+    const badSeparator = await owner.browser.get('/dashboard/transactions/export?download=1&separator=tab');
+    expect(badSeparator.status).toBe(400);
+    expect(badSeparator.headers.get('content-type')).toContain('text/html');
+    // The form offers both separators, `;` chosen in French, `,` in English.
+    expect(form.text).toMatch(
+      /<input type="radio" id="separator" name="separator" value="semicolon" checked>/,
+    );
+    const englishForm = await owner.browser.get('/dashboard/transactions/export?lang=en');
+    expect(englishForm.text).toMatch(/name="separator" value="comma" checked>/);
+    expect(englishForm.text).not.toMatch(/value="semicolon" checked>/);
   });
 
   it('refuses a window of more than 100,000 rows before any byte of a file, counted from the day counters', async () => {
@@ -190,7 +239,7 @@ describe('the CSV export of the transactions', () => {
     const finance = await memberOf(owner, 'finance');
     const financeFile = await download(finance, '');
     expect(financeFile.response.status).toBe(200);
-    expect(parseCsv(financeFile.text.slice(1)).rows).toHaveLength(0);
+    expect(parseCsv(financeFile.text.slice(1), ';').rows).toHaveLength(0);
 
     const viewer = await memberOf(owner, 'viewer');
     expect((await download(viewer, '')).response.status).toBe(403);
