@@ -149,6 +149,12 @@ export interface Column<Row> {
   cell: (row: Row) => SafeHtml | string;
   /** Amounts right-aligned and kept whole; ids on one line with an ellipsis. */
   kind?: 'amount' | 'id' | 'text' | undefined;
+  /**
+   * On a phone, where the row is a card: `lead` cells share its first line (amount · kind ·
+   * status), `meta` cells its second, in smaller words, without their column's name; any other
+   * cell stands on a line of its own after its column's name.
+   */
+  phone?: 'lead' | 'meta' | undefined;
 }
 
 /**
@@ -165,15 +171,21 @@ export function table<Row>(options: {
 }): SafeHtml {
   return html`<table class="data-table"${options.testId ? html` data-testid="${options.testId}"` : ''}>
 <caption class="visually-hidden">${options.caption}</caption>
-<thead><tr>${options.columns.map((column) => html`<th scope="col"${column.kind ? html` class="cell-${column.kind}"` : ''}>${column.header}</th>`)}</tr></thead>
+<thead><tr>${options.columns.map((column) => html`<th scope="col"${cellClass(column)}>${column.header}</th>`)}</tr></thead>
 <tbody>${options.rows.map(
     (row) =>
       html`<tr${options.rowAttributes?.(row)}>${options.columns.map(
-        (column) =>
-          html`<td data-label="${column.header}"${column.kind ? html` class="cell-${column.kind}"` : ''}>${column.cell(row)}</td>`,
+        (column) => html`<td data-label="${column.header}"${cellClass(column)}>${column.cell(row)}</td>`,
       )}</tr>`,
   )}</tbody>
 </table>`;
+}
+
+function cellClass(column: Column<never>): SafeHtml | string {
+  const classes = [column.kind && `cell-${column.kind}`, column.phone && `cell-${column.phone}`].filter(
+    Boolean,
+  );
+  return classes.length ? html` class="${classes.join(' ')}"` : '';
 }
 
 /** Previous and next pages, as links (a GET list: each page an address). */

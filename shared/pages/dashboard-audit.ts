@@ -2,6 +2,7 @@ import { type AuditAction, type AuditEntry, auditActions } from '#shared/data/au
 import type { Member } from '#shared/data/member.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { AuditFilters } from '#shared/operations/audit-log.ts';
+import { type Column, idValue, table } from '#shared/pages/components.ts';
 import { readableTime } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
@@ -103,6 +104,7 @@ const text = {
     filter: 'Filtrer',
     none: 'Rien ne correspond à ces filtres.',
     who: 'Par',
+    when: 'Quand',
     address: 'Adresse',
     subject: 'Objet',
     unknown: 'Inconnu',
@@ -120,6 +122,7 @@ const text = {
     filter: 'Filter',
     none: 'Nothing matches these filters.',
     who: 'By',
+    when: 'When',
     address: 'Address',
     subject: 'Subject',
     unknown: 'Unknown',
@@ -135,20 +138,44 @@ export interface AuditPageContext extends DashboardPageContext {
   next?: string | undefined;
 }
 
-function entryItem(context: AuditPageContext, entry: AuditEntry, names: Map<string, string>) {
+/**
+ * The entries as a table: columns on a desktop; on a phone each entry two lines (what was done,
+ * then when, by whom, from where, on what), the subject's id cut with an ellipsis, whole in its title.
+ */
+function entriesTable(context: AuditPageContext, names: Map<string, string>) {
   const t = text[context.language];
-  const who =
+  const who = (entry: AuditEntry) =>
     (entry.actor.memberId && names.get(entry.actor.memberId)) ||
     (entry.actor.phone && maskPhone(entry.actor.phone)) ||
     t.unknown;
-  return html`<li data-action="${entry.action}">
-<h3>${actionLabels[context.language][entry.action]}</h3>
-<dl class="facts">
-<dt>${readableTime(entry.at)}</dt><dd>${who}</dd>
-<dt>${t.address}</dt><dd>${entry.sourceIp || t.unknown}</dd>
-${(entry.detail || entry.subjectId) && html`<dt>${t.subject}</dt><dd>${entry.detail ?? ''}${entry.detail && entry.subjectId ? ' · ' : ''}${entry.subjectId ?? ''}</dd>`}
-</dl>
-</li>`;
+  const columns: Column<AuditEntry>[] = [
+    {
+      header: t.action,
+      phone: 'lead',
+      cell: (entry) => html`<strong>${actionLabels[context.language][entry.action]}</strong>`,
+    },
+    {
+      header: t.when,
+      phone: 'meta',
+      cell: (entry) => html`<span class="nowrap">${readableTime(entry.at)}</span>`,
+    },
+    { header: t.who, phone: 'meta', cell: who },
+    { header: t.address, phone: 'meta', cell: (entry) => entry.sourceIp || t.unknown },
+    {
+      header: t.subject,
+      phone: 'meta',
+      kind: 'id',
+      cell: (entry) =>
+        html`${entry.detail ?? ''}${entry.detail && entry.subjectId ? ' · ' : ''}${entry.subjectId ? idValue(entry.subjectId) : ''}`,
+    },
+  ];
+  return table({
+    caption: t.title,
+    columns,
+    rows: context.entries,
+    testId: 'audit-entries',
+    rowAttributes: (entry) => html` data-action="${entry.action}"`,
+  });
 }
 
 export function auditLogPage(context: AuditPageContext): string {
@@ -190,11 +217,7 @@ ${context.members.map((member) => html`<option value="${member.id}"${filters.mem
 <input class="input" id="to" name="to" type="date" value="${filters.to ?? ''}">
 <button class="button button-secondary" type="submit">${t.filter}</button>
 </form>
-${
-  context.entries.length === 0
-    ? html`<p>${t.none}</p>`
-    : html`<ul data-testid="audit-entries">${context.entries.map((entry) => entryItem(context, entry, names))}</ul>`
-}
+${context.entries.length === 0 ? html`<p>${t.none}</p>` : entriesTable(context, names)}
 ${context.next && html`<p><a href="${nextUrl.href}">${t.more}</a></p>`}
 </div>`,
   });

@@ -60,6 +60,12 @@ export const dashboardStylesheet = `
 .data-table tr{margin:0 0 8px;padding:6px 12px;border:1px solid #d1d5db;border-radius:12px}
 .data-table td{padding:1px 0;min-width:0}
 .data-table td::before{content:attr(data-label) " ";color:#4b5563;font-size:14px}
+.data-table td.cell-lead,.data-table td.cell-meta{display:inline;padding:0}
+.data-table td.cell-lead::before,.data-table td.cell-meta::before{content:none}
+.data-table td.cell-lead+td.cell-lead::before,.data-table td.cell-meta+td.cell-meta::before{content:" · ";color:inherit;font-size:inherit}
+.data-table td.cell-lead+td.cell-meta::before{content:"\\A";white-space:pre}
+.data-table td.cell-meta{color:#4b5563;font-size:14px}
+.data-table td.cell-meta:empty{display:none}
 }
 @media (min-width:600px){
 .facts{grid-template-columns:minmax(8rem,auto) minmax(0,1fr);gap:6px 16px}

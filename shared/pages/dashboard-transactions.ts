@@ -11,7 +11,7 @@ import {
   transactionStatuses,
   transactionTypes,
 } from '#shared/operations/dashboard-transactions.ts';
-import { errorSummary } from '#shared/pages/components.ts';
+import { type Column, errorSummary, idValue, table } from '#shared/pages/components.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
@@ -96,6 +96,16 @@ const text = {
       range: 'Choisissez au plus 90 jours.',
     },
     list: 'Liste des transactions',
+    columns: {
+      amount: 'Montant',
+      type: 'Type',
+      status: 'Statut',
+      when: 'Date',
+      counterpart: 'Payeur ou bénéficiaire',
+      method: 'Moyen',
+      reference: 'Référence',
+      store: 'Boutique',
+    },
   },
   en: {
     title: 'Transactions',
@@ -124,6 +134,16 @@ const text = {
       range: 'Choose at most 90 days.',
     },
     list: 'Transactions list',
+    columns: {
+      amount: 'Amount',
+      type: 'Type',
+      status: 'Status',
+      when: 'Date',
+      counterpart: 'Payer or recipient',
+      method: 'Method',
+      reference: 'Reference',
+      store: 'Store',
+    },
   },
 } satisfies Record<Language, unknown>;
 
@@ -175,24 +195,58 @@ export const counterpartOf = (label: string, identifier: string) => {
   return label && label !== identifier && label !== number?.e164 ? `${label} · ${shown}` : shown;
 };
 
-function rowItem(
-  context: TransactionsPageContext,
-  row: TransactionRow,
-  stores: Map<string, Store>,
-): SafeHtml {
+/**
+ * The list as a table: its columns from 1024 px (a desktop sees a screenful of lines), on a phone
+ * each line a card of two lines (amount · kind · status, then when, who, how, the reference).
+ */
+function transactionsTable(context: TransactionsPageContext, stores: Map<string, Store>): SafeHtml {
+  const t = text[context.language];
   const words = transactionWords[context.language];
-  const store = stores.get(row.storeId);
-  const facts = [
-    whenIn(context.language, store, row.createdAt),
-    counterpartOf(row.counterpartLabel, row.counterpartIdentifier),
-    row.paymentMethod,
-    row.reference,
-    stores.size > 1 ? store?.name : undefined,
-  ].filter(Boolean);
-  return html`<div class="who" role="listitem" data-transaction-id="${row.id}" data-status="${row.status}" data-type="${row.type}">
-<p><a href="${dashboardUrl(context, `/transactions${row.detailPath}`)}"><strong class="nowrap" data-testid="row-amount">${formatAmount(row.amount.amount, row.amount.currency)}</strong> · ${words.types[row.type]} · ${stateWord(context.language, row)}</a></p>
-<p class="muted">${facts.join(' · ')}</p>
-</div>`;
+  const columns: Column<TransactionRow>[] = [
+    {
+      header: t.columns.amount,
+      kind: 'amount',
+      phone: 'lead',
+      cell: (row) =>
+        html`<a href="${dashboardUrl(context, `/transactions${row.detailPath}`)}"><strong class="value-amount" data-testid="row-amount">${formatAmount(row.amount.amount, row.amount.currency)}</strong></a>`,
+    },
+    { header: t.columns.type, phone: 'lead', cell: (row) => words.types[row.type] },
+    { header: t.columns.status, phone: 'lead', cell: (row) => stateWord(context.language, row) },
+    {
+      header: t.columns.when,
+      phone: 'meta',
+      cell: (row) => whenIn(context.language, stores.get(row.storeId), row.createdAt),
+    },
+    {
+      header: t.columns.counterpart,
+      phone: 'meta',
+      cell: (row) => counterpartOf(row.counterpartLabel, row.counterpartIdentifier),
+    },
+    { header: t.columns.method, phone: 'meta', cell: (row) => row.paymentMethod ?? '' },
+    {
+      header: t.columns.reference,
+      kind: 'id',
+      phone: 'meta',
+      cell: (row) => (row.reference ? idValue(row.reference) : ''),
+    },
+    ...(stores.size > 1
+      ? [
+          {
+            header: t.columns.store,
+            phone: 'meta' as const,
+            cell: (row: TransactionRow) => stores.get(row.storeId)?.name ?? '',
+          },
+        ]
+      : []),
+  ];
+  return table({
+    caption: t.list,
+    columns,
+    rows: context.rows,
+    testId: 'transactions',
+    rowAttributes: (row) =>
+      html` data-transaction-id="${row.id}" data-status="${row.status}" data-type="${row.type}"`,
+  });
 }
 
 function select(
@@ -269,11 +323,7 @@ ${select(
 </form>
 ${context.canExport && html`<p><a href="${exportUrl}" data-testid="export-link">${t.export}</a></p>`}
 ${context.total !== undefined && html`<p class="muted" data-testid="total">${t.total(context.total)}</p>`}
-${
-  context.rows.length === 0
-    ? html`<p>${t.none}</p>`
-    : html`<div class="providers" role="list" aria-label="${t.list}" data-testid="transactions">${context.rows.map((row) => rowItem(context, row, stores))}</div>`
-}
+${context.rows.length === 0 ? html`<p>${t.none}</p>` : transactionsTable(context, stores)}
 <p>${filters.page > 1 && html`<a href="${withQuery(context, '/transactions', filterQuery(filters, filters.page - 1))}">${t.previous}</a> `}${
       context.hasNext &&
       html`<a href="${withQuery(context, '/transactions', filterQuery(filters, filters.page + 1))}">${t.next}</a>`

@@ -108,7 +108,7 @@ describe('keys, webhooks and the audit log on the dashboard', () => {
       expect(log).toContain(action);
     await page.getByLabel('Action').selectOption('api_key_revoked');
     await page.getByRole('button', { name: 'Filtrer' }).click();
-    await expect(page.getByTestId('audit-entries').locator('li').count()).resolves.toBe(1);
+    await expect(page.getByTestId('audit-entries').locator('tbody tr').count()).resolves.toBe(1);
   });
 
   it('on a 1280 × 800 desktop in English: the same pages, and a new key labelled Key ID and Secret', async () => {
