@@ -159,9 +159,9 @@ function keyItem(context: ApiKeysPageContext, apiKey: ListedKey) {
 <dt>${t.keyId}</dt><dd class="receipt-id">${apiKey.id}</dd>
 <dt>${t.kind}</dt><dd>${t.kinds[kind]}${apiKey.storeName ? ` (${apiKey.storeName})` : ''}</dd>
 <dt>${t.createdBy}</dt><dd>${apiKey.createdByName ?? t.unknownMember}</dd>
-<dt>${t.createdAt}</dt><dd>${readableTime(apiKey.createdAt)}</dd>
-<dt>${t.lastUsed}</dt><dd>${apiKey.lastUsedAt ? readableTime(apiKey.lastUsedAt) : t.never}</dd>
-${apiKey.revokedAt && html`<dt>${t.revokedAt}</dt><dd>${readableTime(apiKey.revokedAt)}</dd>`}
+<dt>${t.createdAt}</dt><dd>${readableTime(apiKey.createdAt, context)}</dd>
+<dt>${t.lastUsed}</dt><dd>${apiKey.lastUsedAt ? readableTime(apiKey.lastUsedAt, context) : t.never}</dd>
+${apiKey.revokedAt && html`<dt>${t.revokedAt}</dt><dd>${readableTime(apiKey.revokedAt, context)}</dd>`}
 </dl>
 ${
   context.canManage &&

@@ -157,7 +157,7 @@ function entriesTable(context: AuditPageContext, names: Map<string, string>) {
     {
       header: t.when,
       phone: 'meta',
-      cell: (entry) => html`<span class="nowrap">${readableTime(entry.at)}</span>`,
+      cell: (entry) => html`<span class="nowrap">${readableTime(entry.at, context)}</span>`,
     },
     { header: t.who, phone: 'meta', cell: who },
     { header: t.address, phone: 'meta', cell: (entry) => entry.sourceIp || t.unknown },

@@ -1,6 +1,7 @@
 import type { Language } from '#shared/domain/languages.ts';
 import { dashboardStylesheet } from '#shared/pages/dashboard-style.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import { dashboardTime } from '#shared/pages/format.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
 import { contentSecurityPolicyAllowing } from '#shared/pages/layout.ts';
 
@@ -114,9 +115,14 @@ export function dashboardNav(context: DashboardPageContext, current: DashboardSe
 
 export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
 
-/** `2026-11-25 14:08 UTC`: the region's time is UTC, and every reader sees the same text. */
-export const readableTime = (at: string | undefined) =>
-  at ? `${at.slice(0, 10)} ${at.slice(11, 16)} UTC` : '';
+/**
+ * A time that belongs to no store, in the dashboard's one style and the business's zone
+ * (`context.timeZone`): "25/11/2026 à 14:08".
+ */
+export const readableTime = (
+  at: string | undefined,
+  context: Pick<DashboardPageContext, 'language' | 'timeZone'>,
+) => (at ? dashboardTime(at, context.timeZone, context.language) : '');
 
 /** A value in a read-only field a person can select, with a copy button for browsers with scripts. */
 export function copyableField(

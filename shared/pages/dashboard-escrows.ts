@@ -4,7 +4,7 @@ import type { ListedEscrow } from '#shared/operations/dashboard-escrows.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
+import { dashboardTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 
 /**
@@ -44,7 +44,6 @@ const text = {
     refund: 'Rembourser',
     releaseNamed: (amount: string) => `Libérer le séquestre de ${amount}`,
     refundNamed: (amount: string) => `Rembourser le séquestre de ${amount}`,
-    at: (day: string, time: string, zone: string) => `${day} à ${time} (${zone})`,
     confirmReleaseTitle: 'Libérer ce séquestre ?',
     confirmReleaseIntro: (store: string) =>
       `L’argent retenu passe sur le solde du point de vente « ${store} », disponible tout de suite. Ce n’est pas réversible.`,
@@ -101,7 +100,6 @@ const text = {
     refund: 'Refund',
     releaseNamed: (amount: string) => `Release the escrow of ${amount}`,
     refundNamed: (amount: string) => `Refund the escrow of ${amount}`,
-    at: (day: string, time: string, zone: string) => `${day} at ${time} (${zone})`,
     confirmReleaseTitle: 'Release this escrow?',
     confirmReleaseIntro: (store: string) =>
       `The money held goes to the balance of the point of sale “${store}”, available at once. This cannot be undone.`,
@@ -140,8 +138,7 @@ export interface EscrowsPageContext extends DashboardPageContext {
 }
 
 const when = (language: Language, at: string, timeZone: string) => {
-  const [day, time, zone] = dayAndTime(at, timeZone, language);
-  return text[language].at(day, time, zone);
+  return dashboardTime(at, timeZone, language);
 };
 
 function escrowFacts(language: Language, listed: ListedEscrow, context: DashboardPageContext): SafeHtml {

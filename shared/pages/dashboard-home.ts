@@ -24,7 +24,7 @@ import { postForm, roleNames } from '#shared/pages/dashboard-text.ts';
 import { stateWord } from '#shared/pages/dashboard-transactions.ts';
 import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
 import { dayBarChart } from '#shared/pages/day-chart.ts';
-import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
+import { dashboardTime, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 
 const money = {
@@ -229,9 +229,8 @@ function latestTable(context: DashboardPageContext, latest: HomeMoney['latest'])
   return html`<table class="tests" data-testid="latest">
 <thead><tr><th scope="col">${t.date}</th><th scope="col">${t.transaction}</th><th scope="col">${t.amount}</th></tr></thead>
 <tbody>${latest.map((line) => {
-    const [day, time, zone] = dayAndTime(line.createdAt, line.timeZone, context.language);
     const counterpart = line.counterpartLabel || line.counterpartIdentifier;
-    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${day}<br>${time} ${zone}</td><td><a href="${dashboardUrl(context, transactionPath(line))}">${t.types[line.type]}</a> · ${stateWord(context.language, line)}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
+    return html`<tr data-testid="latest-line" data-transaction-id="${line.id}"><td>${dashboardTime(line.createdAt, line.timeZone, context.language)}</td><td><a href="${dashboardUrl(context, transactionPath(line))}">${t.types[line.type]}</a> · ${stateWord(context.language, line)}${counterpart ? html`<br><span class="muted">${counterpart}</span>` : ''}</td><td class="nowrap" data-testid="latest-amount">${formatAmount(line.amount.amount, line.currency)}</td></tr>`;
   })}</tbody>
 </table>`;
 }

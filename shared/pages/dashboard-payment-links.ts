@@ -10,7 +10,7 @@ import { copyableField, copyButtonScript, csrfField } from '#shared/pages/dashbo
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { stateWord } from '#shared/pages/dashboard-transactions.ts';
 import { type DashboardPageContext, dashboardUrl, transactionPath } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatAmount, maskPhone } from '#shared/pages/format.ts';
+import { dashboardTime, formatAmount, maskPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { inlineQr } from '#shared/pages/qr-code.ts';
 
@@ -41,8 +41,7 @@ export const linkText = {
     newTitle: 'Nouveau lien de paiement',
     chooseStore: 'Choisissez un point de vente',
     linkTitle: 'Ce que le client paie',
-    linkTitleHint:
-      'Il le lit sur la page de paiement, par exemple « Deux pagnes wax, livraison à Cocody » (10 caractères au moins).',
+    linkTitleHint: 'Il le lit sur la page de paiement, par exemple « Deux pagnes wax, livraison à Cocody ».',
     amountLabel: 'Montant en francs CFA',
     amountHint: 'Par exemple 1 500',
     kindHintSingle: 'Le lien se ferme après le premier paiement.',
@@ -53,7 +52,6 @@ export const linkText = {
     errors: {
       storeId: 'Choisissez le point de vente qui reçoit le paiement.',
       titleMissing: 'Dites ce que le client paie.',
-      titleShort: 'Le titre doit compter au moins 10 caractères.',
       titleLong: 'Le titre doit compter au plus 255 caractères.',
       amountMissing: 'Indiquez le montant.',
       amountInvalid: 'Écrivez le montant en francs entiers, avec des chiffres seulement, par exemple 1 500.',
@@ -103,8 +101,7 @@ export const linkText = {
     newTitle: 'New payment link',
     chooseStore: 'Choose a point of sale',
     linkTitle: 'What the customer pays for',
-    linkTitleHint:
-      'They read it on the payment page, for example “Two wax cloths, delivered to Cocody” (10 characters at least).',
+    linkTitleHint: 'They read it on the payment page, for example “Two wax cloths, delivered to Cocody”.',
     amountLabel: 'Amount in CFA francs',
     amountHint: 'For example 1 500',
     kindHintSingle: 'The link closes after the first payment.',
@@ -115,7 +112,6 @@ export const linkText = {
     errors: {
       storeId: 'Choose the point of sale that receives the payment.',
       titleMissing: 'Say what the customer pays for.',
-      titleShort: 'The title must be at least 10 characters long.',
       titleLong: 'The title must be at most 255 characters long.',
       amountMissing: 'Enter the amount.',
       amountInvalid: 'Write the amount in whole francs, in digits only, for example 1 500.',
@@ -149,10 +145,9 @@ export const linkText = {
 /** The link's payer page: what is shared. */
 export const payerUrl = (baseUrl: string, link: Pick<PaymentLink, 'id'>) => `${baseUrl}/pl/${link.id}`;
 
-/** `23/11/2026 14:05 UTC+0`: where the store is. */
+/** `23/11/2026 à 14:05`: where the store is. */
 export function storeTime(at: string, link: Pick<PaymentLink, 'storeCountry'>, language: Language): string {
-  const [day, time, zone] = dayAndTime(at, storeTimeZone({ country: link.storeCountry }), language);
-  return `${day} ${time} ${zone}`;
+  return dashboardTime(at, storeTimeZone({ country: link.storeCountry }), language);
 }
 
 function linkState(link: PaymentLink, language: Language): string {
@@ -228,7 +223,7 @@ function errorMessage(language: Language, error: LinkFormError): string {
     case 'storeId':
       return e.storeId;
     case 'title':
-      return { missing: e.titleMissing, short: e.titleShort, long: e.titleLong }[error.problem];
+      return { missing: e.titleMissing, long: e.titleLong }[error.problem];
     case 'amount':
       return {
         missing: e.amountMissing,

@@ -16,7 +16,7 @@ import { errorSummary, field } from '#shared/pages/components.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
+import { dashboardTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { messages } from '#shared/pages/messages.ts';
 import { phoneCountryField, phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
@@ -85,7 +85,6 @@ const text = {
     payLink: 'Page de paiement',
     refresh: 'Actualiser',
     back: 'Retour aux demandes',
-    at: (day: string, time: string, zone: string) => `${day} à ${time} (${zone})`,
   },
   en: {
     title: 'Ask for a payment',
@@ -145,7 +144,6 @@ const text = {
     payLink: 'Payment page',
     refresh: 'Refresh',
     back: 'Back to the requests',
-    at: (day: string, time: string, zone: string) => `${day} at ${time} (${zone})`,
   },
 } satisfies Record<Language, unknown>;
 
@@ -184,8 +182,7 @@ const pageUrlOf = (context: DashboardPageContext, path = '') =>
   `${context.baseUrl}/dashboard/payment-requests${path}`;
 
 const when = (language: Language, at: string, store: object) => {
-  const [day, time, zone] = dayAndTime(at, storeTimeZone(store), language);
-  return text[language].at(day, time, zone);
+  return dashboardTime(at, storeTimeZone(store), language);
 };
 
 const statusBadge = (language: Language, request: PaymentRequest) => {

@@ -16,7 +16,7 @@ import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { buySmsCreditForm, type CreditStore } from '#shared/pages/dashboard-sms-credit.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatPhone } from '#shared/pages/format.ts';
+import { dashboardTime, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { phoneCountryField, phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
 
@@ -60,7 +60,6 @@ const text = {
       failed: 'Échec',
     } satisfies Record<MessageStatus, string>,
     segments: (count: number) => `${count} SMS`,
-    at: (day: string, time: string, zone: string) => `${day} à ${time} (${zone})`,
     newer: 'Plus récents',
     older: 'Plus anciens',
   },
@@ -97,7 +96,6 @@ const text = {
       failed: 'Failed',
     } satisfies Record<MessageStatus, string>,
     segments: (count: number) => `${count} SMS`,
-    at: (day: string, time: string, zone: string) => `${day} at ${time} (${zone})`,
     newer: 'Newer',
     older: 'Older',
   },
@@ -154,9 +152,8 @@ ${bodyError && html`<p class="field-error" id="body-error">${bodyError}</p>`}
 
 function messageItem(context: SmsPageContext, message: Message): SafeHtml {
   const t = text[context.language];
-  const [day, time, zone] = dayAndTime(message.createdAt, context.timeZone, context.language);
   return html`<li data-message-id="${message.id}"><strong>${formatPhone(message.to)}</strong> · <span data-status="${message.status}">${t.statuses[message.status]}</span> · ${t.segments(message.segments)}<br>
-<span class="muted">${t.at(day, time, zone)}</span><br>${message.body}</li>`;
+<span class="muted">${dashboardTime(message.createdAt, context.timeZone, context.language)}</span><br>${message.body}</li>`;
 }
 
 /** The balance, the form (for roles that may send), and a page of the messages sent. */

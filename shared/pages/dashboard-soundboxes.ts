@@ -3,7 +3,7 @@ import type { ListedSoundbox } from '#shared/operations/dashboard-soundboxes.ts'
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatAmount } from '#shared/pages/format.ts';
+import { dashboardTime, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 
 /**
@@ -34,7 +34,6 @@ const text = {
     sent: (id: string) => `QR de test envoyé à ${id}.`,
     sentOffline: (id: string) =>
       `QR de test envoyé à ${id}, qui est hors ligne : il l’affichera en se reconnectant (dans les 15 minutes).`,
-    at: (day: string, time: string, zone: string) => `${day} à ${time} (${zone})`,
     ceilingTitle: 'Encaissement pas encore ouvert',
     ceiling:
       'Votre entreprise ne peut pas encore encaisser (plafond de son niveau de vérification) : le QR de test, qui est une vraie demande de paiement, n’a pas été envoyé.',
@@ -62,7 +61,6 @@ const text = {
     sent: (id: string) => `Test QR sent to ${id}.`,
     sentOffline: (id: string) =>
       `Test QR sent to ${id}, which is offline: it will show it when it reconnects (within 15 minutes).`,
-    at: (day: string, time: string, zone: string) => `${day} at ${time} (${zone})`,
     ceilingTitle: 'Collecting is not open yet',
     ceiling:
       'Your business cannot collect yet (its verification level’s ceiling): the test QR, a real payment request, was not sent.',
@@ -81,8 +79,7 @@ export interface SoundboxesPageContext extends DashboardPageContext {
 }
 
 const when = (language: Language, at: string, timeZone: string) => {
-  const [day, time, zone] = dayAndTime(at, timeZone, language);
-  return text[language].at(day, time, zone);
+  return dashboardTime(at, timeZone, language);
 };
 
 function lastPayment(context: SoundboxesPageContext, listed: ListedSoundbox): SafeHtml | string {

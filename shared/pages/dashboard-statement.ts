@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '#shared/data/store.ts';
+import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { type KindTotals, netOf, statementKinds } from '#shared/domain/statement.ts';
 import { kindNames, type Statement } from '#shared/operations/statements.ts';
@@ -238,7 +239,7 @@ function statementBody(context: StatementPageContext, statement: Statement): Saf
   const of = statement.store ? statement.store.name : t.allStores(context.stores.length);
   return html`<h1>${t.heading(monthName(statement.month, context.language))}</h1>
 <p><strong>${context.businessName}</strong> — ${of}</p>
-<p class="muted">${t.period(dayName(statement.firstDay, context.language), dayName(statement.lastDay, context.language))} ${t.made(readableTime(context.now.toISOString()))}</p>
+<p class="muted">${t.period(dayName(statement.firstDay, context.language), dayName(statement.lastDay, context.language))} ${t.made(readableTime(context.now.toISOString(), { language: context.language, timeZone: context.timeZone ?? storeTimeZone(statement.store ?? statement.stores[0] ?? {}) }))}</p>
 ${summaryTable(context, statement)}
 <p class="check" data-testid="statement-check">${t.check(money(statement.opening, currency), money(statement.closing - statement.opening, currency), money(statement.closing, currency))}</p>
 <p class="muted">${t.balancesNote}</p>

@@ -14,7 +14,7 @@ import {
 import { type Column, errorSummary, idValue, table } from '#shared/pages/components.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
+import { dashboardTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 
 /**
@@ -183,9 +183,9 @@ function withQuery(context: DashboardPageContext, path: string, query: URLSearch
   return `${url}${url.includes('?') ? '&' : '?'}${search}`;
 }
 
-/** When, in the store's time zone: "27/11/2026 14:05 UTC+0". */
+/** When, in the store's time zone: "27/11/2026 à 14:05". */
 export function whenIn(language: Language, store: Store | undefined, at: string): string {
-  return dayAndTime(at, storeTimeZone(store ?? {}), language).join(' ');
+  return dashboardTime(at, storeTimeZone(store ?? {}), language);
 }
 
 /** A payer's or beneficiary's number as people read it; anything else as it is. */

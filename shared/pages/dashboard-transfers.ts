@@ -15,14 +15,22 @@ import { errorSummary, field } from '#shared/pages/components.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import { dayAndTime, formatAmount, formatPhone, maskPhone, plural } from '#shared/pages/format.ts';
+import {
+  dashboardTime,
+  deBefore,
+  formatAmount,
+  formatPhone,
+  maskPhone,
+  plural,
+} from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { providerNames } from '#shared/pages/messages.ts';
 
 /**
  * Send money (issue 26, item 5): the transfers with their statuses, the form (a saved contact, a
- * new beneficiary or another store), the "check your answers" step with the amount, the fee and
- * what the store is debited, and above the owner's threshold the SMS code asked before sending.
+ * new beneficiary or another store), the "check your answers" step with what the beneficiary
+ * receives (the amount the button sends), and apart the fee and the total the store is debited,
+ * and above the owner's threshold the SMS code asked before sending.
  */
 const text = {
   fr: {
@@ -41,6 +49,8 @@ const text = {
     amount: 'Montant',
     fee: 'Frais',
     total: 'Total débité',
+    receives: 'Le bénéficiaire reçoit',
+    totalFrom: (store: string) => `Total débité ${deBefore(store)}`,
     date: 'Date',
     store: 'Point de vente',
     thresholdTitle: 'Code de confirmation',
@@ -130,6 +140,8 @@ const text = {
     amount: 'Amount',
     fee: 'Fee',
     total: 'Total debited',
+    receives: 'The beneficiary receives',
+    totalFrom: (store: string) => `Total debited from ${store}`,
     date: 'Date',
     store: 'Point of sale',
     thresholdTitle: 'Confirmation code',
@@ -254,7 +266,6 @@ const identifierText = (identifier: string) =>
 
 function transferItem(language: Language, transfer: ListedTransfer) {
   const t = text[language];
-  const [day, time] = dayAndTime(transfer.createdAt, storeTimeZone(transfer.store ?? {}), language);
   return html`<li data-transfer-id="${transfer.id}">
 <h3>${transfer.counterpartLabel} · ${money(transfer.amountCents, transfer.currency)}</h3>
 <dl class="facts">
@@ -262,7 +273,7 @@ function transferItem(language: Language, transfer: ListedTransfer) {
 <dt>${t.to}</dt><dd>${identifierText(transfer.counterpartIdentifier)}</dd>
 <dt>${t.fee}</dt><dd>${money(transfer.feeCents, transfer.currency)}</dd>
 <dt>${t.store}</dt><dd>${transfer.storeName}</dd>
-<dt>${t.date}</dt><dd>${day} ${time}</dd>
+<dt>${t.date}</dt><dd>${dashboardTime(transfer.createdAt, storeTimeZone(transfer.store ?? {}), language)}</dd>
 </dl>
 </li>`;
 }
@@ -312,12 +323,12 @@ export interface TransferFormContext extends DashboardPageContext {
   contacts: readonly Contact[];
 }
 
-/** A new payout account's wait, in the page's language (UTC, as the SMS that announced it). */
-export const coolingMessage = (language: Language, usableFrom: string) => {
-  const when = usableFrom.slice(0, 16).replace('T', ' ');
+/** A new payout account's wait, in the page's language and the dashboard's one date style. */
+export const coolingMessage = (language: Language, usableFrom: string, timeZone?: string) => {
+  const when = dashboardTime(usableFrom, timeZone, language);
   return language === 'fr'
-    ? `Ce compte vient d’être ajouté : il pourra recevoir des retraits à partir du ${when} UTC.`
-    : `This account was just added: it can receive withdrawals from ${when} UTC.`;
+    ? `Ce compte vient d’être ajouté : il pourra recevoir des retraits à partir du ${when}.`
+    : `This account was just added: it can receive withdrawals from ${when}.`;
 };
 
 /** Each problem as the field it belongs to and the words shown for it. */
@@ -533,9 +544,9 @@ ${errorSummary(t.errorSummary, codeError ? [{ field: 'code', message: codeError 
 ${refusal && html`<div class="alert" role="alert"><p>${refusal}</p></div>`}
 <p data-testid="beneficiary"><strong>${draft.beneficiaryName}</strong>${draft.method !== 'svc' ? html` · ${providerNames[draft.method as ProviderCode] ?? draft.method} · <span class="nowrap">${identifierText(draft.beneficiaryIdentifier)}</span>` : ''}<br><span class="muted">${t.fromStore(draft.store.name)}</span></p>
 <dl class="facts" data-testid="check">
-<dt>${t.amount}</dt><dd data-testid="amount">${money(draft.amountCents, currency)}</dd>
+<dt>${t.receives}</dt><dd data-testid="amount"><strong>${money(draft.amountCents, currency)}</strong></dd>
 <dt>${t.fee}</dt><dd data-testid="fee">${money(draft.feeCents, currency)}</dd>
-<dt>${t.total}</dt><dd data-testid="total"><strong>${money(draft.totalCents, currency)}</strong></dd>
+<dt>${t.totalFrom(draft.store.name)}</dt><dd data-testid="total">${money(draft.totalCents, currency)}</dd>
 ${draft.description && html`<dt>${t.description}</dt><dd>${draft.description}</dd>`}
 </dl>
 ${
@@ -549,7 +560,7 @@ ${
   html`<input type="hidden" name="attemptId" value="${stepUp.attemptId}">
 ${field({ name: 'code', label: t.code(maskPhone(stepUp.phone)), hint: t.codeHint, error: codeError, attributes: html` inputmode="numeric" autocomplete="one-time-code" maxlength="6"` })}`
 }
-<button class="button" type="submit">${t.sendButton(formatAmount(draft.totalCents, currency))}</button>
+<button class="button" type="submit">${t.sendButton(formatAmount(draft.amountCents, currency))}</button>
 </form>`
 }
 ${

@@ -8,6 +8,11 @@ export interface DashboardPageContext {
   /** The language was chosen on the page: the dashboard's own links and forms keep it. */
   languagePinned: boolean;
   baseUrl: string;
+  /**
+   * Where the business is (its first store's country's zone), for times that belong to no store
+   * (a key's use, the audit log); Côte d'Ivoire's (UTC+0) when not given.
+   */
+  timeZone?: string | undefined;
   /** The acting member's role: the navigation shows only what it opens (every section when unknown). */
   role?: MemberRole | undefined;
 }

@@ -2,7 +2,7 @@ import type { WebhookDeliveryResponse } from '#shared/api/webhook-deliveries.ts'
 import type { WebhookBodyFormat, WebhookSubscription } from '#shared/data/webhook-subscription.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { webhookEventNames } from '#shared/domain/webhook-events.ts';
-import { errorSummary } from '#shared/pages/components.ts';
+import { breakableCode, errorSummary } from '#shared/pages/components.ts';
 import {
   copyButtonScript,
   csrfField,
@@ -198,7 +198,7 @@ ${urlError && html`<p class="field-error" id="url-error">${messageOf('url', urlE
 ${error('events') && html`<p class="field-error" id="events-error">${t.eventsRequired}</p>`}
 <div class="providers">${webhookEventNames.map(
     (name) =>
-      html`<label class="provider"><input type="checkbox" name="event.${name}"${state.events.includes(name) ? html` checked` : ''}><span class="provider-name">${name}</span></label>`,
+      html`<label class="provider"><input type="checkbox" name="event.${name}"${state.events.includes(name) ? html` checked` : ''}><span class="provider-name">${breakableCode(name)}</span></label>`,
   )}</div>
 </fieldset>
 <fieldset>

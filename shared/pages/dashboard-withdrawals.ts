@@ -252,7 +252,7 @@ export function withdrawalsPage(
   const notice = state.sent
     ? t.sent(t.statuses[state.sent.status] ?? state.sent.status)
     : state.added
-      ? t.added(readableTime(state.added.usableFrom))
+      ? t.added(readableTime(state.added.usableFrom, context))
       : state.removed
         ? t.removed
         : state.automaticNotice === 'on'
@@ -280,7 +280,7 @@ ${
         (
           account,
         ) => html`<li data-payout-account-id="${account.id}"><strong>${account.holder}</strong> · <span class="nowrap">${accountText(account)}</span><br>
-<span class="muted" data-usable="${String(account.usable)}">${account.usable ? t.usable : t.usableFrom(readableTime(account.usableFrom))}</span>
+<span class="muted" data-usable="${String(account.usable)}">${account.usable ? t.usable : t.usableFrom(readableTime(account.usableFrom, context))}</span>
 ${
   overview.canManageAccounts &&
   html`<form method="post" action="${dashboardUrl(context, '/withdrawals/accounts')}" class="inline">

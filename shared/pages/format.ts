@@ -81,6 +81,17 @@ export function dayAndTime(
   return [`${parts.day}/${parts.month}/${parts.year}`, `${parts.hour}:${parts.minute}`, zone];
 }
 
+/**
+ * The dashboard's one way to write an instant (issue 35): the day and the time where the merchant
+ * is, as people there write them, "28/11/2026 à 04:05" in French, "28/11/2026 at 04:05" in
+ * English. `at` is an ISO instant or the API's `YYYY-MM-DD HH:mm:ss` (UTC); the zone is the store's
+ * (`storeTimeZone`), Côte d'Ivoire's (UTC+0, as six of the eight countries) when none is known.
+ */
+export function dashboardTime(at: string, timeZone = 'Africa/Abidjan', language: 'fr' | 'en' = 'fr'): string {
+  const [day, time] = dayAndTime(at, timeZone, language);
+  return time ? `${day} ${language === 'fr' ? 'à' : 'at'} ${time}` : day;
+}
+
 const pluralRules = new Map<string, Intl.PluralRules>();
 
 /**

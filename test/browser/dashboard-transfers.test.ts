@@ -110,12 +110,14 @@ async function sendAboveThreshold(
   await expect(page.getByTestId('fee').textContent()).resolves.toBe(formatAmount(150_000));
   await expect(page.getByTestId('total').textContent()).resolves.toBe(formatAmount(15_150_000));
 
+  // The beneficiary receives 150 000 F: the button sends that, not the total debited (issue 35).
+  await expect(page.getByTestId('amount').textContent()).resolves.toBe(formatAmount(15_000_000));
   await expectInFirstScreen(
-    page.getByRole('button', { name: t.sendButton(formatAmount(15_150_000)) }),
+    page.getByRole('button', { name: t.sendButton(formatAmount(15_000_000)) }),
     viewport.height,
   );
   await page.getByLabel(t.code).fill(await nextCodeOf(baseUrl, owner.phone, had));
-  await page.getByRole('button', { name: t.sendButton(formatAmount(15_150_000)) }).click();
+  await page.getByRole('button', { name: t.sendButton(formatAmount(15_000_000)) }).click();
   await page.waitForURL(/\/dashboard\/transfers\?(?:lang=\w+&)?sent=/);
   await expectAccessibleWithin(page, width);
   await expect(page.getByRole('status').first().textContent()).resolves.toMatch(t.sent);

@@ -91,7 +91,8 @@ describe('payment links on the dashboard', () => {
     expect(list.text).not.toContain('<b>wax</b>');
     expect(list.text).toMatch(/1\s500\sF\sCFA/);
     expect(list.text).toContain('Réutilisable');
-    expect(list.text).toMatch(/UTC\+0/);
+    // The dashboard's one date style, where the store is (issue 35).
+    expect(list.text).toMatch(/\d{2}\/\d{2}\/20\d{2} à \d{2}:\d{2}/);
 
     const page = await owner.browser.get(`/dashboard/payment-links/${linkId}`);
     expect(page.status).toBe(200);
@@ -188,7 +189,7 @@ describe('payment links on the dashboard', () => {
       [{ storeId, title: 'Robe wax taille M', amount: '15,5' }, 'amount'],
       [{ storeId, title: 'Robe wax taille M', amount: '50' }, 'amount'],
       [{ storeId, title: 'Robe wax taille M', amount: '' }, 'amount'],
-      [{ storeId, title: 'Robe', amount: '1500' }, 'title'],
+      [{ storeId, title: '   ', amount: '1500' }, 'title'],
       [{ storeId: crypto.randomUUID(), title: 'Robe wax taille M', amount: '1500' }, 'storeId'],
     ] as const) {
       const { answer } = await createLink(owner.browser, form);

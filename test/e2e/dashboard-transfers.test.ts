@@ -111,11 +111,18 @@ describe('sending money from the dashboard', () => {
     });
     expect(check.status, check.text.slice(0, 500)).toBe(200);
     // 1 % payout fee (shared/domain/fees.ts): 15 F, and the store is debited both.
-    expect(check.text).toContain(`data-testid="amount"><span class="nowrap">${formatAmount(150_000)}<`);
-    expect(check.text).toContain(`data-testid="fee"><span class="nowrap">${formatAmount(1_500)}<`);
+    // What the beneficiary receives is what is sent; the fee and the total debited apart (issue 35).
     expect(check.text).toContain(
-      `data-testid="total"><strong><span class="nowrap">${formatAmount(151_500)}<`,
+      `<dt>Le bénéficiaire reçoit</dt><dd data-testid="amount"><strong><span class="nowrap">${formatAmount(150_000)}<`,
     );
+    expect(check.text).toContain(`data-testid="fee"><span class="nowrap">${formatAmount(1_500)}<`);
+    expect(check.text).toMatch(
+      new RegExp(
+        `<dt>Total débité d[’e] ?[^<]*</dt><dd data-testid="total"><span class="nowrap">${formatAmount(151_500)}<`,
+      ),
+    );
+    expect(check.text).toContain(`>Envoyer ${formatAmount(150_000)}</button>`);
+    expect(check.text).not.toContain(`Envoyer ${formatAmount(151_500)}`);
     expect(check.text).not.toContain('name="code"');
     // Nothing is posted by the check step.
     expect(await balanceOf(owner)).toBe(before);

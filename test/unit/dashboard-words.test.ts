@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lineState } from '#shared/data/transaction-record.ts';
+import { countryTimeZones } from '#shared/domain/country-time-zones.ts';
+import { readableTime } from '#shared/pages/dashboard-chrome.ts';
 import { stateWord } from '#shared/pages/dashboard-transactions.ts';
-import { deBefore, plural } from '#shared/pages/format.ts';
+import { dashboardTime, deBefore, plural } from '#shared/pages/format.ts';
 
 /** The dashboard's words (issue 35): real plurals and French's elision, not `clé(s)` and "Rôle de Aminata". */
 
@@ -53,5 +55,19 @@ describe('lineState', () => {
     expect(stateWord('fr', { status: 'error', errorReason: 'cancelled' })).toBe('Annulé');
     expect(stateWord('fr', { status: 'error', errorReason: 'declined' })).toBe('Refusé');
     expect(stateWord('en', { status: 'error', errorReason: 'cancelled' })).toBe('Cancelled');
+  });
+});
+
+describe('dashboardTime', () => {
+  it('writes every instant one way, where the merchant is: "28/11/2026 à 04:05", "28/11/2026 at 04:05"', () => {
+    expect(dashboardTime('2026-11-28T04:05:09.000Z', countryTimeZones.SN, 'fr')).toBe('28/11/2026 à 04:05');
+    expect(dashboardTime('2026-11-28T04:05:09.000Z', countryTimeZones.SN, 'en')).toBe('28/11/2026 at 04:05');
+    // The API's executedAt reads the same; Benin and Niger are an hour ahead, into the next day here.
+    expect(dashboardTime('2026-11-28 23:30:00', countryTimeZones.BJ, 'fr')).toBe('29/11/2026 à 00:30');
+    expect(dashboardTime('2026-11-28T04:05:09.000Z')).toBe('28/11/2026 à 04:05');
+    expect(readableTime('2026-11-28T04:05:09.000Z', { language: 'en', timeZone: countryTimeZones.NE })).toBe(
+      '28/11/2026 at 05:05',
+    );
+    expect(readableTime(undefined, { language: 'fr' })).toBe('');
   });
 });
