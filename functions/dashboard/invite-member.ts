@@ -14,6 +14,7 @@ export const handler = pageHandler(
       lastName: request.form.lastName ?? '',
       phone: request.form.phone ?? '',
       role: request.form.role ?? '',
+      phoneCountry: request.form.phoneCountry,
     };
     const signInUrl = dashboardUrl({ ...request, languagePinned: true }, '/sign-in');
     const answer = await inviteMember(session, form, {

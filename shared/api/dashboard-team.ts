@@ -48,7 +48,15 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     tag,
     summary: 'Invite a phone with a role (an SMS with the way in; valid 7 days)',
     query: dashboardQuery,
-    form: object({ csrf, firstName: string(), lastName: string(), phone: string(), role }),
+    form: object({
+      csrf,
+      firstName: string(),
+      lastName: string(),
+      phone: string(),
+      /** The country a national number is read in (`SN`); the business's when left out. */
+      phoneCountry: optional(string()),
+      role,
+    }),
     answers: {
       303: 'Invited: to the team page, which says to whom the invitation went.',
       400: 'The team page again, with the form’s errors.',

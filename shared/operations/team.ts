@@ -20,12 +20,14 @@ import {
   roleChangeWrites,
   stillOwnerCheck,
 } from '#shared/data/membership.ts';
+import { listStores } from '#shared/data/store.ts';
 import { transactWrite } from '#shared/data/transact.ts';
 import { findUserByPhone, newUser, type User, userWrites } from '#shared/data/user.ts';
 import { isMemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
 import { uuidPattern } from '#shared/domain/ids.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { maskPhone, normalisePhoneNumber } from '#shared/domain/phone-numbers.ts';
+import { defaultCountry, isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { InvitationNotFound, LastOwner, MemberNotFound } from '#shared/errors/dashboard.ts';
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
@@ -44,15 +46,24 @@ export interface Team {
   member: ActingMember;
   members: Member[];
   invitations: Invitation[];
+  /** The country an invitee's national number is read in by default: the first store's. */
+  phoneCountry: UemoaCountry;
+}
+
+/** The business's country, its first store's (Côte d'Ivoire for a business without one). */
+async function businessCountryOf(businessId: string): Promise<UemoaCountry> {
+  const [store] = await listStores(businessId);
+  return store?.country ?? defaultCountry;
 }
 
 export async function teamOf(session: DashboardSession): Promise<Team> {
   const member = await requireAction(session, 'read');
-  const [members, invitations] = await Promise.all([
+  const [members, invitations, phoneCountry] = await Promise.all([
     listMembers(member.businessId),
     invitationsOfBusiness(member.businessId),
+    businessCountryOf(member.businessId),
   ]);
-  return { member, members, invitations };
+  return { member, members, invitations, phoneCountry };
 }
 
 export interface InvitationForm {
@@ -60,9 +71,11 @@ export interface InvitationForm {
   lastName: string;
   phone: string;
   role: string;
+  /** The country chosen beside the number for its national form (`SN`); else the business's. */
+  phoneCountry?: string | undefined;
 }
 
-export type InvitationField = keyof InvitationForm;
+export type InvitationField = Exclude<keyof InvitationForm, 'phoneCountry'>;
 
 export type InvitationOutcome =
   | { outcome: 'invited'; invitation: Invitation }
@@ -91,7 +104,10 @@ export async function inviteMember(
 ): Promise<InvitationOutcome> {
   const acting = await requireAction(session, 'manageTeam');
   if (form.role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
-  const phone = normalisePhoneNumber(form.phone);
+  const country = isUemoaCountry(form.phoneCountry)
+    ? form.phoneCountry
+    : await businessCountryOf(acting.businessId);
+  const phone = normalisePhoneNumber(form.phone, country);
   const fields: InvitationField[] = [];
   if (!form.firstName.trim()) fields.push('firstName');
   if (!form.lastName.trim()) fields.push('lastName');

@@ -2,6 +2,7 @@ import { type Invitation, invitationIdOf } from '#shared/data/invitation.ts';
 import type { Member } from '#shared/data/member.ts';
 import { type MemberRole, memberRoles, roleAllows } from '#shared/domain/dashboard-roles.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import type { InvitationField, InvitationForm } from '#shared/operations/team.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
@@ -12,6 +13,7 @@ import { dashboardHeader, postForm, roleNames } from '#shared/pages/dashboard-te
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { deBefore, maskPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
+import { phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
 
 const text = {
   fr: {
@@ -34,7 +36,6 @@ const text = {
     send: 'Envoyer l’invitation',
     errorSummary: 'Il y a un problème',
     required: (label: string) => `Renseignez : ${label.toLowerCase()}.`,
-    phoneInvalid: 'Saisissez un numéro de téléphone valide, par exemple 07 07 12 34 56.',
     roleInvalid: 'Choisissez un rôle dans la liste.',
     alreadyMember: 'Cette personne est déjà membre de l’entreprise.',
     tooMany: 'Trop d’invitations en attente. Attendez qu’elles soient acceptées ou expirées.',
@@ -82,7 +83,6 @@ const text = {
     send: 'Send the invitation',
     errorSummary: 'There is a problem',
     required: (label: string) => `Enter the ${label.toLowerCase()}.`,
-    phoneInvalid: 'Enter a valid phone number, for example 07 07 12 34 56.',
     roleInvalid: 'Choose a role from the list.',
     alreadyMember: 'This person is already a member of the business.',
     tooMany: 'Too many pending invitations. Wait until they are accepted or expire.',
@@ -170,6 +170,8 @@ export function teamPage(
     member: ActingMember;
     members: readonly Member[];
     invitations: readonly Invitation[];
+    /** The business's country: an invitee's national number is read there unless another is chosen. */
+    phoneCountry: UemoaCountry;
   },
   options: {
     form?: Partial<InvitationForm>;
@@ -180,12 +182,14 @@ export function teamPage(
 ): string {
   const t = text[context.language];
   const acting = context.member;
+  const country = phoneCountryOf(options.form?.phoneCountry, { businessCountry: context.phoneCountry });
+  const examples = phoneExamples(country, context.language);
   const manages = roleAllows(acting.role, 'manageTeam');
   const mayChange = (member: Member) =>
     manages && (member.role !== 'owner' || roleAllows(acting.role, 'manageOwners'));
   const messageOf = (name: InvitationField) => {
     if (!options.invalid?.includes(name)) return undefined;
-    if (name === 'phone') return t.phoneInvalid;
+    if (name === 'phone') return examples.invalid;
     if (name === 'role') return t.roleInvalid;
     return t.required(t[name]);
   };
@@ -257,9 +261,12 @@ ${
 ${csrfField(context.csrfToken)}
 ${nameField('firstName', 'off')}
 ${nameField('lastName', 'off')}
-${field({
+${phoneField({
   name: 'phone',
   label: t.phone,
+  country,
+  language: context.language,
+  hint: examples.hint,
   value: options.form?.phone,
   error: messageOf('phone'),
   attributes: html` type="tel" inputmode="tel" autocomplete="off" maxlength="32" required`,
