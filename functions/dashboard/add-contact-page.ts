@@ -1,20 +1,17 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { contactsOf } from '#shared/operations/contacts.ts';
-import { callerForMember, requireAction } from '#shared/operations/dashboard-access.ts';
+import { callerForMember } from '#shared/operations/dashboard-access.ts';
 import { addContactFor } from '#shared/operations/dashboard-contacts.ts';
 import { contactsPage } from '#shared/pages/dashboard-contacts.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'addContactPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendMoney');
-    const form = {
-      name: (request.form.name ?? '').trim(),
-      paymentMethod: (request.form.paymentMethod ?? '').trim(),
-      number: (request.form.number ?? '').trim(),
-    };
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.addContactPage,
+  async (request, member, session) => {
+    const { name, paymentMethod, number } = request.fields;
+    const form = { name, paymentMethod, number };
     const added = await addContactFor(member, form, request.sourceIp);
     if ('contact' in added) {
       const query = new URLSearchParams({ added: added.contact.name }).toString();
@@ -33,6 +30,5 @@ export const handler = pageHandler(
       ),
       400,
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,6 +1,6 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import {
   checkTransferForm,
   confirmStepFor,
@@ -14,11 +14,10 @@ import {
   transferFormPage,
 } from '#shared/pages/dashboard-transfers.ts';
 
-export const handler = pageHandler(
-  'checkTransferPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendMoney');
-    const form = transferFormOf(request.form);
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.checkTransferPage,
+  async (request, member, session) => {
+    const form = transferFormOf(request.fields);
     const checked = await checkTransferForm(member, form);
     const context = { ...request, csrfToken: session.csrfToken };
     if ('problems' in checked) {
@@ -42,6 +41,5 @@ export const handler = pageHandler(
       }),
       stepUpStatus(stepUp),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,11 +1,11 @@
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { isProviderCode } from '#shared/domain/payment-methods.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { OperatorUnavailable } from '#shared/errors/providers.ts';
 import { BadRequest, IdempotencyKeyReused } from '#shared/errors/request.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import {
   checkTransferForm,
   confirmTransfer,
@@ -24,12 +24,11 @@ import {
 } from '#shared/pages/dashboard-transfers.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'confirmTransferPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendMoney');
-    const form = transferFormOf(request.form);
-    const idempotencyKey = request.form.idempotencyKey ?? '';
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.confirmTransferPage,
+  async (request, member, session) => {
+    const form = transferFormOf(request.fields);
+    const { idempotencyKey, attemptId, code } = request.fields;
     if (!/^[0-9a-f-]{36}$/.test(idempotencyKey)) throw new BadRequest('The confirm form has no key');
     // The details are checked again as posted (a hidden field can be changed); the balance is the
     // operation's to guard, so a replay of a form already sent still gets its first answer.
@@ -44,7 +43,6 @@ export const handler = pageHandler(
       return htmlPage(transferFormPage({ ...context, stores, contacts }, form, checked.problems), 400);
     }
     const { draft } = checked;
-    const attemptId = request.form.attemptId ?? '';
     const again = (stepUp: StepUpState, status: number) =>
       htmlPage(checkTransferPage(context, form, draft, { idempotencyKey, stepUp }), status);
     if (draft.needsStepUp && !attemptId) {
@@ -56,7 +54,7 @@ export const handler = pageHandler(
       const result = await confirmTransfer(idempotent, member, draft, {
         idempotencyKey,
         attemptId,
-        code: request.form.code ?? '',
+        code,
         sourceIp: request.sourceIp,
         baseUrl: request.baseUrl,
         context: request.context,
@@ -86,6 +84,5 @@ export const handler = pageHandler(
         return htmlPage(transferRefusedPage(request, { kind: 'down', provider: error.paymentMethod }), 503);
       throw error;
     }
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,6 +1,6 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPaymentLinkEndpoints } from '#shared/api/dashboard-payment-links.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import {
   checkLinkForm,
   createLinkFor,
@@ -10,16 +10,11 @@ import {
 import { newLinkPage } from '#shared/pages/dashboard-payment-links.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'createPaymentLinkPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageLinks');
-    const form: NewLinkForm = {
-      storeId: request.form.storeId ?? '',
-      title: request.form.title ?? '',
-      amount: request.form.amount ?? '',
-      reusable: request.form.reusable === 'true',
-    };
+export const handler = dashboardPage(
+  dashboardPaymentLinkEndpoints.createPaymentLinkPage,
+  async (request, member, session) => {
+    const { storeId, title, amount, reusable } = request.fields;
+    const form: NewLinkForm = { storeId, title, amount, reusable: reusable === 'true' };
     const stores = await storesOf(member);
     const { errors, amountCents } = checkLinkForm(form, stores);
     if (amountCents === undefined) {
@@ -38,6 +33,5 @@ export const handler = pageHandler(
     }
     const link = await createLinkFor(member, form, amountCents, request.sourceIp);
     return redirectTo(dashboardUrl(request, `/payment-links/${link.id}`));
-  }),
-  dashboardPageOptions,
+  },
 );

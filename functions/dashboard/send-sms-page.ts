@@ -1,7 +1,7 @@
+import { dashboardSmsEndpoints } from '#shared/api/dashboard-sms.ts';
 import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import {
   checkSmsForm,
   type SmsForm,
@@ -14,15 +14,11 @@ import { checkSmsPage, type SmsFormState, smsPage } from '#shared/pages/dashboar
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { phoneCountryOf } from '#shared/pages/phone-country.ts';
 
-export const handler = pageHandler(
-  'sendSmsPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendSms');
-    const form: SmsForm = {
-      to: request.form.to ?? '',
-      body: request.form.body ?? '',
-      phoneCountry: request.form.phoneCountry,
-    };
+export const handler = dashboardPage(
+  dashboardSmsEndpoints.sendSmsPage,
+  async (request, member, session) => {
+    const { to, body, phoneCountry, confirm } = request.fields;
+    const form: SmsForm = { to, body, phoneCountry };
     const again = async (state: SmsFormState, status: number) =>
       htmlPage(
         smsPage(
@@ -34,9 +30,9 @@ export const handler = pageHandler(
     const country = phoneCountryOf(form.phoneCountry, { businessCountry: await smsCountryOf(member) });
     const checked = checkSmsForm(form, country);
     if ('errors' in checked) return again({ form, errors: checked.errors }, 400);
-    if (request.form.confirm === 'change') return again({ form, errors: [] }, 200);
+    if (confirm === 'change') return again({ form, errors: [] }, 200);
     const context = { ...request, csrfToken: session.csrfToken };
-    if (request.form.confirm !== 'yes') {
+    if (confirm !== 'yes') {
       const balance = await smsBalanceOf(member);
       return htmlPage(
         checkSmsPage(context, checked.sms, form, balance),
@@ -51,6 +47,6 @@ export const handler = pageHandler(
       // The balance's own condition refused it: nothing was written or charged.
       return htmlPage(checkSmsPage(context, checked.sms, form, await smsBalanceOf(member), true), 422);
     }
-  }),
-  { ...dashboardPageOptions, maxFormFieldChars: 4096 },
+  },
+  { maxFormFieldChars: 4096 },
 );

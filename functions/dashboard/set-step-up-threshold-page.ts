@@ -1,7 +1,7 @@
+import { dashboardTransferEndpoints } from '#shared/api/dashboard-transfers.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import {
   recentTransfers,
   setStepUpThreshold,
@@ -10,11 +10,10 @@ import {
 import { transfersPage } from '#shared/pages/dashboard-transfers.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'setStepUpThresholdPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'setStepUpThreshold');
-    const saved = await setStepUpThreshold(member, request.form.threshold ?? '', request.sourceIp);
+export const handler = dashboardPage(
+  dashboardTransferEndpoints.setStepUpThresholdPage,
+  async (request, member, session) => {
+    const saved = await setStepUpThreshold(member, request.fields.threshold, request.sourceIp);
     if (saved !== undefined)
       return redirectTo(
         `${dashboardUrl(request, '/transfers')}${request.languagePinned ? '&' : '?'}threshold=saved`,
@@ -36,6 +35,5 @@ export const handler = pageHandler(
       }),
       400,
     );
-  }),
-  dashboardPageOptions,
+  },
 );

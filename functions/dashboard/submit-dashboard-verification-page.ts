@@ -1,5 +1,6 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { dashboardVerificationEndpoints } from '#shared/api/dashboard-verification.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import {
   completeVerification,
   vendorProblemOf,
@@ -7,17 +8,15 @@ import {
   verificationOfMember,
   verificationPageView,
 } from '#shared/operations/compliance-verifications.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { checkIdentityForm, verificationPage } from '#shared/pages/verification-page.ts';
 
-export const handler = pageHandler(
-  'submitDashboardVerificationPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'verify');
+export const handler = dashboardPage(
+  dashboardVerificationEndpoints.submitDashboardVerificationPage,
+  async (request, member, session) => {
     const verification = await verificationOfMember(member, request.params.id ?? '');
-    const checked = checkIdentityForm(request.form);
+    const checked = checkIdentityForm(request.fields);
     if ('errors' in checked) {
-      const filled = { form: request.form, errors: checked.errors, csrfToken: session.csrfToken };
+      const filled = { form: request.fields, errors: checked.errors, csrfToken: session.csrfToken };
       return htmlPage(
         verificationPage(await verificationPageView(verification.id, verification), request, filled),
         400,
@@ -29,13 +28,12 @@ export const handler = pageHandler(
     } catch (error) {
       const vendorProblem = vendorProblemOf(error);
       if (!vendorProblem) throw error;
-      const filled = { form: request.form, csrfToken: session.csrfToken, vendorProblem };
+      const filled = { form: request.fields, csrfToken: session.csrfToken, vendorProblem };
       const view = await verificationPageView(verification.id, verification);
       return htmlPage(verificationPage(view, request, filled), vendorProblem === 'refused' ? 422 : 503);
     }
     const target = verificationCallbackTarget(completed);
     if (target) return redirectTo(target);
     return htmlPage(verificationPage(await verificationPageView(completed.id, completed), request));
-  }),
-  dashboardPageOptions,
+  },
 );

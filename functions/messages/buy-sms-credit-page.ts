@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { smsCreditEndpoints } from '#shared/api/sms-credit.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import { InsufficientBalance } from '#shared/errors/ledger.ts';
 import { BadRequest } from '#shared/errors/request.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { actorOf } from '#shared/operations/audit-log.ts';
-import { callerForMember, requireAction } from '#shared/operations/dashboard-access.ts';
+import { callerForMember } from '#shared/operations/dashboard-access.ts';
 import { smsPageData } from '#shared/operations/dashboard-sms.ts';
 import { buySmsCredit, smsPacks, smsSegmentPriceCents } from '#shared/operations/sms-credit.ts';
 import { balanceOf, storeForCollection } from '#shared/operations/stores.ts';
@@ -14,13 +15,11 @@ import { smsPage } from '#shared/pages/dashboard-sms.ts';
 import { checkSmsCreditPage, type SmsCreditField } from '#shared/pages/dashboard-sms-credit.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'buySmsCreditPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'buySmsCredit');
+export const handler = dashboardPage(
+  smsCreditEndpoints.buySmsCreditPage,
+  async (request, member, session) => {
     const caller = callerForMember(member);
-    const segmentsText = request.form.segments ?? '';
-    const storeId = request.form.storeId ?? '';
+    const { segments: segmentsText, storeId, idempotencyKey } = request.fields;
     const segments = (smsPacks as readonly number[]).find((pack) => String(pack) === segmentsText);
     const errors: SmsCreditField[] = [];
     if (segments === undefined) errors.push('segments');
@@ -38,7 +37,6 @@ export const handler = pageHandler(
     // Another business's store is not found (404), as in the API.
     const store = await storeForCollection(caller, storeId, undefined);
     const priceCents = segments * smsSegmentPriceCents();
-    const idempotencyKey = request.form.idempotencyKey;
     /** The check step, with the store's balance as it is now; 422 when it cannot pay (or did not). */
     const check = async (key: string, refused = false) => {
       const availableCents = (await balanceOf(caller, store.id)).amount;
@@ -76,6 +74,5 @@ export const handler = pageHandler(
       return check(idempotencyKey, true);
     }
     return redirectTo(dashboardUrl(request, '/sms'));
-  }),
-  dashboardPageOptions,
+  },
 );

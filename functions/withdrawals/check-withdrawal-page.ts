@@ -1,6 +1,6 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { withdrawalEndpoints } from '#shared/api/withdrawals.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { checkTransferForm, confirmStepFor } from '#shared/operations/dashboard-transfers.ts';
 import { withdrawalForm, withdrawalsOverview } from '#shared/operations/dashboard-withdrawals.ts';
 import { payoutAccountCoolingSeconds } from '#shared/operations/payout-accounts.ts';
@@ -8,17 +8,16 @@ import { checkTransferPage, stepUpStateOf, stepUpStatus } from '#shared/pages/da
 import { withdrawalsPage } from '#shared/pages/dashboard-withdrawals.ts';
 
 /** A withdrawal checked as a transfer to the account; its confirm step is send money's. */
-export const handler = pageHandler(
-  'checkWithdrawalPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'sendMoney');
-    const form = await withdrawalForm(member, request.form);
+export const handler = dashboardPage(
+  withdrawalEndpoints.checkWithdrawalPage,
+  async (request, member, session) => {
+    const form = await withdrawalForm(member, request.fields);
     const checked = await checkTransferForm(member, form);
     const context = { ...request, csrfToken: session.csrfToken };
     if ('problems' in checked) {
       return htmlPage(
         withdrawalsPage(context, await withdrawalsOverview(member), {
-          withdrawal: { form: { ...request.form }, problems: checked.problems },
+          withdrawal: { form: request.fields, problems: checked.problems },
           coolingHours: Math.round(payoutAccountCoolingSeconds() / 3600),
         }),
         400,
@@ -34,6 +33,5 @@ export const handler = pageHandler(
       }),
       stepUpStatus(stepUp),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,8 +1,8 @@
+import { withdrawalEndpoints } from '#shared/api/withdrawals.ts';
 import { payoutAccountLabel } from '#shared/domain/payout-accounts.ts';
 import { BadRequest } from '#shared/errors/request.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { smsCountryOf } from '#shared/operations/dashboard-sms.ts';
 import { memberPhone } from '#shared/operations/dashboard-transfers.ts';
 import {
@@ -25,32 +25,29 @@ import {
 } from '#shared/pages/dashboard-withdrawals.ts';
 
 /** The owner's: add an account (check, SMS code, confirm) or remove one (confirm first). */
-export const handler = pageHandler(
-  'payoutAccountPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'managePayoutAccounts');
+export const handler = dashboardPage(
+  withdrawalEndpoints.payoutAccountPage,
+  async (request, member, session) => {
     const context = { ...request, csrfToken: session.csrfToken };
     const back = (query: string) =>
       redirectTo(`${dashboardUrl(request, '/withdrawals')}${request.languagePinned ? '&' : '?'}${query}`);
-    const action = request.form.action;
+    const { action, id, attemptId, code } = request.fields;
     if (action === 'remove') {
-      const id = request.form.id ?? '';
       if (!/^[0-9a-f-]{36}$/.test(id)) throw new BadRequest('No account to remove');
-      if (request.form.confirm !== 'yes') {
+      if (request.fields.confirm !== 'yes') {
         const account = await payoutAccountOf(member.businessId, id);
         return htmlPage(removePayoutAccountPage(context, { ...account, label: payoutAccountLabel(account) }));
       }
       await removePayoutAccountFor(member, id, request.sourceIp);
       return back('removed=1');
     }
-    if (action !== 'check' && action !== 'confirm') throw new BadRequest('Unknown action');
-    const input = payoutAccountFormOf(request.form);
+    const input = payoutAccountFormOf(request.fields);
     // A national number is read in the business's first store's country (a Dakar shop's 77 …).
     const checked = checkPayoutAccount(input, await smsCountryOf(member));
     if ('problems' in checked) {
       return htmlPage(
         withdrawalsPage(context, await withdrawalsOverview(member), {
-          account: { form: { ...request.form }, problems: checked.problems },
+          account: { form: request.fields, problems: checked.problems },
           coolingHours: Math.round(payoutAccountCoolingSeconds() / 3600),
         }),
         400,
@@ -63,10 +60,9 @@ export const handler = pageHandler(
         started.outcome === 'limited' ? 429 : 200,
       );
     }
-    const attemptId = request.form.attemptId ?? '';
     const result = await confirmPayoutAccount(member, checked.account, {
       attemptId,
-      code: request.form.code ?? '',
+      code,
       sourceIp: request.sourceIp,
     });
     if (result.outcome === 'added') return back(`added=${result.account.id}`);
@@ -82,6 +78,5 @@ export const handler = pageHandler(
       ),
       400,
     );
-  }),
-  dashboardPageOptions,
+  },
 );

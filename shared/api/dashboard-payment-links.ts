@@ -1,5 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text } from '#shared/api/form-fields.ts';
 
 /**
  * The dashboard's payment links (issue 26, item 3): the business's links, the form that makes one,
@@ -54,6 +55,7 @@ export const dashboardPaymentLinkEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'POST',
     path: '/dashboard/payment-links',
     caller: 'public',
+    permission: 'manageLinks',
     access: ['table:ConditionCheckItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
@@ -61,9 +63,9 @@ export const dashboardPaymentLinkEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     query,
     form: object({
       csrf,
-      storeId: string(),
-      title: string().register(globalRegistry, { description: '10 to 255 characters.' }),
-      amount: string().register(globalRegistry, {
+      storeId: text,
+      title: text.register(globalRegistry, { description: '10 to 255 characters.' }),
+      amount: text.register(globalRegistry, {
         description: 'Whole francs as typed: `1500`, `1 500`; at least 100.',
       }),
       reusable: optional(enumOf(['true', 'false'])).register(globalRegistry, {

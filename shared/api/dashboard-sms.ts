@@ -1,5 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text } from '#shared/api/form-fields.ts';
 
 /**
  * The dashboard's SMS page (issue 26, item 6): the SMS balance, the sent messages with their
@@ -32,6 +33,7 @@ export const dashboardSmsEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/sms',
     caller: 'public',
+    permission: 'sendSms',
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
@@ -39,16 +41,17 @@ export const dashboardSmsEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: object({ lang: optional(enumOf(['fr', 'en'])) }),
     form: object({
       csrf: string(),
-      to: string().register(globalRegistry, {
+      to: text.register(globalRegistry, {
         description:
           'A national number is read in `phoneCountry`, else the country of the business’s first store.',
       }),
       phoneCountry: optional(string()).register(globalRegistry, {
         description: 'The country the form’s select names for a national number (`SN`).',
       }),
-      body: string().register(globalRegistry, { description: 'Up to 918 characters.' }),
-      confirm: optional(string()).register(globalRegistry, {
-        description: '`yes` on the check step’s button: send. Without it, the check step.',
+      body: text.register(globalRegistry, { description: 'Up to 918 characters.' }),
+      confirm: optional(enumOf(['yes', 'change'])).register(globalRegistry, {
+        description:
+          '`yes` on the check step’s button: send; `change`: the form again to change it. Without it, the check step.',
       }),
     }),
     answers: {

@@ -1,5 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text } from '#shared/api/form-fields.ts';
 import { paysOut, sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
@@ -87,13 +88,14 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'POST',
     path: '/dashboard/transactions/{transactionId}/refund',
     caller: 'public',
+    permission: 'refund',
     access: ['table:GetItem', 'table:Query', 'table:BatchGetItem', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'The refund’s amount: the confirmation with the fee, nothing written yet',
     params,
     query,
-    form: object({ csrf, amount: string().register(globalRegistry, { description: 'Whole francs.' }) }),
+    form: object({ csrf, amount: text.register(globalRegistry, { description: 'Whole francs.' }) }),
     answers: {
       200: 'The confirmation: the amount, the fee and what leaves the balance.',
       400: 'The transaction’s page again, with the amount’s error.',

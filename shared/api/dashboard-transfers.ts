@@ -1,5 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text, trimmedText } from '#shared/api/form-fields.ts';
 import { paysOut } from '#shared/catalogue/access.ts';
 
 /**
@@ -24,20 +25,20 @@ const tag = 'Dashboard';
 /** Writing a step-up code with its limits, and sending its SMS through the `sms` queue. */
 const transferForm = {
   csrf,
-  storeId: string(),
-  to: enumOf(['contact', 'new', 'store', 'account']).register(globalRegistry, {
+  storeId: trimmedText,
+  to: optional(enumOf(['contact', 'new', 'store', 'account'])).register(globalRegistry, {
     description: '`account`: a withdrawal to one of the business’s own payout accounts (`payoutAccountId`).',
   }),
-  contactId: optional(string()),
-  payoutAccountId: optional(string()),
-  destinationStoreId: optional(string()),
-  name: optional(string()),
-  paymentMethod: optional(string()),
-  number: optional(string()).register(globalRegistry, {
+  contactId: trimmedText,
+  payoutAccountId: trimmedText,
+  destinationStoreId: trimmedText,
+  name: trimmedText,
+  paymentMethod: trimmedText,
+  number: trimmedText.register(globalRegistry, {
     description: 'The new beneficiary’s number, read in the store’s country (`07 00 00 00 01`).',
   }),
-  amount: string().register(globalRegistry, { description: 'Francs as typed: `1 500` or `1500`.' }),
-  description: optional(string()),
+  amount: trimmedText.register(globalRegistry, { description: 'Francs as typed: `1 500` or `1500`.' }),
+  description: trimmedText,
 };
 
 export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
@@ -69,6 +70,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'POST',
     path: '/dashboard/transfers/new',
     caller: 'public',
+    permission: 'sendMoney',
     // The providers' secret: whether the beneficiary's operator is down (pawaPay's availability).
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem', 'secret:providers'],
     page: true,
@@ -90,6 +92,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'POST',
     path: '/dashboard/transfers/confirm',
     caller: 'public',
+    permission: 'sendMoney',
     access: [
       'table:DeleteItem',
       'table:GetItem',
@@ -107,8 +110,8 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
       idempotencyKey: string().register(globalRegistry, {
         description: 'The confirm form’s key: a second post gets the first answer.',
       }),
-      attemptId: optional(string()),
-      code: optional(string()),
+      attemptId: text,
+      code: text,
     }),
     answers: {
       303: 'Sent: to the transfers, with its status.',
@@ -125,12 +128,13 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'POST',
     path: '/dashboard/transfers/threshold',
     caller: 'public',
+    permission: 'setStepUpThreshold',
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'The owner sets the amount above which a transfer asks for an SMS code',
     query,
-    form: object({ csrf, threshold: string() }),
+    form: object({ csrf, threshold: text }),
     answers: { 303: 'To the transfers.', 400: 'Not an amount.', 403: forbidden },
   },
   contactsPage: {
@@ -149,12 +153,13 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     method: 'POST',
     path: '/dashboard/contacts',
     caller: 'public',
+    permission: 'sendMoney',
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Add a contact (a mobile-money number the operator serves)',
     query,
-    form: object({ csrf, name: string(), paymentMethod: string(), number: string() }),
+    form: object({ csrf, name: trimmedText, paymentMethod: trimmedText, number: trimmedText }),
     answers: { 303: 'To the contacts.', 400: 'The form again, with its errors.', 403: forbidden },
   },
   confirmRemoveContactPage: {

@@ -1,6 +1,7 @@
 import { object, string } from 'zod/mini';
 import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text } from '#shared/api/form-fields.ts';
 
 /**
  * The owner's identity check on the dashboard (issue 25, item 5): the first verification level,
@@ -55,6 +56,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     method: 'POST',
     path: '/dashboard/verification/{id}',
     caller: 'public',
+    permission: 'verify',
     // Query: the business's store, whose country is the ID's Smile ID looks up; the secret:
     // Smile ID's key, where it checks identities.
     access: ['table:DeleteItem', 'table:GetItem', 'table:Query', 'table:UpdateItem', 'secret:identity'],
@@ -65,10 +67,12 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     query: dashboardQuery,
     form: object({
       csrf,
-      firstName: string(),
-      lastName: string(),
-      idNumber: string(),
-      dateOfBirth: string(),
+      firstName: text,
+      lastName: text,
+      idNumber: text,
+      'dateOfBirth-day': text,
+      'dateOfBirth-month': text,
+      'dateOfBirth-year': text,
     }),
     answers: {
       200: 'The outcome, or (Smile ID) the check under way, its result to come by callback.',

@@ -1,6 +1,7 @@
 import { enum as enumOf, globalRegistry, gte, int, lte, object, optional, string, uuid } from 'zod/mini';
 import { instant } from '#shared/api/common.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text } from '#shared/api/form-fields.ts';
 import { maxSmsPurchase, minSmsPurchase } from '#shared/operations/sms-credit.ts';
 
 /**
@@ -49,6 +50,7 @@ export const smsCreditEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     method: 'POST',
     path: '/dashboard/sms/credit',
     caller: 'public',
+    permission: 'buySmsCredit',
     access: [...access],
     page: true,
     tag: 'Dashboard',
@@ -56,8 +58,8 @@ export const smsCreditEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     query: object({ lang: optional(enumOf(['fr', 'en'])) }),
     form: object({
       csrf: string(),
-      storeId: string(),
-      segments: string().register(globalRegistry, { description: 'One of the packs: 100, 500, 1000, 5000.' }),
+      storeId: text,
+      segments: text.register(globalRegistry, { description: 'One of the packs: 100, 500, 1000, 5000.' }),
       idempotencyKey: optional(string()).register(globalRegistry, {
         description: 'The check step’s key: with it, buy; a second post gets the first answer.',
       }),

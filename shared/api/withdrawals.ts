@@ -18,6 +18,7 @@ import {
 import { instant } from '#shared/api/common.ts';
 import { contactIdentifierSchema } from '#shared/api/contacts.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text, trimmedText } from '#shared/api/form-fields.ts';
 import { transferSchema } from '#shared/api/transfers.ts';
 import { paysOut } from '#shared/catalogue/access.ts';
 import { contactMethods } from '#shared/domain/contacts.ts';
@@ -194,6 +195,7 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     method: 'POST',
     path: '/dashboard/withdrawals',
     caller: 'public',
+    permission: 'sendMoney',
     // Whether the account's operator is down (pawaPay's availability); a step-up code above the threshold.
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem', 'secret:providers'],
     page: true,
@@ -203,9 +205,9 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     query: object({ lang: optional(enumOf(['fr', 'en'])) }),
     form: object({
       csrf: string(),
-      storeId: string(),
-      payoutAccountId: string(),
-      amount: optional(string()).register(globalRegistry, {
+      storeId: trimmedText,
+      payoutAccountId: trimmedText,
+      amount: trimmedText.register(globalRegistry, {
         description: 'Francs as typed; empty: everything available, less the fee.',
       }),
     }),
@@ -222,6 +224,7 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     method: 'POST',
     path: '/dashboard/withdrawals/accounts',
     caller: 'public',
+    permission: 'managePayoutAccounts',
     access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag: 'Dashboard',
@@ -232,15 +235,15 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
       csrf: string(),
       action: enumOf(['check', 'confirm', 'remove']),
       kind: optional(enumOf(['mobile', 'bank'])),
-      holder: optional(string()),
-      paymentMethod: optional(string()),
-      number: optional(string()),
-      bankName: optional(string()),
-      iban: optional(string()),
-      attemptId: optional(string()),
-      code: optional(string()),
-      id: optional(string()).register(globalRegistry, { description: '`remove`: the account.' }),
-      confirm: optional(string()),
+      holder: text,
+      paymentMethod: text,
+      number: text,
+      bankName: text,
+      iban: text,
+      attemptId: text,
+      code: text,
+      id: text.register(globalRegistry, { description: '`remove`: the account.' }),
+      confirm: optional(enumOf(['yes'])),
     }),
     answers: {
       200: 'The code step (a code was sent to the owner’s phone), or the removal’s confirmation.',
@@ -256,6 +259,7 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     method: 'POST',
     path: '/dashboard/withdrawals/automatic',
     caller: 'public',
+    permission: 'managePayoutAccounts',
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag: 'Dashboard',
@@ -264,11 +268,11 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     query: object({ lang: optional(enumOf(['fr', 'en'])) }),
     form: object({
       csrf: string(),
-      action: enumOf(['save', 'off']),
-      storeId: string(),
-      payoutAccountId: optional(string()),
-      hour: optional(string()).register(globalRegistry, { description: '`save`: 0 to 23, UTC.' }),
-      keep: optional(string()).register(globalRegistry, {
+      action: optional(enumOf(['save', 'off'])),
+      storeId: trimmedText,
+      payoutAccountId: trimmedText,
+      hour: trimmedText.register(globalRegistry, { description: '`save`: 0 to 23, UTC.' }),
+      keep: trimmedText.register(globalRegistry, {
         description: '`save`: francs the store keeps, as typed; empty: 0.',
       }),
     }),

@@ -33,7 +33,7 @@ export interface AutomaticSettlementForm {
 
 /** The owner's form read: a store, an account, an hour 0–23, an amount kept in francs (empty: 0). */
 export function readAutomaticSettlementForm(
-  form: Record<string, string>,
+  form: Readonly<Record<string, string | undefined>>,
 ): { setting: AutomaticSettlementForm } | { problems: AutomaticSettlementProblem[] } {
   const problems: AutomaticSettlementProblem[] = [];
   const storeId = (form.storeId ?? '').trim();

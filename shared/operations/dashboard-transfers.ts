@@ -61,7 +61,10 @@ export interface TransferForm {
   description: string;
 }
 
-export const transferFormOf = (form: Record<string, string>): TransferForm => ({
+/** The form's fields as posted (the page's declared form, or a withdrawal's), trimmed. */
+export const transferFormOf = (
+  form: Readonly<Partial<Record<TransferField, string | undefined>>>,
+): TransferForm => ({
   storeId: (form.storeId ?? '').trim(),
   to: (form.to ?? '').trim(),
   contactId: (form.contactId ?? '').trim(),

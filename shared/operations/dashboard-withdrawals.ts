@@ -64,7 +64,7 @@ export async function withdrawalsOverview(
  */
 export async function withdrawalForm(
   member: ActingMember,
-  form: Record<string, string>,
+  form: Readonly<Record<string, string | undefined>>,
 ): Promise<TransferForm> {
   const storeId = (form.storeId ?? '').trim();
   const payoutAccountId = (form.payoutAccountId ?? '').trim();
@@ -94,7 +94,9 @@ export async function withdrawalForm(
 }
 
 /** The form that adds an account, as typed. */
-export const payoutAccountFormOf = (form: Record<string, string>): PayoutAccountInput =>
+export const payoutAccountFormOf = (
+  form: Readonly<Record<string, string | undefined>>,
+): PayoutAccountInput =>
   form.kind === 'bank'
     ? { kind: 'bank', holder: form.holder ?? '', bankName: form.bankName ?? '', iban: form.iban ?? '' }
     : {

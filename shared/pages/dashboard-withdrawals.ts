@@ -233,10 +233,13 @@ export interface WithdrawalsPageState {
   /** An account just added, or removed. */
   added?: PayoutAccount | undefined;
   removed?: boolean;
-  withdrawal?: { form: Record<string, string>; problems: readonly TransferProblem[] };
-  account?: { form: Record<string, string>; problems: readonly PayoutAccountProblem[] };
+  withdrawal?: { form: Readonly<Record<string, string | undefined>>; problems: readonly TransferProblem[] };
+  account?: { form: Readonly<Record<string, string | undefined>>; problems: readonly PayoutAccountProblem[] };
   /** The automatic settlement's form sent back with its problems, or its notice once set. */
-  automatic?: { form: Record<string, string>; problems: readonly AutomaticSettlementProblem[] };
+  automatic?: {
+    form: Readonly<Record<string, string | undefined>>;
+    problems: readonly AutomaticSettlementProblem[];
+  };
   automaticNotice?: 'on' | 'off' | undefined;
   coolingHours: number;
 }
