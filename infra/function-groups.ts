@@ -16,13 +16,23 @@ import type { Construct, IConstruct } from 'constructs';
 export const cloudFormationResourceLimit = 500;
 
 /**
- * What a stack may hold at most: 60 of CloudFormation's limit stay free, so a capability of a
- * dozen routes (about 25 resources in the stage's stack, 70 in a group's) never lands a stage one
- * change away from the limit. Crossing it fails the synth, which is the time to add a group or move
- * resources out. It was 400 until the withdrawals (issue 34) found dev's stack at 386 with nothing
- * left to move but the API's methods (docs/architecture/stacks.md, "Headroom").
+ * What a stack may hold at most: 160 of CloudFormation's limit stay free. Crossing it fails the
+ * synth. It was 400, then 440 when the API's methods still sat in the stage's stack and the
+ * dashboard's group in one nested stack; since issue 35 a group's functions fill nested stacks up to
+ * `nestedStackFillBudget` and the next one opens by itself, and the API's methods and paths go with
+ * their functions, so no stack nears it by adding routes (docs/architecture/stacks.md).
  */
-export const stackResourceMargin = 440;
+export const stackResourceMargin = 340;
+
+/**
+ * How full a group's nested stack may be before the group's next function opens the next one: its
+ * resources counted so far, plus the API methods and paths reserved for its routes (made once every
+ * route is placed). A route costs up to about 18 (function, role, policies, log group, alarms,
+ * permission, a money path's version, alias, deployment group and alias alarm, its method and new
+ * path parts), and a group's composite alarm is added after: a stack stops at about 320, under the
+ * margin.
+ */
+export const nestedStackFillBudget = 300;
 
 /**
  * The group of a function: the directory of its entry under `functions/` (`payment-requests`,
@@ -43,36 +53,69 @@ const pascalCaseOf = (name: string) =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 
-/** The nested stack of a group's functions: its construct id in the parent. */
-export const functionGroupStackId = (group: string) => `${pascalCaseOf(group)}Functions`;
+/**
+ * The nested stacks of a group's functions, by construct id in the parent: the first is
+ * `<Group>Functions` (as before groups filled), the next `<Group>Functions2`, `<Group>Functions3`...
+ */
+export const functionGroupStackId = (group: string, index = 1) =>
+  `${pascalCaseOf(group)}Functions${index > 1 ? index : ''}`;
 
-/** Stacks whose functions go into nested stacks, one per group. */
-const groupedStacks = new WeakSet<Stack>();
+/** The group a nested stack's id names, and its place among the group's stacks (1 for the first). */
+export function functionGroupStackIdOf(
+  id: string,
+): { readonly group: string; readonly index: number } | undefined {
+  const match = /^([A-Z][A-Za-z0-9]*?)Functions(\d*)$/.exec(id);
+  if (!match) return undefined;
+  const group = (match[1] as string).replace(/(?<=[a-z0-9])([A-Z])/g, '-$1').toLowerCase();
+  return { group, index: match[2] ? Number(match[2]) : 1 };
+}
+
+/** Stacks whose functions go into nested stacks, each group's stacks in the order they opened. */
+const groupedStacks = new WeakMap<Stack, Map<string, NestedStack[]>>();
+
+/** Resources a nested stack will hold that are not made yet (the API's methods and paths). */
+const reservedResources = new WeakMap<Stack, number>();
 
 /**
- * From now on every `ServiceFunction` created in `stack` is created in the nested stack of its
+ * From now on every `ServiceFunction` created in `stack` is created in a nested stack of its
  * group instead (with its role, policies, log group, and what is built beside it with
  * `Stack.of(fn)`), and every stack of the tree, nested ones included, is held to the resource
  * margin at synth.
  */
 export function groupFunctionsOf(stack: Stack): void {
-  groupedStacks.add(stack);
+  groupedStacks.set(stack, new Map());
   checkResourceMargin(stack);
 }
 
+/** What `stack` holds, counted now, with what is reserved in it for later. */
+export const filledResourcesOf = (stack: Stack) =>
+  resourceCountOf(stack) + (reservedResources.get(stack) ?? 0);
+
+/** Counts `count` resources in `stack` before they are made, so that its group fills it no further. */
+export function reserveResources(stack: Stack, count: number): void {
+  reservedResources.set(stack, (reservedResources.get(stack) ?? 0) + count);
+}
+
 /**
- * Where a function of `entry` is created when asked for in `scope`: the nested stack of its group
- * when `scope` is a grouping stack, made on first use; otherwise `scope` itself.
+ * Where a function of `entry` is created when asked for in `scope`: when `scope` is a grouping
+ * stack, the last nested stack of its group, unless that one is filled to `nestedStackFillBudget`
+ * (or the group has none yet), in which case the group's next one, made here; otherwise `scope`
+ * itself. The group's functions are asked for in declaration order, so they fill its stacks in
+ * that order: a new route lands in its group's last stack, and a full one opens the next, by rule.
  */
 export function functionScopeOf(scope: Construct, entry: string): Construct {
-  if (!(Stack.isStack(scope) && groupedStacks.has(scope))) return scope;
+  const groups = Stack.isStack(scope) ? groupedStacks.get(scope) : undefined;
+  if (!(groups && Stack.isStack(scope))) return scope;
   const group = functionGroupOf(entry);
-  const id = functionGroupStackId(group);
-  const existing = scope.node.tryFindChild(id);
-  if (existing) return existing;
-  const nested = new NestedStack(scope, id, {
-    description: `The ${group} functions of ${scope.stackName}: each with its role, policies, log group and alarms`,
+  const stacks = groups.get(group) ?? [];
+  groups.set(group, stacks);
+  const last = stacks.at(-1);
+  if (last && filledResourcesOf(last) < nestedStackFillBudget) return last;
+  const index = stacks.length + 1;
+  const nested = new NestedStack(scope, functionGroupStackId(group, index), {
+    description: `The ${group} functions of ${scope.stackName}${index > 1 ? ` (${index})` : ''}: each with its role, policies, log group and alarms, and its routes' API methods`,
   });
+  stacks.push(nested);
   checkResourceMargin(nested);
   return nested;
 }
@@ -97,7 +140,7 @@ function checkResourceMargin(stack: Stack): void {
       const count = resourceCountOf(stack);
       if (count <= stackResourceMargin) return [];
       return [
-        `Stack ${stack.node.path} holds ${count} resources, over the margin of ${stackResourceMargin} kept under CloudFormation's ${cloudFormationResourceLimit}: split its functions into more groups (directories of functions/) or move resources into a nested stack (README, "CloudFormation's 500 resources")`,
+        `Stack ${stack.node.path} holds ${count} resources, over the margin of ${stackResourceMargin} kept under CloudFormation's ${cloudFormationResourceLimit}: lower nestedStackFillBudget, or move resources out of the stage's stack (docs/architecture/stacks.md)`,
       ];
     },
   });

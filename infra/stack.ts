@@ -27,7 +27,8 @@ import { groupFunctionsOf } from '#infra/function-groups.ts';
 import type { ServiceFunction } from '#infra/service-function.ts';
 import { apiKeyRateLimitPerMinute, liveAdaptersOf, providerRoutesOf } from '#infra/stage-config.ts';
 import type { StageEntry } from '#infra/stage-registry.ts';
-import type { EndpointName } from '#shared/api/all-endpoints.ts';
+import { type EndpointName, endpointEntries } from '#shared/api/all-endpoints.ts';
+import type { Endpoint } from '#shared/api/endpoint.ts';
 import type { DeviceRuleName } from '#shared/catalogue/device-rules.ts';
 import type { WorkerName } from '#shared/catalogue/queue-workers.ts';
 import type { QueueName } from '#shared/catalogue/queues.ts';
@@ -38,6 +39,11 @@ import type { LiveAdapterName } from '#shared/providers/adapters.ts';
 export interface PaymentsStackProps extends StackProps {
   /** The stage's entry of the registry in cdk.json, checked. */
   readonly stage: StageEntry;
+  /**
+   * The routes the stage serves, in declaration order: every declared endpoint unless given (a test
+   * adds routes of its own to see the stacks fill and the next open).
+   */
+  readonly endpoints?: readonly (readonly [EndpointName, Endpoint])[];
 }
 
 /**
@@ -138,6 +144,7 @@ export class PaymentsStack extends Stack {
         PROVIDER_ROUTES: JSON.stringify(providerRoutes),
       },
       api,
+      endpoints: props.endpoints ?? endpointEntries,
       queues,
       concurrency: stageConcurrencyBudget(props.stage),
     });

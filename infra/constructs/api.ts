@@ -1,27 +1,50 @@
 /**
  * The stage's REST API: regional, throttled per stage, with an access log of who called what, API
  * Gateway's own answers in the spec's error format, and one method per route invoking its function
- * (added by service-functions.ts). The web ACL in front of it is web-acl.ts.
+ * (added by service-functions.ts). Each method, with the path parts only its stack's routes use,
+ * sits in the nested stack of its function; the API, its deployment and stage, and the path parts
+ * routes of several stacks share stay in the stage's stack. The web ACL in front of it is web-acl.ts.
  */
-import { Size, type Stack } from 'aws-cdk-lib';
+import { Size, Stack } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
   EndpointType,
+  type IResource,
+  type IRestApi,
   LogGroupLogDestination,
+  type Method,
   MethodLoggingLevel,
+  Resource,
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
 import type { Stage } from '#infra/constructs/stage.ts';
-import { GroupedLambdaIntegration } from '#infra/function-groups.ts';
+import { GroupedLambdaIntegration, reserveResources } from '#infra/function-groups.ts';
 import { acknowledge } from '#infra/nag.ts';
 import { stackName } from '#infra/naming.ts';
 import { streamedIntegrationTimeout } from '#infra/service-function.ts';
 import { endpointEntries } from '#shared/api/all-endpoints.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
+
+/** `/a/b/c` → `['/a', '/a/b', '/a/b/c']`; `/` → `[]`. */
+const prefixesOf = (path: string): string[] =>
+  path
+    .split('/')
+    .filter(Boolean)
+    .map((_, index, parts) => `/${parts.slice(0, index + 1).join('/')}`);
+
+/** A route waiting for its method: made once every route is placed (`addMethods`). */
+interface PlacedRoute {
+  readonly route: Endpoint;
+  /** A function, or a money path's `live` alias. */
+  readonly fn: IFunction;
+  /** The stack of the function, where the method goes. */
+  readonly home: Stack;
+}
 
 /**
  * Stage-wide throttling, a token bucket per stage. Partner traffic is expected in the tens of
@@ -104,9 +127,12 @@ function authorizationReason(route: Endpoint): string {
 
 export class PaymentsApi {
   readonly restApi: RestApi;
+  private readonly routes: PlacedRoute[] = [];
+  /** The path parts counted, per stack, for the methods to come (`reserveResources`). */
+  private readonly reservedPaths = new Map<Stack, Set<string>>();
 
   constructor(
-    stack: Stack,
+    private readonly stack: Stack,
     private readonly stage: Stage,
   ) {
     const accessLogs = new LogGroup(stack, 'ApiAccessLogs', {
@@ -205,19 +231,104 @@ export class PaymentsApi {
     this.restApi.node.tryRemoveChild('Endpoint');
   }
 
-  /** The route's method, invoking `fn` (a function, or a money path's `live` alias). */
+  /**
+   * The route's method, invoking `fn` (a function, or a money path's `live` alias): made in the
+   * function's stack by `addMethods`, once every route is placed, since where a path part goes
+   * depends on which stacks use it. Its method, the permission to invoke the function (made with the
+   * method) and its path parts are reserved in that stack now, so that the group's next function
+   * finds the stack as full as it will be.
+   */
   addRoute(route: Endpoint, fn: IFunction): void {
-    const method = this.restApi.root.resourceForPath(route.path).addMethod(
-      route.method,
-      // The console's test-invoke is not used; each function may be invoked by its method only.
-      new GroupedLambdaIntegration(
-        fn,
-        this.stage.name,
-        'page' in route ? streamedIntegrationTimeout(route) : undefined,
-      ),
-    );
-    const reason = authorizationReason(route);
-    acknowledge(method, 'AwsSolutions-APIG4', reason);
-    acknowledge(method, 'AwsSolutions-COG4', reason);
+    const home = Stack.of(fn);
+    this.routes.push({ route, fn, home });
+    if (home === this.stack) return;
+    const reserved = this.reservedPaths.get(home) ?? new Set<string>();
+    this.reservedPaths.set(home, reserved);
+    const newParts = prefixesOf(route.path).filter((path) => !reserved.has(path));
+    for (const path of newParts) reserved.add(path);
+    reserveResources(home, 2 + newParts.length);
+  }
+
+  /**
+   * The methods of the routes added, each in its function's stack with the path parts only that
+   * stack's routes use; a path part routes of several stacks use is made in the stage's stack, and
+   * imported by id where a nested stack adds to it. A nested stack reaches the API through
+   * `RestApi.fromRestApiAttributes`, whose methods the API's deployment does not see: the
+   * deployment is made to depend on each nested stack holding methods, and its logical id to hash
+   * each method's description, so that a changed method deploys again (CDK's "nested stacks with
+   * API Gateway"). Construct paths mirror the API's (`Api/Default/<part>/...`) in every stack, so
+   * a path part or method keeps the logical id it had in the stage's stack.
+   */
+  addMethods(): void {
+    const stacksUsing = new Map<string, Set<Stack>>();
+    for (const { route, home } of this.routes) {
+      for (const path of prefixesOf(route.path)) {
+        stacksUsing.set(path, (stacksUsing.get(path) ?? new Set()).add(home));
+      }
+    }
+    const shared = (path: string) => (stacksUsing.get(path)?.size ?? 0) > 1;
+    const importedApis = new Map<Stack, { api: IRestApi; parts: Map<string, IResource> }>();
+    const deployment = this.restApi.latestDeployment;
+    for (const { route, fn, home } of this.routes) {
+      let parent: IResource;
+      if (home === this.stack) {
+        parent = this.restApi.root.resourceForPath(route.path);
+      } else {
+        let imported = importedApis.get(home);
+        if (!imported) {
+          imported = {
+            api: RestApi.fromRestApiAttributes(home, 'Api', {
+              restApiId: this.restApi.restApiId,
+              rootResourceId: this.restApi.restApiRootResourceId,
+              restApiName: this.restApi.restApiName,
+            }),
+            parts: new Map(),
+          };
+          importedApis.set(home, imported);
+          const nestedStackResource = home.nestedStackResource;
+          if (deployment && nestedStackResource) deployment.node.addDependency(nestedStackResource);
+        }
+        const { api, parts } = imported;
+        parent = api.root;
+        for (const path of prefixesOf(route.path)) {
+          let part = parts.get(path);
+          if (!part) {
+            const pathPart = path.slice(path.lastIndexOf('/') + 1);
+            part = shared(path)
+              ? Resource.fromResourceAttributes(parent as unknown as Construct, pathPart, {
+                  restApi: api,
+                  resourceId: this.restApi.root.resourceForPath(path).resourceId,
+                  path,
+                })
+              : parent.addResource(pathPart);
+            parts.set(path, part);
+          }
+          parent = part;
+        }
+      }
+      const streamedFor = 'page' in route ? streamedIntegrationTimeout(route) : undefined;
+      const method = parent.addMethod(
+        route.method,
+        // The console's test-invoke is not used; each function may be invoked by its method only.
+        new GroupedLambdaIntegration(fn, this.stage.name, streamedFor),
+      );
+      if (home !== this.stack) {
+        // The API's inventory of methods (it refuses to synthesize without one)...
+        this.restApi.methods.push(method as Method);
+        // ...and what makes the deployment new when a method changes; plain values only, since a
+        // token of a nested stack read here would become an output of that stack.
+        deployment?.addToLogicalId({
+          method: {
+            httpMethod: route.method,
+            path: route.path,
+            invokes: fn.node.path,
+            streamedSeconds: streamedFor?.toSeconds(),
+          },
+        });
+      }
+      const reason = authorizationReason(route);
+      acknowledge(method, 'AwsSolutions-APIG4', reason);
+      acknowledge(method, 'AwsSolutions-COG4', reason);
+    }
   }
 }

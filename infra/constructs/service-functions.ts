@@ -41,7 +41,8 @@ import {
   streamedFunctionTimeout,
   workerFunctionTimeout,
 } from '#infra/service-function.ts';
-import { type EndpointName, endpointEntries } from '#shared/api/all-endpoints.ts';
+import type { EndpointName } from '#shared/api/all-endpoints.ts';
+import type { Endpoint } from '#shared/api/endpoint.ts';
 import { type DeviceRuleName, deviceRuleEntries } from '#shared/catalogue/device-rules.ts';
 import { type Worker, type WorkerName, workerEntries } from '#shared/catalogue/queue-workers.ts';
 import { queues, queueUrlVariable } from '#shared/catalogue/queues.ts';
@@ -64,6 +65,8 @@ export interface ServiceFunctionsProps {
   /** The stage's settings (fees, ceilings, public URL, provider routes), the same for every function. */
   readonly stageEnvironment: Readonly<Record<string, string>>;
   readonly api: PaymentsApi;
+  /** The routes, in declaration order (which is the order they fill their groups' stacks in). */
+  readonly endpoints: readonly (readonly [EndpointName, Endpoint])[];
   /** The queues workers read, and where stream consumers park the records they fail. */
   readonly queues: StageQueues;
   /** Each background function's share of the concurrency the stage counts on. */
@@ -112,11 +115,12 @@ export class ServiceFunctions {
     };
     const rollout = new MoneyPathRollout(stack, stage);
     this.routes = this.addFunctions(
-      endpointEntries,
+      props.endpoints,
       'api',
       (route) => ('page' in route ? streamedFunctionTimeout(route) : undefined) ?? apiFunctionTimeout,
       (fn, route, name) => props.api.addRoute(route, rollout.invokedFor(fn, name)),
     );
+    props.api.addMethods();
     this.workers = this.addFunctions(
       workerEntries,
       'queue',

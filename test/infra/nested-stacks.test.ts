@@ -1,4 +1,4 @@
-import { App, CfnWaitConditionHandle, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { App, type CfnResource, CfnWaitConditionHandle, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,8 +8,11 @@ import {
   cloudFormationResourceLimit,
   functionGroupOf,
   functionGroupStackId,
+  functionGroupStackIdOf,
   functionScopeOf,
   groupFunctionsOf,
+  nestedStackFillBudget,
+  reserveResources,
   resourceCountOf,
   stackResourceMargin,
 } from '#infra/function-groups.ts';
@@ -24,6 +27,7 @@ import { workerEntries } from '#shared/catalogue/queue-workers.ts';
 import { scheduleEntries, scheduleTargetEntries } from '#shared/catalogue/schedules.ts';
 import { streamConsumerEntries } from '#shared/catalogue/stream-consumers.ts';
 import { nestedStacksOf, stageTemplateOf } from '#test/support/stage-template.ts';
+import { pathOf } from '#test/support/stage-template-queries.ts';
 
 const registry = readRegistryFile() as Record<string, Record<string, unknown>>;
 
@@ -72,21 +76,69 @@ function functionsOf(stack: PaymentsStack) {
 }
 
 describe.each(Object.entries(stages))('the stacks of %s', (stage, stack) => {
-  it("put every function in the nested stack of its entry's directory under functions/", () => {
+  it("put every function in a nested stack of its entry's directory under functions/", () => {
     const functions = functionsOf(stack);
     expect(functions.length).toBeGreaterThan(0);
     for (const { name, handler, fn } of functions) {
       const home = Stack.of(fn);
       expect(home.nestedStackParent, name).toBe(stack);
-      expect(home.node.id, name).toBe(functionGroupStackId(functionGroupOf(handler)));
+      expect(functionGroupStackIdOf(home.node.id)?.group, name).toBe(functionGroupOf(handler));
     }
-    // One nested stack per group the stage's functions have, and none empty.
+    // Each group's stacks numbered from its first, none empty, and no stack of another kind.
     const groups = new Set(functions.map(({ handler }) => functionGroupOf(handler)));
-    expect(
-      nestedStacksOf(stack)
-        .map((nested) => nested.node.id)
-        .sort(),
-    ).toEqual([...groups].map(functionGroupStackId).sort());
+    const nested = nestedStacksOf(stack).map((each) => each.node.id);
+    for (const group of groups) {
+      const ofGroup = nested.filter((id) => functionGroupStackIdOf(id)?.group === group);
+      expect(ofGroup.sort(), group).toEqual(
+        ofGroup.map((_, index) => functionGroupStackId(group, index + 1)).sort(),
+      );
+    }
+    expect(nested.every((id) => groups.has(functionGroupStackIdOf(id)?.group as string))).toBe(true);
+  });
+
+  it("put each route's API method, with the path parts only its stack uses, beside its function", () => {
+    const parent = Template.fromStack(stack);
+    parent.resourceCountIs('AWS::ApiGateway::Method', 0);
+    for (const [name, fn] of stack.functions) {
+      const home = Template.fromStack(Stack.of(fn));
+      const route = endpointEntries.find(([routeName]) => routeName === name)?.[1];
+      expect(
+        resourcesOf(home, 'AWS::ApiGateway::Method').some(
+          ([, method]) => method.Properties.HttpMethod === route?.method,
+        ),
+        name,
+      ).toBe(true);
+    }
+    // A path part in the parent is one that routes of more than one stack use.
+    const homesByPath = new Map<string, Set<string>>();
+    for (const [name, fn] of stack.functions) {
+      const route = endpointEntries.find(([routeName]) => routeName === name)?.[1];
+      const parts = route?.path.split('/').filter(Boolean) ?? [];
+      for (let index = 1; index <= parts.length; index += 1) {
+        const path = parts.slice(0, index).join('/');
+        homesByPath.set(path, (homesByPath.get(path) ?? new Set()).add(Stack.of(fn).node.id));
+      }
+    }
+    const merged = stageTemplateOf(stack);
+    for (const [id] of resourcesOf(parent, 'AWS::ApiGateway::Resource')) {
+      const path = pathOf(merged, { Ref: id }).slice(1);
+      expect(homesByPath.get(path)?.size, path).toBeGreaterThan(1);
+    }
+  });
+
+  it('deploy the API after every nested stack holding its methods, and again when a method changes', () => {
+    const parent = Template.fromStack(stack).toJSON();
+    const [[, deployment]] = Object.entries(parent.Resources).filter(
+      ([, resource]) => (resource as Json).Type === 'AWS::ApiGateway::Deployment',
+    ) as [[string, Json]];
+    const holdingMethods = nestedStacksOf(stack).filter(
+      (each) => Object.keys(Template.fromStack(each).findResources('AWS::ApiGateway::Method')).length > 0,
+    );
+    expect(holdingMethods.length).toBeGreaterThan(1);
+    for (const each of holdingMethods) {
+      const resourceId = stack.getLogicalId(each.nestedStackResource as CfnResource);
+      expect(deployment.DependsOn, each.node.id).toContain(resourceId);
+    }
   });
 
   it('keep with each function its role, policies, log group, errors alarm and what invokes it', () => {
@@ -218,6 +270,22 @@ describe('a function asked for in a grouping stack', () => {
     // The X-Ray policy stays one, in the parent, whatever the number of groups.
     Template.fromStack(stack).resourceCountIs('AWS::IAM::ManagedPolicy', 1);
     transfers.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
+  });
+
+  it("opens its group's next nested stack when the last one is filled to the budget", () => {
+    const stack = new Stack(new App(), 'Groups', { env: { account: '123456789012', region: 'eu-west-1' } });
+    groupFunctionsOf(stack);
+    const first = newFunction(stack, 'functions/transfers/create-transfer.ts', 'CreateTransfer');
+    reserveResources(Stack.of(first), nestedStackFillBudget - resourceCountOf(Stack.of(first)) - 1);
+    // One resource short of the budget: the next function still goes in.
+    const second = newFunction(stack, 'functions/transfers/get-transfer.ts', 'GetTransfer');
+    expect(Stack.of(second)).toBe(Stack.of(first));
+    const third = newFunction(stack, 'functions/transfers/get-transfer.ts', 'GetTransferAgain');
+    expect(Stack.of(third).node.path).toBe('Groups/TransfersFunctions2');
+    expect(functionGroupStackIdOf('TransfersFunctions2')).toEqual({ group: 'transfers', index: 2 });
+    // Another group is not affected.
+    const sweep = newFunction(stack, 'functions/workers/sweep-escrows.ts', 'SweepEscrows');
+    expect(Stack.of(sweep).node.path).toBe('Groups/WorkersFunctions');
   });
 
   it('stays where it is asked for in a stack that does not group', () => {
