@@ -71,7 +71,11 @@ describe('the team on the dashboard', () => {
     await owner.getByLabel('Numéro de téléphone').fill(inviteePhone);
     await owner.getByLabel('Rôle', { exact: true }).selectOption('viewer');
     await owner.getByRole('button', { name: 'Envoyer l’invitation' }).click();
-    await owner.waitForURL(`${baseUrl}/dashboard/team`);
+    // Post, then redirect: the team page says to whom the invitation went.
+    await owner.waitForURL(/\/dashboard\/team\?invited=/);
+    await expect(owner.getByTestId('notice').textContent()).resolves.toContain(
+      'Invitation envoyée à Kofi Mensah',
+    );
     await expect(owner.getByTestId('invitations').textContent()).resolves.toContain('Lecture seule');
     await expectAccessibleWithin(owner, 360);
 

@@ -84,9 +84,12 @@ async function refundPartFromItsPage(
   await expectAccessibleWithin(page, viewport.width);
   await expect(page.getByTestId('amount').textContent()).resolves.toBe(formatAmount(250_000));
   await expect(page.getByTestId('fees').textContent()).resolves.toBe(formatAmount(line.fees.amount));
-  // The refund's field and button are inside the first screen of a phone.
+  // The refund starts from an empty amount, in a section below the payment's details.
   const button = page.getByRole('button', { name: t.continue });
-  await expectInFirstScreen(button, viewport.height);
+  await expect(page.getByLabel(t.amount).inputValue()).resolves.toBe('');
+  const fees = await page.getByTestId('fees').boundingBox();
+  const field = await page.getByLabel(t.amount).boundingBox();
+  expect(field?.y ?? 0).toBeGreaterThan(fees?.y ?? Number.POSITIVE_INFINITY);
 
   const before = (await call('GET', `/partner_api/stores/${shop.storeId}/balance`, shop.headers)).body.amount;
   await page.getByLabel(t.amount).fill('600');

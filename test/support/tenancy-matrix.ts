@@ -79,7 +79,7 @@ const dashboardReason =
   'a dashboard page: the session (or the pending sign-in’s cookie) is the capability, and it names no object yet (test/e2e/dashboard-sign-in.test.ts)';
 
 const sessionReason =
-  'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, invitation, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”)';
+  'a dashboard page of a signed-in member: the session is the capability, not a key; another business’s member, invitation, verification or business answers 404 (test/e2e/dashboard-team.test.ts, “one business’s session and another business’s objects”; an invitation’s cancellation: test/e2e/dashboard-confirmations.test.ts)';
 const dashboardLinkReason =
   'a dashboard page: the session is the capability; another business’s payment link by id is 404, and its switch changes nothing (test/e2e/dashboard-payment-links.test.ts)';
 const dashboardTransactionReason =
