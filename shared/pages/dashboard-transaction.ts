@@ -16,6 +16,7 @@ import { counterpartOf, stateWord, transactionWords, whenIn } from '#shared/page
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { formatAmount, plural, shortReference } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
+import { operatorName } from '#shared/pages/messages.ts';
 
 /**
  * One transaction's page: what it is and its details first, then its actions (a refund from an
@@ -242,7 +243,13 @@ function summary(context: TransactionPageContext): SafeHtml {
     : request?.payerPhone && counterpartOf('', request.payerPhone);
   const facts: [string, string | undefined, string?][] = [
     [t.fees, fees && money(fees.amount, fees.currency), 'fees'],
-    [t.operator, record?.paymentMethod ?? request?.collectionMethod ?? request?.paymentMethod],
+    [
+      t.operator,
+      operatorName(
+        context.language,
+        record?.paymentMethod ?? request?.collectionMethod ?? request?.paymentMethod,
+      ),
+    ],
     [t.counterpart, counterpart || undefined],
     [t.reference, record?.reference ?? request?.reference, 'reference'],
     [t.receipt, record && type === 'payment' ? shortReference(record.id) : undefined],
@@ -309,7 +316,7 @@ function timeline(context: TransactionPageContext): SafeHtml {
     steps.push(html`<li><strong>${t.created}</strong> · ${when(request.createdAt)}</li>`);
     if (request.collectionMethod || request.providerReference) {
       steps.push(
-        html`<li><strong>${t.payerStarted(request.collectionMethod ?? request.paymentMethod)}</strong>${
+        html`<li><strong>${t.payerStarted(operatorName(context.language, request.collectionMethod ?? request.paymentMethod))}</strong>${
           request.payerPhone ? html` · ${counterpartOf('', request.payerPhone)}` : ''
         }${request.supersededCollections?.length ? html` · ${t.earlierAttempts(request.supersededCollections.length)}` : ''}${
           request.attemptError ? html` · ${t.attemptError} (${request.attemptError})` : ''

@@ -16,6 +16,7 @@ import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dashboardTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
+import { operatorName } from '#shared/pages/messages.ts';
 
 /**
  * The transactions list (issue 26, item 2): newest first, a page at a time, a GET form of filters
@@ -222,7 +223,11 @@ function transactionsTable(context: TransactionsPageContext, stores: Map<string,
       phone: 'meta',
       cell: (row) => counterpartOf(row.counterpartLabel, row.counterpartIdentifier),
     },
-    { header: t.columns.method, phone: 'meta', cell: (row) => row.paymentMethod ?? '' },
+    {
+      header: t.columns.method,
+      phone: 'meta',
+      cell: (row) => operatorName(context.language, row.paymentMethod) ?? '',
+    },
     {
       header: t.columns.reference,
       kind: 'id',

@@ -1,5 +1,5 @@
 import type { Language } from '#shared/domain/languages.ts';
-import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import { canonicalPaymentMethod, isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { SandboxBehaviour } from '#shared/providers/sandbox.ts';
 
 /** How payers know the providers; the same in both languages. */
@@ -10,6 +10,26 @@ export const providerNames: Record<ProviderCode, string> = {
   moov: 'Moov Money',
   djamo: 'Djamo',
 };
+
+/** Other ways money moves, named as the dashboard shows them. */
+const otherMethodNames: Record<Language, Record<'bank' | 'svc', string>> = {
+  fr: { bank: 'Virement bancaire', svc: 'Entre points de vente' },
+  en: { bank: 'Bank transfer', svc: 'Between points of sale' },
+};
+
+/**
+ * A payment method as people know it, never its code: `wave` → Wave, `orange` (or `orange_money`)
+ * → Orange Money, `bank` → Virement bancaire; an unknown value as it is.
+ */
+export function operatorName(language: Language, method: string): string;
+export function operatorName(language: Language, method: string | undefined): string | undefined;
+export function operatorName(language: Language, method: string | undefined): string | undefined {
+  if (!method) return method;
+  const code = canonicalPaymentMethod(method);
+  if (isProviderCode(code)) return providerNames[code];
+  if (code === 'bank' || code === 'svc') return otherMethodNames[language][code];
+  return method;
+}
 
 const fr = {
   languageName: 'Français',

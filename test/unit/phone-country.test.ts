@@ -8,6 +8,7 @@ import {
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { normalisePhoneNumber, readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import { type UemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
+import { operatorName } from '#shared/pages/messages.ts';
 import { phoneCountryOf, phoneExamples, regionCountryOf } from '#shared/pages/phone-country.ts';
 
 describe('the country a dashboard phone field reads national numbers in', () => {
@@ -91,5 +92,19 @@ describe('operators in the order a country uses them', () => {
   it('lists every provider for a select, the country’s own first', () => {
     expect(everyProviderByUse('SN', providerCodes)).toEqual(['wave', 'orange', 'mtn', 'moov', 'djamo']);
     expect(everyProviderByUse('BJ', providerCodes)).toEqual(['mtn', 'moov', 'orange', 'wave', 'djamo']);
+  });
+});
+
+describe('operators on the dashboard', () => {
+  it('are named as people know them, never by their codes', () => {
+    expect(operatorName('fr', 'wave')).toBe('Wave');
+    expect(operatorName('fr', 'orange')).toBe('Orange Money');
+    expect(operatorName('en', 'orange_money')).toBe('Orange Money');
+    expect(operatorName('en', 'mtn')).toBe('MTN MoMo');
+    expect(operatorName('fr', 'moov')).toBe('Moov Money');
+    expect(operatorName('fr', 'djamo')).toBe('Djamo');
+    expect(operatorName('fr', 'bank')).toBe('Virement bancaire');
+    expect(operatorName('en', 'svc')).toBe('Between points of sale');
+    expect(operatorName('fr', undefined)).toBeUndefined();
   });
 });
