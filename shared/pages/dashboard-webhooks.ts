@@ -231,16 +231,16 @@ function deliveryItem(context: WebhooksPageContext, delivery: WebhookDeliveryRes
   const last = delivery.attempts.at(-1);
   return html`<li data-delivery-id="${delivery.id}">
 <dl class="facts">
-<dt>${delivery.eventName}</dt><dd>${t.status[delivery.status]}</dd>
+<dt>${breakableCode(delivery.eventName)}</dt><dd>${t.status[delivery.status]}</dd>
 <dt>${t.attempts}</dt><dd>${delivery.attempts.length}</dd>
-<dt>${t.lastAnswer}</dt><dd>${last ? `${last.status ?? t.noAnswer} · ${readableTime(last.at)}` : t.noAnswer}</dd>
+<dt>${t.lastAnswer}</dt><dd>${last ? `${last.status ?? t.noAnswer} · ${readableTime(last.at, context)}` : t.noAnswer}</dd>
 </dl>
 ${
   context.canManage &&
   context.subscription &&
   html`<form method="post" action="${dashboardUrl(context, `/webhooks/deliveries/${delivery.id}/resend`)}">
 ${csrfField(context.csrfToken)}
-<button class="button button-secondary" type="submit" aria-label="${t.resendNamed(delivery.eventName, readableTime(delivery.createdAt))}">${t.resend}</button>
+<button class="button button-secondary" type="submit" aria-label="${t.resendNamed(delivery.eventName, readableTime(delivery.createdAt, context))}">${t.resend}</button>
 </form>`
 }
 </li>`;
