@@ -103,8 +103,7 @@ describe('the dashboard’s layout', () => {
     const found: Record<string, string[]> = {};
     for (const path of paths) {
       const answer = await page.goto(`${baseUrl}${path}`);
-      expect(answer?.status(), path).toBe(200);
-      const broken = await brokenValues(page);
+      const broken = answer?.status() === 200 ? await brokenValues(page) : [`answered ${answer?.status()}`];
       if (broken.length > 0) found[path] = broken;
     }
     expect(found).toEqual({});
