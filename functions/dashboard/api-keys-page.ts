@@ -1,15 +1,14 @@
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { takeToShowOnce } from '#shared/http/shown-once.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { keysOverview } from '#shared/operations/dashboard-api-keys.ts';
 import { apiKeysPage, type CreatedKey, createdKeyPage } from '#shared/pages/dashboard-api-keys.ts';
 
-export const handler = pageHandler(
-  'apiKeysPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.apiKeysPage,
+  async (request, member, session) => {
     const overview = await keysOverview(member);
     const pageUrl = `${request.baseUrl}/dashboard/api-keys`;
     // After a key is made (post, then redirect): its secret once; a reload finds it gone.
@@ -30,6 +29,5 @@ export const handler = pageHandler(
         notice: notice ? { created: notice.name } : request.query.revoked ? { revoked: true } : undefined,
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

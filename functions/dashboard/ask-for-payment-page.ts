@@ -1,8 +1,8 @@
+import { dashboardPaymentRequestEndpoints } from '#shared/api/dashboard-payment-requests.ts';
 import { InsufficientSmsBalance } from '#shared/errors/messages.ts';
 import { CollectionCeilingExceeded } from '#shared/errors/payment-requests.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import {
   type AskForm,
   askForPayment,
@@ -19,16 +19,15 @@ import {
 } from '#shared/pages/dashboard-payment-requests.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'askForPaymentPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'requestPayment');
+export const handler = dashboardPage(
+  dashboardPaymentRequestEndpoints.askForPaymentPage,
+  async (request, member, session) => {
     const form: AskForm = {
-      storeId: request.form.storeId ?? '',
-      amount: request.form.amount ?? '',
-      payerPhone: request.form.payerPhone ?? '',
-      note: request.form.note ?? '',
-      phoneCountry: request.form.phoneCountry,
+      storeId: request.fields.storeId,
+      amount: request.fields.amount,
+      payerPhone: request.fields.payerPhone,
+      note: request.fields.note,
+      phoneCountry: request.fields.phoneCountry,
     };
     const stores = await storesOf(member);
     const again = async (state: AskFormState, status: number) =>
@@ -42,9 +41,9 @@ export const handler = pageHandler(
     const checked = checkAskForm(form, stores);
     const smsText = askSmsText(request.language);
     if ('errors' in checked) return again({ form, errors: checked.errors }, 400);
-    if (request.form.confirm === 'change') return again({ form, errors: [] }, 200);
+    if (request.fields.confirm === 'change') return again({ form, errors: [] }, 200);
     const context = { ...request, csrfToken: session.csrfToken };
-    if (request.form.confirm !== 'yes') {
+    if (request.fields.confirm !== 'yes') {
       const preview = await previewAsk(member, checked.ask, smsText, request.baseUrl);
       const short = preview.smsBalance < preview.segments;
       return htmlPage(checkAskPage(context, checked.ask, form, preview), short ? 422 : 200);
@@ -59,6 +58,6 @@ export const handler = pageHandler(
       const preview = await previewAsk(member, checked.ask, smsText, request.baseUrl);
       return htmlPage(checkAskPage(context, checked.ask, form, preview, true), 422);
     }
-  }),
-  { ...dashboardPageOptions, maxFormFieldChars: 1024 },
+  },
+  { maxFormFieldChars: 1024 },
 );

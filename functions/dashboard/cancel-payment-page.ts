@@ -1,16 +1,15 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardTransactionEndpoints } from '#shared/api/dashboard-transactions.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { ActionRefused, cancelPayment } from '#shared/operations/dashboard-payment-actions.ts';
 import { transactionDetailOf, transactionPath } from '#shared/operations/dashboard-transactions.ts';
 import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { transactionPage, transactionPageContextOf } from '#shared/pages/dashboard-transaction.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'cancelPaymentPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'cancelPayment');
+export const handler = dashboardPage(
+  dashboardTransactionEndpoints.cancelPaymentPage,
+  async (request, member, session) => {
     const detail = await transactionDetailOf(member, request.params.transactionId ?? '', request.query.at);
     try {
       await cancelPayment(member, detail, request.sourceIp);
@@ -20,6 +19,5 @@ export const handler = pageHandler(
       const context = transactionPageContextOf(request, session.csrfToken, member.role, detail);
       return htmlPage(transactionPage(context, { problem: error.problem }), error.status);
     }
-  }),
-  dashboardPageOptions,
+  },
 );

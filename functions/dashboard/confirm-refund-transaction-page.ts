@@ -1,22 +1,21 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardTransactionEndpoints } from '#shared/api/dashboard-transactions.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { ActionRefused, confirmRefund } from '#shared/operations/dashboard-payment-actions.ts';
 import { transactionDetailOf, transactionPath } from '#shared/operations/dashboard-transactions.ts';
 import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { transactionPage, transactionPageContextOf } from '#shared/pages/dashboard-transaction.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'confirmRefundTransactionPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'refund');
+export const handler = dashboardPage(
+  dashboardTransactionEndpoints.confirmRefundTransactionPage,
+  async (request, member, session) => {
     const detail = await transactionDetailOf(member, request.params.transactionId ?? '', request.query.at);
     try {
       await confirmRefund(
         member,
         detail,
-        { amountCents: request.form.amountCents ?? '', key: request.form.key ?? '' },
+        { amountCents: request.fields.amountCents, key: request.fields.key },
         request,
       );
       return redirectTo(withNotice(dashboardUrl(request, transactionPath(detail)), 'done', 'refunded'));
@@ -25,6 +24,5 @@ export const handler = pageHandler(
       const context = transactionPageContextOf(request, session.csrfToken, member.role, detail);
       return htmlPage(transactionPage(context, { problem: error.problem }), error.status);
     }
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,13 +1,12 @@
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
 import { ApiKeyLimitReached } from '#shared/errors/api-keys.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { keepToShowOnce } from '#shared/http/shown-once.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
 import {
   createKeyFor,
   invalidKeyFields,
-  isKeyKindChoice,
   keysOverview,
   type NewKeyForm,
 } from '#shared/operations/dashboard-api-keys.ts';
@@ -15,15 +14,14 @@ import { apiKeysPage, type CreatedKey, type KeyFormState } from '#shared/pages/d
 import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'createApiKeyPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageKeys');
-    const kind = request.form.kind ?? '';
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.createApiKeyPage,
+  async (request, member, session) => {
+    const { kind, name, storeId } = request.fields;
     const form: NewKeyForm = {
-      name: (request.form.name ?? '').trim(),
-      kind: isKeyKindChoice(kind) ? kind : 'merchant',
-      storeId: request.form.storeId || undefined,
+      name,
+      kind: kind ?? 'merchant',
+      storeId: storeId || undefined,
     };
     const overview = await keysOverview(member);
     const again = (state: KeyFormState, status: number) =>
@@ -57,6 +55,5 @@ export const handler = pageHandler(
         return again({ ...state, errors: [], limitReached: true }, 409);
       throw error;
     }
-  }),
-  dashboardPageOptions,
+  },
 );

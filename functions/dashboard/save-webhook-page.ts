@@ -1,17 +1,16 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { keepToShowOnce } from '#shared/http/shown-once.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { saveWebhookForm, webhookFormOf, webhooksOverview } from '#shared/operations/dashboard-webhooks.ts';
 import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { type MadeSecret, webhooksPage } from '#shared/pages/dashboard-webhooks.ts';
 
-export const handler = pageHandler(
-  'saveWebhookPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'manageWebhooks');
-    const form = webhookFormOf(request.form);
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.saveWebhookPage,
+  async (request, member, session) => {
+    const form = webhookFormOf(request.fields);
     const saved = await saveWebhookForm(member, form, request.sourceIp);
     const pageUrl = `${request.baseUrl}/dashboard/webhooks`;
     if (saved.outcome === 'created') {
@@ -40,6 +39,6 @@ export const handler = pageHandler(
       ),
       saved.outcome === 'exists' ? 409 : 400,
     );
-  }),
-  { ...dashboardPageOptions, maxFormFieldChars: 2048 },
+  },
+  { maxFormFieldChars: 2048 },
 );

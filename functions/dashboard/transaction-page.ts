@@ -1,13 +1,12 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
+import { dashboardTransactionEndpoints } from '#shared/api/dashboard-transactions.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { transactionDetailOf } from '#shared/operations/dashboard-transactions.ts';
 import { transactionPage, transactionPageContextOf } from '#shared/pages/dashboard-transaction.ts';
 
-export const handler = pageHandler(
-  'transactionPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardTransactionEndpoints.transactionPage,
+  async (request, member, session) => {
     const detail = await transactionDetailOf(member, request.params.transactionId ?? '', request.query.at);
     const done = request.query.done;
     return htmlPage(
@@ -15,6 +14,5 @@ export const handler = pageHandler(
         notice: done === 'cancelled' || done === 'refunded' ? done : undefined,
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

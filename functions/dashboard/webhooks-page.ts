@@ -1,8 +1,8 @@
+import { dashboardDeveloperEndpoints } from '#shared/api/dashboard-developers.ts';
 import { roleAllows } from '#shared/domain/dashboard-roles.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { takeToShowOnce } from '#shared/http/shown-once.ts';
-import { requireAction } from '#shared/operations/dashboard-access.ts';
 import { webhooksOverview } from '#shared/operations/dashboard-webhooks.ts';
 import {
   type MadeSecret,
@@ -11,10 +11,9 @@ import {
   webhooksPage,
 } from '#shared/pages/dashboard-webhooks.ts';
 
-export const handler = pageHandler(
-  'webhooksPage',
-  withSession(async (request, session) => {
-    const member = await requireAction(session, 'read');
+export const handler = dashboardPage(
+  dashboardDeveloperEndpoints.webhooksPage,
+  async (request, member, session) => {
     const pageUrl = `${request.baseUrl}/dashboard/webhooks`;
     // After a secret is made (post, then redirect): the secret once; a reload finds it gone.
     if (request.query.secret) {
@@ -38,6 +37,5 @@ export const handler = pageHandler(
         notice,
       }),
     );
-  }),
-  dashboardPageOptions,
+  },
 );

@@ -1,6 +1,8 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text, trimmedText } from '#shared/api/form-fields.ts';
 import { sendsWebhooks, writesTable } from '#shared/catalogue/access.ts';
+import { type WebhookEventName, webhookEventNames } from '#shared/domain/webhook-events.ts';
 
 /**
  * The dashboard's pages for developers (issue 25, items 6-8): the business's API keys, its own
@@ -23,12 +25,19 @@ const tag = 'Dashboard';
 const keyParams = object({ keyId: string() });
 const deliveryParams = object({ deliveryId: string() });
 const createsWebhookSecrets = [...writesTable, 'key:webhookSecrets:encrypt'] as const;
+/** One checkbox an event (`event.TRANSACTION_COMPLETED=on`): there when ticked. */
+const eventCheckboxes = Object.fromEntries(
+  webhookEventNames.map((name) => [`event.${name}`, optional(string())]),
+) as {
+  [Name in WebhookEventName as `event.${Name}`]: ReturnType<typeof optional<ReturnType<typeof string>>>;
+};
 
 export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
   apiKeysPage: {
     method: 'GET',
     path: '/dashboard/api-keys',
     caller: 'public',
+    permission: 'read',
     // The DeleteItem takes a new key's secret, kept for this page alone (shared/data/shown-once.ts).
     access: ['table:DeleteItem', 'table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
@@ -53,6 +62,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     method: 'POST',
     path: '/dashboard/api-keys',
     caller: 'public',
+    permission: 'manageKeys',
     access: ['table:ConditionCheckItem', 'table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
@@ -60,8 +70,8 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     query,
     form: object({
       csrf,
-      name: string(),
-      kind: enumOf(['merchant', 'platform', 'store_platform']),
+      name: trimmedText,
+      kind: optional(enumOf(['merchant', 'platform', 'store_platform'])),
       storeId: optional(string()).register(globalRegistry, { description: 'For a key scoped to one store.' }),
     }),
     answers: {
@@ -89,6 +99,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     method: 'POST',
     path: '/dashboard/api-keys/{keyId}/revoke',
     caller: 'public',
+    permission: 'manageKeys',
     access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     page: true,
     tag,
@@ -107,6 +118,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     method: 'GET',
     path: '/dashboard/webhooks',
     caller: 'public',
+    permission: 'read',
     // The DeleteItem takes a secret just made, kept for this page alone (shared/data/shown-once.ts).
     access: ['table:DeleteItem', 'table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
@@ -130,6 +142,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     method: 'POST',
     path: '/dashboard/webhooks',
     caller: 'public',
+    permission: 'manageWebhooks',
     access: createsWebhookSecrets,
     page: true,
     tag,
@@ -140,12 +153,10 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
       subscriptionId: optional(string()).register(globalRegistry, {
         description: 'The subscription changed; none to create one.',
       }),
-      url: string(),
-      name: string(),
-      bodyFormat: enumOf(['flat', 'envelope']),
-      'event.<NAME>': optional(string()).register(globalRegistry, {
-        description: 'One checkbox an event, e.g. `event.TRANSACTION_COMPLETED=on`.',
-      }),
+      url: trimmedText,
+      name: trimmedText,
+      bodyFormat: optional(enumOf(['flat', 'envelope'])),
+      ...eventCheckboxes,
     }),
     answers: {
       303: 'Created: to the webhooks page, which shows the secret once (post, then redirect); changed: to the webhooks page, saying so.',
@@ -171,6 +182,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     method: 'POST',
     path: '/dashboard/webhooks/delete',
     caller: 'public',
+    permission: 'manageWebhooks',
     access: ['table:DeleteItem', 'table:GetItem', 'table:PutItem', 'table:UpdateItem'],
     page: true,
     tag,
@@ -200,6 +212,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     method: 'POST',
     path: '/dashboard/webhooks/rotate-secret',
     caller: 'public',
+    permission: 'manageWebhooks',
     access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', 'key:webhookSecrets:encrypt'],
     page: true,
     tag,

@@ -1,5 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text } from '#shared/api/form-fields.ts';
 import { startsCollections } from '#shared/catalogue/access.ts';
 
 /**
@@ -37,6 +38,7 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
     method: 'POST',
     path: '/dashboard/payment-requests',
     caller: 'public',
+    permission: 'requestPayment',
     access: [
       'table:DeleteItem',
       'table:GetItem',
@@ -52,19 +54,20 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
     query,
     form: object({
       csrf: string(),
-      storeId: string(),
-      amount: string().register(globalRegistry, { description: 'Whole francs as typed: `1500`, `1 500`.' }),
-      payerPhone: string().register(globalRegistry, {
+      storeId: text,
+      amount: text.register(globalRegistry, { description: 'Whole francs as typed: `1500`, `1 500`.' }),
+      payerPhone: text.register(globalRegistry, {
         description: 'A national number is read in `phoneCountry`, else the store’s country.',
       }),
       phoneCountry: optional(string()).register(globalRegistry, {
         description: 'The country the form’s select names for a national number (`SN`).',
       }),
-      note: optional(string()).register(globalRegistry, {
+      note: text.register(globalRegistry, {
         description: 'What it is for, up to 255 characters.',
       }),
-      confirm: optional(string()).register(globalRegistry, {
-        description: '`yes` on the check step’s button: ask. Without it, the check step.',
+      confirm: optional(enumOf(['yes', 'change'])).register(globalRegistry, {
+        description:
+          '`yes` on the check step’s button: ask; `change`: the form again to change it. Without it, the check step.',
       }),
     }),
     answers: {

@@ -1,6 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { text } from '#shared/api/form-fields.ts';
+import { text, text } from '#shared/api/form-fields.ts';
 import { paysOut, sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
@@ -70,6 +70,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'GET',
     path: '/dashboard/transactions/{transactionId}',
     caller: 'public',
+    permission: 'read',
     access: ['table:GetItem', 'table:Query', 'table:BatchGetItem', 'table:UpdateItem'],
     page: true,
     tag,
@@ -108,6 +109,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'POST',
     path: '/dashboard/transactions/{transactionId}/refund/confirm',
     caller: 'public',
+    permission: 'refund',
     access: [
       'table:GetItem',
       'table:Query',
@@ -124,8 +126,8 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     query,
     form: object({
       csrf,
-      amountCents: string(),
-      key: string().register(globalRegistry, {
+      amountCents: text,
+      key: text.register(globalRegistry, {
         description: 'The confirmation’s own key: its refund’s reference.',
       }),
     }),
@@ -161,6 +163,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     method: 'POST',
     path: '/dashboard/transactions/{transactionId}/cancel',
     caller: 'public',
+    permission: 'cancelPayment',
     access: [
       'table:GetItem',
       'table:Query',

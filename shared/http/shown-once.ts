@@ -21,12 +21,12 @@ const keptForMs = 10 * 60_000;
 const keyFor = (sessionId: string, kind: ShownOnceKind) =>
   Buffer.from(hkdfSync('sha256', sessionId, '', `dashboard shown-once ${kind}`, 32));
 
-const sessionIdOf = (request: PageRequest) =>
+const sessionIdOf = (request: PageRequest<object>) =>
   cookieValue(request.headers.cookie, sessionCookieName(request.baseUrl)) ?? '';
 
 /** Keeps `value` for this session's next look at the page that shows it. */
 export async function keepToShowOnce(
-  request: PageRequest,
+  request: PageRequest<object>,
   session: DashboardSession,
   kind: ShownOnceKind,
   value: unknown,
@@ -49,7 +49,7 @@ export async function keepToShowOnce(
  * it was shown already, it is past its 10 minutes, or it does not open with this session's cookie.
  */
 export async function takeToShowOnce<T>(
-  request: PageRequest,
+  request: PageRequest<object>,
   session: DashboardSession,
   kind: ShownOnceKind,
   now = new Date(),

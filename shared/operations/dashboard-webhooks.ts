@@ -39,7 +39,7 @@ export interface WebhookForm {
 }
 
 /** The form's fields as posted: one checkbox an event (`event.<NAME>`), names the service sends only. */
-export function webhookFormOf(fields: Record<string, string>): WebhookForm {
+export function webhookFormOf(fields: Readonly<Record<string, string | undefined>>): WebhookForm {
   return {
     subscriptionId: fields.subscriptionId || undefined,
     url: (fields.url ?? '').trim(),
