@@ -1,6 +1,6 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { text, text } from '#shared/api/form-fields.ts';
+import { text } from '#shared/api/form-fields.ts';
 import { paysOut, sendsWebhooks } from '#shared/catalogue/access.ts';
 
 /**
