@@ -277,7 +277,10 @@ describe('cancelling a pending request', () => {
     const page = await owner.browser.get(`/dashboard/transactions/${id}`);
     expect(page.text).toContain(`/dashboard/transactions/${id}/cancel`);
     expect(page.text).not.toContain('name="amount"');
-    const csrf = csrfOfPage(page.text);
+    // The page links to the cancellation's confirmation, whose form carries the session's token.
+    const confirmation = await owner.browser.get(`/dashboard/transactions/${id}/cancel`);
+    expect(confirmation.status).toBe(200);
+    const csrf = csrfOfPage(confirmation.text);
 
     const cancelled = await owner.browser.post(`/dashboard/transactions/${id}/cancel`, { csrf });
     expect(cancelled.status).toBe(303);
