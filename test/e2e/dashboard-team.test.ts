@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Invitation } from '#shared/data/invitation.ts';
 import {
   DashboardBrowser,
   invitationLinksOf,
@@ -203,17 +204,24 @@ describe('roles, enforced on the server', () => {
 });
 
 describe('one business’s session and another business’s objects', () => {
-  it('answers 404 for a member, a verification or a business of another business, and changes nothing', async () => {
+  it('answers 404 for a member, an invitation, a verification or a business of another business, and changes nothing', async () => {
     const a = await signedUpOwner('Boutique A');
     const b = await signedUpOwner('Boutique B');
     const [bOwnerId] = memberIdsOf((await b.browser.get('/dashboard/team')).text) as [string];
     const bCsrf = await b.browser.csrfOf('/dashboard');
     const bVerification = (await b.browser.post('/dashboard/verification', { csrf: bCsrf })).location ?? '';
     expect(bVerification).toMatch(/\/dashboard\/verification\/[0-9a-f-]{36}$/);
+    // B's pending invitation, named by its id in A's session.
+    expect((await invite(b.browser, newDashboardPhone(), 'viewer')).status).toBe(303);
+    const [bInvitation] = await data.invitations.invitationsOfBusiness(b.businessId);
+    const bInvitationId = data.invitations.invitationIdOf(bInvitation as Invitation);
     const csrf = await a.browser.csrfOf('/dashboard');
     const probes: [string, 'GET' | 'POST', Record<string, string>][] = [
       [`/dashboard/team/members/${bOwnerId}/role`, 'POST', { csrf, role: 'viewer' }],
+      [`/dashboard/team/members/${bOwnerId}/remove`, 'GET', {}],
       [`/dashboard/team/members/${bOwnerId}/remove`, 'POST', { csrf }],
+      [`/dashboard/team/invitations/${bInvitationId}/cancel`, 'GET', {}],
+      [`/dashboard/team/invitations/${bInvitationId}/cancel`, 'POST', { csrf }],
       [new URL(bVerification).pathname, 'GET', {}],
       [
         new URL(bVerification).pathname,
@@ -237,6 +245,7 @@ describe('one business’s session and another business’s objects', () => {
       expect(answer.text).not.toContain('Boutique B');
     }
     expect(await teamOf(b.businessId)).toEqual([[expect.any(String), 'owner']]);
+    expect(await data.invitations.invitationsOfBusiness(b.businessId)).toEqual([bInvitation]);
     expect((await data.business.getBusiness(b.businessId))?.verificationLevel).toBe(0);
     // A's session still acts for A.
     expect((await a.browser.get('/dashboard')).text).toContain(`data-business-id="${a.businessId}"`);
