@@ -4,6 +4,7 @@ import { dashboardPage } from '#shared/http/dashboard-session.ts';
 import { htmlPage } from '#shared/http/page-handler.ts';
 import { contactsOf } from '#shared/operations/contacts.ts';
 import { callerForMember } from '#shared/operations/dashboard-access.ts';
+import { contactCountryOf } from '#shared/operations/dashboard-contacts.ts';
 import { contactsPage } from '#shared/pages/dashboard-contacts.ts';
 
 export const handler = dashboardPage(
@@ -18,6 +19,7 @@ export const handler = dashboardPage(
         csrfToken: session.csrfToken,
         contacts,
         canManage: roleAllows(member.role, 'sendMoney'),
+        phoneCountry: await contactCountryOf(member),
         notice: request.query.removed ? { removed: true } : added ? { added } : undefined,
       }),
     );

@@ -39,6 +39,9 @@ const transferForm = {
   }),
   amount: trimmedText.register(globalRegistry, { description: 'Francs as typed: `1 500` or `1500`.' }),
   description: trimmedText,
+  phoneCountry: trimmedText.register(globalRegistry, {
+    description: 'The country the form’s select names for a new beneficiary’s national number (`SN`).',
+  }),
 };
 
 export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
@@ -159,7 +162,14 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     tag,
     summary: 'Add a contact (a mobile-money number the operator serves)',
     query,
-    form: object({ csrf, name: trimmedText, paymentMethod: trimmedText, number: trimmedText }),
+    form: object({
+      csrf,
+      name: trimmedText,
+      paymentMethod: trimmedText,
+      number: trimmedText,
+      /** The country a national number is read in (`SN`); the first store's when left out. */
+      phoneCountry: trimmedText,
+    }),
     answers: { 303: 'To the contacts.', 400: 'The form again, with its errors.', 403: forbidden },
   },
   confirmRemoveContactPage: {

@@ -1,4 +1,5 @@
 import type { Contact } from '#shared/data/contact.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { removeContact, saveContact } from '#shared/operations/contacts.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
@@ -14,7 +15,7 @@ export type ContactAdded = { contact: Contact } | { problems: TransferProblem[] 
 
 export async function addContactFor(
   member: ActingMember,
-  form: { name: string; paymentMethod: string; number: string },
+  form: { name: string; paymentMethod: string; number: string; phoneCountry?: string },
   sourceIp: string,
 ): Promise<ContactAdded> {
   const caller = callerForMember(member);
@@ -31,6 +32,12 @@ export async function addContactFor(
     sourceIp,
   });
   return { contact };
+}
+
+/** The country a new contact's national number is read in unless another is chosen: the first store's. */
+export async function contactCountryOf(member: ActingMember): Promise<UemoaCountry | undefined> {
+  const [store] = await storesOf(callerForMember(member));
+  return store?.country;
 }
 
 /** Removes a contact of the business; another business's (or a removed one) is 404. */

@@ -17,7 +17,7 @@ import { providerServes } from '#shared/domain/operator-countries.ts';
 import { isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import { isUsable, payoutAccountLabel } from '#shared/domain/payout-accounts.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
-import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
+import { isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { TransferNotFound } from '#shared/errors/transfers.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
@@ -59,11 +59,13 @@ export interface TransferForm {
   number: string;
   amount: string;
   description: string;
+  /** The country chosen beside a new beneficiary's number for its national form; else the store's. */
+  phoneCountry?: string;
 }
 
 /** The form's fields as posted (the page's declared form, or a withdrawal's), trimmed. */
 export const transferFormOf = (
-  form: Readonly<Partial<Record<TransferField, string | undefined>>>,
+  form: Readonly<Partial<Record<TransferField | 'phoneCountry', string | undefined>>>,
 ): TransferForm => ({
   storeId: (form.storeId ?? '').trim(),
   to: (form.to ?? '').trim(),
@@ -75,6 +77,7 @@ export const transferFormOf = (
   number: (form.number ?? '').trim(),
   amount: (form.amount ?? '').trim(),
   description: (form.description ?? '').trim(),
+  phoneCountry: (form.phoneCountry ?? '').trim(),
 });
 
 export type TransferField =
@@ -267,10 +270,12 @@ export async function checkTransferForm(
 
 /** A new beneficiary: name, operator, and a number read in the store's country that the operator serves. */
 export function newBeneficiary(
-  form: Pick<TransferForm, 'name' | 'paymentMethod' | 'number'>,
-  country: UemoaCountry | null,
+  form: Pick<TransferForm, 'name' | 'paymentMethod' | 'number' | 'phoneCountry'>,
+  storeCountry: UemoaCountry | null,
   problems: TransferProblem[],
 ): { name: string; paymentMethod: ProviderCode; identifier: MobileIdentifier } | undefined {
+  // A national number is read in the country chosen beside it, else the store's.
+  const country = isUemoaCountry(form.phoneCountry) ? form.phoneCountry : storeCountry;
   if (!form.name) problems.push({ field: 'name', rule: 'required' });
   else if (form.name.length > 255) problems.push({ field: 'name', rule: 'max' });
   const provider = isProviderCode(form.paymentMethod) ? form.paymentMethod : undefined;

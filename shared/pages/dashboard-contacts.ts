@@ -1,6 +1,7 @@
 import type { Contact } from '#shared/data/contact.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { ProviderCode } from '#shared/domain/payment-methods.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type { TransferForm, TransferProblem } from '#shared/operations/dashboard-transfers.ts';
 import { errorSummary } from '#shared/pages/components.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
@@ -11,6 +12,7 @@ import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard
 import { formatPhone } from '#shared/pages/format.ts';
 import { html } from '#shared/pages/html.ts';
 import { providerNames } from '#shared/pages/messages.ts';
+import { phoneCountryOf } from '#shared/pages/phone-country.ts';
 
 /**
  * The business's contacts (issue 26, item 5): the beneficiaries saved for sending money, each with
@@ -70,10 +72,12 @@ export interface ContactsPageContext extends DashboardPageContext {
   contacts: readonly Contact[];
   /** The member may send money: add and remove contacts too. */
   canManage: boolean;
+  /** The business's country (its first store's): a new contact's national number is read there. */
+  phoneCountry?: UemoaCountry | undefined;
   notice?: { added: string } | { removed: true } | undefined;
 }
 
-export type ContactFormState = Pick<TransferForm, 'name' | 'paymentMethod' | 'number'> & {
+export type ContactFormState = Pick<TransferForm, 'name' | 'paymentMethod' | 'number' | 'phoneCountry'> & {
   problems: readonly TransferProblem[];
 };
 
@@ -94,7 +98,8 @@ ${
 
 export function contactsPage(context: ContactsPageContext, form?: ContactFormState): string {
   const t = text[context.language];
-  const errors = beneficiaryProblemMessages(context.language, form?.problems ?? []);
+  const phoneCountry = phoneCountryOf(form?.phoneCountry, { businessCountry: context.phoneCountry });
+  const errors = beneficiaryProblemMessages(context.language, form?.problems ?? [], phoneCountry);
   const errorOf = (name: string) => errors.find((error) => error.field === name)?.message;
   const notice = context.notice
     ? 'added' in context.notice
@@ -120,7 +125,7 @@ ${
 ${errorSummary(t.errorSummary, errors)}
 <form method="post" action="${dashboardUrl(context, '/contacts')}" novalidate>
 ${csrfField(context.csrfToken)}
-${beneficiaryFields(context.language, form ?? { name: '', paymentMethod: '', number: '' }, errorOf)}
+${beneficiaryFields(context.language, form ?? { name: '', paymentMethod: '', number: '' }, errorOf, context.phoneCountry)}
 <button class="button" type="submit">${t.add}</button>
 </form>`
 }

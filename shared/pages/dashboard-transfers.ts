@@ -3,8 +3,9 @@ import type { Store } from '#shared/data/store.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { Cents } from '#shared/domain/money.ts';
+import { everyProviderByUse } from '#shared/domain/operator-countries.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
-import { countryNames } from '#shared/domain/uemoa-countries.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type {
   StepUpStart,
   TransferDraft,
@@ -12,6 +13,7 @@ import type {
   TransferProblem,
 } from '#shared/operations/dashboard-transfers.ts';
 import { errorSummary, field } from '#shared/pages/components.ts';
+import { inCountry } from '#shared/pages/country-choice.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
@@ -25,6 +27,7 @@ import {
 } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { providerNames } from '#shared/pages/messages.ts';
+import { phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
 
 /**
  * Send money (issue 26, item 5): the transfers with their statuses, the form (a saved contact, a
@@ -75,7 +78,7 @@ const text = {
     operator: 'Opérateur',
     chooseOperator: 'Choisissez un opérateur',
     number: 'Numéro de téléphone',
-    numberHint: 'Le numéro du compte mobile money, par exemple 07 00 00 00 01',
+    numberHint: 'Le numéro du compte mobile money.',
     amountInFrancs: 'Montant en F CFA',
     description: 'Motif (facultatif)',
     continue: 'Continuer',
@@ -92,14 +95,14 @@ const text = {
       nameMax: 'Le nom fait au plus 255 caractères.',
       paymentMethod: 'Choisissez l’opérateur du bénéficiaire.',
       number: 'Saisissez le numéro du bénéficiaire.',
-      numberFormat: 'Saisissez un numéro mobile d’un pays de l’UEMOA, par exemple 07 00 00 00 01.',
+      numberFormat: 'Saisissez un numéro mobile d’un pays de l’UEMOA.',
       amount: 'Saisissez le montant en francs, par exemple 1 500.',
       amountMin: 'Le montant est d’au moins 5 F CFA.',
       amountMax: 'Le montant est trop élevé.',
       description: 'Le motif fait au plus 255 caractères.',
     },
-    unserved: (provider: string, country: string) =>
-      `${provider} ne prend pas de paiements en ${country}, le pays de ce numéro : choisissez un autre opérateur.`,
+    unserved: (provider: string, countryIn: string) =>
+      `${provider} ne prend pas de paiements ${countryIn}, le pays de ce numéro : choisissez un autre opérateur.`,
     insufficient: (available: string, total: string) =>
       `Le solde disponible du point de vente (${available}) ne couvre pas ${total}, frais compris.`,
     checkTitle: 'Vérifiez l’envoi',
@@ -166,7 +169,7 @@ const text = {
     operator: 'Operator',
     chooseOperator: 'Choose an operator',
     number: 'Phone number',
-    numberHint: 'The mobile-money account’s number, for example 07 00 00 00 01',
+    numberHint: 'The mobile-money account’s number.',
     amountInFrancs: 'Amount in F CFA',
     description: 'Reason (optional)',
     continue: 'Continue',
@@ -183,14 +186,14 @@ const text = {
       nameMax: 'The name is 255 characters at most.',
       paymentMethod: 'Choose the beneficiary’s operator.',
       number: 'Enter the beneficiary’s number.',
-      numberFormat: 'Enter a mobile number of a UEMOA country, for example 07 00 00 00 01.',
+      numberFormat: 'Enter a mobile number of a UEMOA country.',
       amount: 'Enter the amount in francs, for example 1 500.',
       amountMin: 'The amount is 5 F CFA at least.',
       amountMax: 'The amount is too large.',
       description: 'The reason is 255 characters at most.',
     },
-    unserved: (provider: string, country: string) =>
-      `${provider} does not take payments in ${country}, this number’s country: choose another operator.`,
+    unserved: (provider: string, countryIn: string) =>
+      `${provider} does not take payments ${countryIn}, this number’s country: choose another operator.`,
     insufficient: (available: string, total: string) =>
       `The point of sale’s available balance (${available}) does not cover ${total}, fee included.`,
     checkTitle: 'Check the transfer',
@@ -331,9 +334,19 @@ export const coolingMessage = (language: Language, usableFrom: string, timeZone?
     : `This account was just added: it can receive withdrawals from ${when}.`;
 };
 
-/** Each problem as the field it belongs to and the words shown for it. */
-export function problemMessages(language: Language, problems: readonly TransferProblem[]) {
+/**
+ * Each problem as the field it belongs to and the words shown for it; a number that cannot be read
+ * gets an example of `phoneCountry`, the country it was read in, when the form has one.
+ */
+export function problemMessages(
+  language: Language,
+  problems: readonly TransferProblem[],
+  phoneCountry?: UemoaCountry,
+) {
   const t = text[language];
+  const numberFormat = phoneCountry
+    ? phoneExamples(phoneCountry, language).invalidMobile
+    : t.problems.numberFormat;
   return problems.map((problem) => {
     const field =
       problem.field === 'paymentMethod' && problem.rule === 'provider_country'
@@ -341,7 +354,7 @@ export function problemMessages(language: Language, problems: readonly TransferP
         : problem.field;
     let message: string;
     if (problem.rule === 'provider_country') {
-      message = t.unserved(providerNames[problem.provider], countryNames[problem.country]);
+      message = t.unserved(providerNames[problem.provider], inCountry(language, problem.country));
     } else if (problem.rule === 'down') {
       message = t.operatorDown(providerNames[problem.provider]);
     } else if (problem.rule === 'cooling') {
@@ -358,7 +371,7 @@ export function problemMessages(language: Language, problems: readonly TransferP
             ? t.problems.amountMax
             : t.problems.amount;
     } else if (problem.field === 'number') {
-      message = problem.rule === 'format' ? t.problems.numberFormat : t.problems.number;
+      message = problem.rule === 'format' ? numberFormat : t.problems.number;
     } else if (problem.field === 'name') {
       message = problem.rule === 'max' ? t.problems.nameMax : t.problems.name;
     } else message = t.problems[problem.field];
@@ -366,26 +379,36 @@ export function problemMessages(language: Language, problems: readonly TransferP
   });
 }
 
-/** The beneficiary's operator and number, shared with the contacts page's form. */
+/**
+ * The beneficiary's operator and number, shared with the contacts page's form. The number is read
+ * in the country chosen beside it (`country`, the store's until another is chosen), whose common
+ * wallet heads the operators (Wave in Senegal and Côte d'Ivoire) and whose number is the example.
+ */
 export function beneficiaryFields(
   language: Language,
-  state: Pick<TransferForm, 'name' | 'paymentMethod' | 'number'>,
+  state: Pick<TransferForm, 'name' | 'paymentMethod' | 'number' | 'phoneCountry'>,
   errorOf: (field: 'name' | 'paymentMethod' | 'number') => string | undefined,
+  storeCountry: UemoaCountry | undefined,
 ): SafeHtml {
   const t = text[language];
+  const country = phoneCountryOf(state.phoneCountry, { businessCountry: storeCountry });
+  const examples = phoneExamples(country, language);
   const methodError = errorOf('paymentMethod');
   return html`${field({ name: 'name', label: t.name, value: state.name, error: errorOf('name'), attributes: html` maxlength="255" autocomplete="off"` })}
 <label class="field" for="paymentMethod">${t.operator}</label>
 ${methodError && html`<p class="field-error" id="paymentMethod-error">${methodError}</p>`}
 <select class="input" id="paymentMethod" name="paymentMethod"${methodError ? html` aria-invalid="true" aria-describedby="paymentMethod-error"` : ''}>
 <option value="">${t.chooseOperator}</option>
-${providerCodes.map((code: ProviderCode) => html`<option value="${code}"${state.paymentMethod === code ? html` selected` : ''}>${providerNames[code]}</option>`)}
+${everyProviderByUse(country, providerCodes).map((code: ProviderCode) => html`<option value="${code}"${state.paymentMethod === code ? html` selected` : ''}>${providerNames[code]}</option>`)}
 </select>
-${field({ name: 'number', label: t.number, hint: t.numberHint, value: state.number, error: errorOf('number'), attributes: html` type="tel" inputmode="tel" autocomplete="off"` })}`;
+${phoneField({ name: 'number', label: t.number, country, language, hint: `${t.numberHint} ${examples.hint}`, value: state.number, error: errorOf('number'), attributes: html` type="tel" inputmode="tel" autocomplete="off"` })}`;
 }
 
-export const beneficiaryProblemMessages = (language: Language, problems: readonly TransferProblem[]) =>
-  problemMessages(language, problems);
+export const beneficiaryProblemMessages = (
+  language: Language,
+  problems: readonly TransferProblem[],
+  phoneCountry?: UemoaCountry,
+) => problemMessages(language, problems, phoneCountry);
 
 export const sendMoneyText = (language: Language) => text[language];
 
@@ -396,7 +419,10 @@ export function transferFormPage(
   problems: readonly TransferProblem[] = [],
 ): string {
   const t = text[context.language];
-  const errors = problemMessages(context.language, problems);
+  const storeCountry = (context.stores.find(({ store }) => store.id === state.storeId) ?? context.stores[0])
+    ?.store.country;
+  const phoneCountry = phoneCountryOf(state.phoneCountry, { businessCountry: storeCountry });
+  const errors = problemMessages(context.language, problems, phoneCountry);
   const errorOf = (name: string) => errors.find((error) => error.field === name)?.message;
   const to = state.to || (context.contacts.length > 0 ? 'contact' : 'new');
   const choice = (value: string, label: string, content: SafeHtml) =>
@@ -440,7 +466,7 @@ ${context.contacts.map(
 )}
 </select>`,
 )}
-${choice('new', t.toNew, beneficiaryFields(context.language, state, errorOf))}
+${choice('new', t.toNew, beneficiaryFields(context.language, state, errorOf, storeCountry))}
 ${context.stores.length > 1 && choice('store', t.toStore, storeSelect('destinationStoreId', t.chooseStore, state.destinationStoreId, false))}
 </fieldset>`;
   // Sending to a contact chosen beforehand (its "send money" link): the contact named, not asked

@@ -189,7 +189,7 @@ describe('sending money from the dashboard', () => {
       amount: '1 000',
     });
     expectErrorSummary(unserved, 400, 'paymentMethod');
-    expect(unserved.text).toContain('Djamo ne prend pas de paiements en Senegal');
+    expect(unserved.text).toContain('Djamo ne prend pas de paiements au Sénégal');
     const badNumber = await checkTransfer(owner.browser, {
       storeId: owner.storeId,
       to: 'new',
