@@ -8,11 +8,10 @@ import { callerSeesStore } from '#shared/domain/caller.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import { maxRangeDays } from '#shared/domain/dates.ts';
 import type { Language } from '#shared/domain/languages.ts';
-import { canonicalPaymentMethod, isProviderCode } from '#shared/domain/payment-methods.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
-import { providerNames } from '#shared/pages/messages.ts';
+import { operatorName } from '#shared/pages/messages.ts';
 
 /**
  * The CSV export of a window of the business's transactions (issue 26, item 2; issue 35, item 3),
@@ -351,12 +350,6 @@ function clockTime(createdAt: string, timeZone: string): string {
   return clock.format(new Date(createdAt));
 }
 
-/** An operator by the name people know it by (`Wave`, `Orange Money`), else as recorded. */
-export const paymentMethodName = (method: string): string => {
-  const code = canonicalPaymentMethod(method);
-  return isProviderCode(code) ? providerNames[code] : method;
-};
-
 /**
  * One line of the file. `linkTitle` is the title of the payment link the line came through, if
  * any: what was sold, in the `item` column (else the line's own description).
@@ -381,7 +374,8 @@ export function exportRow(
     fees: money(fees, format.separator),
     net: money(amount + fees, format.separator),
     currency: record.currency,
-    paymentMethod: textCell(paymentMethodName(record.paymentMethod)),
+    // By the names the dashboard shows (`Wave`, `Orange Money`, `Virement bancaire`).
+    paymentMethod: textCell(operatorName(format.language, record.paymentMethod)),
     counterpart: textCell(record.counterpartLabel),
     number: textCell(record.counterpartIdentifier),
     reference: textCell(record.reference),
