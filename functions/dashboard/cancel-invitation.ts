@@ -7,14 +7,17 @@ import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { teamPage } from '#shared/pages/dashboard-team.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = dashboardPage(dashboardTeamEndpoints.cancelInvitation, async (request, _, session) => {
-  try {
-    await cancelInvitation(session, request.params.invitationId ?? '', request.sourceIp);
-  } catch (error) {
-    if (!(error instanceof Conflict)) throw error;
-    // Accepted (or sent again) between the confirmation and the post: the team as it is now.
-    const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) };
-    return htmlPage(teamPage(page, { notice: 'stale' }), 409);
-  }
-  return redirectTo(withNotice(dashboardUrl(request, '/team'), 'done', 'cancelled'));
-});
+export const handler = dashboardPage(
+  dashboardTeamEndpoints.cancelInvitation,
+  async (request, member, session) => {
+    try {
+      await cancelInvitation(member, request.params.invitationId ?? '', request.sourceIp);
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+      // Accepted (or sent again) between the confirmation and the post: the team as it is now.
+      const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(member)) };
+      return htmlPage(teamPage(page, { notice: 'stale' }), 409);
+    }
+    return redirectTo(withNotice(dashboardUrl(request, '/team'), 'done', 'cancelled'));
+  },
+);

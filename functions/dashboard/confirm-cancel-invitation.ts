@@ -6,9 +6,9 @@ import { confirmCancelInvitationPage } from '#shared/pages/dashboard-team.ts';
 
 export const handler = dashboardPage(
   dashboardTeamEndpoints.confirmCancelInvitation,
-  async (request, _, session) => {
+  async (request, member, session) => {
     const invitationId = request.params.invitationId ?? '';
-    const { invitation } = await pendingInvitationOf(session, invitationId);
+    const { invitation } = await pendingInvitationOf(member, invitationId);
     return htmlPage(
       confirmCancelInvitationPage(
         {

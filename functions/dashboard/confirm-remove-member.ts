@@ -6,8 +6,8 @@ import { confirmRemoveMemberPage } from '#shared/pages/dashboard-team.ts';
 
 export const handler = dashboardPage(
   dashboardTeamEndpoints.confirmRemoveMember,
-  async (request, _, session) => {
-    const { acting, member } = await memberToRemove(session, request.params.memberId ?? '');
+  async (request, acting, session) => {
+    const { member } = await memberToRemove(acting, request.params.memberId ?? '');
     return htmlPage(
       confirmRemoveMemberPage(
         {

@@ -1,22 +1,22 @@
+import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
 import { LastOwner } from '#shared/errors/dashboard.ts';
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { removeMember, teamOf } from '#shared/operations/team.ts';
 import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { teamPage } from '#shared/pages/dashboard-team.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
-export const handler = pageHandler(
-  'removeMember',
-  withSession(async (request, session) => {
+export const handler = dashboardPage(
+  dashboardTeamEndpoints.removeMember,
+  async (request, member, session) => {
     try {
-      await removeMember(session, request.params.memberId ?? '', request.sourceIp);
+      await removeMember(member, request.params.memberId ?? '', request.sourceIp);
     } catch (error) {
       if (!(error instanceof LastOwner)) throw error;
-      const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) };
+      const page = { ...request, csrfToken: session.csrfToken, ...(await teamOf(member)) };
       return htmlPage(teamPage(page, { notice: 'last_owner' }), 409);
     }
     return redirectTo(withNotice(dashboardUrl(request, '/team'), 'done', 'removed'));
-  }),
-  dashboardPageOptions,
+  },
 );

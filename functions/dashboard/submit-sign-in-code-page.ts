@@ -1,3 +1,4 @@
+import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import {
   attemptIdOf,
   dashboardPageOptions,
@@ -10,11 +11,11 @@ import { codePage } from '#shared/pages/dashboard-sign-in.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
-  'submitSignInCodePage',
+  dashboardEndpoints.submitSignInCodePage,
   withoutSession(async (request) => {
     const answer = await submitSignInCode(
       attemptIdOf(request),
-      request.form.code ?? '',
+      request.fields.code,
       new Date(),
       request.sourceIp,
     );

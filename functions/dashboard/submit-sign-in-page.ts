@@ -1,3 +1,4 @@
+import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import { attemptCookie, dashboardPageOptions, withoutSession } from '#shared/http/dashboard-session.ts';
 import { htmlPage, pageHandler, redirectTo } from '#shared/http/page-handler.ts';
 import { requestSignInCode } from '#shared/operations/dashboard-sign-in.ts';
@@ -6,10 +7,10 @@ import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { phoneCountryOf } from '#shared/pages/phone-country.ts';
 
 export const handler = pageHandler(
-  'submitSignInPage',
+  dashboardEndpoints.submitSignInPage,
   withoutSession(async (request) => {
-    const phone = request.form.phone ?? '';
-    const country = phoneCountryOf(request.form.phoneCountry, {
+    const { phone, phoneCountry } = request.fields;
+    const country = phoneCountryOf(phoneCountry, {
       acceptLanguage: request.headers['accept-language'],
     });
     const answer = await requestSignInCode(phone, request.sourceIp, new Date(), request.language, country);

@@ -1,3 +1,4 @@
+import { dashboardEndpoints } from '#shared/api/dashboard.ts';
 import {
   attemptIdOf,
   dashboardPageOptions,
@@ -10,15 +11,10 @@ import { signUpPage } from '#shared/pages/dashboard-sign-in.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = pageHandler(
-  'submitSignUpPage',
+  dashboardEndpoints.submitSignUpPage,
   withoutSession(async (request) => {
-    const form: SignUpForm = {
-      firstName: request.form.firstName ?? '',
-      lastName: request.form.lastName ?? '',
-      businessName: request.form.businessName ?? '',
-      activityId: request.form.activityId ?? '',
-      storeName: request.form.storeName ?? '',
-    };
+    const { firstName, lastName, businessName, activityId, storeName } = request.fields;
+    const form: SignUpForm = { firstName, lastName, businessName, activityId, storeName };
     const attemptId = attemptIdOf(request);
     const answer = await signUp(attemptId, form, new Date(), request.sourceIp);
     if (answer.outcome === 'signed_up') {

@@ -1,5 +1,6 @@
-import { dashboardPageOptions, withSession } from '#shared/http/dashboard-session.ts';
-import { htmlPage, pageHandler } from '#shared/http/page-handler.ts';
+import { dashboardTeamEndpoints } from '#shared/api/dashboard-team.ts';
+import { dashboardPage } from '#shared/http/dashboard-session.ts';
+import { htmlPage } from '#shared/http/page-handler.ts';
 import { teamOf } from '#shared/operations/team.ts';
 import { type TeamDone, teamPage } from '#shared/pages/dashboard-team.ts';
 
@@ -10,15 +11,11 @@ function doneOf(query: Record<string, string>): TeamDone | undefined {
   return done === 'removed' || done === 'cancelled' || done === 'roleChanged' ? { kind: done } : undefined;
 }
 
-export const handler = pageHandler(
-  'teamPage',
-  withSession(async (request, session) =>
-    htmlPage(
-      teamPage(
-        { ...request, csrfToken: session.csrfToken, ...(await teamOf(session)) },
-        { done: doneOf(request.query) },
-      ),
+export const handler = dashboardPage(dashboardTeamEndpoints.teamPage, async (request, member, session) =>
+  htmlPage(
+    teamPage(
+      { ...request, csrfToken: session.csrfToken, ...(await teamOf(member)) },
+      { done: doneOf(request.query) },
     ),
   ),
-  dashboardPageOptions,
 );

@@ -1,6 +1,7 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { csrf, dashboardQuery, forbidden } from '#shared/api/dashboard.ts';
 import { endpointsIn } from '#shared/api/endpoint.ts';
+import { text } from '#shared/api/form-fields.ts';
 import { memberRoles } from '#shared/domain/dashboard-roles.ts';
 
 /**
@@ -11,7 +12,7 @@ import { memberRoles } from '#shared/domain/dashboard-roles.ts';
  */
 const tag = 'Dashboard';
 const notAForm = 'A body that is not a form.';
-const role = enumOf(memberRoles).register(globalRegistry, { description: 'A dashboard role.' });
+const role = optional(enumOf(memberRoles)).register(globalRegistry, { description: 'A dashboard role.' });
 const memberPathParams = object({ memberId: string() });
 const invitationPathParams = object({
   invitationId: string().register(globalRegistry, { description: 'As the team page links it.' }),
@@ -24,6 +25,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/team',
     caller: 'public',
+    permission: 'read',
     access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
@@ -43,6 +45,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/team/invitations',
     caller: 'public',
+    permission: 'manageTeam',
     access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
@@ -50,9 +53,9 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: dashboardQuery,
     form: object({
       csrf,
-      firstName: string(),
-      lastName: string(),
-      phone: string(),
+      firstName: text,
+      lastName: text,
+      phone: text,
       /** The country a national number is read in (`SN`); the business's when left out. */
       phoneCountry: optional(string()),
       role,
@@ -106,6 +109,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/team/members/{memberId}/role',
     caller: 'public',
+    permission: 'manageTeam',
     access: [
       'table:ConditionCheckItem',
       'table:DeleteItem',
@@ -150,6 +154,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'POST',
     path: '/dashboard/team/members/{memberId}/remove',
     caller: 'public',
+    permission: 'manageTeam',
     access: [
       'table:ConditionCheckItem',
       'table:DeleteItem',
@@ -194,7 +199,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: dashboardQuery,
     form: object({
       csrf,
-      businessId: string().register(globalRegistry, { description: 'One of the person’s businesses.' }),
+      businessId: text.register(globalRegistry, { description: 'One of the person’s businesses.' }),
     }),
     answers: {
       400: notAForm,

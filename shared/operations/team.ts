@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { DashboardSession } from '#shared/data/dashboard-session.ts';
 import {
   acceptInvitationWrites,
   cancelInvitationWrites,
@@ -32,7 +31,7 @@ import { InvitationNotFound, LastOwner, MemberNotFound } from '#shared/errors/da
 import { Conflict } from '#shared/errors/request.ts';
 import { count } from '#shared/metrics.ts';
 import { auditWriteFor } from '#shared/operations/audit-log.ts';
-import { type ActingMember, requireAction } from '#shared/operations/dashboard-access.ts';
+import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import { sendPlatformSms } from '#shared/operations/messages.ts';
 
 /**
@@ -56,8 +55,8 @@ async function businessCountryOf(businessId: string): Promise<UemoaCountry> {
   return store?.country ?? defaultCountry;
 }
 
-export async function teamOf(session: DashboardSession): Promise<Team> {
-  const member = await requireAction(session, 'read');
+/** The team as a member of the business sees it (its page declares `read`). */
+export async function teamOf(member: ActingMember): Promise<Team> {
   const [members, invitations, phoneCountry] = await Promise.all([
     listMembers(member.businessId),
     invitationsOfBusiness(member.businessId),
@@ -92,17 +91,17 @@ const invitationText: Record<Language, (business: string, signInUrl: string) => 
 };
 
 /**
- * Invites a phone with a role: the role is checked (403) before the form is even read, then the
- * form, then whether the phone's user is already a member. The SMS goes through the service's own
+ * Invites a phone with a role, for a member whose role manages the team (the page's declared
+ * permission, asked before it runs): an owner's invitation needs `manageOwners` (403) before the
+ * form is even read, then the form, then whether the phone's user is already a member. The SMS goes through the service's own
  * path (charged to no business), in the inviter's language.
  */
 export async function inviteMember(
-  session: DashboardSession,
+  acting: ActingMember,
   form: InvitationForm,
   context: { signInUrl: string; language: Language; sourceIp?: string | undefined },
   now = new Date(),
 ): Promise<InvitationOutcome> {
-  const acting = await requireAction(session, 'manageTeam');
   if (form.role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
   const country = isUemoaCountry(form.phoneCountry)
     ? form.phoneCountry
@@ -158,11 +157,10 @@ export async function inviteMember(
  * not found.
  */
 export async function pendingInvitationOf(
-  session: DashboardSession,
+  acting: ActingMember,
   invitationId: string,
   now = new Date(),
 ): Promise<{ acting: ActingMember; invitation: Invitation }> {
-  const acting = await requireAction(session, 'manageTeam');
   const invitation = (await invitationsOfBusiness(acting.businessId, now)).find(
     (candidate) => invitationIdOf(candidate) === invitationId,
   );
@@ -176,12 +174,12 @@ export async function pendingInvitationOf(
  * finds no invitation). One accepted or replaced meanwhile is left as it is (409).
  */
 export async function cancelInvitation(
-  session: DashboardSession,
+  acting: ActingMember,
   invitationId: string,
   sourceIp = '',
   now = new Date(),
 ): Promise<Invitation> {
-  const { acting, invitation } = await pendingInvitationOf(session, invitationId, now);
+  const { invitation } = await pendingInvitationOf(acting, invitationId, now);
   const audit = auditWriteFor(
     acting,
     {
@@ -212,13 +210,7 @@ async function anotherOwner(member: Member): Promise<Member> {
   return other;
 }
 
-export async function changeMemberRole(
-  session: DashboardSession,
-  memberId: string,
-  role: string,
-  sourceIp = '',
-) {
-  const acting = await requireAction(session, 'manageTeam');
+export async function changeMemberRole(acting: ActingMember, memberId: string, role: string, sourceIp = '') {
   if (!isMemberRole(role)) throw new MemberNotFound();
   const member = await memberOfActingBusiness(acting, memberId);
   if (member.role === role) return member;
@@ -236,19 +228,13 @@ export async function changeMemberRole(
 }
 
 /** The member the acting member asks to remove, for the confirmation: refused as the removal would be. */
-export async function memberToRemove(session: DashboardSession, memberId: string) {
-  const acting = await requireAction(session, 'manageTeam');
+export async function memberToRemove(acting: ActingMember, memberId: string) {
   const member = await memberOfActingBusiness(acting, memberId);
   if (member.role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
   return { acting, member };
 }
 
-export async function removeMember(
-  session: DashboardSession,
-  memberId: string,
-  sourceIp = '',
-): Promise<void> {
-  const acting = await requireAction(session, 'manageTeam');
+export async function removeMember(acting: ActingMember, memberId: string, sourceIp = ''): Promise<void> {
   const member = await memberOfActingBusiness(acting, memberId);
   if (member.role === 'owner') requireRoleAllows(acting.role, 'manageOwners');
   const guard = member.role === 'owner' ? [stillOwnerCheck(await anotherOwner(member))] : [];

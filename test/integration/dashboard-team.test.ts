@@ -97,12 +97,17 @@ describe('memberships', () => {
     // A second owner joins; the first steps down to admin: the membership is rewritten.
     const secondPhone = newPhone();
     await inviteMember(
-      first.session,
+      await actingMember(first.session),
       { firstName: 'Kofi', lastName: 'Mensah', phone: secondPhone, role: 'owner' },
       context,
     );
     await acceptInvitations(secondPhone, undefined);
-    await changeMemberRole(first.session, first.business.ownerMemberId, 'admin', '203.0.113.7');
+    await changeMemberRole(
+      await actingMember(first.session),
+      first.business.ownerMemberId,
+      'admin',
+      '203.0.113.7',
+    );
     expect(await listMemberships(first.user.id)).toEqual([
       {
         businessId: first.business.id,
@@ -127,7 +132,7 @@ describe('memberships', () => {
     const first = await ownerOf('Duo');
     const secondPhone = newPhone();
     await inviteMember(
-      first.session,
+      await actingMember(first.session),
       { firstName: 'Kofi', lastName: 'Mensah', phone: secondPhone, role: 'owner' },
       context,
     );
@@ -135,9 +140,13 @@ describe('memberships', () => {
     if (!second || !joined[0]) throw new Error('not joined');
     const secondSession = await resumeSession((await startSession(second.id, new Date(), joined[0])).id);
     if (!secondSession) throw new Error('no session');
+    const [firstOwner, secondOwner] = await Promise.all([
+      actingMember(first.session),
+      actingMember(secondSession),
+    ]);
     const outcomes = await Promise.allSettled([
-      changeMemberRole(first.session, joined[0].memberId, 'viewer'),
-      changeMemberRole(secondSession, first.business.ownerMemberId, 'viewer'),
+      changeMemberRole(firstOwner, joined[0].memberId, 'viewer'),
+      changeMemberRole(secondOwner, first.business.ownerMemberId, 'viewer'),
     ]);
     const owners = (await listMembers(first.business.id)).filter((member) => member.role === 'owner');
     const done = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
@@ -152,7 +161,7 @@ describe('invitations', () => {
     const { session, business } = await ownerOf('Salon');
     const phone = newPhone();
     const invited = await inviteMember(
-      session,
+      await actingMember(session),
       { firstName: 'Kofi', lastName: 'Mensah', phone, role: 'finance' },
       context,
     );
@@ -174,7 +183,12 @@ describe('invitations', () => {
     const { session } = await ownerOf('Vieille');
     const phone = newPhone();
     const long = new Date(Date.now() - 8 * 24 * 3_600_000);
-    await inviteMember(session, { firstName: 'A', lastName: 'B', phone, role: 'viewer' }, context, long);
+    await inviteMember(
+      await actingMember(session),
+      { firstName: 'A', lastName: 'B', phone, role: 'viewer' },
+      context,
+      long,
+    );
     expect(await invitationsOfPhone(phone)).toEqual([]);
     expect(await acceptInvitations(phone, undefined)).toEqual({ user: undefined, joined: [] });
   });
