@@ -238,6 +238,10 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
       holder: text,
       paymentMethod: text,
       number: text,
+      phoneCountry: text.register(globalRegistry, {
+        description:
+          'The country the form’s select names for a national number (`SN`); else the first store’s.',
+      }),
       bankName: text,
       iban: text,
       attemptId: text,

@@ -104,6 +104,7 @@ export const payoutAccountFormOf = (
         holder: form.holder ?? '',
         paymentMethod: form.paymentMethod ?? '',
         number: form.number ?? '',
+        phoneCountry: form.phoneCountry ?? '',
       };
 
 /** What the code confirms: this member adding this very account. */

@@ -21,7 +21,7 @@ import {
   readUemoaIban,
 } from '#shared/domain/payout-accounts.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
-import { defaultCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
+import { defaultCountry, isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { ForbiddenAction } from '#shared/errors/auth.ts';
 import {
   NothingToWithdraw,
@@ -50,7 +50,14 @@ export function payoutAccountCoolingSeconds(environment: NodeJS.ProcessEnv = pro
 
 /** An account as typed, before it is checked: a number and its operator, or a bank account. */
 export type PayoutAccountInput =
-  | { kind: 'mobile'; holder: string; paymentMethod: string; number: string }
+  | {
+      kind: 'mobile';
+      holder: string;
+      paymentMethod: string;
+      number: string;
+      /** The country chosen beside the number for its national form (`SN`); else `country`. */
+      phoneCountry?: string | undefined;
+    }
   | { kind: 'bank'; holder: string; bankName: string; iban: string };
 
 export type PayoutAccountField = 'holder' | 'paymentMethod' | 'number' | 'bankName' | 'iban' | 'kind';
@@ -77,7 +84,8 @@ export function checkPayoutAccount(
   if (input.kind === 'mobile') {
     const method = input.paymentMethod.trim();
     if (!isProviderCode(method)) problems.push({ field: 'paymentMethod', rule: 'required' });
-    const number = input.number.trim() ? readZoneNumber(input.number, country) : undefined;
+    const readIn = isUemoaCountry(input.phoneCountry) ? input.phoneCountry : country;
+    const number = input.number.trim() ? readZoneNumber(input.number, readIn) : undefined;
     if (!input.number.trim()) problems.push({ field: 'number', rule: 'required' });
     else if (!number) problems.push({ field: 'number', rule: 'format' });
     else if (isProviderCode(method) && !providerServes(method, number.country))

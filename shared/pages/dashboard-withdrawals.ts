@@ -1,7 +1,9 @@
 import type { Transfer } from '#shared/data/transfer.ts';
 import type { Language } from '#shared/domain/languages.ts';
+import { everyProviderByUse } from '#shared/domain/operator-countries.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import type { PayoutAccount } from '#shared/domain/payout-accounts.ts';
+import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type { AutomaticSettlementProblem } from '#shared/operations/automatic-settlement.ts';
 import type { StepUpStart, TransferProblem } from '#shared/operations/dashboard-transfers.ts';
 import type { WithdrawalsOverview } from '#shared/operations/dashboard-withdrawals.ts';
@@ -19,6 +21,7 @@ import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard
 import { deBefore, formatAmount, maskPhone, plural } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { providerNames } from '#shared/pages/messages.ts';
+import { phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
 
 /**
  * The withdrawals page (issue 34, item 3): withdraw a store's money to one of the business's own
@@ -63,7 +66,6 @@ const text = {
     operator: 'Opérateur',
     chooseOperator: 'Choisissez l’opérateur',
     number: 'Numéro',
-    numberHint: 'Par exemple 77 123 45 67 ou +225 07 00 00 00 01',
     bankName: 'Banque',
     iban: 'IBAN',
     ibanHint: '28 caractères, par exemple SN08 SN010 01522 000123456789 85',
@@ -107,7 +109,7 @@ const text = {
       holder: 'Saisissez le nom du titulaire.',
       paymentMethod: 'Choisissez l’opérateur.',
       number: 'Saisissez le numéro.',
-      numberFormat: 'Saisissez un numéro de mobile de la zone, par exemple 77 123 45 67.',
+      numberFormat: 'Saisissez un numéro de mobile de la zone.',
       bankName: 'Saisissez le nom de la banque.',
       iban: 'Saisissez l’IBAN.',
       ibanFormat:
@@ -154,7 +156,6 @@ const text = {
     operator: 'Operator',
     chooseOperator: 'Choose the operator',
     number: 'Number',
-    numberHint: 'For example 77 123 45 67 or +225 07 00 00 00 01',
     bankName: 'Bank',
     iban: 'IBAN',
     ibanHint: '28 characters, for example SN08 SN010 01522 000123456789 85',
@@ -198,7 +199,7 @@ const text = {
       holder: 'Enter the holder’s name.',
       paymentMethod: 'Choose the operator.',
       number: 'Enter the number.',
-      numberFormat: 'Enter a mobile number of the zone, for example 77 123 45 67.',
+      numberFormat: 'Enter a mobile number of the zone.',
       bankName: 'Enter the bank’s name.',
       iban: 'Enter the IBAN.',
       ibanFormat:
@@ -294,7 +295,7 @@ ${csrfField(context.csrfToken)}<input type="hidden" name="action" value="remove"
       )}</ul>`
 }
 ${automaticSection(context, overview, state)}
-${overview.canManageAccounts && addAccountForm(context, state)}`,
+${overview.canManageAccounts && addAccountForm(context, state, overview.stores[0]?.store.country)}`,
   );
 }
 
@@ -423,8 +424,14 @@ ${overview.stores.map(({ store, availableCents }) => html`<option value="${store
 </form>`;
 }
 
-function accountProblemText(language: Language, problem: PayoutAccountProblem): string {
+function accountProblemText(
+  language: Language,
+  problem: PayoutAccountProblem,
+  phoneCountry: UemoaCountry,
+): string {
   const p = text[language].problems;
+  if (problem.field === 'number' && problem.rule === 'format')
+    return phoneExamples(phoneCountry, language).invalidMobile;
   if (problem.rule === 'max') return p.max;
   if (problem.rule === 'provider_country') return p.providerCountry;
   if (problem.field === 'number') return problem.rule === 'format' ? p.numberFormat : p.number;
@@ -432,13 +439,23 @@ function accountProblemText(language: Language, problem: PayoutAccountProblem): 
   return p[problem.field];
 }
 
-function addAccountForm(context: Context, state: WithdrawalsPageState): SafeHtml {
+/**
+ * The owner's form for a new payout account. A mobile number is read in the country chosen beside
+ * it (the business's first store's by default), whose common wallet heads the operators.
+ */
+function addAccountForm(
+  context: Context,
+  state: WithdrawalsPageState,
+  storeCountry: UemoaCountry | undefined,
+): SafeHtml {
   const t = text[context.language];
   const form = state.account?.form ?? {};
   const problems = state.account?.problems ?? [];
+  const country = phoneCountryOf(form.phoneCountry, { businessCountry: storeCountry });
+  const examples = phoneExamples(country, context.language);
   const errors = problems.map((problem) => ({
     field: problem.field,
-    message: accountProblemText(context.language, problem),
+    message: accountProblemText(context.language, problem, country),
   }));
   const errorOf = (name: string) => errors.find((error) => error.field === name)?.message;
   const kind = form.kind === 'bank' ? 'bank' : 'mobile';
@@ -465,9 +482,9 @@ ${field({ name: 'holder', label: t.holder, value: form.holder ?? '', error: erro
 ${operatorError && html`<p class="field-error" id="paymentMethod-error">${operatorError}</p>`}
 <select class="input" id="paymentMethod" name="paymentMethod">
 <option value="">${t.chooseOperator}</option>
-${providerCodes.map((code) => html`<option value="${code}"${form.paymentMethod === code ? html` selected` : ''}>${providerNames[code]}</option>`)}
+${everyProviderByUse(country, providerCodes).map((code) => html`<option value="${code}"${form.paymentMethod === code ? html` selected` : ''}>${providerNames[code]}</option>`)}
 </select>
-${field({ name: 'number', label: t.number, hint: t.numberHint, value: form.number ?? '', error: errorOf('number'), attributes: html` type="tel" inputmode="tel" autocomplete="off"` })}
+${phoneField({ name: 'number', label: t.number, country, language: context.language, hint: examples.hint, value: form.number ?? '', error: errorOf('number'), attributes: html` type="tel" inputmode="tel" autocomplete="off"` })}
 </div>
 <div class="panel">
 <label class="provider"><input type="radio" name="kind" value="bank"${kind === 'bank' ? html` checked` : ''}><span class="provider-name">${t.bank}</span></label>
