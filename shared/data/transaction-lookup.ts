@@ -22,8 +22,11 @@ import { type TransactionRecord, transactionDay } from '#shared/data/transaction
 export interface RecordFilter {
   /** `attr = value` conditions, all of them. */
   equals?: Readonly<Record<string, string>>;
-  /** At least one of these `attr = value` (a search that may match several attributes). */
-  anyOf?: readonly { attribute: string; value: string; prefix?: boolean }[];
+  /**
+   * At least one of these `attr = value` (a search that may match several attributes), or
+   * `begins_with` (`prefix`), or `contains` (`within`: a part of a name or a description).
+   */
+  anyOf?: readonly { attribute: string; value: string; prefix?: boolean; within?: boolean }[];
 }
 
 const sortKeyTop = (instant: string) => `${instant}#~`;
@@ -81,7 +84,7 @@ function filterExpression(filter: RecordFilter) {
   const values: Record<string, unknown> = {};
   const clauses: string[] = [];
   let n = 0;
-  const condition = (attribute: string, value: string, prefix = false) => {
+  const condition = (attribute: string, value: string, prefix = false, within = false) => {
     n++;
     const path = attribute
       .split('.')
@@ -91,13 +94,14 @@ function filterExpression(filter: RecordFilter) {
       })
       .join('.');
     values[`:v${n}`] = value;
+    if (within) return `contains(${path}, :v${n})`;
     return prefix ? `begins_with(${path}, :v${n})` : `${path} = :v${n}`;
   };
   for (const [attribute, value] of Object.entries(filter.equals ?? {}))
     clauses.push(condition(attribute, value));
   if (filter.anyOf?.length) {
     clauses.push(
-      `(${filter.anyOf.map((term) => condition(term.attribute, term.value, term.prefix)).join(' OR ')})`,
+      `(${filter.anyOf.map((term) => condition(term.attribute, term.value, term.prefix, term.within)).join(' OR ')})`,
     );
   }
   return clauses.length === 0

@@ -6,6 +6,7 @@ import {
 import { listingInstant } from '#shared/data/list-snapshot.ts';
 import { getStore, listStores } from '#shared/data/store.ts';
 import { listTransactions } from '#shared/data/transaction-list.ts';
+import type { TransactionRecord } from '#shared/data/transaction-record.ts';
 import { type Caller, callerSeesStore } from '#shared/domain/caller.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 
@@ -17,6 +18,24 @@ export async function transactionsOf(
   caller: Caller,
   query: ListTransactionsQuery,
 ): Promise<TransactionListResponse> {
+  const { total, records, asOf } = await transactionRecordsOf(caller, query);
+  return {
+    total,
+    perPage: query.limit,
+    currentPage: query.page,
+    data: records.map(transactionResponse),
+    asOf,
+  };
+}
+
+/**
+ * The same list as its records, with what the API's answer leaves out (a line's `errorReason`,
+ * which the dashboard names an end by).
+ */
+export async function transactionRecordsOf(
+  caller: Caller,
+  query: ListTransactionsQuery,
+): Promise<{ total: number; records: TransactionRecord[]; asOf: string }> {
   const storeId = query.storeId ?? caller.storeId;
   if (storeId !== undefined) {
     if (!callerSeesStore(caller, storeId) || !(await getStore(caller.businessId, storeId)))
@@ -38,5 +57,5 @@ export async function transactionsOf(
     limit: query.limit,
     asOf,
   });
-  return { total, perPage: query.limit, currentPage: page, data: items.map(transactionResponse), asOf };
+  return { total, records: items, asOf };
 }

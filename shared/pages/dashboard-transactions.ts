@@ -73,7 +73,8 @@ const text = {
   fr: {
     title: 'Transactions',
     search: 'Rechercher',
-    searchHint: 'Référence de la commande, référence du reçu, numéro du payeur ou identifiant',
+    searchHint:
+      'Nom du payeur ou du bénéficiaire, titre du lien de paiement, ce qui a été payé, référence de la commande ou du reçu, numéro ou identifiant',
     filters: 'Filtres',
     store: 'Boutique',
     type: 'Type',
@@ -111,7 +112,8 @@ const text = {
   en: {
     title: 'Transactions',
     search: 'Search',
-    searchHint: 'Order reference, receipt reference, payer’s number or id',
+    searchHint:
+      'Payer’s or beneficiary’s name, payment link title, what was paid, order or receipt reference, number or id',
     filters: 'Filters',
     store: 'Store',
     type: 'Type',
