@@ -1,14 +1,14 @@
 import type { Language } from '#shared/domain/languages.ts';
 import { dashboardStylesheet } from '#shared/pages/dashboard-style.ts';
-import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
+import type { DashboardPageContext } from '#shared/pages/dashboard-url.ts';
 import { dashboardTime } from '#shared/pages/format.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
 import { contentSecurityPolicyAllowing } from '#shared/pages/layout.ts';
 
 /**
- * What the signed-in dashboard pages share beyond the hosted pages' layout: the links between
- * them, the form token, a time as people read it, and a value shown once (a key's secret) in a
- * read-only field with a copy button.
+ * What the signed-in dashboard pages share beyond their template (`dashboard-template.ts`): the
+ * form token, a time as people read it, and a value shown once (a key's secret) in a read-only
+ * field with a copy button.
  *
  * The copy button is the dashboard's one script, allowed by its hash alone: without it (or with
  * scripts off) the button stays hidden and the field is still there to select and copy by hand.
@@ -27,47 +27,18 @@ export const dashboardContentSecurityPolicy = contentSecurityPolicyAllowing([cop
 
 const text = {
   fr: {
-    home: 'Accueil',
-    transactions: 'Transactions',
-    statements: 'Relevés',
-    paymentLinks: 'Liens de paiement',
-    paymentRequests: 'Demander un paiement',
-    transfers: 'Envoyer de l’argent',
-    withdrawals: 'Retirer',
-    escrows: 'Séquestres',
-    soundboxes: 'Soundbox',
-    sms: 'SMS',
-    team: 'Équipe',
-    apiKeys: 'Clés d’API',
-    webhooks: 'Webhooks',
-    audit: 'Journal d’activité',
-    navigation: 'Tableau de bord',
     copy: 'Copier',
     copied: 'Copié',
     shownOnce: 'Copiez-la maintenant : elle ne sera plus jamais affichée.',
   },
   en: {
-    home: 'Home',
-    transactions: 'Transactions',
-    statements: 'Statements',
-    paymentLinks: 'Payment links',
-    paymentRequests: 'Ask for a payment',
-    transfers: 'Send money',
-    withdrawals: 'Withdraw',
-    escrows: 'Escrows',
-    soundboxes: 'Soundboxes',
-    sms: 'SMS',
-    team: 'Team',
-    apiKeys: 'API keys',
-    webhooks: 'Webhooks',
-    audit: 'Activity log',
-    navigation: 'Dashboard',
     copy: 'Copy',
     copied: 'Copied',
     shownOnce: 'Copy it now: it will never be shown again.',
   },
 } satisfies Record<Language, unknown>;
 
+/** The dashboard's sections, each a link in the template's navigation (`dashboard-template.ts`). */
 export type DashboardSection =
   | 'home'
   | 'transactions'
@@ -83,35 +54,6 @@ export type DashboardSection =
   | 'apiKeys'
   | 'webhooks'
   | 'audit';
-
-/** The money first (what a shop owner comes for), then the business's people and its developers' tools. */
-const sections: readonly { section: DashboardSection; path: string }[] = [
-  { section: 'home', path: '' },
-  { section: 'transactions', path: '/transactions' },
-  { section: 'statements', path: '/statements' },
-  { section: 'paymentLinks', path: '/payment-links' },
-  { section: 'paymentRequests', path: '/payment-requests' },
-  { section: 'transfers', path: '/transfers' },
-  { section: 'withdrawals', path: '/withdrawals' },
-  { section: 'escrows', path: '/escrows' },
-  { section: 'soundboxes', path: '/soundboxes' },
-  { section: 'sms', path: '/sms' },
-  { section: 'team', path: '/team' },
-  { section: 'apiKeys', path: '/api-keys' },
-  { section: 'webhooks', path: '/webhooks' },
-  { section: 'audit', path: '/audit' },
-];
-
-/** The links between the dashboard's sections, the current one marked for assistive technology. */
-export function dashboardNav(context: DashboardPageContext, current: DashboardSection): SafeHtml {
-  const t = text[context.language];
-  return html`<nav aria-label="${t.navigation}" class="muted">${sections.map(
-    ({ section, path }, index) =>
-      html`${index > 0 ? ' · ' : ''}<a href="${dashboardUrl(context, path)}"${
-        section === current ? trustedHtml(' aria-current="page"') : ''
-      }>${t[section]}</a>`,
-  )}</nav>`;
-}
 
 export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
 

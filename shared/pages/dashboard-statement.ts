@@ -4,16 +4,11 @@ import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { type KindTotals, netOf, statementKinds } from '#shared/domain/statement.ts';
 import { kindNames, type Statement } from '#shared/operations/statements.ts';
-import {
-  dashboardContentSecurityPolicy,
-  dashboardNav,
-  readableTime,
-} from '#shared/pages/dashboard-chrome.ts';
+import { dashboardContentSecurityPolicy, readableTime } from '#shared/pages/dashboard-chrome.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { deBefore, formatAmount } from '#shared/pages/format.ts';
 import { html, type SafeHtml, trustedHtml } from '#shared/pages/html.ts';
-import { withLanguage } from '#shared/pages/layout.ts';
-import { messages } from '#shared/pages/messages.ts';
 
 /**
  * A month's statement (issue 34, item 5), the printable card's way: a page of its own rather than
@@ -23,39 +18,35 @@ import { messages } from '#shared/pages/messages.ts';
  * their own box on a phone.
  */
 const statementStyle = `
-*{box-sizing:border-box}
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#111;background:#eef1f5;line-height:1.45}
-.screen,main,footer{max-width:210mm;margin:0 auto;padding:12px 16px}
-main{background:#fff;padding:16px 16px 24px}
-a{color:#0b5e57}
-a[aria-current]{font-weight:700}
-.muted{color:#3d4650}
-h1{font-size:1.35rem;margin:.2em 0}
-h2{font-size:1.05rem;margin:1.2em 0 .4em}
-p{margin:.4em 0}
-form{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-end;margin:12px 0}
-label{display:block;font-weight:600;margin-bottom:4px}
-select,button{font:inherit;min-height:44px;padding:6px 10px;border:1px solid #3d4650;border-radius:6px;background:#fff;color:#111;max-width:100%}
-button{background:#0f766e;border-color:#0f766e;color:#fff;cursor:pointer}
-.error{color:#a4001d;font-weight:600}
-.sandbox{background:#fff3cd;border:1px solid #7a5d00;padding:4px 8px}
-.scroll{overflow-x:auto}
-table{border-collapse:collapse;width:100%;font-size:.9rem}
-caption{text-align:left;font-weight:700;font-size:1.05rem;padding:12px 0 6px}
-th,td{padding:4px 6px;border-bottom:1px solid #c5ccd3;text-align:left;vertical-align:top}
-.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
-tr.balance th,tr.balance td{font-weight:700;border-top:2px solid #111}
-.check{font-weight:600}
+.statement{max-width:210mm}
+.statement a[aria-current]{font-weight:700}
+.statement h1{font-size:1.35rem;margin:.2em 0}
+.statement h2{font-size:1.05rem;margin:1.2em 0 .4em}
+.statement p{margin:.4em 0}
+.statement form{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-end;margin:12px 0}
+.statement label{display:block;font-weight:600;margin-bottom:4px}
+.statement select,.statement button{font:inherit;min-height:44px;padding:6px 10px;border:1px solid #3d4650;border-radius:6px;background:#fff;color:#111;max-width:100%}
+.statement button{background:#0f766e;border-color:#0f766e;color:#fff;cursor:pointer}
+.statement .error{color:#a4001d;font-weight:600}
+.statement .sandbox{background:#fff3cd;border:1px solid #7a5d00;padding:4px 8px}
+.statement .scroll{overflow-x:auto}
+.statement table{border-collapse:collapse;width:100%;font-size:.9rem}
+.statement caption{text-align:left;font-weight:700;font-size:1.05rem;padding:12px 0 6px}
+.statement th,.statement td{padding:4px 6px;border-bottom:1px solid #c5ccd3;text-align:left;vertical-align:top}
+.statement .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+.statement tbody td:first-child{white-space:nowrap}
+.statement tr.balance th,.statement tr.balance td{font-weight:700;border-top:2px solid #111}
+.statement .check{font-weight:600}
 @page{size:A4;margin:12mm}
-@media print{body{background:#fff}.screen,footer{display:none}main{max-width:none;padding:0}table{font-size:9pt}tr{break-inside:avoid}thead{display:table-header-group}.scroll{overflow:visible}}
+@media print{.statement-screen{display:none}.statement{max-width:none;padding:0}.statement table{font-size:9pt}.statement tr{break-inside:avoid}.statement thead{display:table-header-group}.statement .scroll{overflow:visible}}
 `.trim();
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
-/** The dashboard's policy with this page's stylesheet allowed by its hash instead of the layout's. */
+/** The dashboard's policy with this page's stylesheet allowed too, by its hash. */
 export const statementContentSecurityPolicy = dashboardContentSecurityPolicy.replace(
   /style-src [^;]+/,
-  `style-src 'sha256-${sha256(statementStyle)}'`,
+  (styles) => `${styles} 'sha256-${sha256(statementStyle)}'`,
 );
 
 const text = {
@@ -248,7 +239,7 @@ ${daysTable(context, statement)}`;
 
 export function statementPage(context: StatementPageContext): string {
   const t = text[context.language];
-  const other: Language = context.language === 'fr' ? 'en' : 'fr';
+  const _other: Language = context.language === 'fr' ? 'en' : 'fr';
   const statement = context.statement;
   const of = context.chosen.storeId
     ? (context.stores.find((store) => store.id === context.chosen.storeId)?.name ?? '')
@@ -263,19 +254,13 @@ export function statementPage(context: StatementPageContext): string {
       ).toString()}`
     : '';
   const sandbox = process.env.SANDBOX === 'true';
-  return html`<!doctype html>
-<html lang="${context.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="color-scheme" content="light">
-<title>${t.title(monthName(context.chosen.month, context.language), of)}</title>
-<style>${trustedHtml(statementStyle)}</style>
-</head>
-<body>
-<div class="screen">
-${dashboardNav(context, 'statements')}
+  return dashboardTemplate(context, {
+    section: 'statements',
+    title: t.title(monthName(context.chosen.month, context.language), of),
+    pageUrl: statementUrl(context),
+    pageStyle: statementStyle,
+    content: html`<div class="content statement">
+<div class="statement-screen">
 ${chooser(context)}
 ${
   statement &&
@@ -283,12 +268,8 @@ ${
 <p class="muted">${t.how}</p>`
 }
 </div>
-<main>
 ${sandbox && html`<p class="sandbox" role="note">${t.sandbox}</p>`}
 ${statement ? statementBody(context, statement) : html`<h1>${t.heading(t.month)}</h1><p class="error">${t.badMonth}</p>`}
-</main>
-<footer><a href="${withLanguage(statementUrl(context), other)}" hreflang="${other}" lang="${other}" aria-label="${messages[other].switchTo}">${messages[other].languageName}</a></footer>
-</body>
-</html>
-`.value;
+</div>`,
+  });
 }

@@ -84,4 +84,5 @@ body{background:#eef1f5}
 .data-table .cell-amount{text-align:right;white-space:nowrap}
 .data-table .cell-id{max-width:14rem}
 }
+@media print{body{background:#fff}.skip-link,.dashboard-header,.dashboard-nav,.dashboard .footer,.dashboard .sandbox-banner{display:none}.dashboard-body{display:block;padding:0}.dashboard-main{box-shadow:none}}
 `.trim();

@@ -150,6 +150,11 @@ export interface DashboardTemplateOptions {
   pageUrl?: string | undefined;
   /** Field errors, summarised at the top of the page, each a link to its field. */
   errors?: readonly FieldError[] | undefined;
+  /**
+   * A page laid out for paper too (a statement): its own stylesheet after the dashboard's, allowed
+   * by its hash in that page's policy (`dashboardPolicyWithStyle`).
+   */
+  pageStyle?: string | undefined;
   /** The page waits on a payer (`data-poll` on its status): the waiting script looks for the outcome. */
   waiting?: boolean | undefined;
 }
@@ -170,6 +175,7 @@ export function dashboardTemplate(context: DashboardPageContext, options: Dashbo
 <title>${options.title}</title>
 <style>${trustedHtml(stylesheet)}</style>
 <style>${trustedHtml(dashboardStylesheet)}</style>
+${options.pageStyle && html`<style>${trustedHtml(options.pageStyle)}</style>`}
 </head>
 <body>
 <a class="skip-link" href="#main-content">${t.skip}</a>

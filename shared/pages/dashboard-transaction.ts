@@ -7,7 +7,7 @@ import {
   type TransactionDetail,
   transactionPath,
 } from '#shared/operations/dashboard-transactions.ts';
-import { errorSummary } from '#shared/pages/components.ts';
+import { amountValue, errorSummary, idValue } from '#shared/pages/components.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { confirmationPage, doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
@@ -241,8 +241,10 @@ function summary(context: TransactionPageContext): SafeHtml {
   const counterpart = record
     ? counterpartOf(record.counterpartLabel, record.counterpartIdentifier)
     : request?.payerPhone && counterpartOf('', request.payerPhone);
-  const facts: [string, string | undefined, string?][] = [
-    [t.fees, fees && money(fees.amount, fees.currency), 'fees'],
+  // An amount never wraps; an id (a reference, the transaction's) stays on one line, cut with an
+  // ellipsis on a narrow phone and whole in its title.
+  const facts: [string, string | undefined, string?, ('amount' | 'id')?][] = [
+    [t.fees, fees && money(fees.amount, fees.currency), 'fees', 'amount'],
     [
       t.operator,
       operatorName(
@@ -251,16 +253,17 @@ function summary(context: TransactionPageContext): SafeHtml {
       ),
     ],
     [t.counterpart, counterpart || undefined],
-    [t.reference, record?.reference ?? request?.reference, 'reference'],
+    [t.reference, record?.reference ?? request?.reference, 'reference', 'id'],
     [t.receipt, record && type === 'payment' ? shortReference(record.id) : undefined],
     [t.store, store?.name],
     [t.date, whenIn(context.language, store, record?.createdAt ?? request?.createdAt ?? '')],
-    [t.id, record?.id ?? request?.id],
+    [t.id, record?.id ?? request?.id, undefined, 'id'],
   ];
   return html`<dl class="facts">${facts
     .filter(([, value]) => value)
     .map(
-      ([label, value, id]) => html`<dt>${label}</dt><dd${id ? html` data-testid="${id}"` : ''}>${value}</dd>`,
+      ([label, value = '', id, kind]) =>
+        html`<dt>${label}</dt><dd${id ? html` data-testid="${id}"` : ''}>${kind === 'id' ? idValue(value) : kind === 'amount' ? amountValue(value) : value}</dd>`,
     )}</dl>`;
 }
 
@@ -419,7 +422,7 @@ ${postForm(
 )}
 <dl class="facts receipt">
 ${record && html`<dt>${t.payer}</dt><dd class="receipt-order">${counterpartOf(record.counterpartLabel, record.counterpartIdentifier)}</dd>`}
-<dt>${t.payment}</dt><dd class="receipt-order">${request?.reference ?? ''}</dd>
+<dt>${t.payment}</dt><dd>${idValue(request?.reference ?? '')}</dd>
 </dl>
 <p><a href="${dashboardUrl(context, transactionPath(context.detail))}">${t.change}</a></p>
 </div>`,
