@@ -6,11 +6,10 @@ import type {
   ExportProblem,
   ExportSeparator,
 } from '#shared/operations/transaction-export.ts';
-import { dashboardNav } from '#shared/pages/dashboard-chrome.ts';
-import { errorSummary } from '#shared/pages/dashboard-sign-in.ts';
+import { errorSummary } from '#shared/pages/components.ts';
+import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html } from '#shared/pages/html.ts';
-import { layout } from '#shared/pages/layout.ts';
 
 /**
  * The export's form (issue 26, item 2): the window's days, the store and the separator (issue 35,
@@ -138,12 +137,11 @@ ${error && html`<p class="field-error" id="${field}-error">${message(error.probl
   const separatorError = context.errors.find((error) => error.field === 'separator');
   const hidden = { type: filters.type, status: filters.status, operator: filters.operator, q: filters.q };
   const applied = Object.entries(hidden).filter(([, value]) => value !== undefined);
-  return layout({
-    language: context.language,
+  return dashboardTemplate(context, {
+    section: 'transactions',
     title: t.title,
     pageUrl: context.pageUrl,
     content: html`<div class="content">
-${dashboardNav(context, 'transactions')}
 <h1>${t.title}</h1>
 ${errorSummary(t.errorSummary, errors)}
 <form method="get" action="${dashboardUrl(context, '/transactions/export')}" novalidate>
