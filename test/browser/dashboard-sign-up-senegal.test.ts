@@ -78,6 +78,24 @@ describe('a Senegalese owner signs up with the number typed the local way', () =
       'Créer mon entreprise',
       'Activité',
     );
+
+    // The business is Senegalese now (its store's country is its owner's number's): the dashboard's
+    // phone fields read Senegalese numbers, show a Senegalese example and list Wave first.
+    await page.goto(`${baseUrl}/dashboard/contacts`);
+    await expect(page.getByLabel('Pays du numéro').inputValue()).resolves.toBe('SN');
+    const numberHint = await page.locator('#number-hint').textContent();
+    expect(numberHint).toContain('77 123 45 67 au Sénégal');
+    expect(numberHint).not.toContain('07 00');
+    await expect(page.locator('#paymentMethod option').nth(1).textContent()).resolves.toBe('Wave');
+    await expectAccessibleWithin(page, 360);
+    await page.getByLabel('Nom du bénéficiaire').fill('Moussa Ndiaye');
+    await page.getByLabel('Opérateur').selectOption({ label: 'Wave' });
+    await page.getByLabel('Numéro de téléphone').fill('76 543 21 09');
+    await page.getByRole('button', { name: 'Ajouter le contact' }).click();
+    await page.waitForURL(/\/dashboard\/contacts\?added=/);
+    const contacts = await page.getByTestId('contacts').textContent();
+    expect(contacts).toContain('Moussa Ndiaye');
+    expect(contacts?.replace(/\s/g, ' ')).toContain('Wave · +221 76 543 21 09');
   });
 
   it('in English, from an en-GB browser: refused as an Ivorian number, then read in Senegal once chosen', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Store } from '#shared/data/store.ts';
 import {
   commonWallets,
   everyProviderByUse,
@@ -8,6 +9,7 @@ import {
 import { providerCodes } from '#shared/domain/payment-methods.ts';
 import { normalisePhoneNumber, readZoneNumber } from '#shared/domain/phone-numbers.ts';
 import { type UemoaCountry, uemoaCountries } from '#shared/domain/uemoa-countries.ts';
+import { checkAskForm } from '#shared/operations/dashboard-payment-requests.ts';
 import { operatorName } from '#shared/pages/messages.ts';
 import { phoneCountryOf, phoneExamples, regionCountryOf } from '#shared/pages/phone-country.ts';
 
@@ -106,5 +108,29 @@ describe('operators on the dashboard', () => {
     expect(operatorName('fr', 'bank')).toBe('Virement bancaire');
     expect(operatorName('en', 'svc')).toBe('Between points of sale');
     expect(operatorName('fr', undefined)).toBeUndefined();
+  });
+});
+
+describe('asking a Senegalese payer for a payment', () => {
+  const store = (country: UemoaCountry) => ({ id: 'store-1', country }) as Store;
+  const form = { storeId: 'store-1', amount: '1 500', note: '' };
+
+  it('reads the number typed the local way in the store’s country and offers Wave first', () => {
+    const checked = checkAskForm({ ...form, payerPhone: '77 738 49 78' }, [store('SN')]);
+    expect(checked).toMatchObject({ ask: { payerPhone: '+221777384978', paymentMethod: 'wave' } });
+  });
+
+  it('reads it in the country chosen beside it, whatever the store’s', () => {
+    const refused = checkAskForm({ ...form, payerPhone: '77 738 49 78' }, [store('CI')]);
+    expect(refused).toEqual({ errors: [{ field: 'payerPhone', rule: 'format' }] });
+    const chosen = checkAskForm({ ...form, payerPhone: '77 738 49 78', phoneCountry: 'SN' }, [store('CI')]);
+    expect(chosen).toMatchObject({ ask: { payerPhone: '+221777384978', paymentMethod: 'wave' } });
+  });
+
+  it('offers the common wallet of the payer’s country: Orange Money in Mali, MTN MoMo in Benin', () => {
+    const mali = checkAskForm({ ...form, payerPhone: '+223 70 12 34 56' }, [store('SN')]);
+    expect(mali).toMatchObject({ ask: { paymentMethod: 'orange' } });
+    const benin = checkAskForm({ ...form, payerPhone: '+229 01 90 12 34 56' }, [store('SN')]);
+    expect(benin).toMatchObject({ ask: { paymentMethod: 'mtn' } });
   });
 });
