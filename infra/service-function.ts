@@ -183,8 +183,9 @@ export class ServiceFunction extends NodejsFunction {
         `Function name ${props.functionName} is longer than ${maxFunctionNameLength} characters: shorten the stage, route or worker name`,
       );
     }
-    // Asked for in the stage's stack, the function goes into its group's nested stack
-    // (infra/function-groups.ts), which keeps every stack under CloudFormation's 500 resources.
+    // Asked for in the stage's stack, the function goes into its group's last nested stack, or
+    // the group's next when that one is full (infra/function-groups.ts): every stack stays under
+    // CloudFormation's 500 resources.
     const scope = functionScopeOf(stack, props.entry);
     // The extension is a creation prop: the secrets the access list reads decide it, and the same
     // list is granted below, so neither comes without the other.

@@ -51,8 +51,9 @@ export interface PaymentsStackProps extends StackProps {
  * function per route, one per worker and one per schedule (with its EventBridge rule). Sandbox-only
  * routes, queues, workers and schedules (the sandbox provider, test helpers) are left out of
  * production. The functions, and what is built beside them with `Stack.of(fn)` (alarms, rules,
- * permissions), sit in one nested stack per directory of functions/ (infra/function-groups.ts);
- * the rest is this stack's. Each concern is built by its own file of infra/constructs/, and this
+ * permissions, a route's API method), sit in the nested stacks of their directory of functions/,
+ * filled in declaration order and the next opened when one is full (infra/function-groups.ts); the
+ * rest is this stack's. Each concern is built by its own file of infra/constructs/, and this
  * class only wires them together.
  *
  * Those parts are plain classes that take this stack and create their resources in it, rather

@@ -3,9 +3,10 @@
  * worker (fed by its queue), per schedule (with its EventBridge rule), per schedule target (invoked
  * by EventBridge Scheduler's one-time schedules), per stream consumer (fed by the table's stream)
  * and per device rule (invoked by the IoT rules of devices.ts). Sandbox-only entries are left out
- * of production. Each function is asked for in the stage's stack and lands in its group's nested
- * stack (infra/function-groups.ts), with what is built beside it with `Stack.of(fn)`: its alarms
- * (function-alarms.ts), its schedule's rule, its permissions.
+ * of production. Each function is asked for in the stage's stack and lands in a nested stack of
+ * its group, filled in declaration order (infra/function-groups.ts), with what is built beside it
+ * with `Stack.of(fn)`: its alarms (function-alarms.ts), its schedule's rule, its permissions, and a
+ * route's API method (api.ts, once every route is placed).
  */
 import { type Duration, Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
