@@ -1,14 +1,14 @@
 import { enum as enumOf, globalRegistry, object, optional, string } from 'zod/mini';
 import { endpointsIn } from '#shared/api/endpoint.ts';
-import { text, trimmedText } from '#shared/api/form-fields.ts';
+import { trimmedText } from '#shared/api/form-fields.ts';
 import { sendsWebhooks, writesTable } from '#shared/catalogue/access.ts';
 import { type WebhookEventName, webhookEventNames } from '#shared/domain/webhook-events.ts';
 
 /**
  * The dashboard's pages for developers (issue 25, items 6-8): the business's API keys, its own
- * webhook subscription with the delivery log, and the audit log. Each page asks the member's role
- * first (`requireAction`), so a hand-made post of a role that may not is refused (403) before
- * anything is read or written. As on every dashboard page, a post needs the site's Origin and the
+ * webhook subscription with the delivery log, and the audit log. Each page declares the permission
+ * its member's role needs (`permission`), asked before the page runs, so a hand-made post of a role
+ * that may not is refused (403) before anything is read or written. As on every dashboard page, a post needs the site's Origin and the
  * session's CSRF token, and the session's every request may move its idle time on (a write).
  */
 const query = object({
@@ -25,6 +25,12 @@ const tag = 'Dashboard';
 const keyParams = object({ keyId: string() });
 const deliveryParams = object({ deliveryId: string() });
 const createsWebhookSecrets = [...writesTable, 'key:webhookSecrets:encrypt'] as const;
+/** One checkbox an event (`event.TRANSACTION_COMPLETED=on`): there when ticked. */
+const eventCheckboxes = Object.fromEntries(
+  webhookEventNames.map((name) => [`event.${name}`, optional(string())]),
+) as {
+  [Name in WebhookEventName as `event.${Name}`]: ReturnType<typeof optional<ReturnType<typeof string>>>;
+};
 /** One checkbox an event (`event.TRANSACTION_COMPLETED=on`): there when ticked. */
 const eventCheckboxes = Object.fromEntries(
   webhookEventNames.map((name) => [`event.${name}`, optional(string())]),

@@ -3,7 +3,7 @@ import { type DashboardSession, setSessionBusiness } from '#shared/data/dashboar
 import { getMember } from '#shared/data/member.ts';
 import { listMemberships, type Membership } from '#shared/data/membership.ts';
 import type { Caller } from '#shared/domain/caller.ts';
-import { type DashboardAction, type MemberRole, requireRoleAllows } from '#shared/domain/dashboard-roles.ts';
+import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { BusinessNotChosen } from '#shared/errors/dashboard.ts';
 
@@ -61,16 +61,6 @@ export const callerForMember = (member: ActingMember): Caller => ({
   isServiceProvider: member.isServiceProvider,
   verificationLevel: member.verificationLevel,
 });
-
-/** The acting member, if its role allows `action`; 403 `forbidden_action` before anything is read or written. */
-export async function requireAction(
-  session: DashboardSession,
-  action: DashboardAction,
-): Promise<ActingMember> {
-  const member = await actingMember(session);
-  requireRoleAllows(member.role, action);
-  return member;
-}
 
 /** The businesses the signed-in person belongs to, with their role in each. */
 export const businessesOf = (session: DashboardSession): Promise<Membership[]> =>
