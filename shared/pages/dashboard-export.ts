@@ -10,6 +10,7 @@ import { errorSummary } from '#shared/pages/components.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { html } from '#shared/pages/html.ts';
+import { operatorName } from '#shared/pages/messages.ts';
 
 /**
  * The export's form (issue 26, item 2): the window's days, the store and the separator (issue 35,
@@ -165,7 +166,7 @@ ${(['semicolon', 'comma'] as const).map(
 )}
 </div>
 </fieldset>
-${applied.length > 0 && html`<p class="muted">${t.filters}: ${applied.map(([name, value]) => `${name} = ${value}`).join(', ')}</p>`}
+${applied.length > 0 && html`<p class="muted">${t.filters}: ${applied.map(([name, value]) => `${name} = ${name === 'operator' ? operatorName(context.language, value) : value}`).join(', ')}</p>`}
 <button class="button" id="download" type="submit">${t.download}</button>
 </form>
 <p class="muted" id="day-hint">${t.dayHint}.</p>

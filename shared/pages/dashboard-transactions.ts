@@ -317,7 +317,7 @@ ${select(
   'operator',
   t.operator,
   t.any,
-  operators.map((operator) => ({ value: operator, label: operator })),
+  operators.map((operator) => ({ value: operator, label: operatorName(context.language, operator) })),
   filters.operator,
 )}
 <p class="hint" id="dates-hint">${t.datesHint}</p>
