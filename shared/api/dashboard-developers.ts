@@ -76,7 +76,7 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
     query,
     form: object({
       csrf,
-      name: trimmedText,
+      name: trimmedText(),
       kind: optional(enumOf(['merchant', 'platform', 'store_platform'])),
       storeId: optional(string()).register(globalRegistry, { description: 'For a key scoped to one store.' }),
     }),
@@ -159,8 +159,8 @@ export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboar
       subscriptionId: optional(string()).register(globalRegistry, {
         description: 'The subscription changed; none to create one.',
       }),
-      url: trimmedText,
-      name: trimmedText,
+      url: trimmedText(),
+      name: trimmedText(),
       bodyFormat: optional(enumOf(['flat', 'envelope'])),
       ...eventCheckboxes,
     }),

@@ -63,9 +63,9 @@ export const dashboardPaymentLinkEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     query,
     form: object({
       csrf,
-      storeId: text,
-      title: text.register(globalRegistry, { description: '10 to 255 characters.' }),
-      amount: text.register(globalRegistry, {
+      storeId: text(),
+      title: text().register(globalRegistry, { description: '10 to 255 characters.' }),
+      amount: text().register(globalRegistry, {
         description: 'Whole francs as typed: `1500`, `1 500`; at least 100.',
       }),
       reusable: optional(enumOf(['true', 'false'])).register(globalRegistry, {

@@ -54,15 +54,15 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
     query,
     form: object({
       csrf: string(),
-      storeId: text,
-      amount: text.register(globalRegistry, { description: 'Whole francs as typed: `1500`, `1 500`.' }),
-      payerPhone: text.register(globalRegistry, {
+      storeId: text(),
+      amount: text().register(globalRegistry, { description: 'Whole francs as typed: `1500`, `1 500`.' }),
+      payerPhone: text().register(globalRegistry, {
         description: 'A national number is read in `phoneCountry`, else the store’s country.',
       }),
       phoneCountry: optional(string()).register(globalRegistry, {
         description: 'The country the form’s select names for a national number (`SN`).',
       }),
-      note: text.register(globalRegistry, {
+      note: text().register(globalRegistry, {
         description: 'What it is for, up to 255 characters.',
       }),
       confirm: optional(enumOf(['yes', 'change'])).register(globalRegistry, {

@@ -41,14 +41,14 @@ export const dashboardSmsEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: object({ lang: optional(enumOf(['fr', 'en'])) }),
     form: object({
       csrf: string(),
-      to: text.register(globalRegistry, {
+      to: text().register(globalRegistry, {
         description:
           'A national number is read in `phoneCountry`, else the country of the business’s first store.',
       }),
       phoneCountry: optional(string()).register(globalRegistry, {
         description: 'The country the form’s select names for a national number (`SN`).',
       }),
-      body: text.register(globalRegistry, { description: 'Up to 918 characters.' }),
+      body: text().register(globalRegistry, { description: 'Up to 918 characters.' }),
       confirm: optional(enumOf(['yes', 'change'])).register(globalRegistry, {
         description:
           '`yes` on the check step’s button: send; `change`: the form again to change it. Without it, the check step.',

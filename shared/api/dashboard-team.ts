@@ -53,9 +53,9 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: dashboardQuery,
     form: object({
       csrf,
-      firstName: text,
-      lastName: text,
-      phone: text,
+      firstName: text(),
+      lastName: text(),
+      phone: text(),
       /** The country a national number is read in (`SN`); the business's when left out. */
       phoneCountry: optional(string()),
       role,
@@ -199,7 +199,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     query: dashboardQuery,
     form: object({
       csrf,
-      businessId: text.register(globalRegistry, { description: 'One of the person’s businesses.' }),
+      businessId: text().register(globalRegistry, { description: 'One of the person’s businesses.' }),
     }),
     answers: {
       400: notAForm,

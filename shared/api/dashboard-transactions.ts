@@ -96,7 +96,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     summary: 'The refund’s amount: the confirmation with the fee, nothing written yet',
     params,
     query,
-    form: object({ csrf, amount: text.register(globalRegistry, { description: 'Whole francs.' }) }),
+    form: object({ csrf, amount: text().register(globalRegistry, { description: 'Whole francs.' }) }),
     answers: {
       200: 'The confirmation: the amount, the fee and what leaves the balance.',
       400: 'The transaction’s page again, with the amount’s error.',
@@ -126,8 +126,8 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     query,
     form: object({
       csrf,
-      amountCents: text,
-      key: text.register(globalRegistry, {
+      amountCents: text(),
+      key: text().register(globalRegistry, {
         description: 'The confirmation’s own key: its refund’s reference.',
       }),
     }),

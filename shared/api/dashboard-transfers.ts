@@ -25,21 +25,21 @@ const tag = 'Dashboard';
 /** Writing a step-up code with its limits, and sending its SMS through the `sms` queue. */
 const transferForm = {
   csrf,
-  storeId: trimmedText,
+  storeId: trimmedText(),
   to: optional(enumOf(['contact', 'new', 'store', 'account'])).register(globalRegistry, {
     description: '`account`: a withdrawal to one of the business’s own payout accounts (`payoutAccountId`).',
   }),
-  contactId: trimmedText,
-  payoutAccountId: trimmedText,
-  destinationStoreId: trimmedText,
-  name: trimmedText,
-  paymentMethod: trimmedText,
-  number: trimmedText.register(globalRegistry, {
+  contactId: trimmedText(),
+  payoutAccountId: trimmedText(),
+  destinationStoreId: trimmedText(),
+  name: trimmedText(),
+  paymentMethod: trimmedText(),
+  number: trimmedText().register(globalRegistry, {
     description: 'The new beneficiary’s number, read in the store’s country (`07 00 00 00 01`).',
   }),
-  amount: trimmedText.register(globalRegistry, { description: 'Francs as typed: `1 500` or `1500`.' }),
-  description: trimmedText,
-  phoneCountry: trimmedText.register(globalRegistry, {
+  amount: trimmedText().register(globalRegistry, { description: 'Francs as typed: `1 500` or `1500`.' }),
+  description: trimmedText(),
+  phoneCountry: trimmedText().register(globalRegistry, {
     description: 'The country the form’s select names for a new beneficiary’s national number (`SN`).',
   }),
 };
@@ -113,8 +113,8 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
       idempotencyKey: string().register(globalRegistry, {
         description: 'The confirm form’s key: a second post gets the first answer.',
       }),
-      attemptId: text,
-      code: text,
+      attemptId: text(),
+      code: text(),
     }),
     answers: {
       303: 'Sent: to the transfers, with its status.',
@@ -137,7 +137,7 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     tag,
     summary: 'The owner sets the amount above which a transfer asks for an SMS code',
     query,
-    form: object({ csrf, threshold: text }),
+    form: object({ csrf, threshold: text() }),
     answers: { 303: 'To the transfers.', 400: 'Not an amount.', 403: forbidden },
   },
   contactsPage: {
@@ -164,11 +164,11 @@ export const dashboardTransferEndpoints = /* @__PURE__ */ endpointsIn('dashboard
     query,
     form: object({
       csrf,
-      name: trimmedText,
-      paymentMethod: trimmedText,
-      number: trimmedText,
+      name: trimmedText(),
+      paymentMethod: trimmedText(),
+      number: trimmedText(),
       /** The country a national number is read in (`SN`); the first store's when left out. */
-      phoneCountry: trimmedText,
+      phoneCountry: trimmedText(),
     }),
     answers: { 303: 'To the contacts.', 400: 'The form again, with its errors.', 403: forbidden },
   },

@@ -67,12 +67,12 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     query: dashboardQuery,
     form: object({
       csrf,
-      firstName: text,
-      lastName: text,
-      idNumber: text,
-      'dateOfBirth-day': text,
-      'dateOfBirth-month': text,
-      'dateOfBirth-year': text,
+      firstName: text(),
+      lastName: text(),
+      idNumber: text(),
+      'dateOfBirth-day': text(),
+      'dateOfBirth-month': text(),
+      'dateOfBirth-year': text(),
     }),
     answers: {
       200: 'The outcome, or (Smile ID) the check under way, its result to come by callback.',

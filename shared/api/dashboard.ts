@@ -57,7 +57,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     summary: 'Send a sign-in code to the phone',
     query: dashboardQuery,
     form: object({
-      phone: text,
+      phone: text(),
       /** The country a national number is read in (`SN`); pre-set from the browser's region. */
       phoneCountry: optional(string()),
     }),
@@ -88,7 +88,7 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     tag,
     summary: 'Check the code: a session, or the sign-up form for a new phone',
     query: dashboardQuery,
-    form: object({ code: text.register(globalRegistry, { description: 'The six digits sent by SMS.' }) }),
+    form: object({ code: text().register(globalRegistry, { description: 'The six digits sent by SMS.' }) }),
     answers: {
       303: 'A known phone: to the dashboard with a new session; a new phone: to the sign-up form.',
       400: 'A wrong code (the tries left), or one no longer valid (five tries, used, or expired).',
@@ -116,13 +116,13 @@ export const dashboardEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     summary: 'Create the business (verification level 0, no API access yet) and sign in',
     query: dashboardQuery,
     form: object({
-      firstName: text,
-      lastName: text,
-      businessName: text,
-      activityId: text.register(globalRegistry, {
+      firstName: text(),
+      lastName: text(),
+      businessName: text(),
+      activityId: text().register(globalRegistry, {
         description: 'An id of `GET /partner_api/activities`.',
       }),
-      storeName: text,
+      storeName: text(),
     }),
     answers: {
       303: 'To the dashboard with a new session; to the sign-in page when the verified phone has lapsed.',

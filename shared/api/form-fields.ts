@@ -11,8 +11,11 @@ import { _default, string, trim } from 'zod/mini';
  * of them.
  */
 
-/** What a person typed, as typed; empty when left out. */
-export const text = _default(string(), '');
+/**
+ * What a person typed, as typed; empty when left out. A new schema each call, like `string()`: a
+ * description registered on one field must not become every field's.
+ */
+export const text = () => _default(string(), '');
 
 /** What a person typed, without the spaces around it (names, ids pasted from elsewhere). */
-export const trimmedText = _default(string().check(trim()), '');
+export const trimmedText = () => _default(string().check(trim()), '');

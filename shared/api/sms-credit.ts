@@ -58,8 +58,8 @@ export const smsCreditEndpoints = /* @__PURE__ */ endpointsIn('messages', {
     query: object({ lang: optional(enumOf(['fr', 'en'])) }),
     form: object({
       csrf: string(),
-      storeId: text,
-      segments: text.register(globalRegistry, { description: 'One of the packs: 100, 500, 1000, 5000.' }),
+      storeId: text(),
+      segments: text().register(globalRegistry, { description: 'One of the packs: 100, 500, 1000, 5000.' }),
       idempotencyKey: optional(string()).register(globalRegistry, {
         description: 'The check step’s key: with it, buy; a second post gets the first answer.',
       }),

@@ -205,9 +205,9 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     query: object({ lang: optional(enumOf(['fr', 'en'])) }),
     form: object({
       csrf: string(),
-      storeId: trimmedText,
-      payoutAccountId: trimmedText,
-      amount: trimmedText.register(globalRegistry, {
+      storeId: trimmedText(),
+      payoutAccountId: trimmedText(),
+      amount: trimmedText().register(globalRegistry, {
         description: 'Francs as typed; empty: everything available, less the fee.',
       }),
     }),
@@ -235,18 +235,18 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
       csrf: string(),
       action: enumOf(['check', 'confirm', 'remove']),
       kind: optional(enumOf(['mobile', 'bank'])),
-      holder: text,
-      paymentMethod: text,
-      number: text,
-      phoneCountry: text.register(globalRegistry, {
+      holder: text(),
+      paymentMethod: text(),
+      number: text(),
+      phoneCountry: text().register(globalRegistry, {
         description:
           'The country the form’s select names for a national number (`SN`); else the first store’s.',
       }),
-      bankName: text,
-      iban: text,
-      attemptId: text,
-      code: text,
-      id: text.register(globalRegistry, { description: '`remove`: the account.' }),
+      bankName: text(),
+      iban: text(),
+      attemptId: text(),
+      code: text(),
+      id: text().register(globalRegistry, { description: '`remove`: the account.' }),
       confirm: optional(enumOf(['yes'])),
     }),
     answers: {
@@ -273,10 +273,10 @@ export const withdrawalEndpoints = /* @__PURE__ */ endpointsIn('withdrawals', {
     form: object({
       csrf: string(),
       action: optional(enumOf(['save', 'off'])),
-      storeId: trimmedText,
-      payoutAccountId: trimmedText,
-      hour: trimmedText.register(globalRegistry, { description: '`save`: 0 to 23, UTC.' }),
-      keep: trimmedText.register(globalRegistry, {
+      storeId: trimmedText(),
+      payoutAccountId: trimmedText(),
+      hour: trimmedText().register(globalRegistry, { description: '`save`: 0 to 23, UTC.' }),
+      keep: trimmedText().register(globalRegistry, {
         description: '`save`: francs the store keeps, as typed; empty: 0.',
       }),
     }),

@@ -33,8 +33,8 @@ const { mayOpen } = await import('#shared/api/dashboard-pages.ts');
 
 const form = object({
   csrf: string(),
-  name: trimmedText,
-  note: text,
+  name: trimmedText(),
+  note: text(),
   role: optional(enumOf(['owner', 'viewer'])),
 });
 
