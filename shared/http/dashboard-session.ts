@@ -185,7 +185,7 @@ export interface MemberPageDeclaration {
 
 export type MemberPageRender<Fields extends object = Record<string, never>, R = PageResult> = (
   /** With the member's role, which the template's navigation reads (a page spreads the request). */
-  request: PageRequest<Fields> & { role: MemberRole },
+  request: PageRequest<Fields> & { role: MemberRole; timeZone?: string | undefined },
   member: ActingMember,
   session: DashboardSession,
 ) => Promise<R>;
@@ -204,7 +204,7 @@ export function withMember<Fields extends object = Record<string, never>, R = Pa
     rolesOfRequests.set(request.context, member.role);
     requireRoleAllows(member.role, page.permission);
     requireWellFormed(request);
-    return render({ ...request, role: member.role }, member, session);
+    return render({ ...request, role: member.role, timeZone: member.timeZone }, member, session);
   });
 }
 

@@ -2,7 +2,9 @@ import { getBusiness } from '#shared/data/business.ts';
 import { type DashboardSession, setSessionBusiness } from '#shared/data/dashboard-session.ts';
 import { getMember } from '#shared/data/member.ts';
 import { listMemberships, type Membership } from '#shared/data/membership.ts';
+import { listStores } from '#shared/data/store.ts';
 import type { Caller } from '#shared/domain/caller.ts';
+import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import type { MemberRole } from '#shared/domain/dashboard-roles.ts';
 import { BusinessNotFound } from '#shared/errors/businesses.ts';
 import { BusinessNotChosen } from '#shared/errors/dashboard.ts';
@@ -20,6 +22,26 @@ export interface ActingMember {
   role: MemberRole;
   isServiceProvider: boolean;
   verificationLevel: number;
+  /**
+   * Where the business is: its first store's country's zone, in which the dashboard writes times
+   * that belong to no store (a key's use, the audit log). Côte d'Ivoire's when unknown.
+   */
+  timeZone?: string | undefined;
+}
+
+/** Each business's zone once read: a store keeps its country, so a warm function reads it once. */
+const businessZones = new Map<string, string>();
+
+/** The zone of the business's first store: one Query of its stores, then none while warm. */
+async function businessTimeZone(businessId: string): Promise<string | undefined> {
+  const known = businessZones.get(businessId);
+  if (known) return known;
+  const [first] = (await listStores(businessId)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  if (!first) return undefined;
+  if (businessZones.size >= 10_000) businessZones.clear();
+  const zone = storeTimeZone(first);
+  businessZones.set(businessId, zone);
+  return zone;
 }
 
 /**
@@ -30,7 +52,11 @@ export interface ActingMember {
 export async function actingMember(session: DashboardSession): Promise<ActingMember> {
   const { businessId, memberId } = session;
   if (!businessId || !memberId) throw new BusinessNotChosen();
-  const [member, business] = await Promise.all([getMember(businessId, memberId), getBusiness(businessId)]);
+  const [member, business, timeZone] = await Promise.all([
+    getMember(businessId, memberId),
+    getBusiness(businessId),
+    businessTimeZone(businessId),
+  ]);
   // A member without a user is an owner the operator made; only a session chosen from the
   // user's own memberships can point at it (the local demo's owner before its user was named).
   if (!member || !business || (member.userId !== undefined && member.userId !== session.userId)) {
@@ -44,6 +70,7 @@ export async function actingMember(session: DashboardSession): Promise<ActingMem
     role: member.role,
     isServiceProvider: business.isServiceProvider,
     verificationLevel: business.verificationLevel,
+    timeZone,
   };
 }
 

@@ -61,6 +61,8 @@ describe('memberships', () => {
       // What the API's operations need to act for it (`callerForMember`): a new business's.
       isServiceProvider: false,
       verificationLevel: 0,
+      // Its first store's zone, where the dashboard writes the times of no store (issue 35).
+      timeZone: 'Africa/Abidjan',
     });
   });
 
