@@ -12,6 +12,10 @@ export const handler = dashboardPage(dashboardEscrowEndpoints.escrowsPage, async
       ...(await escrowsOverview(member)),
       pageUrl: `${request.baseUrl}/dashboard/escrows`,
       canManage: roleAllows(member.role, 'manageEscrows'),
+      done:
+        request.query.done === 'released' || request.query.done === 'refunded'
+          ? request.query.done
+          : undefined,
     }),
   );
 });

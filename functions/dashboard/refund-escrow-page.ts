@@ -3,6 +3,7 @@ import { unlessMoved } from '#shared/http/dashboard-escrow-pages.ts';
 import { dashboardPage } from '#shared/http/dashboard-session.ts';
 import { htmlPage, redirectTo } from '#shared/http/page-handler.ts';
 import { refundEscrowOf } from '#shared/operations/dashboard-escrows.ts';
+import { withNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { escrowRefundRefusedPage } from '#shared/pages/dashboard-escrows.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
@@ -12,6 +13,6 @@ export const handler = dashboardPage(dashboardEscrowEndpoints.refundEscrowPage, 
     const refunded = await refundEscrowOf(member, escrowId, request.sourceIp);
     // Refused at once by the payer's provider: the escrow is held again, and the page says so.
     if (refunded.status === 'held') return htmlPage(escrowRefundRefusedPage(request), 502);
-    return redirectTo(dashboardUrl(request, '/escrows'));
+    return redirectTo(withNotice(dashboardUrl(request, '/escrows'), 'done', 'refunded'));
   });
 });

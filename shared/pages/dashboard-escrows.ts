@@ -2,6 +2,7 @@ import type { EscrowStatus } from '#shared/domain/escrows.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import type { ListedEscrow } from '#shared/operations/dashboard-escrows.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dashboardTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
@@ -56,6 +57,8 @@ const text = {
     refundFee: 'Frais du remboursement',
     noFee: '0 F CFA (aucun)',
     confirmRefund: 'Oui, rembourser',
+    released: 'Le séquestre est libéré : le montant est disponible dans la boutique.',
+    refunded: 'Le remboursement du séquestre au payeur est en cours : il apparaît dans la liste.',
     cancel: 'Annuler',
     back: 'Retour aux séquestres',
     movedTitle: 'Ce séquestre n’est plus retenu',
@@ -112,6 +115,8 @@ const text = {
     refundFee: 'Refund fee',
     noFee: '0 F CFA (none)',
     confirmRefund: 'Yes, refund',
+    released: 'The escrow is released: the amount is available in the store.',
+    refunded: 'The escrow’s refund to the payer is under way: it shows in the list.',
     cancel: 'Cancel',
     back: 'Back to the escrows',
     movedTitle: 'This escrow is no longer held',
@@ -135,6 +140,8 @@ export interface EscrowsPageContext extends DashboardPageContext {
   total: number;
   /** The member may release and refund; otherwise the list alone. */
   canManage: boolean;
+  /** What was just done, said at the top. */
+  done?: 'released' | 'refunded' | undefined;
 }
 
 const when = (language: Language, at: string, timeZone: string) => {
@@ -183,6 +190,7 @@ export function escrowsPage(context: EscrowsPageContext): string {
     pageUrl: context.pageUrl,
     content: html`<div class="content">
 <h1>${t.title}</h1>
+${doneNotice(context.done && t[context.done])}
 <p>${t.intro}</p>
 ${
   context.escrows.length === 0

@@ -70,7 +70,8 @@ async function release(
   const confirm = page.getByRole('button', { name: words.confirm });
   await expectInFirstScreen(confirm, screen.height);
   await confirm.click();
-  await page.waitForURL(`${baseUrl}/dashboard/escrows`);
+  await page.waitForURL(`${baseUrl}/dashboard/escrows?done=released`);
+  await page.getByTestId('notice').waitFor();
   await expect(
     page.locator(`li[data-escrow-id="${escrowId}"] [data-escrow-status]`).textContent(),
   ).resolves.toBe(words.released);

@@ -70,7 +70,11 @@ describe('escrows on the dashboard', () => {
 
     const released = await owner.browser.post(`/dashboard/escrows/${escrowId}/release`, { csrf });
     expect(released.status, released.text.slice(0, 300)).toBe(303);
-    expect(released.location).toBe(`${baseUrl}/dashboard/escrows`);
+    // Post, then redirect: the escrows page says it is done.
+    expect(released.location).toBe(`${baseUrl}/dashboard/escrows?done=released`);
+    expect((await owner.browser.get('/dashboard/escrows?done=released&lang=en')).text).toContain(
+      'The escrow is released',
+    );
     expect((await escrowOf(escrowId)).status).toBe('released');
     expect(await balance()).toBe(before + held);
 
