@@ -31,12 +31,6 @@ const eventCheckboxes = Object.fromEntries(
 ) as {
   [Name in WebhookEventName as `event.${Name}`]: ReturnType<typeof optional<ReturnType<typeof string>>>;
 };
-/** One checkbox an event (`event.TRANSACTION_COMPLETED=on`): there when ticked. */
-const eventCheckboxes = Object.fromEntries(
-  webhookEventNames.map((name) => [`event.${name}`, optional(string())]),
-) as {
-  [Name in WebhookEventName as `event.${Name}`]: ReturnType<typeof optional<ReturnType<typeof string>>>;
-};
 
 export const dashboardDeveloperEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
   apiKeysPage: {
