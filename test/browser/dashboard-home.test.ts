@@ -43,6 +43,22 @@ async function expectTheApiAmounts(page: Page) {
   await expect(page.getByTestId('available').textContent()).resolves.toBe(formatAmount(balance.body.amount));
   const collected = lines.reduce((sum, line) => sum + line.amount.amount, 0);
   await expect(page.getByTestId('today-collected').textContent()).resolves.toBe(formatAmount(collected));
+  // The reconciliation (issue 35): collected, fees and the rest add up to the change, and the
+  // closing balance is the API's (nothing held or reserved here), for today and the 30 days.
+  for (const period of ['today', 'last-days']) {
+    const cents = async (testId: string) =>
+      Number(await page.getByTestId(testId).first().getAttribute('data-cents'));
+    const reconciliation = page.getByTestId(`${period}-reconciliation`).first();
+    const lines = await reconciliation
+      .locator('[data-testid*="-line-"]')
+      .evaluateAll((amounts) => amounts.map((amount) => Number(amount.getAttribute('data-cents'))));
+    const change = await cents(`${period}-change`);
+    expect(lines.reduce((sum, line) => sum + line, 0)).toBe(change);
+    expect((await cents(`${period}-opening`)) + change).toBe(await cents(`${period}-closing`));
+    expect(await cents(`${period}-closing`)).toBe(balance.body.amount);
+    expect(await cents(`${period}-line-fees`)).toBeLessThan(0);
+    await expect(page.getByTestId(`${period}-line-fees`).first().isVisible()).resolves.toBe(true);
+  }
   const shown = page.getByTestId('latest-line');
   await expect(shown.count()).resolves.toBe(lines.length);
   for (const [index, line] of lines.entries()) {
