@@ -64,7 +64,7 @@ export const dashboardPaymentLinkEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     form: object({
       csrf,
       storeId: text(),
-      title: text().register(globalRegistry, { description: '10 to 255 characters.' }),
+      title: text().register(globalRegistry, { description: '1 to 255 characters.' }),
       amount: text().register(globalRegistry, {
         description: 'Whole francs as typed: `1500`, `1 500`; at least 100.',
       }),
