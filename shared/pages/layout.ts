@@ -54,7 +54,7 @@ legend{font-weight:600;margin:0 0 4px;padding:0}
 .phone{display:flex}
 .phone-prefix{flex:none;display:flex;align-items:center;padding:0 12px;border:2px solid #6b7280;border-right:0;border-radius:12px 0 0 12px;background:#f3f4f6;font-size:18px;font-weight:600}
 .phone .input{min-width:0;border-radius:0 12px 12px 0}
-.phone .phone-country{flex:0 1 auto;width:auto;max-width:45%;padding:6px 8px;border-right:0;border-radius:12px 0 0 12px;background:#f3f4f6;font-size:16px;font-weight:600}
+.phone .phone-country{flex:0 1 auto;width:auto;max-width:55%;padding:6px 8px;border-right:0;border-radius:12px 0 0 12px;background:#f3f4f6;font-size:16px;font-weight:600}
 .input::placeholder{color:#6b7280;font-style:italic;font-size:16px}
 .input{display:block;width:100%;min-height:50px;padding:10px 14px;font:inherit;font-size:18px;color:inherit;border:2px solid #6b7280;border-radius:12px;background:#fff}
 .input:focus{outline:3px solid #0f766e;outline-offset:0;border-color:#0b0c0c}

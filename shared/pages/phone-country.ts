@@ -1,5 +1,5 @@
 import type { Language } from '#shared/domain/languages.ts';
-import { callingCodeOf, formatPhone, localPhone } from '#shared/domain/phone-numbers.ts';
+import { formatPhone, localPhone } from '#shared/domain/phone-numbers.ts';
 import { defaultCountry, isUemoaCountry, type UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import { countriesByName, countryNameIn, exampleNumberOf, inCountry } from '#shared/pages/country-choice.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
@@ -73,7 +73,7 @@ const texts = {
 } satisfies Record<Language, unknown>;
 
 export interface PhoneExamples {
-  /** `77 123 45 67` */
+  /** `77 123 45 67` (the sentences below keep it on one line) */
   local: string;
   /** `+221 77 123 45 67` (no-break spaces) */
   international: string;
@@ -92,12 +92,14 @@ export function phoneExamples(country: UemoaCountry, language: Language): PhoneE
   const local = localPhone(example);
   const international = formatPhone(example);
   const countryIn = inCountry(language, country);
+  // No-break spaces in the sentences: a number split over two lines is misread.
+  const unbroken = local.replace(/ /g, '\u00a0');
   return {
     local,
     international,
-    hint: t.hint(countryIn, local, international),
-    invalid: t.invalid(countryIn, local),
-    invalidMobile: t.invalidMobile(countryIn, local),
+    hint: t.hint(countryIn, unbroken, international),
+    invalid: t.invalid(countryIn, unbroken),
+    invalidMobile: t.invalidMobile(countryIn, unbroken),
   };
 }
 
@@ -114,7 +116,7 @@ export function phoneCountrySelect(options: {
   const name = options.name ?? phoneCountryField;
   const { language } = options;
   return html`<select class="input phone-country" id="${name}" name="${name}" aria-label="${texts[language].countryLabel}">
-${countriesByName(language).map((code) => html`<option value="${code}"${code === options.country ? html` selected` : ''}>${countryNameIn(language, code)} +${callingCodeOf(code)}</option>\n`)}</select>`;
+${countriesByName(language).map((code) => html`<option value="${code}"${code === options.country ? html` selected` : ''}>${countryNameIn(language, code)}</option>\n`)}</select>`;
 }
 
 /**
