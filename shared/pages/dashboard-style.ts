@@ -30,7 +30,8 @@ export const dashboardStylesheet = `
 .dashboard-nav a:hover{text-decoration:underline}
 .dashboard-nav a[aria-current=page]{border-left-color:#0f766e;background:#f0fdfa;color:#0b0c0c;font-weight:700}
 .dashboard .footer{max-width:none;padding:8px 12px}
-.facts{grid-template-columns:1fr;gap:0}
+.facts{grid-template-columns:minmax(0,1fr);gap:0}
+.facts dt,.facts dd{min-width:0}
 .facts dt{margin-top:6px;font-size:14px;line-height:1.35}
 .facts dd{text-align:left;overflow-wrap:break-word;word-break:normal}
 .summary-list{margin:0 0 12px}

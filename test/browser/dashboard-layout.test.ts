@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '#test/support/api-client.ts';
 import type { DashboardBrowser } from '#test/support/dashboard.ts';
 import {
+  elementsPast,
   expectAccessibleWithin,
   memberOf,
   phonesOfThisFile,
@@ -104,6 +105,9 @@ describe('the dashboard’s layout', () => {
     for (const path of paths) {
       const answer = await page.goto(`${baseUrl}${path}`);
       const broken = answer?.status() === 200 ? await brokenValues(page) : [`answered ${answer?.status()}`];
+      // Nor is anything wider than the screen: an id cut short stays within it.
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+      if (width > 360) broken.push(`${width} px wide: ${(await elementsPast(page, 360)).join(' ')}`);
       if (broken.length > 0) found[path] = broken;
     }
     expect(found).toEqual({});
