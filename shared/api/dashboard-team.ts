@@ -136,7 +136,7 @@ export const dashboardTeamEndpoints = /* @__PURE__ */ endpointsIn('dashboard', {
     method: 'GET',
     path: '/dashboard/team/members/{memberId}/remove',
     caller: 'public',
-    access: ['table:GetItem', 'table:UpdateItem'],
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Ask before removing a member: who, and what they lose',
