@@ -5,7 +5,7 @@ import type { Language } from '#shared/domain/languages.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
 import type { ActingMember } from '#shared/operations/dashboard-access.ts';
 import type { InvitationField, InvitationForm } from '#shared/operations/team.ts';
-import { csrfField } from '#shared/pages/dashboard-chrome.ts';
+import { csrfField, readableTime } from '#shared/pages/dashboard-chrome.ts';
 import { confirmationPage, doneNotice } from '#shared/pages/dashboard-confirmation.ts';
 import { errorSummary, field } from '#shared/pages/dashboard-sign-in.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
@@ -121,12 +121,12 @@ export type TeamDone =
   | { kind: 'removed' | 'cancelled' | 'roleChanged' };
 
 function doneMessage(
-  language: Language,
+  context: Pick<DashboardPageContext, 'language' | 'timeZone'>,
   done: TeamDone | undefined,
   invitations: readonly Invitation[],
 ): string | undefined {
   if (!done) return undefined;
-  const t = text[language];
+  const t = text[context.language];
   if (done.kind !== 'invited') return t[done.kind];
   // The invitation named in the address, among those shown: a made-up id says nothing.
   const invitation = invitations.find((candidate) => invitationIdOf(candidate) === done.invitationId);
@@ -135,7 +135,7 @@ function doneMessage(
     t.invited(
       `${invitation.firstName} ${invitation.lastName}`,
       maskPhone(invitation.phone),
-      invitation.expiresAt.slice(0, 10),
+      readableTime(invitation.expiresAt, context),
     )
   );
 }
@@ -237,7 +237,7 @@ ${dashboardHeader(context.language, { businessName: acting.businessName, homeUrl
 ${errorSummary(t.errorSummary, errors)}
 ${options.notice === 'last_owner' && html`<div class="alert" role="alert"><p>${t.lastOwner}</p></div>`}
 ${options.notice === 'stale' && html`<div class="alert" role="alert"><p>${t.stale}</p></div>`}
-${doneNotice(doneMessage(context.language, options.done, context.invitations))}
+${doneNotice(doneMessage(context, options.done, context.invitations))}
 <h1>${t.title}</h1>
 <h2>${t.members}</h2>
 <ul class="members" data-testid="members">${context.members.map(memberRow)}</ul>
@@ -246,7 +246,7 @@ ${
   html`<h2>${t.invitations}</h2>
 <ul data-testid="invitations">${context.invitations.map(
     (invitation) =>
-      html`<li data-invitation-id="${invitationIdOf(invitation)}">${invitation.firstName} ${invitation.lastName} · ${maskPhone(invitation.phone)} · ${roleNames[context.language][invitation.role]} <span class="muted">(${t.until(invitation.expiresAt.slice(0, 10))})</span>${
+      html`<li data-invitation-id="${invitationIdOf(invitation)}">${invitation.firstName} ${invitation.lastName} · ${maskPhone(invitation.phone)} · ${roleNames[context.language][invitation.role]} <span class="muted">(${t.until(readableTime(invitation.expiresAt, context))})</span>${
         manages &&
         (invitation.role !== 'owner' || roleAllows(acting.role, 'manageOwners')) &&
         html`<br><a href="${dashboardUrl(context, `/team/invitations/${invitationIdOf(invitation)}/cancel`)}" aria-label="${t.cancelInvitationOf(`${invitation.firstName} ${invitation.lastName}`)}">${t.cancelInvitation}</a>`
@@ -316,7 +316,7 @@ export function confirmCancelInvitationPage(context: ConfirmContext, invitation:
       [t.name, name],
       [t.phone, maskPhone(invitation.phone)],
       [t.role, roleNames[context.language][invitation.role]],
-      [t.until2, invitation.expiresAt.slice(0, 10)],
+      [t.until2, readableTime(invitation.expiresAt, context)],
     ],
     consequences: t.confirmCancel(name),
     action: dashboardUrl(context, `/team/invitations/${invitationIdOf(invitation)}/cancel`),

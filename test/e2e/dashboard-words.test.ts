@@ -157,9 +157,21 @@ describe('the dashboard’s words and figures', () => {
     expect(invited.status, invited.text.slice(0, 400)).toBe(303);
     const member = new DashboardBrowser(baseUrl);
     expect((await member.signInWith(phone)).location).toBe(`${baseUrl}/dashboard`);
+    // A pending invitation: until when, in the one date style; cancelled “d’Ousmane”.
+    const pending = await owner.browser.post('/dashboard/team/invitations', {
+      csrf: await owner.browser.csrfOf('/dashboard/team'),
+      firstName: 'Ousmane',
+      lastName: 'Ba',
+      phone: newDashboardPhone(),
+      role: 'viewer',
+    });
+    expect(pending.status, pending.text.slice(0, 400)).toBe(303);
     const team = await owner.browser.get('/dashboard/team');
     expect(team.text).toContain('Rôle d’Aminata Diallo');
     expect(team.text).not.toContain('Rôle de Aminata');
+    expect(team.text).toMatch(/valable jusqu’au \d{2}\/\d{2}\/20\d{2} à \d{2}:\d{2}/);
+    expect(team.text).toContain('l’invitation d’Ousmane Ba');
+    expect(team.text).not.toMatch(/jusqu’au 20\d{2}-/);
   }, 120_000);
 
   it('finds lines by a beneficiary’s name and a payment link’s title, whatever the case', async () => {
