@@ -60,16 +60,26 @@ describe('keys, webhooks and the audit log on the dashboard', () => {
     await page.getByRole('button', { name: 'Copier (Clé secrète)' }).click();
     await page.locator('button[data-copy="key-secret"]', { hasText: 'Copié' }).waitFor();
     await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(secret);
+    // The page is the GET after the post: a reload shows the secret no more and makes no second key.
+    expect(page.url()).toBe(`${baseUrl}/dashboard/api-keys?created=${keyId}`);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Clés d’API');
+    await expect(page.getByTestId('notice').textContent()).resolves.toContain(
+      'La clé « Site web » a été créée',
+    );
+    await expect(page.locator('[data-key-id]').count()).resolves.toBe(1);
+    await expect(page.content()).resolves.not.toContain(secret);
+    await expectAccessibleWithin(page, 360);
 
     await verifyFirstLevel(owner.businessId);
     await untilTheApiLetsIn(baseUrl, keyHeaders(keyId, secret));
 
-    await page.getByRole('link', { name: 'Retour aux clés' }).click();
     await page.getByRole('link', { name: 'Révoquer la clé « Site web »' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Révoquer cette clé ?');
     await expectAccessibleWithin(page, 360);
     await page.getByRole('button', { name: 'Oui, révoquer la clé' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard/api-keys`);
+    await page.waitForURL(`${baseUrl}/dashboard/api-keys?revoked=1`);
+    await expect(page.getByTestId('notice').textContent()).resolves.toContain('La clé a été révoquée');
     expect((await callStores(keyId, secret)).status).toBe(401);
     await expect(page.getByTestId('api-keys').textContent()).resolves.toContain('Révoquée le');
 
