@@ -8,6 +8,7 @@ import {
   theLocalHost,
   verifyFirstLevel,
 } from '#test/support/dashboard-setup.ts';
+import { orangePayer, payThroughLink, postAsPayer } from '#test/support/paid-payments.ts';
 import { decodeQrPng, decodeQrSvg } from '#test/support/qr-images.ts';
 
 /**
@@ -33,26 +34,6 @@ async function createLink(browser: DashboardBrowser, form: Record<string, string
   const answer = await browser.post('/dashboard/payment-links', { csrf, ...form });
   const linkId = /\/dashboard\/payment-links\/([0-9a-f-]{36})$/.exec(answer.location ?? '')?.[1] ?? '';
   return { answer, linkId };
-}
-
-/** A form posted on a payer's page, as the payer's browser posts it: no session, no redirect followed. */
-const postAsPayer = (url: string, fields: Record<string, string>) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  });
-
-const orangePayer = { paymentMethod: 'orange', payerPhone: '+2250700000001' };
-
-/** A payer through the link's page, approving on the sandbox provider's page. */
-async function payThroughLink(linkId: string) {
-  const started = await postAsPayer(`${baseUrl}/pl/${linkId}`, orangePayer);
-  expect(started.status, await started.clone().text()).toBe(303);
-  const checkout = started.headers.get('location') as string;
-  const answered = await postAsPayer(checkout, { action: 'approve', payerPhone: orangePayer.payerPhone });
-  expect(answered.status).toBe(303);
 }
 
 const switchLink = async (browser: DashboardBrowser, linkId: string, active: boolean) => {
@@ -121,7 +102,7 @@ describe('payment links on the dashboard', () => {
     expect(card.text).toContain('Yopougon');
     expect(card.headers.get('content-security-policy')).toMatch(/style-src 'sha256-/);
 
-    await payThroughLink(linkId);
+    await payThroughLink(baseUrl, linkId);
     // The payment reaches the link's page once its callback is handled.
     const withPayment = await vi.waitFor(
       async () => {
@@ -168,7 +149,7 @@ describe('payment links on the dashboard', () => {
       amountCents: 250_000,
       allowMultiplePayments: false,
     });
-    await payThroughLink(linkId);
+    await payThroughLink(baseUrl, linkId);
     await expect
       .poll(async () => (await itemsOf(owner.businessId, `PLINK#${linkId}`))[0]?.paidBy, {
         timeout: backgroundWorkMs,

@@ -4,7 +4,7 @@ import { formatAmount } from '#shared/pages/format.ts';
 import { apiClient } from '#test/support/api-client.ts';
 import { backgroundWorkMs, DashboardBrowser, newDashboardPhone } from '#test/support/dashboard.ts';
 import { theLocalHost, verifiedOwner } from '#test/support/dashboard-setup.ts';
-import { paidPayment, paymentRequestBody } from '#test/support/paid-payments.ts';
+import { paidPayment, paymentRequestBody, payThroughLink } from '#test/support/paid-payments.ts';
 
 /**
  * The dashboard's words and figures a shop owner reads (issue 35), on the local host over HTTP:
@@ -23,13 +23,6 @@ const cents = (text: string, testId: string) =>
   [...text.matchAll(new RegExp(`data-testid="${testId}" data-cents="(-?\\d+)"`, 'g'))].map((m) =>
     Number(m[1]),
   );
-const postAsPayer = (url: string, fields: Record<string, string>) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  });
 
 /** Money sent through the API to a beneficiary named with an accent, paid back by the sandbox. */
 async function sendToAminata(
@@ -183,16 +176,7 @@ describe('the dashboard’s words and figures', () => {
       amountCents: 150_000,
     });
     expect(link.status, JSON.stringify(link.body)).toBe(200);
-    const started = await postAsPayer(`${baseUrl}/pl/${link.body.id}`, {
-      paymentMethod: 'orange',
-      payerPhone: '+2250700000001',
-    });
-    expect(started.status, await started.clone().text()).toBe(303);
-    const answered = await postAsPayer(started.headers.get('location') as string, {
-      action: 'approve',
-      payerPhone: '+2250700000001',
-    });
-    expect(answered.status).toBe(303);
+    await payThroughLink(baseUrl, link.body.id as string);
     await paidPayment(config, owner.headers, {
       storeId: owner.storeId,
       amountCents: 70_000,

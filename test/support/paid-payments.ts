@@ -65,3 +65,23 @@ export async function paidPayment(
   expect(reported.body).toEqual({ received: true, result: 'completed' });
   return id;
 }
+
+/** A form posted on a payer's page, as the payer's browser posts it: no session, no redirect followed. */
+export const postAsPayer = (url: string, fields: Record<string, string>) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+
+export const orangePayer = { paymentMethod: 'orange', payerPhone: '+2250700000001' };
+
+/** A payer through a payment link's page, approving on the sandbox provider's page. */
+export async function payThroughLink(baseUrl: string, linkId: string) {
+  const started = await postAsPayer(`${baseUrl}/pl/${linkId}`, orangePayer);
+  expect(started.status, await started.clone().text()).toBe(303);
+  const checkout = started.headers.get('location') as string;
+  const answered = await postAsPayer(checkout, { action: 'approve', payerPhone: orangePayer.payerPhone });
+  expect(answered.status).toBe(303);
+}
