@@ -80,9 +80,6 @@ const text = {
 
 export type SignInText = (typeof text)['fr'];
 
-/** The form components moved to their own module; kept here while other pages still import them. */
-export { errorSummary, field };
-
 /** The page at `path`, whose language switch points back at it. */
 const page = (context: DashboardPageContext, path: string, title: string, content: SafeHtml) =>
   layout({ language: context.language, title, content, pageUrl: `${context.baseUrl}/dashboard${path}` });
