@@ -83,7 +83,7 @@ export const dashboardPaymentRequestEndpoints = /* @__PURE__ */ endpointsIn('das
     path: '/dashboard/payment-requests/{requestId}',
     caller: 'public',
     permission: 'read',
-    access: ['table:GetItem', 'table:UpdateItem'],
+    access: ['table:GetItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'One payment request: pending, paid, expired or cancelled, followed while it is pending',

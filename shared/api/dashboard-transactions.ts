@@ -191,7 +191,7 @@ export const dashboardTransactionEndpoints = /* @__PURE__ */ endpointsIn('dashbo
     path: '/dashboard/transactions/{transactionId}/deliveries/{deliveryId}/resend',
     caller: 'public',
     permission: 'manageWebhooks',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem', ...sendsWebhooks],
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem', ...sendsWebhooks],
     page: true,
     tag,
     summary: 'Send one of the transaction’s webhook deliveries again, the same bytes',

@@ -21,7 +21,7 @@ export const dashboardVerificationEndpoints = /* @__PURE__ */ endpointsIn('dashb
     path: '/dashboard/verification',
     caller: 'public',
     permission: 'verify',
-    access: ['table:GetItem', 'table:PutItem', 'table:UpdateItem'],
+    access: ['table:GetItem', 'table:PutItem', 'table:Query', 'table:UpdateItem'],
     page: true,
     tag,
     summary: 'Start the identity check of the business acted for (or resume its open one)',
