@@ -3,7 +3,12 @@ import { stringify } from 'csv-stringify';
 import { getStore, listStores, type Store } from '#shared/data/store.ts';
 import { paymentLinkTitles, transactionPagesOf } from '#shared/data/transaction-export.ts';
 import { dayCounts } from '#shared/data/transaction-list.ts';
-import { type TransactionRecord, transactionTypes } from '#shared/data/transaction-record.ts';
+import {
+  type LineState,
+  lineState,
+  type TransactionRecord,
+  transactionTypes,
+} from '#shared/data/transaction-record.ts';
 import { callerSeesStore } from '#shared/domain/caller.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import { maxRangeDays } from '#shared/domain/dates.ts';
@@ -237,7 +242,16 @@ const fileWords = {
       refund: 'Remboursement',
       sms_credit: 'Crédit SMS',
     },
-    statuses: { pending: 'En attente', success: 'Réussi', error: 'Échoué' },
+    // Each end by its own word, as the dashboard's lines say it.
+    states: {
+      pending: 'En attente',
+      success: 'Réussi',
+      expired: 'Expiré',
+      cancelled: 'Annulé',
+      abandoned: 'Abandonné',
+      declined: 'Refusé',
+      failed: 'Échoué',
+    },
   },
   en: {
     columns: {
@@ -269,14 +283,22 @@ const fileWords = {
       refund: 'Refund',
       sms_credit: 'SMS credit',
     },
-    statuses: { pending: 'Pending', success: 'Succeeded', error: 'Failed' },
+    states: {
+      pending: 'Pending',
+      success: 'Succeeded',
+      expired: 'Expired',
+      cancelled: 'Cancelled',
+      abandoned: 'Abandoned',
+      declined: 'Declined',
+      failed: 'Failed',
+    },
   },
 } satisfies Record<
   Language,
   {
     columns: Record<ExportColumn, string>;
     types: Record<TransactionRecord['type'], string>;
-    statuses: Record<TransactionRecord['status'], string>;
+    states: Record<LineState, string>;
   }
 >;
 
@@ -368,7 +390,7 @@ export function exportRow(
     date: store ? clockTime(record.createdAt, storeTimeZone(store)) : '',
     dateUtc: clockTime(record.createdAt, 'UTC'),
     type: words.types[record.type] ?? record.type,
-    status: words.statuses[record.status] ?? record.status,
+    status: words.states[lineState(record)],
     item: textCell(linkTitle ?? record.description),
     amount: money(amount, format.separator),
     fees: money(fees, format.separator),

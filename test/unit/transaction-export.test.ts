@@ -183,6 +183,18 @@ describe('the export’s rows, for a person opening them in a spreadsheet', () =
       status: 'Failed',
       amount: '15000',
     });
+    // Each end by its own word, as the dashboard's lines say it.
+    const ended = (errorReason: string) =>
+      row(
+        exportRow(line({ status: 'error', errorReason }), store, { language: 'fr', separator: 'semicolon' }),
+      ).status;
+    expect(['expired', 'cancelled', 'declined', 'abandoned', 'insufficient_funds'].map(ended)).toEqual([
+      'Expiré',
+      'Annulé',
+      'Refusé',
+      'Abandonné',
+      'Refusé',
+    ]);
   });
 
   it('reads back in columns with `;`: a comma or a quote in a text stays in its cell', async () => {
