@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { useLocalAws } from '#infra/local/local-config.ts';
 import { type DashboardBrowser, signUpOwner } from '#test/support/dashboard.ts';
+import { createKeyOnDashboard } from '#test/support/dashboard-setup.ts';
 
 /**
  * `/partner_api/webhook_subscriptions`: a business sets its own subscription with its key, through
@@ -27,14 +28,8 @@ async function withApiAccess() {
   return owner;
 }
 
-async function keyOf(browser: DashboardBrowser, form: Record<string, string>) {
-  const csrf = await browser.csrfOf('/dashboard/api-keys');
-  const made = await browser.post('/dashboard/api-keys', { csrf, ...form });
-  return {
-    'X-API-KEY-ID': /id="key-id" name="key-id" value="([^"]+)"/.exec(made.text)?.[1] ?? '',
-    'X-API-KEY': /id="key-secret" name="key-secret" value="([^"]+)"/.exec(made.text)?.[1] ?? '',
-  };
-}
+const keyOf = async (browser: DashboardBrowser, form: Record<string, string>) =>
+  (await createKeyOnDashboard(browser, form)).headers;
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field below
 type Json = any;
