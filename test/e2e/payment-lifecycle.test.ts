@@ -86,7 +86,9 @@ async function redirectOf(url: string, init: RequestInit = {}) {
   return response.headers.get('location') as string;
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000) {
+// 45 s: a loaded full run has taken more than 15 s to deliver a webhook through the one local
+// host's stream (the service promises its first attempt within two minutes).
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
