@@ -3,12 +3,7 @@ import { stringify } from 'csv-stringify';
 import { getStore, listStores, type Store } from '#shared/data/store.ts';
 import { paymentLinkTitles, transactionPagesOf } from '#shared/data/transaction-export.ts';
 import { dayCounts } from '#shared/data/transaction-list.ts';
-import {
-  type LineState,
-  lineState,
-  type TransactionRecord,
-  transactionTypes,
-} from '#shared/data/transaction-record.ts';
+import { lineState, type TransactionRecord, transactionTypes } from '#shared/data/transaction-record.ts';
 import { callerSeesStore } from '#shared/domain/caller.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import { maxRangeDays } from '#shared/domain/dates.ts';
@@ -16,7 +11,7 @@ import type { Language } from '#shared/domain/languages.ts';
 import { StoreNotFound } from '#shared/errors/businesses.ts';
 import { recordAudit } from '#shared/operations/audit-log.ts';
 import { type ActingMember, callerForMember } from '#shared/operations/dashboard-access.ts';
-import { operatorName } from '#shared/pages/messages.ts';
+import { lineStateWords, operatorName } from '#shared/pages/messages.ts';
 
 /**
  * The CSV export of a window of the business's transactions (issue 26, item 2; issue 35, item 3),
@@ -242,16 +237,6 @@ const fileWords = {
       refund: 'Remboursement',
       sms_credit: 'Crédit SMS',
     },
-    // Each end by its own word, as the dashboard's lines say it.
-    states: {
-      pending: 'En attente',
-      success: 'Réussi',
-      expired: 'Expiré',
-      cancelled: 'Annulé',
-      abandoned: 'Abandonné',
-      declined: 'Refusé',
-      failed: 'Échoué',
-    },
   },
   en: {
     columns: {
@@ -283,22 +268,12 @@ const fileWords = {
       refund: 'Refund',
       sms_credit: 'SMS credit',
     },
-    states: {
-      pending: 'Pending',
-      success: 'Succeeded',
-      expired: 'Expired',
-      cancelled: 'Cancelled',
-      abandoned: 'Abandoned',
-      declined: 'Declined',
-      failed: 'Failed',
-    },
   },
 } satisfies Record<
   Language,
   {
     columns: Record<ExportColumn, string>;
     types: Record<TransactionRecord['type'], string>;
-    states: Record<LineState, string>;
   }
 >;
 
@@ -390,7 +365,8 @@ export function exportRow(
     date: store ? clockTime(record.createdAt, storeTimeZone(store)) : '',
     dateUtc: clockTime(record.createdAt, 'UTC'),
     type: words.types[record.type] ?? record.type,
-    status: words.states[lineState(record)],
+    // Each end by its own word, as the dashboard's lines say it.
+    status: lineStateWords[format.language][lineState(record)],
     item: textCell(linkTitle ?? record.description),
     amount: money(amount, format.separator),
     fees: money(fees, format.separator),

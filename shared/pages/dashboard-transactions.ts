@@ -1,5 +1,5 @@
 import type { Store } from '#shared/data/store.ts';
-import { type LineState, lineState } from '#shared/data/transaction-record.ts';
+import { lineState } from '#shared/data/transaction-record.ts';
 import { storeTimeZone } from '#shared/domain/country-time-zones.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { readZoneNumber } from '#shared/domain/phone-numbers.ts';
@@ -16,7 +16,7 @@ import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
 import { dashboardTime, formatAmount, formatPhone } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
-import { operatorName } from '#shared/pages/messages.ts';
+import { lineStateWords, operatorName } from '#shared/pages/messages.ts';
 
 /**
  * The transactions list (issue 26, item 2): newest first, a page at a time, a GET form of filters
@@ -34,15 +34,7 @@ export const transactionWords = {
       sms_credit: 'Crédit SMS',
     },
     statuses: { pending: 'En attente', success: 'Réussi', error: 'Non abouti' },
-    states: {
-      pending: 'En attente',
-      success: 'Réussi',
-      expired: 'Expiré',
-      cancelled: 'Annulé',
-      abandoned: 'Abandonné',
-      declined: 'Refusé',
-      failed: 'Échoué',
-    } satisfies Record<LineState, string>,
+    states: lineStateWords.fr,
   },
   en: {
     types: {
@@ -53,15 +45,7 @@ export const transactionWords = {
       sms_credit: 'SMS credit',
     },
     statuses: { pending: 'Pending', success: 'Succeeded', error: 'Not completed' },
-    states: {
-      pending: 'Pending',
-      success: 'Succeeded',
-      expired: 'Expired',
-      cancelled: 'Cancelled',
-      abandoned: 'Abandoned',
-      declined: 'Declined',
-      failed: 'Failed',
-    } satisfies Record<LineState, string>,
+    states: lineStateWords.en,
   },
 } satisfies Record<Language, unknown>;
 

@@ -1,3 +1,4 @@
+import type { LineState } from '#shared/data/transaction-record.ts';
 import type { Language } from '#shared/domain/languages.ts';
 import { canonicalPaymentMethod, isProviderCode, type ProviderCode } from '#shared/domain/payment-methods.ts';
 import type { SandboxBehaviour } from '#shared/providers/sandbox.ts';
@@ -21,6 +22,28 @@ const otherMethodNames: Record<Language, Record<'bank' | 'svc', string>> = {
  * A payment method as people know it, never its code: `wave` → Wave, `orange` (or `orange_money`)
  * → Orange Money, `bank` → Virement bancaire; an unknown value as it is.
  */
+/** How a line ended, each end by its own word: the dashboard's lines and its export say it alike. */
+export const lineStateWords: Record<Language, Record<LineState, string>> = {
+  fr: {
+    pending: 'En attente',
+    success: 'Réussi',
+    expired: 'Expiré',
+    cancelled: 'Annulé',
+    abandoned: 'Abandonné',
+    declined: 'Refusé',
+    failed: 'Échoué',
+  },
+  en: {
+    pending: 'Pending',
+    success: 'Succeeded',
+    expired: 'Expired',
+    cancelled: 'Cancelled',
+    abandoned: 'Abandoned',
+    declined: 'Declined',
+    failed: 'Failed',
+  },
+};
+
 export function operatorName(language: Language, method: string): string;
 export function operatorName(language: Language, method: string | undefined): string | undefined;
 export function operatorName(language: Language, method: string | undefined): string | undefined {
