@@ -7,12 +7,8 @@ import {
   sendMoneyOverview,
   transferFormOf,
 } from '#shared/operations/dashboard-transfers.ts';
-import {
-  checkTransferPage,
-  stepUpStateOf,
-  stepUpStatus,
-  transferFormPage,
-} from '#shared/pages/dashboard-transfers.ts';
+import { checkTransferPage, stepUpStateOf, stepUpStatus } from '#shared/pages/dashboard-transfer-check.ts';
+import { transferFormPage } from '#shared/pages/dashboard-transfers.ts';
 
 export const handler = dashboardPage(
   dashboardTransferEndpoints.checkTransferPage,

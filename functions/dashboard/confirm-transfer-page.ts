@@ -19,9 +19,9 @@ import {
   type StepUpState,
   stepUpStateOf,
   stepUpStatus,
-  transferFormPage,
   transferRefusedPage,
-} from '#shared/pages/dashboard-transfers.ts';
+} from '#shared/pages/dashboard-transfer-check.ts';
+import { transferFormPage } from '#shared/pages/dashboard-transfers.ts';
 import { dashboardUrl } from '#shared/pages/dashboard-url.ts';
 
 export const handler = dashboardPage(

@@ -4,7 +4,7 @@ import { htmlPage } from '#shared/http/page-handler.ts';
 import { checkTransferForm, confirmStepFor } from '#shared/operations/dashboard-transfers.ts';
 import { withdrawalForm, withdrawalsOverview } from '#shared/operations/dashboard-withdrawals.ts';
 import { payoutAccountCoolingSeconds } from '#shared/operations/payout-accounts.ts';
-import { checkTransferPage, stepUpStateOf, stepUpStatus } from '#shared/pages/dashboard-transfers.ts';
+import { checkTransferPage, stepUpStateOf, stepUpStatus } from '#shared/pages/dashboard-transfer-check.ts';
 import { withdrawalsPage } from '#shared/pages/dashboard-withdrawals.ts';
 
 /** A withdrawal checked as a transfer to the account; its confirm step is send money's. */

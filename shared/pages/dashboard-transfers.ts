@@ -6,25 +6,13 @@ import type { Cents } from '#shared/domain/money.ts';
 import { everyProviderByUse } from '#shared/domain/operator-countries.ts';
 import { type ProviderCode, providerCodes } from '#shared/domain/payment-methods.ts';
 import type { UemoaCountry } from '#shared/domain/uemoa-countries.ts';
-import type {
-  StepUpStart,
-  TransferDraft,
-  TransferForm,
-  TransferProblem,
-} from '#shared/operations/dashboard-transfers.ts';
+import type { TransferForm, TransferProblem } from '#shared/operations/dashboard-transfers.ts';
 import { errorSummary, field } from '#shared/pages/components.ts';
 import { inCountry } from '#shared/pages/country-choice.ts';
 import { csrfField } from '#shared/pages/dashboard-chrome.ts';
 import { dashboardTemplate } from '#shared/pages/dashboard-template.ts';
 import { type DashboardPageContext, dashboardUrl } from '#shared/pages/dashboard-url.ts';
-import {
-  dashboardTime,
-  deBefore,
-  formatAmount,
-  formatPhone,
-  maskPhone,
-  plural,
-} from '#shared/pages/format.ts';
+import { dashboardTime, deBefore, formatAmount, formatPhone, plural } from '#shared/pages/format.ts';
 import { html, type SafeHtml } from '#shared/pages/html.ts';
 import { providerNames } from '#shared/pages/messages.ts';
 import { phoneCountryOf, phoneExamples, phoneField } from '#shared/pages/phone-country.ts';
@@ -250,7 +238,11 @@ export interface TransfersPageContext extends DashboardPageContext {
   thresholdError?: boolean;
 }
 
-const page = (context: DashboardPageContext & { pageUrl?: string }, title: string, content: SafeHtml) =>
+export const page = (
+  context: DashboardPageContext & { pageUrl?: string },
+  title: string,
+  content: SafeHtml,
+) =>
   dashboardTemplate(context, {
     section: 'transfers',
     title,
@@ -260,11 +252,11 @@ ${content}
 </div>`,
   });
 
-const money = (cents: Cents, currency = 'XOF') =>
+export const money = (cents: Cents, currency = 'XOF') =>
   html`<span class="nowrap">${formatAmount(cents, currency)}</span>`;
 
 /** A number as a phone shows it, or a store's name as it is. */
-const identifierText = (identifier: string) =>
+export const identifierText = (identifier: string) =>
   identifier.startsWith('+') ? formatPhone(identifier) : identifier;
 
 function transferItem(language: Language, transfer: ListedTransfer) {
@@ -500,124 +492,5 @@ ${field({ name: 'description', label: t.description, value: state.description, e
 <button class="button" type="submit">${t.continue}</button>
 </form>
 <p class="note"><a href="${dashboardUrl(context, '/transfers')}">${t.cancel}</a></p>`,
-  );
-}
-
-/** The form's fields as hidden inputs: the confirm form posts exactly what was checked. */
-const hiddenFields = (state: TransferForm) =>
-  (Object.keys(state) as (keyof TransferForm)[]).map(
-    (name) => html`<input type="hidden" name="${name}" value="${state[name]}">`,
-  );
-
-export interface CheckPageContext extends DashboardPageContext {
-  pageUrl: string;
-  csrfToken: string;
-}
-
-export type StepUpState =
-  | { kind: 'none' }
-  | { kind: 'code'; attemptId: string; phone: string; error?: 'wrong' | 'malformed'; triesLeft?: number }
-  | { kind: 'ended' }
-  | { kind: 'limited' }
-  | { kind: 'no_phone' };
-
-/** What the page shows of a step-up code: its field once sent, or why none was (none needed). */
-export const stepUpStateOf = (started: StepUpStart | undefined): StepUpState =>
-  !started
-    ? { kind: 'none' }
-    : started.outcome === 'sent'
-      ? { kind: 'code', attemptId: started.attemptId, phone: started.phone }
-      : { kind: started.outcome };
-
-/** The status of a page showing `stepUp`: 429 when no more codes may be sent now. */
-export const stepUpStatus = (stepUp: StepUpState) => (stepUp.kind === 'limited' ? 429 : 200);
-
-/** "Check your answers": what leaves the store, then the one button that sends it. */
-export function checkTransferPage(
-  context: CheckPageContext,
-  state: TransferForm,
-  draft: TransferDraft,
-  confirm: { idempotencyKey: string; stepUp: StepUpState },
-): string {
-  const t = text[context.language];
-  const { stepUp } = confirm;
-  const currency = draft.store.currency;
-  // A withdrawal is changed on its own page, whose form is short enough to fill again.
-  const changeUrl =
-    state.to === 'account'
-      ? dashboardUrl(context, '/withdrawals')
-      : `${dashboardUrl(context, '/transfers/new')}${context.languagePinned ? '&' : '?'}${new URLSearchParams({ ...state }).toString()}`;
-  const codeError =
-    stepUp.kind === 'code' && stepUp.error === 'wrong'
-      ? t.codeWrong(stepUp.triesLeft ?? 0)
-      : stepUp.kind === 'code' && stepUp.error === 'malformed'
-        ? t.codeMalformed
-        : undefined;
-  const refusal =
-    stepUp.kind === 'ended'
-      ? t.codeEnded
-      : stepUp.kind === 'limited'
-        ? t.limited
-        : stepUp.kind === 'no_phone'
-          ? t.noPhone
-          : undefined;
-  const canSend = stepUp.kind === 'none' || stepUp.kind === 'code';
-  return page(
-    context,
-    t.checkTitle,
-    html`<h1>${t.checkTitle}</h1>
-${errorSummary(t.errorSummary, codeError ? [{ field: 'code', message: codeError }] : [])}
-${refusal && html`<div class="alert" role="alert"><p>${refusal}</p></div>`}
-<p data-testid="beneficiary"><strong>${draft.beneficiaryName}</strong>${draft.method !== 'svc' ? html` · ${providerNames[draft.method as ProviderCode] ?? draft.method} · <span class="nowrap">${identifierText(draft.beneficiaryIdentifier)}</span>` : ''}<br><span class="muted">${t.fromStore(draft.store.name)}</span></p>
-<dl class="facts" data-testid="check">
-<dt>${t.receives}</dt><dd data-testid="amount"><strong>${money(draft.amountCents, currency)}</strong></dd>
-<dt>${t.fee}</dt><dd data-testid="fee">${money(draft.feeCents, currency)}</dd>
-<dt>${t.totalFrom(draft.store.name)}</dt><dd data-testid="total">${money(draft.totalCents, currency)}</dd>
-${draft.description && html`<dt>${t.description}</dt><dd>${draft.description}</dd>`}
-</dl>
-${
-  canSend &&
-  html`<form method="post" action="${dashboardUrl(context, '/transfers/confirm')}" novalidate>
-${csrfField(context.csrfToken)}
-${hiddenFields(state)}
-<input type="hidden" name="idempotencyKey" value="${confirm.idempotencyKey}">
-${
-  stepUp.kind === 'code' &&
-  html`<input type="hidden" name="attemptId" value="${stepUp.attemptId}">
-${field({ name: 'code', label: t.code(maskPhone(stepUp.phone)), hint: t.codeHint, error: codeError, attributes: html` inputmode="numeric" autocomplete="one-time-code" maxlength="6"` })}`
-}
-<button class="button" type="submit">${t.sendButton(formatAmount(draft.amountCents, currency))}</button>
-</form>`
-}
-${
-  stepUp.kind === 'ended' &&
-  html`<form method="post" action="${dashboardUrl(context, '/transfers/new')}">
-${csrfField(context.csrfToken)}
-${hiddenFields(state)}
-<button class="button" type="submit">${t.newCode}</button>
-</form>`
-}
-<p class="note"><a href="${changeUrl}">${t.change}</a> · <a href="${dashboardUrl(context, '/transfers')}">${t.cancel}</a></p>`,
-  );
-}
-
-/** A transfer refused as a whole (the balance moved meanwhile, a reused form): why, and the way back. */
-export function transferRefusedPage(
-  context: DashboardPageContext,
-  reason: { kind: 'insufficient' } | { kind: 'reused' } | { kind: 'down'; provider: ProviderCode },
-): string {
-  const t = text[context.language];
-  const why =
-    reason.kind === 'insufficient'
-      ? t.insufficientNow
-      : reason.kind === 'down'
-        ? t.operatorDown(providerNames[reason.provider])
-        : t.reused;
-  return page(
-    context,
-    t.refusedTitle,
-    html`<h1>${t.refusedTitle}</h1>
-<div class="alert" role="alert"><p>${why}</p></div>
-<p><a href="${dashboardUrl(context, '/transfers')}">${t.back}</a></p>`,
   );
 }
